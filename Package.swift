@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Streams",
+    // `Atomic` (the Synchronization module) sets the floor on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Streams", targets: ["Streams"]),
+        .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+    ],
+    targets: [
+        .target(name: "Streams"),
+        .target(name: "StreamsTesting", dependencies: ["Streams"]),
+        .executableTarget(name: "StreamsBenchmarks", dependencies: ["Streams"]),
+        .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
+        // Real-thread stress tests; `.ci/run` runs them again under ThreadSanitizer.
+        .testTarget(name: "StreamsStressTests", dependencies: ["Streams", "StreamsTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

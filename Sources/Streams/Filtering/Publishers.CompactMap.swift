@@ -1,0 +1,192 @@
+// MARK: - compactMap
+
+extension Publisher {
+    /// Transforms each value with a closure and passes on the non-`nil` results.
+    ///
+    /// A value whose transform is `nil` is dropped and upstream is asked for one more in its
+    /// place.
+    ///
+    /// ```text
+    /// upstream: -a-b-c-|      (a = "1", b = "x", c = "3")
+    ///           compactMap { Int($0) }
+    /// output:   -1---3-|
+    /// ```
+    ///
+    /// ```swift
+    /// let c = ["1", "x", "3"].publisher.compactMap { Int($0) }.sink { print($0) }
+    /// // Prints: 1, 3
+    /// ```
+    ///
+    /// - Demand: passes through; each dropped value gives back `.max(1)` to upstream.
+    /// - Completion, cancellation: pass through unchanged.
+    /// - Combine compatibility: as Combine; `compactMap` or `map` after `compactMap` fuse into
+    ///   one `CompactMap`.
+    /// - Complexity: O(1) per value, no lock, no allocation.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
+        Publishers.CompactMap(upstream: self, transform: transform)
+    }
+
+    /// Transforms each value with a throwing closure and passes on the non-`nil` results; a
+    /// thrown error fails the stream.
+    ///
+    /// ```text
+    /// upstream: -a-b-c-|      (the transform is nil for b and throws for c)
+    ///           tryCompactMap { ... }
+    /// output:   -1---^
+    /// ```
+    ///
+    /// ```swift
+    /// struct Bad: Error {}
+    /// let c = ["1", "x", "!"].publisher
+    ///     .tryCompactMap { s -> Int? in if s == "!" { throw Bad() }; return Int(s) }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints: 1
+    /// //         failure(Bad())
+    /// ```
+    ///
+    /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled, S14).
+    /// - Combine compatibility: as Combine.
+    @inlinable
+    public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
+        Publishers.TryCompactMap(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/compactMap(_:)``.
+    public struct CompactMap<Upstream: Publisher, Output>: Publisher {
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are transformed.
+        public let upstream: Upstream
+        /// The transform; `nil` results are dropped.
+        public let transform: (Upstream.Output) -> Output?
+
+        /// Creates a publisher of `upstream`'s non-`nil` transformed values.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Subscribes `subscriber` through the transform.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: CompactMapSubscriber(downstream: subscriber, transform: transform))
+        }
+    }
+
+    /// The publisher of ``Publisher/tryCompactMap(_:)``.
+    public struct TryCompactMap<Upstream: Publisher, Output>: Publisher {
+        /// Any error: the upstream's or one thrown by the transform.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are transformed.
+        public let upstream: Upstream
+        /// The throwing transform; `nil` results are dropped.
+        public let transform: (Upstream.Output) throws -> Output?
+
+        /// Creates a publisher of `upstream`'s non-`nil` transformed values.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Subscribes `subscriber` through the transform.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            upstream.receive(subscriber: TryCompactMapSubscriber(downstream: subscriber, transform: transform))
+        }
+    }
+}
+
+// MARK: - Fusion
+
+extension Publishers.CompactMap {
+    /// Fuses two compactMaps.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
+    }
+
+    /// Fuses a map onto a compactMap.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { first($0).map(transform) }
+    }
+}
+
+extension Publishers.Map {
+    /// Fuses a compactMap onto a map: `map(f).compactMap(g)` is `compactMap { g(f($0)) }`.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { transform(first($0)) }
+    }
+}
+
+extension Publishers.TryCompactMap {
+    /// Fuses a compactMap onto a tryCompactMap.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(transform) }
+    }
+}
+
+// MARK: - Subscribers
+
+@usableFromInline
+struct CompactMapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let transform: (Input) -> Downstream.Input?
+
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input?) {
+        self.downstream = downstream
+        self.transform = transform
+    }
+
+    @inlinable var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+    @usableFromInline var description: String { "CompactMap" }
+
+    @inlinable func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+        if let output = transform(input) { return downstream.receive(output) }
+        return .max(1)
+    }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+}
+
+@usableFromInline
+final class TryCompactMapSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Input, UpstreamFailure, Downstream>
+where Downstream.Failure == any Error {
+    @usableFromInline let transform: (Input) throws -> Downstream.Input?
+
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input?) {
+        self.transform = transform
+        super.init(downstream: downstream)
+    }
+
+    @usableFromInline override var description: String { "TryCompactMap" }
+
+    @inlinable
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        guard let downstream else { return .none }
+        do {
+            if let output = try transform(input) { return downstream.receive(output) }
+            return .max(1)
+        } catch {
+            finish(.failure(error))
+            return .none
+        }
+    }
+}

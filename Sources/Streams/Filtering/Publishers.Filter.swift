@@ -1,0 +1,196 @@
+// MARK: - filter
+
+extension Publisher {
+    /// Passes on only the values that satisfy a predicate.
+    ///
+    /// A value that fails the predicate is dropped, and `filter` asks upstream for one more in
+    /// its place, so the downstream's demand is still met by values that pass.
+    ///
+    /// ```text
+    /// upstream: -1-2-3-4-|
+    ///           filter { $0.isMultiple(of: 2) }
+    /// output:   ---2---4-|
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, 2, 3, 4].publisher.filter { $0.isMultiple(of: 2) }.sink { print($0) }
+    /// // Prints: 2, 4
+    /// ```
+    ///
+    /// - Demand: passes through; each dropped value gives back `.max(1)` to upstream.
+    /// - Completion, cancellation: pass through unchanged.
+    /// - Combine compatibility: as Combine; `filter` after `filter` fuses into one `Filter`.
+    /// - Complexity: O(1) per value, no lock, no allocation.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+        Publishers.Filter(upstream: self, isIncluded: isIncluded)
+    }
+
+    /// Passes on only the values that satisfy a throwing predicate; a thrown error fails the
+    /// stream.
+    ///
+    /// When the predicate throws, `tryFilter` cancels the upstream and finishes with
+    /// `.failure(error)` (S14).
+    ///
+    /// ```text
+    /// upstream: -1-2-x-4-|     (the predicate throws for x)
+    ///           tryFilter { ... }
+    /// output:   ---2-^
+    /// ```
+    ///
+    /// ```swift
+    /// struct Bad: Error {}
+    /// let c = [1, 2, -1, 4].publisher
+    ///     .tryFilter { n in if n < 0 { throw Bad() }; return n.isMultiple(of: 2) }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints: 2
+    /// //         failure(Bad())
+    /// ```
+    ///
+    /// - Demand: as ``filter(_:)``.
+    /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
+    /// - Combine compatibility: as Combine.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
+        Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/filter(_:)``.
+    public struct Filter<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are filtered.
+        public let upstream: Upstream
+        /// The predicate a value must satisfy to be passed on.
+        public let isIncluded: (Upstream.Output) -> Bool
+
+        /// Creates a publisher of `upstream`'s values that satisfy `isIncluded`.
+        @inlinable
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        /// Subscribes `subscriber` through the predicate.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
+        }
+    }
+
+    /// The publisher of ``Publisher/tryFilter(_:)``.
+    public struct TryFilter<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// Any error: the upstream's or one thrown by the predicate.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are filtered.
+        public let upstream: Upstream
+        /// The throwing predicate a value must satisfy to be passed on.
+        public let isIncluded: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher of `upstream`'s values that satisfy `isIncluded`.
+        @inlinable
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        /// Subscribes `subscriber` through the predicate.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            upstream.receive(subscriber: TryFilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
+        }
+    }
+}
+
+// MARK: - Fusion
+
+extension Publishers.Filter {
+    /// Fuses two filters: `filter(p).filter(q)` is `filter { p($0) && q($0) }`.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
+    }
+
+    /// Fuses a filter and a tryFilter.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+}
+
+extension Publishers.TryFilter {
+    /// Fuses a filter onto a tryFilter.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+
+    /// Fuses two tryFilters.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+}
+
+// MARK: - Subscribers
+
+@usableFromInline
+struct FilterSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let isIncluded: (Input) -> Bool
+
+    @inlinable
+    init(downstream: Downstream, isIncluded: @escaping (Input) -> Bool) {
+        self.downstream = downstream
+        self.isIncluded = isIncluded
+    }
+
+    @inlinable var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+    @usableFromInline var description: String { "Filter" }
+
+    @inlinable func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+        isIncluded(input) ? downstream.receive(input) : .max(1)
+    }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+}
+
+@usableFromInline
+final class TryFilterSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
+where Downstream.Failure == any Error {
+    @usableFromInline let isIncluded: (Downstream.Input) throws -> Bool
+
+    @inlinable
+    init(downstream: Downstream, isIncluded: @escaping (Downstream.Input) throws -> Bool) {
+        self.isIncluded = isIncluded
+        super.init(downstream: downstream)
+    }
+
+    @usableFromInline override var description: String { "TryFilter" }
+
+    @inlinable
+    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard let downstream else { return .none }
+        do {
+            return try isIncluded(input) ? downstream.receive(input) : .max(1)
+        } catch {
+            finish(.failure(error))
+            return .none
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// A publisher that makes a new publisher for each subscriber, when it subscribes.
+///
+/// Use it to delay work until someone subscribes, or to give each subscriber its own run of the
+/// work (unlike ``Future``, which runs once, at creation) (S12).
+///
+/// ```text
+/// Deferred { Just(now()) }   subscriber 1 at t0: [t0|]
+///                            subscriber 2 at t1: [t1|]
+/// ```
+///
+/// ```swift
+/// var runs = 0
+/// let deferred = Deferred { () -> Just<Int> in runs += 1; return Just(runs) }
+/// _ = deferred.sink { print($0) }   // Prints: 1
+/// _ = deferred.sink { print($0) }   // Prints: 2
+/// ```
+///
+/// - Combine compatibility: as Combine.
+public struct Deferred<DeferredPublisher: Publisher>: Publisher {
+    /// The deferred publisher's output type.
+    public typealias Output = DeferredPublisher.Output
+    /// The deferred publisher's failure type.
+    public typealias Failure = DeferredPublisher.Failure
+
+    /// The closure that makes a publisher for each subscriber.
+    public let createPublisher: () -> DeferredPublisher
+
+    /// Creates a publisher that calls `createPublisher` once per subscriber.
+    @inlinable
+    public init(createPublisher: @escaping () -> DeferredPublisher) {
+        self.createPublisher = createPublisher
+    }
+
+    /// Makes a publisher and subscribes `subscriber` to it.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        createPublisher().subscribe(subscriber)
+    }
+}

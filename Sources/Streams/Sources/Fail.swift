@@ -1,0 +1,40 @@
+/// A publisher that fails at once with a given error, sending no values.
+///
+/// ```text
+/// Fail(error: e):  ^
+/// ```
+///
+/// ```swift
+/// struct Oops: Error {}
+/// let c = Fail<Int, Oops>(error: Oops()).sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+/// // Prints: failure(Oops())
+/// ```
+///
+/// - Demand: fails without waiting for demand (S5).
+/// - Combine compatibility: as Combine.
+public struct Fail<Output, Failure: Error>: Publisher {
+    /// The error the publisher fails with.
+    public let error: Failure
+
+    /// Creates a publisher that fails with `error`.
+    @inlinable
+    public init(error: Failure) {
+        self.error = error
+    }
+
+    /// Creates a publisher that fails with `failure`, naming the output type for type inference.
+    @inlinable
+    public init(outputType: Output.Type, failure: Failure) {
+        self.error = failure
+    }
+
+    /// Gives `subscriber` an inert subscription, then the failure.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        subscriber.receive(subscription: Subscriptions.empty)
+        subscriber.receive(completion: .failure(error))
+    }
+}
+
+extension Fail: Equatable where Failure: Equatable {}
+extension Fail: Sendable {}

@@ -1,0 +1,97 @@
+import Synchronization
+
+/// A publisher that sends one value, then finishes.
+///
+/// The value goes out as soon as the subscriber asks for anything; `Just` cannot fail.
+///
+/// ```text
+/// Just(a):  [a|]
+/// ```
+///
+/// ```swift
+/// let c = Just("hello").sink { print($0) }
+/// // Prints: hello
+/// ```
+///
+/// - Demand: waits for demand; asking for `.none` is an API violation (S9).
+/// - Cancellation: thread-safe and idempotent, also against a concurrent `request` (S6): the
+///   value is delivered at most once, and never after `cancel()` returns.
+/// - Combine compatibility: as Combine. Its operators that Combine evaluates eagerly on `Just`
+///   (`map`, ...) are evaluated eagerly here too and return `Just`.
+public struct Just<Output>: Publisher {
+    /// `Just` cannot fail.
+    public typealias Failure = Never
+
+    /// The value this publisher sends.
+    public let output: Output
+
+    /// Creates a publisher that sends `output` once, then finishes.
+    @inlinable
+    public init(_ output: Output) {
+        self.output = output
+    }
+
+    /// Gives `subscriber` a subscription that delivers the value on its first request.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        subscriber.receive(subscription: OneValueSubscription(output, to: subscriber, name: "Just"))
+    }
+}
+
+extension Just: Equatable where Output: Equatable {}
+extension Just: Sendable where Output: Sendable {}
+
+extension Just {
+    /// Transforms the value now and returns a `Just` of the result, as Combine does.
+    ///
+    /// ```text
+    /// Just(1):  [1|]
+    ///           map { $0 * 10 }
+    /// output:   [10|]
+    /// ```
+    @inlinable
+    public func map<T>(_ transform: (Output) -> T) -> Just<T> {
+        Just<T>(transform(output))
+    }
+}
+
+/// The subscription of publishers with at most one value (`Just`, `Result.Publisher`,
+/// `Optional.Publisher`): the value and `.finished` go out on the first request.
+@usableFromInline
+final class OneValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    @unchecked Sendable  // downstream is owned by whoever flips `done` first
+{
+    @usableFromInline let done = Atomic<Bool>(false)
+    /// Set by `cancel()`, also while the value is being delivered: then no completion follows.
+    @usableFromInline let cancelled = Atomic<Bool>(false)
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline let value: Downstream.Input
+    @usableFromInline let name: StaticString
+
+    @inlinable
+    init(_ value: Downstream.Input, to downstream: Downstream, name: StaticString) {
+        self.value = value
+        self.downstream = downstream
+        self.name = name
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        guard demand.isValidRequest(of: "\(name)") else { return }
+        if done.exchange(true, ordering: .acquiringAndReleasing) { return }
+        let downstream = self.downstream.take()!
+        _ = downstream.receive(value)
+        if !cancelled.load(ordering: .acquiring) {
+            downstream.receive(completion: .finished)
+        }
+    }
+
+    @inlinable
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        if done.exchange(true, ordering: .acquiringAndReleasing) { return }
+        downstream = nil
+    }
+
+    @usableFromInline var description: String { "\(name)" }
+}

@@ -1,0 +1,52 @@
+extension Optional {
+    /// A publisher that sends the wrapped value, if any, then finishes.
+    ///
+    /// ```text
+    /// Optional(a).publisher:  [a|]
+    /// nil.publisher:          |
+    /// ```
+    ///
+    /// ```swift
+    /// let c = Optional(3).publisher.sink { print($0) }
+    /// // Prints: 3
+    /// ```
+    public var publisher: Publisher {
+        Publisher(self)
+    }
+
+    /// A publisher of at most one value: the wrapped value then `.finished`, or just `.finished`.
+    ///
+    /// - Demand: the value waits for demand; `nil` finishes at once (S5). Asking for `.none` is
+    ///   an API violation (S9).
+    /// - Cancellation: thread-safe and idempotent, also against a concurrent `request` (S6).
+    /// - Combine compatibility: as Combine, with the cancellation guarantee above.
+    public struct Publisher: Streams.Publisher {
+        /// The wrapped type.
+        public typealias Output = Wrapped
+        /// It cannot fail.
+        public typealias Failure = Never
+
+        /// The value to send, if any.
+        public let output: Wrapped?
+
+        /// Creates a publisher of `output`.
+        @inlinable
+        public init(_ output: Wrapped?) {
+            self.output = output
+        }
+
+        /// Sends the value (if any) and `.finished` to `subscriber`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
+            if let output {
+                subscriber.receive(subscription: OneValueSubscription(output, to: subscriber, name: "Optional.Publisher"))
+            } else {
+                subscriber.receive(subscription: Subscriptions.empty)
+                subscriber.receive(completion: .finished)
+            }
+        }
+    }
+}
+
+extension Optional.Publisher: Equatable where Wrapped: Equatable {}
+extension Optional.Publisher: Sendable where Wrapped: Sendable {}

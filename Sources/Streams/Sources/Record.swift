@@ -1,0 +1,114 @@
+/// A publisher that plays back a recorded list of values, then a recorded completion.
+///
+/// Useful in tests and previews: record once, replay to every subscriber.
+///
+/// ```text
+/// Record(output: [1, 2], completion: .failure(e)):  [12^]
+/// ```
+///
+/// ```swift
+/// let record = Record<Int, Never> { r in
+///     r.receive(1)
+///     r.receive(2)
+///     r.receive(completion: .finished)
+/// }
+/// let c = record.sink { print($0) }
+/// // Prints: 1, 2
+/// ```
+///
+/// - Demand: values wait for demand; with no values, the completion is sent at once (S5).
+/// - Combine compatibility: as Combine.
+public struct Record<Output, Failure: Error>: Publisher {
+    /// A list of values and the completion that ends them.
+    public struct Recording {
+        /// The values, in order.
+        public private(set) var output: [Output]
+        /// The completion; `.finished` until one is recorded.
+        public private(set) var completion: Subscribers.Completion<Failure>
+        private var isComplete = false
+
+        /// An empty recording.
+        public init() {
+            output = []
+            completion = .finished
+        }
+
+        /// A finished recording of `output` and `completion`.
+        public init(output: [Output], completion: Subscribers.Completion<Failure> = .finished) {
+            self.output = output
+            self.completion = completion
+            self.isComplete = true
+        }
+
+        /// Records a value. Recording after the completion is a programming error and stops the
+        /// program with a message.
+        public mutating func receive(_ input: Output) {
+            if isComplete { fatalError("Record.Recording: a value was recorded after the completion") }
+            output.append(input)
+        }
+
+        /// Records the completion. Recording a second completion is a programming error and
+        /// stops the program with a message.
+        public mutating func receive(completion: Subscribers.Completion<Failure>) {
+            if isComplete { fatalError("Record.Recording: a second completion was recorded") }
+            self.completion = completion
+            isComplete = true
+        }
+    }
+
+    /// The recording this publisher plays back.
+    public let recording: Recording
+
+    /// Creates a publisher that plays back what `record` records. An unfinished recording is
+    /// finished with `.finished`.
+    public init(record: (inout Recording) -> Void) {
+        var recording = Recording()
+        record(&recording)
+        self.recording = recording
+    }
+
+    /// Creates a publisher that plays back `recording`.
+    public init(recording: Recording) {
+        self.recording = recording
+    }
+
+    /// Creates a publisher that plays back `output`, then `completion`.
+    public init(output: [Output], completion: Subscribers.Completion<Failure>) {
+        self.recording = Recording(output: output, completion: completion)
+    }
+
+    /// Plays the recording to `subscriber`, as its demand allows.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        publish(recording.output, then: recording.completion, to: subscriber, name: "Record")
+    }
+}
+
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey { case output, completion }
+
+    /// Decodes a recording written by ``encode(to:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(output: try container.decode([Output].self, forKey: .output),
+                  completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
+    }
+
+    /// Encodes the values and the completion.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(output, forKey: .output)
+        try container.encode(completion, forKey: .completion)
+    }
+}
+
+extension Record: Codable where Output: Codable, Failure: Codable {
+    /// Decodes a record written by ``encode(to:)``.
+    public init(from decoder: any Decoder) throws {
+        self.init(recording: try Recording(from: decoder))
+    }
+
+    /// Encodes the recording.
+    public func encode(to encoder: any Encoder) throws {
+        try recording.encode(to: encoder)
+    }
+}

@@ -1,0 +1,63 @@
+extension Result {
+    /// A publisher that sends this result: the success value then `.finished`, or the failure.
+    ///
+    /// ```text
+    /// Result.success(a).publisher:  [a|]
+    /// Result.failure(e).publisher:  ^
+    /// ```
+    ///
+    /// ```swift
+    /// let c = Result<Int, Never>.success(7).publisher.sink { print($0) }
+    /// // Prints: 7
+    /// ```
+    public var publisher: Publisher {
+        Publisher(self)
+    }
+
+    /// A publisher of one result: a value and `.finished`, or a failure.
+    ///
+    /// - Demand: the value waits for demand; a failure is sent at once (S5). Asking for `.none`
+    ///   is an API violation (S9).
+    /// - Cancellation: thread-safe and idempotent, also against a concurrent `request` (S6).
+    /// - Combine compatibility: as Combine, with the cancellation guarantee above.
+    public struct Publisher: Streams.Publisher {
+        /// The success type.
+        public typealias Output = Success
+
+        /// The result this publisher sends.
+        public let result: Result<Success, Failure>
+
+        /// Creates a publisher of `result`.
+        @inlinable
+        public init(_ result: Result<Success, Failure>) {
+            self.result = result
+        }
+
+        /// Creates a publisher of a success.
+        @inlinable
+        public init(_ output: Success) {
+            self.result = .success(output)
+        }
+
+        /// Creates a publisher of a failure.
+        @inlinable
+        public init(_ failure: Failure) {
+            self.result = .failure(failure)
+        }
+
+        /// Sends the result to `subscriber`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
+            switch result {
+            case .success(let value):
+                subscriber.receive(subscription: OneValueSubscription(value, to: subscriber, name: "Result.Publisher"))
+            case .failure(let error):
+                subscriber.receive(subscription: Subscriptions.empty)
+                subscriber.receive(completion: .failure(error))
+            }
+        }
+    }
+}
+
+extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatable {}
+extension Result.Publisher: Sendable where Success: Sendable {}

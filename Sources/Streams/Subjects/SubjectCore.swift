@@ -1,0 +1,315 @@
+import Synchronization
+
+/// The engine shared by ``PassthroughSubject`` and ``CurrentValueSubject``.
+///
+/// Every call into a subscriber (its subscription, values, completion) happens while holding the
+/// *drain token* (`isDraining == true`), so a subscriber is never called from two threads at once
+/// (S3). Work that arrives while another caller holds the token — a `send` from another thread,
+/// a `send` or `subscribe` from inside a subscriber, a `cancel` — is queued under `lock` and run by
+/// the token holder, in order, in a loop instead of by recursion (S11). The token holder does not
+/// hold `lock` while it calls out.
+@usableFromInline
+final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+    // Guarded by `lock`: isDraining, pending, completion, currentValue, upstreams.
+    // Owned by the drain-token holder (no lock needed, no other thread touches them while the
+    // token is held): conduits, deliveredValue, and each conduit's downstream and `owesValue`.
+    @usableFromInline let lock = Lock()
+    // `@exclusivity(unchecked)`: the lock and the drain token already make every access
+    // exclusive; the runtime's dynamic check would only add cost on the per-value path.
+    @exclusivity(unchecked) @usableFromInline var isDraining = false
+    @exclusivity(unchecked) @usableFromInline var pending: [Operation] = []
+    @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
+    /// The value `CurrentValueSubject.value` reads: updated at `send` time.
+    @exclusivity(unchecked) @usableFromInline var currentValue: Output?
+    @usableFromInline var upstreams: [Subscription] = []
+
+    /// Retained by hand (see `attach`/`detach`) so that delivering a value retains nothing.
+    @exclusivity(unchecked) @usableFromInline var conduits: ContiguousArray<Unmanaged<SubjectConduit<Output, Failure>>> = []
+    /// The latest value in delivery order: what a new or newly demanding subscriber of a
+    /// `CurrentValueSubject` is given. Lags `currentValue` only while sends are queued.
+    @exclusivity(unchecked) @usableFromInline var deliveredValue: Output?
+    /// `true` for `CurrentValueSubject`.
+    @usableFromInline let replaysLatest: Bool
+
+    @usableFromInline
+    enum Operation {
+        case value(Output)
+        case complete(Subscribers.Completion<Failure>)
+        case attach(SubjectConduit<Output, Failure>)
+        case detach(SubjectConduit<Output, Failure>)
+        case flush(SubjectConduit<Output, Failure>)
+    }
+
+    @inlinable
+    init(currentValue: Output?) {
+        self.currentValue = currentValue
+        self.deliveredValue = currentValue
+        self.replaysLatest = currentValue != nil
+    }
+
+    // MARK: Entry points (any thread)
+
+    @inlinable
+    func send(_ value: Output) {
+        lock.lock()
+        if completion != nil {
+            lock.unlock()
+            return
+        }
+        if replaysLatest { currentValue = value }
+        if isDraining {
+            pending.append(.value(value))
+            lock.unlock()
+            return
+        }
+        isDraining = true
+        lock.unlock()
+        deliver(value)
+        drainPending()
+    }
+
+    @usableFromInline
+    func send(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        if self.completion != nil {
+            lock.unlock()
+            return
+        }
+        self.completion = completion
+        upstreams = []
+        lock.unlock()
+        submit(.complete(completion))
+    }
+
+    @usableFromInline
+    func send(subscription: Subscription) {
+        lock.lock()
+        let finished = completion != nil
+        if !finished { upstreams.append(subscription) }
+        lock.unlock()
+        if finished {
+            subscription.cancel()
+        } else {
+            subscription.request(.unlimited)
+        }
+    }
+
+    @inlinable
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        lock.lock()
+        if let completion {
+            lock.unlock()
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+            return
+        }
+        lock.unlock()
+        submit(.attach(Conduit(core: self, downstream: subscriber)))
+    }
+
+    @usableFromInline
+    func cancelUpstreams() {
+        lock.lock()
+        let subscriptions = upstreams
+        upstreams = []
+        lock.unlock()
+        for subscription in subscriptions { subscription.cancel() }
+    }
+
+    /// Runs `operation` now if the token is free (taking it), else queues it for the holder.
+    @usableFromInline
+    func submit(_ operation: Operation) {
+        lock.lock()
+        if isDraining {
+            pending.append(operation)
+            lock.unlock()
+            return
+        }
+        isDraining = true
+        lock.unlock()
+        perform(operation)
+        drainPending()
+    }
+
+    // MARK: Token holder only
+
+    /// Runs queued operations until none is left, then gives the token back.
+    @inlinable
+    func drainPending() {
+        while true {
+            lock.lock()
+            if pending.isEmpty {
+                isDraining = false
+                lock.unlock()
+                return
+            }
+            let batch = pending
+            pending = []
+            lock.unlock()
+            for operation in batch { perform(operation) }
+        }
+    }
+
+    @usableFromInline
+    func perform(_ operation: Operation) {
+        switch operation {
+        case .value(let value):
+            deliver(value)
+        case .complete(let completion):
+            let finishing = conduits
+            conduits = []
+            for conduit in finishing { conduit.takeRetainedValue().finish(completion) }
+        case .attach(let conduit):
+            conduits.append(.passRetained(conduit))
+            conduit.start(replaying: replaysLatest)
+            if replaysLatest { conduit.flush(deliveredValue!) }
+        case .detach(let conduit):
+            if let index = conduits.firstIndex(where: { $0.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }) {
+                conduits.remove(at: index).release()
+            }
+            conduit.release()
+        case .flush(let conduit):
+            conduit.flush(deliveredValue!)
+        }
+    }
+
+    @inlinable
+    func deliver(_ value: Output) {
+        if replaysLatest { deliveredValue = value }
+        // In place (a mutating access copies nothing) and at +0: nothing here retains. Only the
+        // token holder changes `conduits`, and it is busy here.
+        conduits.withUnsafeMutableBufferPointer { buffer in
+            for conduit in buffer {
+                conduit._withUnsafeGuaranteedRef { $0.offerValue($0, value) }
+            }
+        }
+    }
+}
+
+/// One subscriber's subscription to a subject. The subject calls its subscriber only through it.
+@usableFromInline
+class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable {
+    // demand and cancelled: atomics, any thread. owesValue and the subclass's downstream: owned
+    // by the subject's drain-token holder.
+    @usableFromInline let core: SubjectCore<Output, Failure>
+    @usableFromInline let demand = Atomic<UInt>(0)
+    @usableFromInline let cancelled = Atomic<Bool>(false)
+    /// CurrentValueSubject: the subscriber missed the latest value for lack of demand (or has not
+    /// had it yet) and gets it as soon as it asks.
+    @exclusivity(unchecked) @usableFromInline var owesValue = false
+    /// `offer`, as compiled for the concrete subscriber type where it subscribed. A call through
+    /// the class's vtable from the subject would run the unspecialized generic code.
+    @usableFromInline let offerValue: (SubjectConduit, Output) -> Void
+
+    @inlinable
+    init(core: SubjectCore<Output, Failure>, offerValue: @escaping (SubjectConduit, Output) -> Void) {
+        self.core = core
+        self.offerValue = offerValue
+    }
+
+    @usableFromInline func start(replaying: Bool) { fatalError("abstract") }
+    @usableFromInline func flush(_ latest: Output) { fatalError("abstract") }
+    @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
+    @usableFromInline func release() { fatalError("abstract") }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        guard demand.isValidRequest(of: "A subject's subscription") else { return }
+        if cancelled.load(ordering: .relaxed) { return }
+        addDemand(demand)
+        if core.replaysLatest { core.submit(.flush(self)) }
+    }
+
+    @usableFromInline
+    func cancel() {
+        if cancelled.exchange(true, ordering: .acquiringAndReleasing) { return }
+        core.submit(.detach(self))
+    }
+
+    @inlinable
+    func addDemand(_ more: Subscribers.Demand) {
+        var old = demand.load(ordering: .relaxed)
+        while true {
+            let new = (Subscribers.Demand(rawValue: old) + more).rawValue
+            let (exchanged, original) = demand.compareExchange(
+                expected: old, desired: new, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            old = original
+        }
+    }
+
+    /// Takes one unit of demand; `false` when there is none.
+    @inlinable
+    func takeOne() -> Bool {
+        var old = demand.load(ordering: .acquiring)
+        while true {
+            if old == 0 { return false }
+            if old == Subscribers.Demand.unlimitedRawValue { return true }
+            let (exchanged, original) = demand.compareExchange(
+                expected: old, desired: old - 1, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            old = original
+        }
+    }
+}
+
+extension SubjectConduit: CustomStringConvertible {
+    @usableFromInline var description: String { core.replaysLatest ? "CurrentValueSubject" : "PassthroughSubject" }
+}
+
+@usableFromInline
+final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>, @unchecked Sendable {
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+
+    @inlinable
+    init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
+        self.downstream = downstream
+        super.init(core: core, offerValue: { conduit, value in
+            unsafeDowncast(conduit, to: Conduit<Downstream>.self).offer(value)
+        })
+    }
+
+    @usableFromInline
+    override func start(replaying: Bool) {
+        owesValue = replaying
+        downstream?.receive(subscription: self)
+    }
+
+    @inlinable
+    func offer(_ value: Downstream.Input) {
+        if cancelled.load(ordering: .relaxed) { return }
+        guard takeOne() else {
+            owesValue = core.replaysLatest
+            return
+        }
+        // Moved out and back in rather than copied, which would retain and release it per value.
+        // Only the drain-token holder (this call) touches `downstream`.
+        guard let downstream = self.downstream.take() else { return }
+        owesValue = false
+        let more = downstream.receive(value)
+        self.downstream = downstream
+        if more != .none { addDemand(more) }
+    }
+
+    @usableFromInline
+    override func flush(_ latest: Downstream.Input) {
+        if !owesValue || cancelled.load(ordering: .relaxed) { return }
+        guard takeOne(), let downstream else { return }
+        owesValue = false
+        let more = downstream.receive(latest)
+        if more != .none { addDemand(more) }
+    }
+
+    @usableFromInline
+    override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        let downstream = self.downstream
+        self.downstream = nil
+        if cancelled.exchange(true, ordering: .acquiringAndReleasing) { return }
+        downstream?.receive(completion: completion)
+    }
+
+    @usableFromInline
+    override func release() {
+        downstream = nil
+    }
+}

@@ -1,0 +1,106 @@
+extension Publisher where Failure == Never {
+    /// Subscribes and writes each value into a property of an object. Asks for unlimited values.
+    ///
+    /// ```text
+    /// upstream: -1-2-|
+    /// object.count:  1 2     (after each value)
+    /// ```
+    ///
+    /// ```swift
+    /// final class Model { var count = 0 }
+    /// let model = Model()
+    /// let c = [1, 2, 3].publisher.assign(to: \.count, on: model)
+    /// print(model.count)   // Prints: 3
+    /// ```
+    ///
+    /// - Returns: An ``AnyCancellable``. The subscriber keeps `object` alive until the publisher
+    ///   completes or the cancellable is cancelled or released; then it lets go of it (S7).
+    ///   Assigning to a property of the object that holds the cancellable makes a cycle; break it
+    ///   by cancelling.
+    public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
+        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+        subscribe(subscriber)
+        return AnyCancellable(object: subscriber)
+    }
+}
+
+extension Subscribers {
+    /// A subscriber that writes each value into a property of an object, made by
+    /// `assign(to:on:)`. Asks for unlimited values.
+    ///
+    /// It holds the object strongly until completion or cancellation, then releases it and its
+    /// subscription (S7).
+    ///
+    /// - Threading: `cancel()` may be called from any thread.
+    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
+        @unchecked Sendable  // object and upstream are guarded by `lock`
+    {
+        /// Assign cannot fail.
+        public typealias Failure = Never
+
+        private let lock = Lock()
+        private var _object: Root?
+        private var upstream: Subscription?
+        private var finished = false
+
+        /// The object written to; `nil` after completion or cancellation.
+        public var object: Root? { lock.withLock { _object } }
+        /// The property written to.
+        public let keyPath: ReferenceWritableKeyPath<Root, Input>
+
+        /// Creates a subscriber that writes each value into `object[keyPath: keyPath]`.
+        public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+            self._object = object
+            self.keyPath = keyPath
+        }
+
+        /// Keeps `subscription` and asks it for unlimited values; a second one is cancelled (S2).
+        public func receive(subscription: Subscription) {
+            lock.lock()
+            guard upstream == nil, !finished else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            upstream = subscription
+            lock.unlock()
+            subscription.request(.unlimited)
+        }
+
+        /// Writes `value` into the property.
+        public func receive(_ value: Input) -> Subscribers.Demand {
+            lock.lock()
+            let object = _object
+            lock.unlock()
+            if let object { object[keyPath: keyPath] = value }
+            return .none
+        }
+
+        /// Releases the object and the subscription.
+        public func receive(completion: Subscribers.Completion<Never>) {
+            lock.lock()
+            finished = true
+            let object = _object
+            _object = nil
+            upstream = nil
+            lock.unlock()
+            _ = object  // released here, outside the lock
+        }
+
+        /// Cancels the subscription and releases the object.
+        public func cancel() {
+            lock.lock()
+            finished = true
+            let upstream = self.upstream
+            let object = _object
+            self.upstream = nil
+            _object = nil
+            lock.unlock()
+            upstream?.cancel()
+            _ = object
+        }
+
+        /// "Assign" and the type of the object.
+        public var description: String { "Assign \(Root.self)." }
+    }
+}

@@ -1,0 +1,213 @@
+// MARK: - map
+
+extension Publisher {
+    /// Transforms each value with a closure.
+    ///
+    /// Each value from upstream is passed through `transform`, and the result is sent on.
+    /// Demand, completion and cancellation pass through untouched, so `map` adds no state and
+    /// no lock: it is a plain struct around your closure.
+    ///
+    /// ```text
+    /// upstream: -1-2-3-|
+    ///           map { $0 * 10 }
+    /// output:   -a-b-c-|      (a = 10, b = 20, c = 30)
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, 2, 3].publisher.map { $0 * 10 }.sink { print($0) }
+    /// // Prints: 10, 20, 30
+    /// ```
+    ///
+    /// - Demand: passes through unchanged: one value out for each value in.
+    /// - Completion: passes through unchanged.
+    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Threading: `transform` runs on the thread the upstream delivers on.
+    /// - Combine compatibility: as Combine; `map` after `map` fuses into one `Map`.
+    /// - Complexity: O(1) per value, no allocation.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+        Publishers.Map(upstream: self, transform: transform)
+    }
+
+    /// Transforms each value with a throwing closure; a thrown error fails the stream.
+    ///
+    /// When `transform` throws, `tryMap` cancels the upstream and finishes with
+    /// `.failure(error)` (S14). The failure type becomes `any Error`.
+    ///
+    /// ```text
+    /// upstream: -1-2-0-3-|
+    ///           tryMap { try reciprocal($0) }   (throws for 0)
+    /// output:   -a-b-^        (a = 1/1, b = 1/2)
+    /// ```
+    ///
+    /// ```swift
+    /// struct Zero: Error {}
+    /// let c = [1, 2, 0, 3].publisher
+    ///     .tryMap { n -> Double in guard n != 0 else { throw Zero() }; return 1 / Double(n) }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints: 1.0
+    /// //         0.5
+    /// //         failure(Zero())
+    /// ```
+    ///
+    /// - Demand: passes through unchanged.
+    /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
+    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Combine compatibility: as Combine; `map`/`tryMap` after `tryMap` fuse into one `TryMap`.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+        Publishers.TryMap(upstream: self, transform: transform)
+    }
+
+    /// Replaces `nil` values with a default value.
+    ///
+    /// ```text
+    /// upstream: -1-n-3-|     (n = nil)
+    ///           replaceNil(with: 0)
+    /// output:   -1-0-3-|
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, nil, 3].publisher.replaceNil(with: 0).sink { print($0) }
+    /// // Prints: 1, 0, 3
+    /// ```
+    ///
+    /// - Demand, completion, cancellation: pass through, as for ``map(_:)``.
+    /// - Combine compatibility: as Combine: it is a `map`.
+    @inlinable
+    public func replaceNil<T>(with output: T) -> Publishers.Map<Self, T> where Output == T? {
+        Publishers.Map(upstream: self) { $0 ?? output }
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/map(_:)``: each value transformed by a closure.
+    public struct Map<Upstream: Publisher, Output>: Publisher {
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are transformed.
+        public let upstream: Upstream
+        /// The transform applied to each value.
+        public let transform: (Upstream.Output) -> Output
+
+        /// Creates a publisher that transforms `upstream`'s values with `transform`.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Subscribes `subscriber` through the transform.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: MapSubscriber(downstream: subscriber, transform: transform))
+        }
+    }
+
+    /// The publisher of ``Publisher/tryMap(_:)``: each value transformed by a throwing closure.
+    public struct TryMap<Upstream: Publisher, Output>: Publisher {
+        /// Any error: the upstream's or one thrown by the transform.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are transformed.
+        public let upstream: Upstream
+        /// The throwing transform applied to each value.
+        public let transform: (Upstream.Output) throws -> Output
+
+        /// Creates a publisher that transforms `upstream`'s values with `transform`.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Subscribes `subscriber` through the transform.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            upstream.receive(subscriber: TryMapSubscriber(downstream: subscriber, transform: transform))
+        }
+    }
+}
+
+// MARK: - Fusion
+
+extension Publishers.Map {
+    /// Fuses two maps into one: `map(f).map(g)` is `map { g(f($0)) }`.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+        let first = self.transform
+        return Publishers.Map(upstream: upstream) { transform(first($0)) }
+    }
+
+    /// Fuses a map and a tryMap: `map(f).tryMap(g)` is `tryMap { try g(f($0)) }`.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
+    }
+}
+
+extension Publishers.TryMap {
+    /// Fuses a map onto a tryMap.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
+    }
+
+    /// Fuses two tryMaps.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
+    }
+}
+
+// MARK: - Subscribers
+
+@usableFromInline
+struct MapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let transform: (Input) -> Downstream.Input
+
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input) {
+        self.downstream = downstream
+        self.transform = transform
+    }
+
+    @inlinable var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+    @usableFromInline var description: String { "Map" }
+
+    @inlinable func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(transform(input)) }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+}
+
+@usableFromInline
+final class TryMapSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Input, UpstreamFailure, Downstream>
+where Downstream.Failure == any Error {
+    @usableFromInline let transform: (Input) throws -> Downstream.Input
+
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input) {
+        self.transform = transform
+        super.init(downstream: downstream)
+    }
+
+    @usableFromInline override var description: String { "TryMap" }
+
+    @inlinable
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        guard let downstream else { return .none }
+        do {
+            return downstream.receive(try transform(input))
+        } catch {
+            finish(.failure(error))
+            return .none
+        }
+    }
+}

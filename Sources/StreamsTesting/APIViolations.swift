@@ -1,0 +1,31 @@
+import Streams
+
+/// Runs `body` with contract violations recorded instead of stopping the program, and returns
+/// the messages reported on this task while it ran.
+///
+/// A publisher that detects a broken rule (for example `request(.none)`, S9) normally stops the
+/// program with a message naming the rule. Inside this function the message is collected and the
+/// publisher carries on as if the call had not been made, so a test can assert it:
+///
+/// ```swift
+/// let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+/// Just(1).subscribe(subscriber)
+/// let messages = recordingAPIViolations { subscriber.request(.none) }
+/// // messages == ["API violation (S9): Just was asked for .none; ..."]
+/// ```
+///
+/// Only violations reported on the calling task are seen (the recorder is a task-local value).
+public func recordingAPIViolations(_ body: () throws -> Void) rethrows -> [String] {
+    let messages = ViolationLog()
+    try APIViolationReporter.$current.withValue({ messages.append($0) }) {
+        try body()
+    }
+    return messages.all
+}
+
+private final class ViolationLog: @unchecked Sendable {  // `messages` is guarded by `lock`
+    private let lock = Lock()
+    private var messages: [String] = []
+    func append(_ message: String) { lock.withLock { messages.append(message) } }
+    var all: [String] { lock.withLock { messages } }
+}

@@ -1,0 +1,301 @@
+import Dispatch
+import Streams
+import Testing
+
+/// What a publisher does when asked for `.none` (rule S9).
+public enum NoneRequestBehavior: Sendable {
+    /// Reports an API violation naming S9 (subjects, `Just`, `Future`, most operators).
+    case isViolation
+    /// Accepts it and does nothing (`Publishers.Sequence`, and operators that pass requests
+    /// straight to it).
+    case isIgnored
+}
+
+/// Runs the stream contract's rules S1–S9 (CONTRACT.md) against a publisher and records a test
+/// issue, naming the rule, for each one it breaks.
+///
+/// `makePublisher` is called once per check, so it must make a fresh publisher each time, and
+/// the publisher must deliver synchronously, on the subscribing or requesting thread (a
+/// sequence, `Just`, an operator chain on one, ...). Time-based publishers are checked with the
+/// TestScheduler instead. The checks:
+///
+/// - S1: requesting `.max(1)` at a time never yields more values than requested; demand returned
+///   from `receive(_:)` is honoured; both give the same values as unlimited demand (when
+///   `deterministic`).
+/// - S2, S3, S4: the subscription comes first, once; signals never overlap; nothing follows the
+///   completion (watched by ``RecordingSubscriber`` in every run).
+/// - S5: a completion that arrives without demand is accepted (nothing to check: it is allowed).
+/// - S6: `cancel()` twice, then `request`, delivers nothing; cancelling inside the first value
+///   stops delivery; `request` racing `cancel` on two threads never breaks S3 or crashes.
+/// - S7: after `cancel()`, and after the completion, the subscription no longer keeps the
+///   subscriber alive.
+/// - S8: requesting from inside `receive(subscription:)` and `receive(_:)` delivers the same
+///   values, without the stack growing with the number of values (checked from 100 values on).
+/// - S9: `request(.none)` is reported as a violation, or ignored, as `requestingNone` says.
+///
+/// ```swift
+/// @Test func contract() {
+///     checkContract { (1...500).publisher.map { $0 * 2 } }
+/// }
+/// ```
+public func checkContract<P: Publisher>(
+    _ makePublisher: @escaping () -> P,
+    deterministic: Bool = true,
+    requestingNone: NoneRequestBehavior = .isViolation,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    ContractChecker(makePublisher: makePublisher, deterministic: deterministic,
+                    requestingNone: requestingNone, sourceLocation: sourceLocation).run()
+}
+
+private struct ContractChecker<P: Publisher> {
+    typealias Recorder = RecordingSubscriber<P.Output, P.Failure>
+    let makePublisher: () -> P
+    let deterministic: Bool
+    let requestingNone: NoneRequestBehavior
+    let sourceLocation: SourceLocation
+
+    func fail(_ rule: String, _ message: String) {
+        Issue.record(Comment(rawValue: "\(rule): \(message)"), sourceLocation: sourceLocation)
+    }
+
+    func report(_ recorder: Recorder, in check: String) {
+        for violation in recorder.violations {
+            fail(String(violation.prefix(2)), "\(violation) [\(check)]")
+        }
+        if !recorder.events.isEmpty, case .subscription = recorder.events[0] {} else {
+            fail("S2", "no subscription arrived first [\(check)]")
+        }
+    }
+
+    func subscribe(_ recorder: Recorder) {
+        makePublisher().subscribe(recorder)
+    }
+
+    func run() {
+        let reference = Recorder(demand: .unlimited)
+        subscribe(reference)
+        report(reference, in: "unlimited demand")
+        let expected = Outcome(reference)
+
+        checkStepwiseDemand(expected)
+        checkReturnedDemand(expected)
+        checkReentrantRequests(expected)
+        checkCancellation()
+        checkRelease(finishes: reference.completion != nil)
+        checkNoneRequest()
+    }
+
+    // MARK: S1
+
+    func checkStepwiseDemand(_ expected: Outcome) {
+        let recorder = Recorder(demand: nil)
+        subscribe(recorder)
+        if !recorder.values.isEmpty {
+            fail("S1", "\(recorder.values.count) value(s) arrived before any demand")
+        }
+        let limit = expected.finished ? expected.values.count + 2 : 1_000
+        var requested = 0
+        while recorder.completion == nil && requested < limit {
+            recorder.request(.max(1))
+            requested += 1
+            if recorder.values.count > requested {
+                fail("S1", "\(recorder.values.count) values arrived after requesting \(requested)")
+                break
+            }
+        }
+        report(recorder, in: "request(.max(1)) at a time")
+        compare(Outcome(recorder), expected, "request(.max(1)) at a time")
+    }
+
+    func checkReturnedDemand(_ expected: Outcome) {
+        let recorder = Recorder(demand: .max(1), onValue: { _ in .max(1) })
+        subscribe(recorder)
+        report(recorder, in: "returning .max(1) from receive(_:)")
+        compare(Outcome(recorder), expected, "returning .max(1) from receive(_:)")
+    }
+
+    func compare(_ actual: Outcome, _ expected: Outcome, _ check: String) {
+        guard deterministic, expected.finished else { return }
+        if actual.values != expected.values || actual.completion != expected.completion {
+            fail("S1", "with \(check) the publisher sent \(actual) instead of \(expected)")
+        }
+    }
+
+    // MARK: S8
+
+    func checkReentrantRequests(_ expected: Outcome) {
+        let slot = RecorderSlot<Recorder>()
+        let stack = StackSpan()
+        let recorder = Recorder(
+            demand: nil,
+            onSubscription: { _ in slot.recorder?.request(.max(1)) },
+            onValue: { _ in
+                stack.record()
+                slot.recorder?.request(.max(1))
+                return .none
+            })
+        slot.recorder = recorder
+        subscribe(recorder)
+        slot.recorder = nil
+        report(recorder, in: "request(.max(1)) from inside receive")
+        compare(Outcome(recorder), expected, "request(.max(1)) from inside receive")
+        if stack.count >= 100 && stack.span > 64 * 1024 {
+            fail("S8", "the stack grew by \(stack.span) bytes over \(stack.count) re-entrant requests")
+        }
+    }
+
+    // MARK: S6
+
+    func checkCancellation() {
+        let recorder = Recorder(demand: nil)
+        subscribe(recorder)
+        let before = recorder.events.count
+        recorder.cancel()
+        recorder.cancel()
+        recorder.request(.max(1))
+        if recorder.events.count != before {
+            fail("S6", "events arrived after cancel(): \(recorder.events.dropFirst(before).map(\.description))")
+        }
+        report(recorder, in: "cancel")
+
+        let slot = RecorderSlot<Recorder>()
+        let cancelling = Recorder(demand: .unlimited, onValue: { _ in
+            slot.recorder?.cancel()
+            return .none
+        })
+        slot.recorder = cancelling
+        subscribe(cancelling)
+        slot.recorder = nil
+        let events = cancelling.events
+        if let first = events.firstIndex(where: { if case .value = $0 { true } else { false } }),
+           first + 1 < events.count {
+            fail("S6", "events arrived after cancel() inside receive(_:): \(events.dropFirst(first + 1).map(\.description))")
+        }
+        report(cancelling, in: "cancel inside receive(_:)")
+
+        for _ in 0..<100 {
+            let racing = Recorder(demand: nil)
+            subscribe(racing)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 { racing.request(.max(1)) } else { racing.cancel() }
+            }
+            racing.cancel()
+            for violation in racing.violations {
+                fail(String(violation.prefix(2)), "\(violation) [request racing cancel]")
+            }
+        }
+    }
+
+    // MARK: S7
+
+    func checkRelease(finishes: Bool) {
+        var (released, subscription) = subscribeAndDrop(demand: nil) { $0.cancel() }
+        if !released {
+            fail("S7", "after cancel(), the subscription still keeps the subscriber alive")
+        }
+        subscription = nil
+        if finishes {
+            (released, subscription) = subscribeAndDrop(demand: .unlimited) { _ in }
+            if !released {
+                fail("S7", "after the completion, the subscription still keeps the subscriber alive")
+            }
+        }
+        _ = subscription
+    }
+
+    /// Subscribes a recorder, runs `body`, drops every reference to the recorder except the
+    /// publisher's, and tells whether the recorder is gone; hands back the subscription so it
+    /// stays alive during the check.
+    func subscribeAndDrop(demand: Subscribers.Demand?, _ body: (Recorder) -> Void) -> (Bool, Subscription?) {
+        weak var weakRecorder: Recorder?
+        var subscription: Subscription?
+        do {
+            let recorder = Recorder(demand: demand)
+            weakRecorder = recorder
+            subscribe(recorder)
+            subscription = recorder.subscription
+            body(recorder)
+            recorder.releaseSubscription()
+        }
+        return (weakRecorder == nil, subscription)
+    }
+
+    // MARK: S9
+
+    func checkNoneRequest() {
+        let recorder = Recorder(demand: nil)
+        subscribe(recorder)
+        guard recorder.completion == nil, let subscription = recorder.subscription else { return }
+        let before = recorder.events.count
+        let messages = recordingAPIViolations { subscription.request(.none) }
+        switch requestingNone {
+        case .isViolation:
+            if !messages.contains(where: { $0.contains("S9") }) {
+                fail("S9", "request(.none) was not reported as an API violation naming S9 (reported: \(messages))")
+            }
+        case .isIgnored:
+            if !messages.isEmpty {
+                fail("S9", "request(.none) should be ignored but was reported: \(messages)")
+            }
+        }
+        if recorder.events.count != before {
+            fail("S9", "request(.none) delivered events: \(recorder.events.dropFirst(before).map(\.description))")
+        }
+        recorder.cancel()
+    }
+
+    // MARK: Helpers
+
+    struct Outcome: Equatable, CustomStringConvertible {
+        var values: [String]
+        var completion: String?
+        var finished: Bool { completion != nil }
+
+        init(_ recorder: Recorder) {
+            values = recorder.values.map { String(describing: $0) }
+            completion = recorder.completion.map { completion in
+                switch completion {
+                case .finished: "finished"
+                case .failure(let error): "failure(\(error))"
+                }
+            }
+        }
+
+        var description: String {
+            let shown = values.count > 20 ? values.prefix(20).joined(separator: ", ") + ", … (\(values.count) values)" : values.joined(separator: ", ")
+            return "[\(shown)] then \(completion ?? "no completion")"
+        }
+    }
+}
+
+/// Lets a recorder's hooks reach the recorder itself.
+private final class RecorderSlot<Recorder: AnyObject>: @unchecked Sendable {  // `value` guarded by `lock`
+    private let lock = Lock()
+    private var value: Recorder?
+    var recorder: Recorder? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
+
+/// Measures how far the stack pointer moves across calls of `record()`.
+private final class StackSpan: @unchecked Sendable {  // fields guarded by `lock`
+    private let lock = Lock()
+    private var lowest = UInt.max
+    private var highest = UInt.min
+    private(set) var count = 0
+
+    @inline(never)
+    func record() {
+        var marker = 0
+        let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        lock.withLock {
+            lowest = min(lowest, address)
+            highest = max(highest, address)
+            count += 1
+        }
+    }
+
+    var span: UInt { lock.withLock { count == 0 ? 0 : highest - lowest } }
+}

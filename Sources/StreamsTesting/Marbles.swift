@@ -1,0 +1,245 @@
+import Streams
+import Testing
+
+/// Marble diagrams: a line of text that shows what a stream does over time.
+///
+/// The grammar (the one swift-async-algorithms uses): each character is one tick; `-` nothing
+/// happens; a letter or digit is a value; `'text'` is a longer value; `|` finished; `^` failed;
+/// `;` cancelled (in an output: the operator cancelled its upstream); `[ab]` several events in
+/// one tick, in order; spaces are ignored.
+///
+/// ```text
+/// upstream: -1-2-3-4-|
+///           filter { $0.isMultiple(of: 2) }
+/// output:   ---2---4-|
+/// ```
+public enum Marbles {
+    /// One event in a diagram.
+    public enum Event: Equatable, Sendable, CustomStringConvertible {
+        /// A value, written as its text.
+        case value(String)
+        /// `|`
+        case finished
+        /// `^`
+        case failure
+        /// `;`
+        case cancelled
+
+        /// The event as it is written in a diagram.
+        public var description: String {
+            switch self {
+            case .value(let text): text.count == 1 ? text : "'\(text)'"
+            case .finished: "|"
+            case .failure: "^"
+            case .cancelled: ";"
+            }
+        }
+    }
+
+    /// A diagram that could not be read.
+    public struct SyntaxError: Error, CustomStringConvertible {
+        /// What is wrong, and where.
+        public let description: String
+    }
+
+    /// Reads a diagram into its ticks, each a list of events (empty for `-`).
+    public static func parse(_ diagram: String) throws -> [[Event]] {
+        var ticks: [[Event]] = []
+        var group: [Event]?
+        var characters = Array(diagram)[...]
+        func add(_ event: Event) {
+            if group != nil { group!.append(event) } else { ticks.append([event]) }
+        }
+        while let character = characters.popFirst() {
+            switch character {
+            case " ": continue
+            case "-":
+                if group != nil { throw SyntaxError(description: "'-' inside [...] in \"\(diagram)\"") }
+                ticks.append([])
+            case "|": add(.finished)
+            case "^": add(.failure)
+            case ";": add(.cancelled)
+            case "[":
+                if group != nil { throw SyntaxError(description: "nested '[' in \"\(diagram)\"") }
+                group = []
+            case "]":
+                guard let events = group else { throw SyntaxError(description: "']' without '[' in \"\(diagram)\"") }
+                ticks.append(events)
+                group = nil
+            case "'":
+                guard let end = characters.firstIndex(of: "'") else {
+                    throw SyntaxError(description: "unterminated 'text' in \"\(diagram)\"")
+                }
+                add(.value(String(characters[..<end])))
+                characters = characters[(end + 1)...]
+            default:
+                guard character.isLetter || character.isNumber else {
+                    throw SyntaxError(description: "unexpected '\(character)' in \"\(diagram)\"")
+                }
+                add(.value(String(character)))
+            }
+        }
+        if group != nil { throw SyntaxError(description: "unterminated '[' in \"\(diagram)\"") }
+        return ticks
+    }
+
+    /// Writes ticks as a diagram.
+    public static func render(_ ticks: [[Event]]) -> String {
+        ticks.map(renderTick).joined()
+    }
+
+    static func renderTick(_ events: [Event]) -> String {
+        switch events.count {
+        case 0: "-"
+        case 1: events[0].description
+        default: "[" + events.map(\.description).joined() + "]"
+        }
+    }
+
+    /// The expected and actual diagrams one above the other, each tick padded to the same
+    /// width, with `^` under the first tick that differs; `nil` when they are the same.
+    public static func mismatch(expected: [[Event]], actual: [[Event]]) -> String? {
+        let count = max(expected.count, actual.count)
+        // Trailing empty ticks carry no events: a shorter diagram may end earlier.
+        func tick(_ ticks: [[Event]], _ index: Int) -> [Event] { index < ticks.count ? ticks[index] : [] }
+        guard let first = (0..<count).first(where: { tick(expected, $0) != tick(actual, $0) }) else { return nil }
+        var expectedLine = "", actualLine = "", markerLine = ""
+        for index in 0..<count {
+            let e = index < expected.count ? renderTick(expected[index]) : ""
+            let a = index < actual.count ? renderTick(actual[index]) : ""
+            let width = max(e.count, a.count)
+            if index == first { markerLine += "^" }
+            else if index < first { markerLine += String(repeating: " ", count: width) }
+            expectedLine += e.padding(toLength: width)
+            actualLine += a.padding(toLength: width)
+        }
+        return """
+            marble diagrams differ at tick \(first):
+            expected: \(expectedLine)
+            actual:   \(actualLine)
+                      \(markerLine)
+            """
+    }
+}
+
+private extension String {
+    func padding(toLength width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
+
+/// The error an upstream sends for `^` in a marble diagram.
+public struct MarbleFailure: Error, Equatable, CustomStringConvertible {
+    /// Creates the marble failure.
+    public init() {}
+    /// "^".
+    public var description: String { "^" }
+}
+
+/// Asserts what a synchronous publisher sends when subscribed with `demand`: everything it sends
+/// while being subscribed falls in tick 0.
+///
+/// ```swift
+/// assertMarbles([1, 2, 3].publisher, "[123|]")
+/// assertMarbles(Just(7), "[7|]")
+/// ```
+public func assertMarbles<P: Publisher>(
+    _ publisher: P,
+    _ expected: String,
+    demand: Subscribers.Demand = .unlimited,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let log = MarbleLog()
+    publisher.subscribe(MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand))
+    compareMarbles(expected: expected, actual: [log.take()], sourceLocation: sourceLocation)
+}
+
+/// Drives an operator with an input diagram, one tick at a time, and asserts the output diagram.
+///
+/// The upstream is a ``TestPublisher`` of the input's value texts (`String`), failing with
+/// ``MarbleFailure``. Each output value is written with its description (one character as is,
+/// longer as `'text'`); `;` in the output marks the tick in which the operator cancelled its
+/// upstream, in order with the other events of that tick.
+///
+/// ```swift
+/// assertMarbles("-1-2-3-4-|", { $0.compactMap { Int($0) }.filter { $0 % 2 == 0 } }, "---2---4-|")
+/// assertMarbles("-a-b-c-|", { $0.first() }, "-[a;|]")
+/// ```
+public func assertMarbles<P: Publisher>(
+    _ input: String,
+    _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
+    _ expected: String,
+    demand: Subscribers.Demand = .unlimited,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let inputTicks: [[Marbles.Event]]
+    do {
+        inputTicks = try Marbles.parse(input)
+    } catch {
+        Issue.record(Comment(rawValue: "input diagram: \(error)"), sourceLocation: sourceLocation)
+        return
+    }
+    let log = MarbleLog()
+    let upstream = TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) })
+    makeOperator(upstream).subscribe(MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand))
+    var actual: [[Marbles.Event]] = []
+    _ = log.take()  // nothing is expected before the first tick
+    for tick in inputTicks {
+        for event in tick {
+            switch event {
+            case .value(let text): upstream.send(text)
+            case .finished: upstream.send(completion: .finished)
+            case .failure: upstream.send(completion: .failure(MarbleFailure()))
+            case .cancelled: upstream.subscriptions.last?.cancel()
+            }
+        }
+        actual.append(log.take())
+    }
+    compareMarbles(expected: expected, actual: actual, sourceLocation: sourceLocation)
+}
+
+func compareMarbles(expected: String, actual: [[Marbles.Event]], sourceLocation: SourceLocation) {
+    do {
+        let expectedTicks = try Marbles.parse(expected)
+        if let message = Marbles.mismatch(expected: expectedTicks, actual: actual) {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        }
+    } catch {
+        Issue.record(Comment(rawValue: "expected diagram: \(error)"), sourceLocation: sourceLocation)
+    }
+}
+
+/// The events of the current tick.
+final class MarbleLog: @unchecked Sendable {  // `events` is guarded by `lock`
+    private let lock = Lock()
+    private var events: [Marbles.Event] = []
+    func append(_ event: Marbles.Event) { lock.withLock { events.append(event) } }
+    func take() -> [Marbles.Event] {
+        lock.withLock {
+            defer { events = [] }
+            return events
+        }
+    }
+}
+
+final class MarbleSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {  // log is thread-safe
+    let log: MarbleLog
+    let demand: Subscribers.Demand
+    init(log: MarbleLog, demand: Subscribers.Demand) {
+        self.log = log
+        self.demand = demand
+    }
+    func receive(subscription: Subscription) {
+        if demand != .none { subscription.request(demand) }
+    }
+    func receive(_ input: Input) -> Subscribers.Demand {
+        log.append(.value(String(describing: input)))
+        return .none
+    }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished: log.append(.finished)
+        case .failure: log.append(.failure)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Streams
+
+/// A publisher for tests that the test drives by hand, and that records what its subscribers
+/// ask of it.
+///
+/// Each subscriber gets a ``TestSubscription`` whose ``TestSubscription/history`` lists every
+/// `request` and `cancel` in order, so a test can assert the demand an operator passes upstream:
+///
+/// ```swift
+/// let upstream = TestPublisher<Int, Never>()
+/// let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2))
+/// upstream.prefix(1).subscribe(subscriber)
+/// upstream.send(7)
+/// upstream.history   // [.requested(.max(2)), .cancelled]
+/// ```
+///
+/// ``send(_:)`` delivers to every subscriber still attached *whether or not it asked for the
+/// value*: the test is the publisher here, and decides. ``demand`` tells what is outstanding.
+/// A subscriber is let go when it cancels or after the completion, as a real publisher must (S7).
+///
+/// - Threading: every member may be used from any thread; `send` calls subscribers on the
+///   calling thread.
+public final class TestPublisher<Output, Failure: Error>: Publisher,
+    @unchecked Sendable  // all mutable state is guarded by `lock`
+{
+    private let lock = Lock()
+    private var _subscriptions: [TestSubscription] = []
+    private var completion: Subscribers.Completion<Failure>?
+    private let onCancel: (@Sendable () -> Void)?
+
+    /// Creates a publisher with no subscribers.
+    public init() {
+        onCancel = nil
+    }
+
+    /// Creates a publisher that calls `onCancel` when a subscription is cancelled (the marble
+    /// harness logs `;` with it).
+    init(onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = onCancel
+    }
+
+    /// Every subscription made so far, in order.
+    public var subscriptions: [TestSubscription] { lock.withLock { _subscriptions } }
+
+    /// The request/cancel history of the latest subscription (empty before any).
+    public var history: [TestSubscription.Event] { subscriptions.last?.history ?? [] }
+
+    /// The outstanding demand of the latest subscription: requested plus returned minus
+    /// delivered.
+    public var demand: Subscribers.Demand { subscriptions.last?.demand ?? .none }
+
+    /// Whether the latest subscription was cancelled.
+    public var isCancelled: Bool { subscriptions.last?.isCancelled ?? false }
+
+    /// Attaches `subscriber` with a new ``TestSubscription``. After a completion, a late
+    /// subscriber gets the completion at once.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let subscription = TestSubscription(AnySubscriber(subscriber), onCancel: onCancel)
+        lock.lock()
+        _subscriptions.append(subscription)
+        let completion = self.completion
+        lock.unlock()
+        subscriber.receive(subscription: subscription)
+        if let completion { subscription.complete(completion) }
+    }
+
+    /// Sends `value` to every attached subscriber, demand or not, and returns the demand the
+    /// last of them returned.
+    @discardableResult
+    public func send(_ value: Output) -> Subscribers.Demand {
+        var result = Subscribers.Demand.none
+        for subscription in subscriptions {
+            if let returned = subscription.deliver(value) { result = returned }
+        }
+        return result
+    }
+
+    /// Sends `completion` to every attached subscriber and lets them go.
+    public func send(completion: Subscribers.Completion<Failure>) {
+        lock.withLock { self.completion = self.completion ?? completion }
+        for subscription in subscriptions { subscription.complete(completion) }
+    }
+
+    /// The subscription ``TestPublisher`` gives its subscribers: records requests and cancels.
+    public final class TestSubscription: Subscription, CustomStringConvertible,
+        @unchecked Sendable  // all mutable state is guarded by `lock`
+    {
+        /// One thing the subscriber asked of the publisher.
+        public enum Event: Equatable, Sendable, CustomStringConvertible {
+            /// `request(_:)` with this demand.
+            case requested(Subscribers.Demand)
+            /// `cancel()`.
+            case cancelled
+
+            /// `requested(max(2))` or `cancelled`.
+            public var description: String {
+                switch self {
+                case .requested(let demand): "requested(\(demand))"
+                case .cancelled: "cancelled"
+                }
+            }
+        }
+
+        private let lock = Lock()
+        private var subscriber: AnySubscriber<Output, Failure>?
+        private var _history: [Event] = []
+        private var _demand: Subscribers.Demand = .none
+        private var _isCancelled = false
+        private let onCancel: (@Sendable () -> Void)?
+
+        init(_ subscriber: AnySubscriber<Output, Failure>, onCancel: (@Sendable () -> Void)?) {
+            self.subscriber = subscriber
+            self.onCancel = onCancel
+        }
+
+        /// Every request and cancel, in order.
+        public var history: [Event] { lock.withLock { _history } }
+        /// Requested plus returned minus delivered.
+        public var demand: Subscribers.Demand { lock.withLock { _demand } }
+        /// Whether `cancel()` was called.
+        public var isCancelled: Bool { lock.withLock { _isCancelled } }
+        /// Whether the subscriber is still attached (not cancelled, not completed).
+        public var isAttached: Bool { lock.withLock { subscriber != nil } }
+
+        /// Records the request.
+        public func request(_ demand: Subscribers.Demand) {
+            lock.withLock {
+                _history.append(.requested(demand))
+                _demand += demand
+            }
+        }
+
+        /// Records the cancel and lets the subscriber go.
+        public func cancel() {
+            lock.lock()
+            _history.append(.cancelled)
+            _isCancelled = true
+            let subscriber = self.subscriber
+            self.subscriber = nil
+            lock.unlock()
+            _ = subscriber
+            onCancel?()
+        }
+
+        /// "TestSubscription".
+        public var description: String { "TestSubscription" }
+
+        func deliver(_ value: Output) -> Subscribers.Demand? {
+            lock.lock()
+            guard let subscriber else {
+                lock.unlock()
+                return nil
+            }
+            _demand -= 1
+            lock.unlock()
+            let more = subscriber.receive(value)
+            lock.withLock { _demand += more }
+            return more
+        }
+
+        func complete(_ completion: Subscribers.Completion<Failure>) {
+            lock.lock()
+            let subscriber = self.subscriber
+            self.subscriber = nil
+            lock.unlock()
+            subscriber?.receive(completion: completion)
+        }
+    }
+}
