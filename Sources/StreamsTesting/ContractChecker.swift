@@ -44,8 +44,23 @@ public func checkContract<P: Publisher>(
     requestingNone: NoneRequestBehavior = .isViolation,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    ContractChecker(makePublisher: makePublisher, deterministic: deterministic,
-                    requestingNone: requestingNone, sourceLocation: sourceLocation).run()
+    for problem in contractProblems(makePublisher, deterministic: deterministic, requestingNone: requestingNone) {
+        Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
+    }
+}
+
+/// Runs the checks of ``checkContract(_:deterministic:requestingNone:sourceLocation:)`` and
+/// returns the problems found, each starting with the rule it breaks (`"S1: ..."`), instead of
+/// recording them as test issues.
+public func contractProblems<P: Publisher>(
+    _ makePublisher: @escaping () -> P,
+    deterministic: Bool = true,
+    requestingNone: NoneRequestBehavior = .isViolation
+) -> [String] {
+    let checker = ContractChecker(makePublisher: makePublisher, deterministic: deterministic,
+                                  requestingNone: requestingNone)
+    checker.run()
+    return checker.problems.all
 }
 
 private struct ContractChecker<P: Publisher> {
@@ -53,10 +68,10 @@ private struct ContractChecker<P: Publisher> {
     let makePublisher: () -> P
     let deterministic: Bool
     let requestingNone: NoneRequestBehavior
-    let sourceLocation: SourceLocation
+    let problems = ProblemList()
 
     func fail(_ rule: String, _ message: String) {
-        Issue.record(Comment(rawValue: "\(rule): \(message)"), sourceLocation: sourceLocation)
+        problems.append("\(rule): \(message)")
     }
 
     func report(_ recorder: Recorder, in check: String) {
@@ -267,6 +282,13 @@ private struct ContractChecker<P: Publisher> {
             return "[\(shown)] then \(completion ?? "no completion")"
         }
     }
+}
+
+private final class ProblemList: @unchecked Sendable {  // `items` is guarded by `lock`
+    private let lock = Lock()
+    private var items: [String] = []
+    func append(_ problem: String) { lock.withLock { items.append(problem) } }
+    var all: [String] { lock.withLock { items } }
 }
 
 /// Lets a recorder's hooks reach the recorder itself.

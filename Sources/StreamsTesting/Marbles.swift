@@ -113,10 +113,13 @@ public enum Marbles {
             expectedLine += e.padding(toLength: width)
             actualLine += a.padding(toLength: width)
         }
+        func trimmed(_ line: String) -> String {
+            String(line.reversed().drop(while: { $0 == " " }).reversed())
+        }
         return """
             marble diagrams differ at tick \(first):
-            expected: \(expectedLine)
-            actual:   \(actualLine)
+            expected: \(trimmed(expectedLine))
+            actual:   \(trimmed(actualLine))
                       \(markerLine)
             """
     }
