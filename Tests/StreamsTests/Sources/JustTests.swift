@@ -1,0 +1,98 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("Just")
+struct JustTests {
+    @Test func marbles() {
+        assertMarbles(Just(7), "[7|]")
+        assertMarbles(Just("hello"), "['hello'|]")
+        assertMarbles(Just(1), "", demand: .none)
+    }
+
+    @Test func waitsForDemand_S1() {
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        Just(5).subscribe(subscriber)
+        #expect(subscriber.values.isEmpty)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [5])
+        #expect(subscriber.completion == .finished)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [5])
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test func eachSubscriberGetsTheValue() {
+        let just = Just(3)
+        #expect(values(just) == [3])
+        #expect(values(just) == [3])
+        #expect(just == Just(3))
+        #expect(just.output == 3)
+    }
+
+    @Test func mapIsEvaluatedEagerlyAsInCombine() {
+        let mapped: Just<String> = Just(2).map { "\($0 * 21)" }
+        #expect(mapped.output == "42")
+    }
+
+    @Test func cancelBeforeRequestDeliversNothing_S6() {
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        Just(1).subscribe(subscriber)
+        subscriber.cancel()
+        subscriber.request(.max(1))
+        #expect(subscriber.events.count == 1)
+    }
+
+    @Test func cancelInsideReceiveSuppressesTheCompletion_S6() {
+        final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
+        let box = Box()
+        let subscriber = RecordingSubscriber<Int, Never>(onValue: { _ in
+            box.subscriber?.cancel()
+            return .none
+        })
+        box.subscriber = subscriber
+        Just(1).subscribe(subscriber)
+        box.subscriber = nil
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completion == nil)
+    }
+
+    @Test func concurrentRequestAndCancelDeliverAtMostOnce_S6() {
+        for _ in 0..<500 {
+            let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+            Just(1).subscribe(subscriber)
+            DispatchQueue.concurrentPerform(iterations: 3) { index in
+                if index == 2 { subscriber.cancel() } else { subscriber.request(.max(1)) }
+            }
+            #expect(subscriber.values.count <= 1)
+            #expect(subscriber.violations.isEmpty)
+        }
+    }
+
+    @Test func requestingNoneIsAnAPIViolation_S9() {
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        Just(1).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
+        #expect(messages == ["API violation (S9): Just was asked for .none; a request must be for at least one value"])
+        #expect(subscriber.values.isEmpty)
+    }
+
+    @Test func requestingNoneStopsTheProgram_S9() async {
+        await #expect(processExitsWith: .failure) {
+            final class Asker: Subscriber {
+                typealias Input = Int
+                typealias Failure = Never
+                func receive(subscription: Subscription) { subscription.request(.none) }
+                func receive(_ input: Int) -> Subscribers.Demand { .none }
+                func receive(completion: Subscribers.Completion<Never>) {}
+            }
+            Just(1).subscribe(Asker())
+        }
+    }
+
+    @Test func contract() {
+        checkContract { Just(1) }
+        checkContract { Just("a").map { $0 + "b" } }
+    }
+}

@@ -1,0 +1,37 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("Result.Publisher")
+struct ResultPublisherTests {
+    struct Oops: Error, Equatable {}
+
+    @Test func successAndFailure() {
+        assertMarbles(Result<Int, Oops>.success(7).publisher, "[7|]")
+        assertMarbles(Result<Int, Oops>.failure(Oops()).publisher, "^", demand: .none)
+        assertMarbles(Result<Int, Oops>.Publisher(8), "[8|]")
+        assertMarbles(Result<Int, Oops>.Publisher(Oops()), "^")
+    }
+
+    @Test func successWaitsForDemand_S1() {
+        let subscriber = RecordingSubscriber<Int, Oops>(demand: nil)
+        Result<Int, Oops>.success(1).publisher.subscribe(subscriber)
+        #expect(subscriber.values.isEmpty)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completion == .finished)
+    }
+
+    @Test func requestingNoneIsAnAPIViolation_S9() {
+        let subscriber = RecordingSubscriber<Int, Oops>(demand: nil)
+        Result<Int, Oops>.success(1).publisher.subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("Result.Publisher") == true)
+    }
+
+    @Test func contract() {
+        checkContract { Result<Int, Oops>.success(1).publisher }
+        checkContract { Result<Int, Oops>.failure(Oops()).publisher }
+    }
+}
