@@ -1,0 +1,185 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("PassthroughSubject")
+struct PassthroughSubjectTests {
+    struct Oops: Error, Equatable {}
+
+    @Test func deliversToSubscribersWithDemandAndDropsForOthers_S10() {
+        let subject = PassthroughSubject<Int, Never>()
+        let eager = RecordingSubscriber<Int, Never>()
+        let lazy = RecordingSubscriber<Int, Never>(demand: nil)
+        subject.subscribe(eager)
+        subject.subscribe(lazy)
+        subject.send(1)
+        lazy.request(.max(1))
+        subject.send(2)
+        subject.send(3)
+        #expect(eager.values == [1, 2, 3])
+        #expect(lazy.values == [2])
+        #expect(lazy.violations.isEmpty)
+    }
+
+    @Test func deliversInSubscriptionOrder_S10() {
+        final class Log: @unchecked Sendable { var entries: [String] = [] }
+        let log = Log()
+        let subject = PassthroughSubject<Int, Never>()
+        var bag: [AnyCancellable] = []
+        for name in ["a", "b", "c", "d"] {
+            subject.sink { log.entries.append("\(name)\($0)") }.store(in: &bag)
+        }
+        subject.send(1)
+        subject.send(2)
+        #expect(log.entries == ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"])
+    }
+
+    @Test func lateSubscriberGetsTheCompletion_S10() {
+        let subject = PassthroughSubject<Int, Oops>()
+        subject.send(completion: .failure(Oops()))
+        let late = RecordingSubscriber<Int, Oops>(demand: nil)
+        subject.subscribe(late)
+        #expect(late.completion == .failure(Oops()))
+        #expect(late.violations.isEmpty)
+    }
+
+    @Test func nothingAfterCompletion_S4() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        subject.send(1)
+        subject.send(completion: .finished)
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(subscriber.values == [1])
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test func cancelledSubscriberIsRemovedAndReleased_S7_S10() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakSubscriber: RecordingSubscriber<Int, Never>?
+        do {
+            let subscriber = RecordingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            subject.subscribe(subscriber)
+            subject.send(1)
+            subscriber.cancel()
+            subscriber.releaseSubscription()
+            subject.send(2)
+            #expect(subscriber.values == [1])
+        }
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func manySubscribeCancelCyclesLeaveNothingBehind_S10() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakLast: RecordingSubscriber<Int, Never>?
+        for _ in 0..<1_000 {
+            let subscriber = RecordingSubscriber<Int, Never>()
+            weakLast = subscriber
+            subject.subscribe(subscriber)
+            subscriber.cancel()
+            subscriber.releaseSubscription()
+        }
+        #expect(weakLast == nil)
+        let survivor = RecordingSubscriber<Int, Never>()
+        subject.subscribe(survivor)
+        subject.send(1)
+        #expect(survivor.values == [1])
+    }
+
+    @Test func sendFromInsideASubscriberIsQueuedInOrder_S11() {
+        final class Log: @unchecked Sendable { var entries: [String] = [] }
+        let log = Log()
+        let subject = PassthroughSubject<Int, Never>()
+        let first = subject.sink { value in
+            log.entries.append("a\(value)")
+            if value < 3 { subject.send(value + 1) }
+        }
+        let second = subject.sink { log.entries.append("b\($0)") }
+        subject.send(1)
+        #expect(log.entries == ["a1", "b1", "a2", "b2", "a3", "b3"])
+        _ = (first, second)
+    }
+
+    @Test func deepReentrantSendDoesNotRecurse_S11() {
+        let subject = PassthroughSubject<Int, Never>()
+        final class Box: @unchecked Sendable { var count = 0; var lowest = UInt.max; var highest = UInt.min }
+        let box = Box()
+        let cancellable = subject.sink { value in
+            box.count += 1
+            var marker = 0
+            let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+            box.lowest = min(box.lowest, address)
+            box.highest = max(box.highest, address)
+            if value < 100_000 { subject.send(value + 1) }
+        }
+        subject.send(1)
+        #expect(box.count == 100_000)
+        #expect(box.highest - box.lowest < 4_096)
+        _ = cancellable
+    }
+
+    @Test func subscribeFromInsideASubscriber() {
+        let subject = PassthroughSubject<Int, Never>()
+        let late = RecordingSubscriber<Int, Never>()
+        let cancellable = subject.sink { value in
+            if value == 1 { subject.subscribe(late) }
+        }
+        subject.send(1)
+        subject.send(2)
+        #expect(late.values == [2])
+        #expect(late.violations.isEmpty)
+        _ = cancellable
+    }
+
+    @Test func sendVoid() {
+        let subject = PassthroughSubject<Void, Never>()
+        let subscriber = RecordingSubscriber<Void, Never>()
+        subject.subscribe(subscriber)
+        subject.send()
+        #expect(subscriber.values.count == 1)
+    }
+
+    @Test func subscribesToAnUpstreamPublisher() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let cancellable = [1, 2, 3].publisher.subscribe(subject)
+        #expect(subscriber.values == [1, 2, 3])
+        #expect(subscriber.completion == .finished)
+        _ = cancellable
+    }
+
+    @Test func cancellingTheUpstreamSubscriptionDetachesTheSubject() {
+        let upstream = TestPublisher<Int, Never>()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let cancellable = upstream.subscribe(subject)
+        upstream.send(1)
+        cancellable.cancel()
+        upstream.send(2)
+        #expect(subscriber.values == [1])
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+    }
+
+    @Test func requestingNoneIsAnAPIViolation_S9() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        subject.subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("S9") == true)
+    }
+
+    @Test func contract() {
+        checkContract {
+            Deferred { () -> PassthroughSubject<Int, Never> in
+                let subject = PassthroughSubject<Int, Never>()
+                subject.send(completion: .finished)
+                return subject
+            }
+        }
+    }
+}
