@@ -54,11 +54,14 @@ extension Publisher {
     ///   closure.
     /// - Threading: each closure runs on the thread of its event: `receiveOutput` and
     ///   `receiveCompletion` where the upstream delivers, `receiveRequest` and `receiveCancel`
-    ///   where the downstream calls. A request may run alongside a value; no closure runs while
+    ///   where the downstream calls. A request may run alongside a value, and a value already on
+    ///   its way when another thread cancels may still run `receiveOutput`; no closure runs while
     ///   the operator holds its lock.
     /// - Combine compatibility: as Combine, except that Combine passes on values and completions
     ///   that arrive after a completion or cancel, and keeps the downstream after cancel.
-    /// - Complexity: O(1) per event; one uncontended lock per value.
+    /// - Complexity: O(1) per event; one uncontended lock per value, one more when
+    ///   `receiveOutput` is given (to notice a cancel from inside it) and one more when the
+    ///   downstream returns demand and `receiveRequest` is given.
     @inlinable
     public func handleEvents(
         receiveSubscription: ((any Subscription) -> Void)? = nil,

@@ -90,7 +90,11 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
             return .none
         }
         lock.unlock()
-        hooks.output?(input)
+        if let output = hooks.output {
+            output(input)
+            // The hook may have cancelled (S6).
+            if lock.withLock({ self.downstream == nil }) { return .none }
+        }
         let demand = downstream.receive(input)
         if demand != .none, let returnedDemand = hooks.returnedDemand, lock.withLock({ self.hooks != nil }) {
             returnedDemand(demand)

@@ -205,6 +205,21 @@ struct HandleEventsTests {
         ])
     }
 
+    @Test func cancelFromInsideReceiveOutputStopsTheValue_S6() {
+        final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
+        let box = Box()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        box.subscriber = subscriber
+        upstream.handleEvents(receiveOutput: { if $0 == 2 { box.subscriber?.cancel() } }).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(3)
+        box.subscriber = nil
+        #expect(subscriber.events == [.subscription, .value(1)])
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+    }
+
     @Test func cancelReleasesTheClosuresAndTheSubscriber_S7() {
         final class Captured {}
         weak var weakCaptured: Captured?

@@ -182,6 +182,28 @@ struct PrintTests {
         #expect(upstream.history == [.requested(.max(1)), .cancelled])
     }
 
+    /// A stream that cancels while a value's line is written: the value is not delivered.
+    @Test func cancelFromInsideTheValuesLineStopsTheValue_S6() {
+        final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
+        let box = Box()
+        let log = TextLog()
+        log.onWrite = { line in
+            if line == "receive value: (2)\n" { box.subscriber?.cancel() }
+        }
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        box.subscriber = subscriber
+        [1, 2, 3].publisher.print(to: log).subscribe(subscriber)
+        box.subscriber = nil
+        #expect(subscriber.events == [.subscription, .value(1)])
+        #expect(log.lines == [
+            "receive subscription: (Sequence)",
+            "request unlimited",
+            "receive value: (1)",
+            "receive value: (2)",
+            "receive cancel",
+        ])
+    }
+
     @Test func cancelReleasesTheStreamAndTheSubscriber_S7() {
         weak var weakLog: TextLog?
         weak var weakSubscriber: RecordingSubscriber<Int, Never>?
