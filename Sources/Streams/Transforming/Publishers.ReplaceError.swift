@@ -40,7 +40,10 @@ extension Publisher {
     ///   `.finished` that would follow.
     /// - Threading: the replacement is delivered on the thread of the failure, or of the
     ///   request that made room for it.
-    /// - Combine compatibility: as Combine. On `Just`, which cannot fail, it returns the `Just`.
+    /// - Combine compatibility: as Combine, including the replacement waiting for demand. Combine
+    ///   treats every `request(.none)` as a violation; here, while the upstream is live, `.none`
+    ///   is the upstream's to judge, as for every operator that passes requests through. On
+    ///   `Just`, which cannot fail, it returns the `Just`.
     /// - Complexity: O(1) per value; one uncontended lock per value, two when the downstream
     ///   returns more demand.
     @inlinable
