@@ -39,6 +39,10 @@ struct MapKeyPathTests {
         #expect(type(of: byTwo) == Publishers.MapKeyPath2<TestPublisher<User, Never>, String, Int>.self)
         let byThree = upstream.map(\.name, \.name.count, \.self)
         #expect(type(of: byThree) == Publishers.MapKeyPath3<TestPublisher<User, Never>, String, Int, User>.self)
+        // On `Just`, Apple's documented example: a key path is not ambiguous with Just's eager map.
+        let onJust = Just(User(name: "Ann")).map(\.name)
+        #expect(type(of: onJust) == Publishers.MapKeyPath<Just<User>, String>.self)
+        #expect(values(onJust) == ["Ann"])
         #expect(byKeyPath.keyPath == \User.name)
         #expect(byTwo.keyPath0 == \User.name && byTwo.keyPath1 == \User.name.count)
     }
