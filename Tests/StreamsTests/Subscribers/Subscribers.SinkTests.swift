@@ -1,0 +1,102 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("sink")
+struct SinkTests {
+    struct Oops: Error, Equatable {}
+    final class Log: @unchecked Sendable { var entries: [String] = [] }
+
+    @Test func receivesValuesThenCompletion() {
+        let log = Log()
+        let cancellable = [1, 2].publisher.sink(
+            receiveCompletion: { log.entries.append("done: \($0)") },
+            receiveValue: { log.entries.append("value: \($0)") })
+        #expect(log.entries == ["value: 1", "value: 2", "done: finished"])
+        _ = cancellable
+    }
+
+    @Test func requestsUnlimited() {
+        let upstream = TestPublisher<Int, Never>()
+        let cancellable = upstream.sink { _ in }
+        #expect(upstream.history == [.requested(.unlimited)])
+        cancellable.cancel()
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+    }
+
+    @Test func droppingTheCancellableCancels() {
+        let upstream = TestPublisher<Int, Never>()
+        do {
+            _ = upstream.sink { _ in }
+        }
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+    }
+
+    @Test func ignoresEverythingAfterCancel_S6() {
+        let upstream = TestPublisher<Int, Oops>()
+        let log = Log()
+        let cancellable = upstream.sink(receiveCompletion: { _ in log.entries.append("done") },
+                                        receiveValue: { log.entries.append("\($0)") })
+        upstream.send(1)
+        cancellable.cancel()
+        cancellable.cancel()
+        #expect(log.entries == ["1"])
+    }
+
+    @Test func completionReleasesTheClosures_S7() {
+        final class Captured {}
+        weak var weakCaptured: Captured?
+        var cancellable: AnyCancellable?
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            cancellable = Just(1).sink(receiveCompletion: { _ in _ = captured }, receiveValue: { _ in _ = captured })
+        }
+        #expect(weakCaptured == nil)
+        _ = cancellable
+    }
+
+    @Test func cancelReleasesTheSinkAndItsClosures_S7() {
+        final class Captured {}
+        weak var weakCaptured: Captured?
+        let subject = PassthroughSubject<Int, Never>()
+        var cancellable: AnyCancellable?
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            cancellable = subject.sink { _ in _ = captured }
+        }
+        #expect(weakCaptured != nil)
+        cancellable?.cancel()
+        #expect(weakCaptured == nil)
+    }
+
+    @Test func secondSubscriptionIsCancelled_S2() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let first = TestPublisher<Int, Never>()
+        let second = TestPublisher<Int, Never>()
+        first.subscribe(sink)
+        second.subscribe(sink)
+        #expect(first.history == [.requested(.unlimited)])
+        #expect(second.history == [.cancelled])
+        sink.cancel()
+    }
+
+    @Test func subscriptionAfterCancelIsCancelled() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        sink.cancel()
+        let upstream = TestPublisher<Int, Never>()
+        upstream.subscribe(sink)
+        #expect(upstream.history == [.cancelled])
+    }
+
+    @Test func closuresAreReadable() {
+        let log = Log()
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in log.entries.append("c") },
+                                                receiveValue: { log.entries.append("\($0)") })
+        sink.receiveValue(3)
+        sink.receiveCompletion(.finished)
+        #expect(log.entries == ["3", "c"])
+        #expect(sink.description == "Sink")
+    }
+}
