@@ -1,0 +1,198 @@
+import Streams
+
+func allWorkloads() -> [Workload] {
+    [
+        Workload(id: "W1", unit: "ns/element", what: "(0..<n).publisher.map.compactMap.filter.sink",
+                 scale: (1, 1)) { n in timed(n, streams: pipeline, baseline: pipelineBaseline) },
+        Workload(id: "W2x1", unit: "ns/send", what: "PassthroughSubject.send to 1 sink",
+                 scale: (1, 1)) { n in timed(n, streams: { fanOut($0, sinks: 1) }, baseline: { fanOutBaseline($0, sinks: 1) }) },
+        Workload(id: "W2x10", unit: "ns/send", what: "PassthroughSubject.send to 10 sinks",
+                 scale: (1, 8)) { n in timed(n, streams: { fanOut($0, sinks: 10) }, baseline: { fanOutBaseline($0, sinks: 10) }) },
+        Workload(id: "W3", unit: "ns/subscription", what: "Just(i).map.sink subscribe, then cancel in batches",
+                 scale: (1, 8)) { n in timed(n, streams: churn, baseline: churnBaseline) },
+        Workload(id: "W3mem", unit: "bytes/subscription", what: "Just(i).map.sink kept alive: resident bytes per live subscription",
+                 scale: (1, 1)) { n in liveMemory(n) },
+        Workload(id: "W5ret", unit: "ns/element", what: "one at a time: receive(_:) returns .max(1)",
+                 scale: (1, 2)) { n in timed(n, streams: demandReturned, baseline: demandBaseline) },
+        Workload(id: "W5req", unit: "ns/element", what: "one at a time: request(.max(1)) inside receive(_:)",
+                 scale: (1, 4)) { n in timed(n, streams: demandRequested, baseline: demandBaseline) },
+    ]
+}
+
+// MARK: W1
+
+func pipeline(_ n: Int) -> UInt64 {
+    var sum = 0
+    let cancellable = (0..<n).publisher
+        .map { $0 &* 3 }
+        .compactMap { $0 % 2 == 0 ? $0 : nil }
+        .filter { $0 % 3 == 0 }
+        .sink { sum &+= $0 }
+    cancellable.cancel()
+    return checksum(sum)
+}
+
+func pipelineBaseline(_ n: Int) -> UInt64 {
+    var sum = 0
+    let map = opaque { (x: Int) -> Int in x &* 3 }
+    let compactMap = opaque { (x: Int) -> Int? in x % 2 == 0 ? x : nil }
+    let filter = opaque { (x: Int) -> Bool in x % 3 == 0 }
+    let sink = opaque { (x: Int) -> Void in sum &+= x }
+    for i in 0..<n {
+        if let v = compactMap(map(i)), filter(v) { sink(v) }
+    }
+    return checksum(sum)
+}
+
+// MARK: W2
+
+func fanOut(_ n: Int, sinks: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum = 0
+    var bag: [AnyCancellable] = []
+    for _ in 0..<sinks { subject.sink { sum &+= $0 }.store(in: &bag) }
+    for i in 0..<n { subject.send(i) }
+    subject.send(completion: .finished)
+    bag.removeAll()
+    return checksum(sum)
+}
+
+func fanOutBaseline(_ n: Int, sinks: Int) -> UInt64 {
+    var sum = 0
+    var handlers: [(Int) -> Void] = []
+    for _ in 0..<sinks { handlers.append { sum &+= $0 } }
+    handlers = opaque(handlers)
+    for i in 0..<n {
+        for handler in handlers { handler(i) }
+    }
+    return checksum(sum)
+}
+
+// MARK: W3
+
+func churn(_ n: Int) -> UInt64 {
+    var total = 0
+    var bag: [AnyCancellable] = []
+    bag.reserveCapacity(1024)
+    for i in 0..<n {
+        Just(i).map { $0 + 1 }.sink { total &+= $0 }.store(in: &bag)
+        if bag.count == 1024 {
+            for cancellable in bag { cancellable.cancel() }
+            bag.removeAll(keepingCapacity: true)
+        }
+    }
+    for cancellable in bag { cancellable.cancel() }
+    return checksum(total)
+}
+
+/// One object per subscription, holding the sink closure until cancelled.
+final class Token {
+    var onValue: ((Int) -> Void)?
+    init(_ onValue: @escaping (Int) -> Void) { self.onValue = onValue }
+    func cancel() { onValue = nil }
+}
+
+func churnBaseline(_ n: Int) -> UInt64 {
+    var total = 0
+    let map = opaque { (x: Int) -> Int in x + 1 }
+    var bag: [Token] = []
+    bag.reserveCapacity(1024)
+    for i in 0..<n {
+        let token = Token { total &+= $0 }
+        token.onValue?(map(i))
+        bag.append(token)
+        if bag.count == 1024 {
+            for token in bag { token.cancel() }
+            bag.removeAll(keepingCapacity: true)
+        }
+    }
+    for token in bag { token.cancel() }
+    return checksum(total)
+}
+
+// MARK: W3mem
+
+/// Resident memory growth per live subscription. The baseline's tokens stay alive while the
+/// Streams subscriptions are made, so neither run reuses memory the other freed; the slots are
+/// allocated before each mark and not counted.
+func liveMemory(_ n: Int) -> Measurement {
+    var baselineTotal = 0
+    let map = opaque { (x: Int) -> Int in x + 1 }
+    var tokens = [Token?](repeating: nil, count: n)
+    var start = residentBytes()
+    for i in 0..<n {
+        let token = Token { baselineTotal &+= $0 }
+        token.onValue?(map(i))
+        tokens[i] = token
+    }
+    let baseline = Double(residentBytes() - start) / Double(n)
+
+    var total = 0
+    var live = [AnyCancellable?](repeating: nil, count: n)
+    start = residentBytes()
+    for i in 0..<n { live[i] = Just(i).map { $0 + 1 }.sink { total &+= $0 } }
+    let streams = Double(residentBytes() - start) / Double(n)
+    live.removeAll()
+    tokens.removeAll()
+    return Measurement(streams: streams, baseline: baseline,
+                       streamsChecksum: checksum(total), baselineChecksum: checksum(baselineTotal))
+}
+
+// MARK: W5
+
+/// Asks for one element at a time by returning `.max(1)` from `receive(_:)`.
+final class ReturnsOne: Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+    var sum = 0
+    func receive(subscription: Subscription) { subscription.request(.max(1)) }
+    func receive(_ input: Int) -> Subscribers.Demand {
+        sum &+= input
+        return .max(1)
+    }
+    func receive(completion: Subscribers.Completion<Never>) {}
+}
+
+/// Asks for one element at a time with a re-entrant `request(.max(1))` inside `receive(_:)`.
+final class RequestsOne: Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+    var sum = 0
+    var subscription: Subscription?
+    func receive(subscription: Subscription) {
+        self.subscription = subscription
+        subscription.request(.max(1))
+    }
+    func receive(_ input: Int) -> Subscribers.Demand {
+        sum &+= input
+        subscription?.request(.max(1))
+        return .none
+    }
+    func receive(completion: Subscribers.Completion<Never>) { subscription = nil }
+}
+
+func demandReturned(_ n: Int) -> UInt64 {
+    let subscriber = ReturnsOne()
+    (0..<n).publisher.map { $0 &* 3 }.subscribe(subscriber)
+    return checksum(subscriber.sum)
+}
+
+func demandRequested(_ n: Int) -> UInt64 {
+    let subscriber = RequestsOne()
+    (0..<n).publisher.map { $0 &* 3 }.subscribe(subscriber)
+    return checksum(subscriber.sum)
+}
+
+func demandBaseline(_ n: Int) -> UInt64 {
+    var sum = 0
+    let map = opaque { (x: Int) -> Int in x &* 3 }
+    let receive = opaque { (x: Int) -> Int in sum &+= x; return 1 }
+    var demand = 1
+    var i = 0
+    while i < n && demand > 0 {
+        demand -= 1
+        demand += receive(map(i))
+        i += 1
+    }
+    return checksum(sum)
+}
