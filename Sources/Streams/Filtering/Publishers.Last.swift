@@ -23,6 +23,8 @@ extension Publisher {
     /// - Completion: the value (if any) and `.finished` after the upstream finishes; an upstream
     ///   failure is passed on at once, without a value.
     /// - Cancellation: cancels the upstream (S7).
+    /// - Threading: the value goes out on the thread that completes the upstream, or on the
+    ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value, no lock, no allocation.
     @inlinable

@@ -24,6 +24,8 @@ extension Publisher {
     /// - Completion: a failure passes through, without a replacement; `.finished` passes
     ///   through, after the replacement if there was no value.
     /// - Cancellation: cancels the upstream, and no replacement is sent (S6, S7).
+    /// - Threading: values go out on the upstream's thread; the replacement on the thread that
+    ///   completes the upstream, or on the thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine, except for demand: Combine also asks the upstream for
     ///   `.unlimited` when subscribed, so values can reach a downstream that has not asked for
     ///   them. Streams passes the downstream's requests on instead (S1).

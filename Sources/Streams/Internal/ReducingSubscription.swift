@@ -38,6 +38,11 @@ protocol Reduction {
 /// `cancel()` lets go of the downstream, the upstream and any waiting value (S7), and nothing is
 /// delivered after it (S6), not even the completion that would follow a value being delivered
 /// while it was called.
+///
+/// The reduction, with the user's closures, is dropped as soon as the upstream's part is over
+/// (its completion, or an early answer), even while the answer waits for demand. After a
+/// `cancel()` it goes with this object, once the cancelled upstream and the downstream let go of
+/// it (a sink does at once): dropping it from `cancel()`'s thread would take the lock per value.
 @usableFromInline
 final class ReducingSubscription<Reducing: Reduction, UpstreamFailure: Error, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible,

@@ -25,6 +25,8 @@ extension Publisher {
     ///   passed on at once.
     /// - Cancellation: cancels the upstream (S7); it also does so itself at the first value that
     ///   fails the predicate (S15).
+    /// - Threading: the answer goes out on the thread that delivers the deciding value or the
+    ///   completion, or on the thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
     @inlinable
@@ -118,8 +120,9 @@ extension Publishers {
         /// Subscribes `subscriber` to the answer.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingSubscription<AllSatisfyReduction<Upstream.Output>, Upstream.Failure, S>(
-                downstream: subscriber, reduction: AllSatisfyReduction(predicate: predicate), name: "TryAllSatisfy"))
+            let reduction = AllSatisfyReduction(predicate: predicate)
+            upstream.receive(subscriber: ReducingSubscription<_, Upstream.Failure, S>(
+                downstream: subscriber, reduction: reduction, name: "TryAllSatisfy"))
         }
     }
 }

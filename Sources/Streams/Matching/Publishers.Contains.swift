@@ -24,6 +24,8 @@ extension Publisher where Output: Equatable {
     ///   passed on at once.
     /// - Cancellation: cancels the upstream (S7); it also does so itself when it finds the
     ///   value (S15).
+    /// - Threading: the answer goes out on the thread that delivers the deciding value or the
+    ///   completion, or on the thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value, no lock, no allocation.
     @inlinable

@@ -23,7 +23,9 @@ extension Publisher {
     ///   until the downstream has asked for a value (S1).
     /// - Completion: the array and `.finished` after the upstream finishes; an upstream failure
     ///   is passed on at once and the values collected so far are dropped.
-    /// - Cancellation: cancels the upstream and drops the values collected so far (S7).
+    /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
+    /// - Threading: the array goes out on the thread that completes the upstream, or on the
+    ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: amortized O(1) per value, no lock; O(n) memory.
     @inlinable
@@ -57,7 +59,8 @@ extension Publisher {
     ///   never sends a value that no array has been asked for (S1).
     /// - Completion: the last, shorter array (if any) and `.finished`; a failure is passed on at
     ///   once, without the values of the unfinished array.
-    /// - Cancellation: cancels the upstream and drops the unfinished array (S7).
+    /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
+    /// - Threading: arrays go out on the upstream's thread.
     /// - Combine compatibility: as Combine. A `count` below 1 stops the program.
     /// - Complexity: amortized O(1) per value, no lock per value (one per array); O(`count`)
     ///   memory.

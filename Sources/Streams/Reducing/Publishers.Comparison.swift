@@ -23,6 +23,8 @@ extension Publisher where Output: Comparable {
     /// - Completion: the value (if any) and `.finished` after the upstream finishes; an upstream
     ///   failure is passed on at once.
     /// - Cancellation: cancels the upstream (S7).
+    /// - Threading: the value goes out on the thread that completes the upstream, or on the
+    ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine. (Combine's documentation says the upstream is asked
     ///   only after the first request; Combine itself, like Streams, asks at once.)
     /// - Complexity: O(1) per value, no lock, no allocation.
@@ -144,7 +146,9 @@ extension Publisher {
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the closure, no lock, no allocation.
     @inlinable
-    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMin(
+        by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
+    ) -> Publishers.TryComparison<Self> {
         Publishers.TryComparison(upstream: self) { try areInIncreasingOrder($1, $0) }
     }
 
@@ -179,7 +183,9 @@ extension Publisher {
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the closure, no lock, no allocation.
     @inlinable
-    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMax(
+        by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
+    ) -> Publishers.TryComparison<Self> {
         Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 }
@@ -236,7 +242,9 @@ extension Publishers {
         /// Creates a publisher that sends the greatest of `upstream`'s values by
         /// `areInIncreasingOrder`.
         @inlinable
-        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
+        public init(
+            upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
+        ) {
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
         }

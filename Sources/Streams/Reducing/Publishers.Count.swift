@@ -22,6 +22,8 @@ extension Publisher {
     /// - Completion: the count and `.finished` after the upstream finishes; an upstream failure
     ///   is passed on at once, without a count.
     /// - Cancellation: cancels the upstream (S7).
+    /// - Threading: the count goes out on the thread that completes the upstream, or on the
+    ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value, no lock, no allocation.
     @inlinable

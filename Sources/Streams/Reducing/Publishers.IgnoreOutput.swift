@@ -27,6 +27,7 @@ extension Publisher {
     ///   S9).
     /// - Completion: the upstream's, passed on at once: it needs no demand (S5).
     /// - Cancellation: cancels the upstream (S7).
+    /// - Threading: the completion goes out on the upstream's thread.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value, no lock, no allocation.
     @inlinable

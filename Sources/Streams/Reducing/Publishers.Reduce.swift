@@ -23,7 +23,9 @@ extension Publisher {
     ///   until the downstream has asked for a value (S1).
     /// - Completion: the result and `.finished` after the upstream finishes; an upstream failure
     ///   is passed on at once, without a result.
-    /// - Cancellation: cancels the upstream and drops the partial result (S7).
+    /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
+    /// - Threading: the result goes out on the thread that completes the upstream, or on the
+    ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond `nextPartialResult`, no lock, no allocation.
     @inlinable
@@ -59,7 +61,7 @@ extension Publisher {
     /// - Demand: as ``reduce(_:_:)``.
     /// - Completion: the result and `.finished`, or a failure with the thrown error (upstream
     ///   cancelled) or the upstream's error.
-    /// - Cancellation: cancels the upstream and drops the partial result (S7).
+    /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond `nextPartialResult`, no lock, no allocation.
     @inlinable
@@ -86,7 +88,9 @@ extension Publishers {
 
         /// Creates a publisher that combines `upstream`'s values, starting from `initial`.
         @inlinable
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -117,7 +121,9 @@ extension Publishers {
 
         /// Creates a publisher that combines `upstream`'s values, starting from `initial`.
         @inlinable
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -126,10 +132,9 @@ extension Publishers {
         /// Subscribes `subscriber` to the combined result.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingSubscription<ReduceReduction<Upstream.Output, Output>, Upstream.Failure, S>(
-                downstream: subscriber,
-                reduction: ReduceReduction(initial: initial, nextPartialResult: nextPartialResult),
-                name: "TryReduce"))
+            let reduction = ReduceReduction(initial: initial, nextPartialResult: nextPartialResult)
+            upstream.receive(subscriber: ReducingSubscription<_, Upstream.Failure, S>(
+                downstream: subscriber, reduction: reduction, name: "TryReduce"))
         }
     }
 }

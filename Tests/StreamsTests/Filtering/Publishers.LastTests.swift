@@ -235,4 +235,11 @@ struct LastTests {
             return n
         }.last() }
     }
+
+    // MARK: Combine compatibility
+
+    @Test func equatableWhenTheUpstreamIs() {
+        #expect([1, 2].publisher.last() == [1, 2].publisher.last())
+        #expect([1, 2].publisher.last() != [1, 3].publisher.last())
+    }
 }

@@ -195,4 +195,12 @@ struct ReplaceEmptyTests {
             return n
         }.replaceEmpty(with: -1) }
     }
+
+    // MARK: Combine compatibility
+
+    @Test func equatableWhenTheUpstreamAndTheOutputAre() {
+        #expect([1].publisher.replaceEmpty(with: 0) == [1].publisher.replaceEmpty(with: 0))
+        #expect([1].publisher.replaceEmpty(with: 0) != [1].publisher.replaceEmpty(with: 9))
+        #expect([1].publisher.replaceEmpty(with: 0) != [2].publisher.replaceEmpty(with: 0))
+    }
 }

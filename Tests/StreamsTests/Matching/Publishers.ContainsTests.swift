@@ -254,4 +254,12 @@ struct ContainsTests {
             return n
         }.contains(500) }
     }
+
+    // MARK: Combine compatibility
+
+    @Test func equatableWhenTheUpstreamIs() {
+        #expect([1, 2].publisher.contains(1) == [1, 2].publisher.contains(1))
+        #expect([1, 2].publisher.contains(1) != [1, 2].publisher.contains(2))
+        #expect([1, 2].publisher.contains(1) != [1, 3].publisher.contains(1))
+    }
 }

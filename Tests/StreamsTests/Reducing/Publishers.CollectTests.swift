@@ -298,4 +298,13 @@ struct CollectTests {
             return n
         }.collect(7) }
     }
+
+    // MARK: Combine compatibility
+
+    @Test func equatableWhenTheUpstreamIs() {
+        #expect([1, 2].publisher.collect() == [1, 2].publisher.collect())
+        #expect([1, 2].publisher.collect() != [1, 3].publisher.collect())
+        #expect([1, 2].publisher.collect(2) == [1, 2].publisher.collect(2))
+        #expect([1, 2].publisher.collect(2) != [1, 2].publisher.collect(3))
+    }
 }

@@ -127,4 +127,11 @@ struct CountTests {
             return n
         }.count() }
     }
+
+    // MARK: Combine compatibility
+
+    @Test func equatableWhenTheUpstreamIs() {
+        #expect(Just(1).count() == Just(1).count())
+        #expect(Just(1).count() != Just(2).count())
+    }
 }

@@ -133,4 +133,11 @@ struct IgnoreOutputTests {
             return n
         }.ignoreOutput() }
     }
+
+    // MARK: Combine compatibility
+
+    @Test func equatableWhenTheUpstreamIs() {
+        #expect(Just(1).ignoreOutput() == Just(1).ignoreOutput())
+        #expect(Just(1).ignoreOutput() != Just(2).ignoreOutput())
+    }
 }
