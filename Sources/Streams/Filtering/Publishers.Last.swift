@@ -191,10 +191,10 @@ struct LastReduction<Input>: Reduction {
     }
 
     @inlinable
-    mutating func reduce(_ input: Input) throws -> Input? {
-        if let predicate, try !predicate(input) { return nil }
+    mutating func reduce(_ input: Input) throws -> ReductionStep<Input> {
+        if let predicate, try !predicate(input) { return .consumed }
         last = input
-        return nil
+        return .consumed
     }
 
     @inlinable

@@ -61,155 +61,36 @@ extension Publishers {
         /// Subscribes `subscriber` to the values or the replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReplaceEmptySubscription(downstream: subscriber, output: output))
+            upstream.receive(subscriber: ReducingSubscription<ReplaceEmptyReduction<Output>, Failure, S>(
+                downstream: subscriber, reduction: ReplaceEmptyReduction(output: output), name: "ReplaceEmpty"))
         }
     }
 }
 
 extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
 
-// MARK: - Subscription
+// MARK: - Reduction
 
-/// The subscriber to the upstream and the subscription of the downstream of `replaceEmpty`.
-///
-/// Values and requests pass through. The lock guards the state (with the upstream
-/// subscription), the downstream and whether the downstream has asked for anything, which
-/// `cancel()` and `request` touch from any thread. A replacement whose upstream finished before
-/// the downstream asked for it waits in ``State/holding``.
+/// `replaceEmpty` as a reduction that sends every value on, and `output` at the end if there was
+/// none. Requests pass through unchanged.
 @usableFromInline
-final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // state, downstream, demanded: guarded by `lock`; isEmpty: upstream signals only
-{
-    @usableFromInline typealias Input = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    enum State {
-        /// Created; the upstream has not sent its subscription yet.
-        case awaitingSubscription
-        /// Passing values through.
-        case relaying(Subscription)
-        /// The upstream finished empty; the replacement waits for demand.
-        case holding
-        /// The replacement is being sent; `cancel()` now only stops the `.finished` that follows.
-        case delivering
-        /// Completed or cancelled.
-        case done
-    }
-
-    @usableFromInline let lock = Lock()
-    @usableFromInline var state = State.awaitingSubscription
-    @usableFromInline var downstream: Downstream?
-    /// Whether the downstream has asked for a value. Before any value it has one outstanding.
-    @usableFromInline var demanded = false
-    @usableFromInline let output: Downstream.Input
-    /// Whether no value has come from the upstream yet.
-    @exclusivity(unchecked) @usableFromInline var isEmpty = true
+struct ReplaceEmptyReduction<Input>: Reduction {
+    @usableFromInline let output: Input
+    @usableFromInline var isEmpty = true
 
     @inlinable
-    init(downstream: Downstream, output: Downstream.Input) {
-        self.downstream = downstream
+    init(output: Input) {
         self.output = output
     }
 
-    @usableFromInline var description: String { "ReplaceEmpty" }
-
-    // MARK: Subscriber (the upstream's signals)
+    @inlinable var demandFactor: Int? { 1 }
 
     @inlinable
-    func receive(subscription: Subscription) {
-        lock.lock()
-        guard case .awaitingSubscription = state, let downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        state = .relaying(subscription)
-        lock.unlock()
-        downstream.receive(subscription: self)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard case .relaying = state, let downstream else {
-            lock.unlock()
-            return .none
-        }
-        lock.unlock()
+    mutating func reduce(_ input: Input) -> ReductionStep<Input> {
         isEmpty = false
-        return downstream.receive(input)
+        return .send(input)
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard case .relaying = state, let downstream else {
-            lock.unlock()
-            return
-        }
-        if case .finished = completion, isEmpty {
-            guard demanded else {
-                state = .holding
-                lock.unlock()
-                return
-            }
-            state = .delivering
-            self.downstream = nil
-            lock.unlock()
-            deliverReplacement(to: downstream)
-            return
-        }
-        state = .done
-        self.downstream = nil
-        lock.unlock()
-        downstream.receive(completion: completion)
-    }
-
-    // MARK: Subscription (the downstream's calls)
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "ReplaceEmpty") else { return }
-        lock.lock()
-        switch state {
-        case .relaying(let upstream):
-            demanded = true
-            lock.unlock()
-            upstream.request(demand)
-        case .holding:
-            state = .delivering
-            let downstream = self.downstream.take()
-            lock.unlock()
-            if let downstream { deliverReplacement(to: downstream) }
-        case .awaitingSubscription, .delivering, .done:
-            lock.unlock()
-        }
-    }
-
-    @inlinable
-    func cancel() {
-        lock.lock()
-        let previous = state
-        if case .done = previous {
-            lock.unlock()
-            return
-        }
-        state = .done
-        let downstream = self.downstream.take()
-        lock.unlock()
-        if case .relaying(let upstream) = previous { upstream.cancel() }
-        _ = downstream
-    }
-
-    /// Sends the replacement, then `.finished` unless `cancel()` came meanwhile.
-    @inlinable
-    func deliverReplacement(to downstream: Downstream) {
-        _ = downstream.receive(output)
-        lock.lock()
-        let wasCancelled = if case .delivering = state { false } else { true }
-        state = .done
-        lock.unlock()
-        if !wasCancelled { downstream.receive(completion: .finished) }
-    }
+    mutating func result() -> Input? { isEmpty ? output : nil }
 }

@@ -140,8 +140,8 @@ struct AllSatisfyReduction<Input>: Reduction {
     }
 
     @inlinable
-    mutating func reduce(_ input: Input) throws -> Bool? {
-        try predicate(input) ? nil : false
+    mutating func reduce(_ input: Input) throws -> ReductionStep<Bool> {
+        try predicate(input) ? .consumed : .finish(false)
     }
 
     @inlinable

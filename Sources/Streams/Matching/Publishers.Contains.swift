@@ -198,8 +198,8 @@ struct ContainsReduction<Input>: Reduction {
     }
 
     @inlinable
-    mutating func reduce(_ input: Input) throws -> Bool? {
-        try predicate(input) ? true : nil
+    mutating func reduce(_ input: Input) throws -> ReductionStep<Bool> {
+        try predicate(input) ? .finish(true) : .consumed
     }
 
     @inlinable

@@ -121,7 +121,8 @@ extension Publishers {
         /// Subscribes `subscriber` to the arrays.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: CollectByCountSubscription(downstream: subscriber, count: count))
+            upstream.receive(subscriber: ReducingSubscription<CollectByCountReduction<Upstream.Output>, Failure, S>(
+                downstream: subscriber, reduction: CollectByCountReduction(count: count), name: "CollectByCount"))
         }
     }
 }
@@ -139,9 +140,9 @@ struct CollectReduction<Input>: Reduction {
     @inlinable init() {}
 
     @inlinable
-    mutating func reduce(_ input: Input) -> [Input]? {
+    mutating func reduce(_ input: Input) -> ReductionStep<[Input]> {
         values.append(input)
-        return nil
+        return .consumed
     }
 
     @inlinable
@@ -152,143 +153,36 @@ struct CollectReduction<Input>: Reduction {
     }
 }
 
-// MARK: - collect(_:): subscription
+// MARK: - collect(_:): reduction
 
-/// The subscriber to the upstream and the subscription of the downstream of `collect(_:)`.
-///
-/// Requests pass through multiplied by `count`. The unfinished array is only touched from the
-/// upstream's serialized signals (S3): no lock per value. The lock guards what `cancel()` and
-/// `request` touch from other threads: the upstream subscription and the downstream, read once
-/// per full array.
+/// The unfinished array of `collect(_:)`: full arrays are sent on as they fill up, and requests
+/// reach the upstream multiplied by `count`.
 @usableFromInline
-final class CollectByCountSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // state, downstream: guarded by `lock`; buffer: upstream signals only
-where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
-    @usableFromInline typealias Failure = UpstreamFailure
-
-    @usableFromInline
-    enum State {
-        /// Created; the upstream has not sent its subscription yet.
-        case awaitingSubscription
-        /// Collecting.
-        case collecting(Subscription)
-        /// The upstream finished and the last array is being sent; `cancel()` now only stops the
-        /// `.finished` that follows.
-        case finishing
-        /// Completed or cancelled.
-        case done
-    }
-
-    @usableFromInline let lock = Lock()
-    @usableFromInline var state = State.awaitingSubscription
-    @usableFromInline var downstream: Downstream?
+struct CollectByCountReduction<Input>: Reduction {
     @usableFromInline let count: Int
-    /// The values of the unfinished array.
-    @exclusivity(unchecked) @usableFromInline var buffer: [Input] = []
-    /// Set once the upstream completed: anything it still sends is ignored (S4).
-    @exclusivity(unchecked) @usableFromInline var upstreamIsDone = false
+    @usableFromInline var values: [Input] = []
 
     @inlinable
-    init(downstream: Downstream, count: Int) {
-        self.downstream = downstream
+    init(count: Int) {
         self.count = count
     }
 
-    @usableFromInline var description: String { "CollectByCount" }
-
-    // MARK: Subscriber (the upstream's signals)
+    @inlinable var demandFactor: Int? { count }
 
     @inlinable
-    func receive(subscription: Subscription) {
-        lock.lock()
-        guard case .awaitingSubscription = state, let downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        state = .collecting(subscription)
-        lock.unlock()
-        downstream.receive(subscription: self)
+    mutating func reduce(_ input: Input) -> ReductionStep<[Input]> {
+        values.append(input)
+        guard values.count == count else { return .consumed }
+        defer { values = [] }
+        return .send(values)
     }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        guard !upstreamIsDone else { return .none }
-        buffer.append(input)
-        guard buffer.count == count else { return .none }
-        let values = buffer
-        buffer = []
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        guard let downstream else { return .none }
-        return downstream.receive(values) * count
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard !upstreamIsDone else { return }
-        upstreamIsDone = true
-        let values = buffer
-        buffer = []
-        lock.lock()
-        guard case .collecting = state, let downstream else {
-            lock.unlock()
-            return
-        }
-        switch completion {
-        case .failure(let error):
-            state = .done
-            self.downstream = nil
-            lock.unlock()
-            downstream.receive(completion: .failure(error))
-        case .finished where values.isEmpty:
-            state = .done
-            self.downstream = nil
-            lock.unlock()
-            downstream.receive(completion: .finished)
-        case .finished:
-            // There is demand for this array: the upstream only sent its values because an array
-            // was asked for (`count` values per array requested).
-            state = .finishing
-            self.downstream = nil
-            lock.unlock()
-            _ = downstream.receive(values)
-            lock.lock()
-            let wasCancelled = if case .finishing = state { false } else { true }
-            state = .done
-            lock.unlock()
-            if !wasCancelled { downstream.receive(completion: .finished) }
-        }
-    }
-
-    // MARK: Subscription (the downstream's calls)
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "CollectByCount") else { return }
-        lock.lock()
-        guard case .collecting(let upstream) = state else {
-            lock.unlock()
-            return
-        }
-        lock.unlock()
-        upstream.request(demand * count)
-    }
-
-    @inlinable
-    func cancel() {
-        lock.lock()
-        let previous = state
-        if case .done = previous {
-            lock.unlock()
-            return
-        }
-        state = .done
-        let downstream = self.downstream.take()
-        lock.unlock()
-        if case .collecting(let upstream) = previous { upstream.cancel() }
-        _ = downstream
+    mutating func result() -> [Input]? {
+        // The upstream only sent these values because another array was asked for (`count`
+        // values per array), so the downstream is waiting for it.
+        guard !values.isEmpty else { return nil }
+        defer { values = [] }
+        return values
     }
 }

@@ -274,11 +274,11 @@ struct ComparisonReduction<Input>: Reduction {
     }
 
     @inlinable
-    mutating func reduce(_ input: Input) throws -> Input? {
+    mutating func reduce(_ input: Input) throws -> ReductionStep<Input> {
         // Only a strictly greater value replaces the one kept: of equal values the first stays.
-        if let greatest, try !areInIncreasingOrder(greatest, input) { return nil }
+        if let greatest, try !areInIncreasingOrder(greatest, input) { return .consumed }
         greatest = input
-        return nil
+        return .consumed
     }
 
     @inlinable

@@ -71,9 +71,9 @@ struct CountReduction<Input>: Reduction {
     @inlinable init() {}
 
     @inlinable
-    mutating func reduce(_ input: Input) -> Int? {
+    mutating func reduce(_ input: Input) -> ReductionStep<Int> {
         count += 1
-        return nil
+        return .consumed
     }
 
     @inlinable

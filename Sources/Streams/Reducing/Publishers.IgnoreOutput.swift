@@ -72,7 +72,7 @@ struct IgnoreOutputReduction<Input>: Reduction {
     @inlinable init() {}
 
     @inlinable
-    mutating func reduce(_ input: Input) -> Never? { nil }
+    mutating func reduce(_ input: Input) -> ReductionStep<Never> { .consumed }
 
     @inlinable
     mutating func result() -> Never? { nil }

@@ -155,9 +155,9 @@ struct ReduceReduction<Input, Output>: Reduction {
     }
 
     @inlinable
-    mutating func reduce(_ input: Input) throws -> Output? {
+    mutating func reduce(_ input: Input) throws -> ReductionStep<Output> {
         partialResult = try nextPartialResult(partialResult, input)
-        return nil
+        return .consumed
     }
 
     @inlinable
