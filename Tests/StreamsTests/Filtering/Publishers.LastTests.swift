@@ -207,15 +207,7 @@ struct LastTests {
     // MARK: Reentrancy
 
     @Test func cancelInsideReceiveOfTheValueStopsTheCompletion_S6() {
-        final class Slot: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
-        let slot = Slot()
-        let subscriber = RecordingSubscriber<Int, Never>(onValue: { _ in
-            slot.subscriber?.cancel()
-            return .none
-        })
-        slot.subscriber = subscriber
-        [1, 2].publisher.last().subscribe(subscriber)
-        slot.subscriber = nil
+        let subscriber = subscribeCancellingAtFirstValue([1, 2].publisher.last())
         #expect(subscriber.events == [.subscription, .value(2)])
     }
 

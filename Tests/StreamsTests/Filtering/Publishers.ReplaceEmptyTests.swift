@@ -158,28 +158,12 @@ struct ReplaceEmptyTests {
     // MARK: Reentrancy
 
     @Test func cancelInsideReceiveOfTheReplacementStopsTheCompletion_S6() {
-        final class Slot: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
-        let slot = Slot()
-        let subscriber = RecordingSubscriber<Int, Never>(onValue: { _ in
-            slot.subscriber?.cancel()
-            return .none
-        })
-        slot.subscriber = subscriber
-        Empty<Int, Never>().replaceEmpty(with: 3).subscribe(subscriber)
-        slot.subscriber = nil
+        let subscriber = subscribeCancellingAtFirstValue(Empty<Int, Never>().replaceEmpty(with: 3))
         #expect(subscriber.events == [.subscription, .value(3)])
     }
 
     @Test func requestFromInsideReceiveIsBounded_S8() {
-        final class Slot: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
-        let slot = Slot()
-        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onValue: { _ in
-            slot.subscriber?.request(.max(1))
-            return .none
-        })
-        slot.subscriber = subscriber
-        (0..<100_000).publisher.replaceEmpty(with: -1).subscribe(subscriber)
-        slot.subscriber = nil
+        let subscriber = subscribeRequestingFromInside((0..<100_000).publisher.replaceEmpty(with: -1))
         #expect(subscriber.values.count == 100_000)
         #expect(subscriber.completion == .finished)
         #expect(subscriber.violations.isEmpty)

@@ -187,15 +187,7 @@ struct AllSatisfyTests {
     // MARK: Reentrancy
 
     @Test func cancelInsideReceiveOfTheAnswerStopsTheCompletion_S6() {
-        final class Slot: @unchecked Sendable { var subscriber: RecordingSubscriber<Bool, Never>? }
-        let slot = Slot()
-        let subscriber = RecordingSubscriber<Bool, Never>(onValue: { _ in
-            slot.subscriber?.cancel()
-            return .none
-        })
-        slot.subscriber = subscriber
-        [1, 2].publisher.allSatisfy { $0 > 0 }.subscribe(subscriber)
-        slot.subscriber = nil
+        let subscriber = subscribeCancellingAtFirstValue([1, 2].publisher.allSatisfy { $0 > 0 })
         #expect(subscriber.events == [.subscription, .value(true)])
     }
 

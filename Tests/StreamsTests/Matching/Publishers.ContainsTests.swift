@@ -226,14 +226,7 @@ struct ContainsTests {
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveSubscriptionGetsTheEarlyAnswer_S8() {
-        final class Slot: @unchecked Sendable { var subscriber: RecordingSubscriber<Bool, Never>? }
-        let slot = Slot()
-        let subscriber = RecordingSubscriber<Bool, Never>(demand: nil, onSubscription: { _ in
-            slot.subscriber?.request(.max(1))
-        })
-        slot.subscriber = subscriber
-        (0..<100_000).publisher.contains(10).subscribe(subscriber)
-        slot.subscriber = nil
+        let subscriber = subscribeRequestingFromInside((0..<100_000).publisher.contains(10))
         #expect(subscriber.events == [.subscription, .value(true), .completion(.finished)])
         #expect(subscriber.violations.isEmpty)
     }

@@ -251,28 +251,14 @@ struct CollectTests {
     // MARK: Reentrancy
 
     @Test func cancelInsideReceiveOfTheLastArrayStopsTheCompletion_S6() {
-        final class Slot: @unchecked Sendable { var subscriber: RecordingSubscriber<[Int], Never>? }
-        let slot = Slot()
-        let subscriber = RecordingSubscriber<[Int], Never>(demand: .unlimited, onValue: { values in
-            if values.count < 2 { slot.subscriber?.cancel() }
-            return .none
-        })
-        slot.subscriber = subscriber
-        [1, 2, 3].publisher.collect(2).subscribe(subscriber)
-        slot.subscriber = nil
-        #expect(subscriber.events == [.subscription, .value([1, 2]), .value([3])])
+        let collecting = subscribeCancellingAtFirstValue([1, 2, 3].publisher.collect())
+        #expect(collecting.events == [.subscription, .value([1, 2, 3])])
+        let shorter = subscribeCancellingAtFirstValue([1, 2, 3].publisher.collect(5))
+        #expect(shorter.events == [.subscription, .value([1, 2, 3])])
     }
 
     @Test func requestFromInsideReceiveIsBounded_S8() {
-        final class Slot: @unchecked Sendable { var subscriber: RecordingSubscriber<[Int], Never>? }
-        let slot = Slot()
-        let subscriber = RecordingSubscriber<[Int], Never>(demand: .max(1), onValue: { _ in
-            slot.subscriber?.request(.max(1))
-            return .none
-        })
-        slot.subscriber = subscriber
-        (0..<100_000).publisher.collect(2).subscribe(subscriber)
-        slot.subscriber = nil
+        let subscriber = subscribeRequestingFromInside((0..<100_000).publisher.collect(2))
         #expect(subscriber.values.count == 50_000)
         #expect(subscriber.values.last == [99_998, 99_999])
         #expect(subscriber.completion == .finished)

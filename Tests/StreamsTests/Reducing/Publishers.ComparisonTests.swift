@@ -223,15 +223,7 @@ struct ComparisonTests {
     // MARK: Reentrancy
 
     @Test func cancelInsideReceiveOfTheValueStopsTheCompletion_S6() {
-        final class Slot: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
-        let slot = Slot()
-        let subscriber = RecordingSubscriber<Int, Never>(onValue: { _ in
-            slot.subscriber?.cancel()
-            return .none
-        })
-        slot.subscriber = subscriber
-        [2, 1, 3].publisher.min().subscribe(subscriber)
-        slot.subscriber = nil
+        let subscriber = subscribeCancellingAtFirstValue([2, 1, 3].publisher.min())
         #expect(subscriber.events == [.subscription, .value(1)])
     }
 

@@ -105,15 +105,7 @@ struct CountTests {
     // MARK: Reentrancy
 
     @Test func cancelInsideReceiveOfTheCountStopsTheCompletion_S6() {
-        final class Slot: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
-        let slot = Slot()
-        let subscriber = RecordingSubscriber<Int, Never>(onValue: { _ in
-            slot.subscriber?.cancel()
-            return .none
-        })
-        slot.subscriber = subscriber
-        ["a", "b"].publisher.count().subscribe(subscriber)
-        slot.subscriber = nil
+        let subscriber = subscribeCancellingAtFirstValue(["a", "b"].publisher.count())
         #expect(subscriber.events == [.subscription, .value(2)])
     }
 

@@ -264,30 +264,14 @@ struct ReduceTests {
 
     // MARK: Reentrancy
 
-    @Test func requestFromInsideReceiveSubscription_S8() {
-        final class Slot: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
-        let slot = Slot()
-        let subscriber = RecordingSubscriber<Int, Never>(demand: nil, onSubscription: { _ in
-            slot.subscriber?.request(.max(1))
-        })
-        slot.subscriber = subscriber
-        (1...100).publisher.reduce(0, +).subscribe(subscriber)
-        slot.subscriber = nil
+    @Test func requestFromInsideReceive_S8() {
+        let subscriber = subscribeRequestingFromInside((1...100).publisher.reduce(0, +))
         #expect(subscriber.events == [.subscription, .value(5050), .completion(.finished)])
         #expect(subscriber.violations.isEmpty)
     }
 
     @Test func cancelInsideReceiveOfTheResultStopsTheCompletion_S6() {
-        final class Slot: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
-        let slot = Slot()
-        let subscriber = RecordingSubscriber<Int, Never>(demand: nil, onValue: { _ in
-            slot.subscriber?.cancel()
-            return .none
-        })
-        slot.subscriber = subscriber
-        [1, 2].publisher.reduce(0, +).subscribe(subscriber)
-        subscriber.request(.max(1))
-        slot.subscriber = nil
+        let subscriber = subscribeCancellingAtFirstValue([1, 2].publisher.reduce(0, +))
         #expect(subscriber.events == [.subscription, .value(3)])
     }
 
@@ -341,4 +325,40 @@ final class UnstoppablePublisher<Output, Failure: Error>: Publisher, @unchecked 
     func send(completion: Subscribers.Completion<Failure>) {
         subscriber?.receive(completion: completion)
     }
+}
+
+/// Subscribes a recorder that cancels its subscription inside its first `receive(_:)` (asking for
+/// unlimited values before that), and returns it.
+func subscribeCancellingAtFirstValue<P: Publisher>(_ publisher: P) -> RecordingSubscriber<P.Output, P.Failure> {
+    let slot = RecorderSlot<P.Output, P.Failure>()
+    let subscriber = RecordingSubscriber<P.Output, P.Failure>(onValue: { _ in
+        slot.recorder?.cancel()
+        return .none
+    })
+    slot.recorder = subscriber
+    publisher.subscribe(subscriber)
+    slot.recorder = nil
+    return subscriber
+}
+
+/// Subscribes a recorder that asks for one value from inside `receive(subscription:)` and one
+/// more from inside each `receive(_:)` (S8), and returns it.
+func subscribeRequestingFromInside<P: Publisher>(_ publisher: P) -> RecordingSubscriber<P.Output, P.Failure> {
+    let slot = RecorderSlot<P.Output, P.Failure>()
+    let subscriber = RecordingSubscriber<P.Output, P.Failure>(
+        demand: nil,
+        onSubscription: { _ in slot.recorder?.request(.max(1)) },
+        onValue: { _ in
+            slot.recorder?.request(.max(1))
+            return .none
+        })
+    slot.recorder = subscriber
+    publisher.subscribe(subscriber)
+    slot.recorder = nil
+    return subscriber
+}
+
+/// Lets a recorder's hooks reach the recorder itself.
+final class RecorderSlot<Input, Failure: Error>: @unchecked Sendable {  // set before and after use, on one thread
+    var recorder: RecordingSubscriber<Input, Failure>?
 }
