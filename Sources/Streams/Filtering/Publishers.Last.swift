@@ -1,0 +1,202 @@
+// MARK: - last
+
+extension Publisher {
+    /// Sends only the upstream's last value, when the upstream finishes.
+    ///
+    /// Which value is last is only known once the upstream has finished, so nothing goes
+    /// downstream until then. Then the last value goes down, then `.finished`; an upstream
+    /// without values gives only `.finished`.
+    ///
+    /// ```text
+    /// upstream: -1-2-3-|
+    ///           last()
+    /// output:   -------[3|]
+    /// ```
+    ///
+    /// ```swift
+    /// let c = (1...5).publisher.last().sink { print($0) }
+    /// // Prints: 5
+    /// ```
+    ///
+    /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the value waits
+    ///   until the downstream has asked for one (S1).
+    /// - Completion: the value (if any) and `.finished` after the upstream finishes; an upstream
+    ///   failure is passed on at once, without a value.
+    /// - Cancellation: cancels the upstream (S7).
+    /// - Threading: the value goes out on the thread that completes the upstream, or on the
+    ///   thread of the request that finds it waiting.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value, no lock, no allocation.
+    @inlinable
+    public func last() -> Publishers.Last<Self> {
+        Publishers.Last(upstream: self)
+    }
+
+    /// Sends only the last of the upstream's values that satisfy a predicate, when the upstream
+    /// finishes.
+    ///
+    /// Each value that satisfies `predicate` replaces the one kept before; when the upstream
+    /// finishes, the one kept goes down, then `.finished`. If no value satisfied the predicate,
+    /// only `.finished` goes down.
+    ///
+    /// ```text
+    /// upstream: -1-2-3-|
+    ///           last { $0 < 3 }
+    /// output:   -------[2|]
+    /// ```
+    ///
+    /// ```swift
+    /// let c = (1...9).publisher.last { $0.isMultiple(of: 4) }.sink { print($0) }
+    /// // Prints: 8
+    /// ```
+    ///
+    /// - Demand, completion, cancellation: as ``last()``.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    @inlinable
+    public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
+        Publishers.LastWhere(upstream: self, predicate: predicate)
+    }
+
+    /// Sends only the last of the upstream's values that satisfy a throwing predicate, when the
+    /// upstream finishes; a thrown error fails the stream.
+    ///
+    /// It works like ``last(where:)``. When the predicate throws, `tryLast(where:)` cancels the
+    /// upstream and fails with the error at once (S14). The failure type becomes `any Error`.
+    ///
+    /// ```text
+    /// upstream: -1-2-x-3-|     (the predicate throws for x)
+    ///           tryLast { ... }
+    /// output:   -----[;^]
+    /// ```
+    ///
+    /// ```swift
+    /// struct Negative: Error {}
+    /// let c = [1, 2, -3, 4].publisher
+    ///     .tryLast { n in
+    ///         guard n >= 0 else { throw Negative() }
+    ///         return n.isMultiple(of: 2)
+    ///     }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints: failure(Negative())
+    /// ```
+    ///
+    /// - Demand: as ``last()``.
+    /// - Completion: the value (if any) and `.finished`, or a failure with the thrown error
+    ///   (upstream cancelled) or the upstream's error.
+    /// - Cancellation: cancels the upstream (S7).
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    @inlinable
+    public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
+        Publishers.TryLastWhere(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/last()``: the last value, sent when the upstream finishes.
+    public struct Last<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose last value is sent.
+        public let upstream: Upstream
+
+        /// Creates a publisher of `upstream`'s last value.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Subscribes `subscriber` to the last value.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: ReducingSubscription<LastReduction<Output>, Failure, S>(
+                downstream: subscriber, reduction: LastReduction(predicate: nil), name: "Last"))
+        }
+    }
+
+    /// The publisher of ``Publisher/last(where:)``: the last value that satisfies a predicate,
+    /// sent when the upstream finishes.
+    public struct LastWhere<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are searched.
+        public let upstream: Upstream
+        /// The predicate the value must satisfy.
+        public let predicate: (Upstream.Output) -> Bool
+
+        /// Creates a publisher of the last value of `upstream` that satisfies `predicate`.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` to the last matching value.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: ReducingSubscription<LastReduction<Output>, Failure, S>(
+                downstream: subscriber, reduction: LastReduction(predicate: predicate), name: "LastWhere"))
+        }
+    }
+
+    /// The publisher of ``Publisher/tryLast(where:)``: the last value that satisfies a throwing
+    /// predicate, sent when the upstream finishes.
+    public struct TryLastWhere<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// Any error: the upstream's or one thrown by the predicate.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are searched.
+        public let upstream: Upstream
+        /// The throwing predicate the value must satisfy.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher of the last value of `upstream` that satisfies `predicate`.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` to the last matching value.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            upstream.receive(subscriber: ReducingSubscription<LastReduction<Output>, Upstream.Failure, S>(
+                downstream: subscriber, reduction: LastReduction(predicate: predicate), name: "TryLastWhere"))
+        }
+    }
+}
+
+extension Publishers.Last: Equatable where Upstream: Equatable {}
+
+// MARK: - Reduction
+
+/// The last value so far that satisfies the predicate (every value, without one).
+@usableFromInline
+struct LastReduction<Input>: Reduction {
+    @usableFromInline var last: Input?
+    @usableFromInline let predicate: ((Input) throws -> Bool)?
+
+    @inlinable
+    init(predicate: ((Input) throws -> Bool)?) {
+        self.predicate = predicate
+    }
+
+    @inlinable
+    mutating func reduce(_ input: Input) throws -> ReductionStep<Input> {
+        if let predicate, try !predicate(input) { return .consumed }
+        last = input
+        return .consumed
+    }
+
+    @inlinable
+    mutating func result() -> Input? { last }
+}

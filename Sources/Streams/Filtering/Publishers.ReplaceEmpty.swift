@@ -1,0 +1,96 @@
+// MARK: - replaceEmpty
+
+extension Publisher {
+    /// Sends a given value if the upstream finishes without sending any.
+    ///
+    /// The upstream's values pass through unchanged. If it finishes without having sent one,
+    /// `replaceEmpty` sends `output` in its place, then `.finished`, so the downstream always
+    /// gets at least one value from a stream that finishes.
+    ///
+    /// ```text
+    /// upstream: ---|
+    ///           replaceEmpty(with: 0)
+    /// output:   ---[0|]
+    /// ```
+    ///
+    /// ```swift
+    /// let numbers: [Double] = []
+    /// let c = numbers.publisher.replaceEmpty(with: .nan).sink { print($0) }
+    /// // Prints: nan
+    /// ```
+    ///
+    /// - Demand: passes through to the upstream; the replacement waits until the downstream has
+    ///   asked for a value (S1).
+    /// - Completion: a failure passes through, without a replacement; `.finished` passes
+    ///   through, after the replacement if there was no value.
+    /// - Cancellation: cancels the upstream, and no replacement is sent (S6, S7).
+    /// - Threading: values go out on the upstream's thread; the replacement on the thread that
+    ///   completes the upstream, or on the thread of the request that finds it waiting.
+    /// - Combine compatibility: as Combine, except for demand: Combine also asks the upstream for
+    ///   `.unlimited` when subscribed, so values can reach a downstream that has not asked for
+    ///   them. Streams passes the downstream's requests on instead (S1).
+    /// - Complexity: O(1) per value; one uncontended lock per value, so that `cancel()` can let go
+    ///   of the downstream from any thread (S7).
+    @inlinable
+    public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
+        Publishers.ReplaceEmpty(upstream: self, output: output)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/replaceEmpty(with:)``: the upstream's values, or a given
+    /// value if there are none.
+    public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The value sent when the upstream finishes without values.
+        public let output: Upstream.Output
+        /// The publisher whose values pass through.
+        public let upstream: Upstream
+
+        /// Creates a publisher of `upstream`'s values that sends `output` if there are none.
+        @inlinable
+        public init(upstream: Upstream, output: Output) {
+            self.upstream = upstream
+            self.output = output
+        }
+
+        /// Subscribes `subscriber` to the values or the replacement.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: ReducingSubscription<ReplaceEmptyReduction<Output>, Failure, S>(
+                downstream: subscriber, reduction: ReplaceEmptyReduction(output: output), name: "ReplaceEmpty"))
+        }
+    }
+}
+
+extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+// MARK: - Reduction
+
+/// `replaceEmpty` as a reduction that sends every value on, and `output` at the end if there was
+/// none. Requests pass through unchanged.
+@usableFromInline
+struct ReplaceEmptyReduction<Input>: Reduction {
+    @usableFromInline let output: Input
+    @usableFromInline var isEmpty = true
+
+    @inlinable
+    init(output: Input) {
+        self.output = output
+    }
+
+    @inlinable var demandFactor: Int? { 1 }
+
+    @inlinable
+    mutating func reduce(_ input: Input) -> ReductionStep<Input> {
+        isEmpty = false
+        return .send(input)
+    }
+
+    @inlinable
+    mutating func result() -> Input? { isEmpty ? output : nil }
+}

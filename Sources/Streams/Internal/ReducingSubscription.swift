@@ -1,0 +1,269 @@
+/// The operator-specific half of a ``ReducingSubscription``: what each upstream value does to the
+/// running state, and what to send once the upstream has finished.
+///
+/// A reduction is a small struct (an accumulator and the user's closure). It lives inside the
+/// subscription and is only touched from the upstream's serialized signals (S3), so it needs no
+/// lock of its own.
+@usableFromInline
+protocol Reduction {
+    /// The upstream's values.
+    associatedtype Input
+    /// What the operator sends.
+    associatedtype Output
+
+    /// How the downstream's demand reaches the upstream.
+    ///
+    /// `nil` (the default) for a true reduction: the upstream is asked for `.unlimited` as soon as
+    /// the downstream has the subscription, and a request only tells that the downstream wants
+    /// the one value. A number `n` for an operator that sends values as they come: nothing is
+    /// asked up front, and a request for `d`, or demand `d` returned for a value sent on, asks
+    /// the upstream for `d * n`.
+    var demandFactor: Int? { get }
+
+    /// Takes in one upstream value and says what to do: nothing yet, send a value on now, or
+    /// finish early with the answer (which cancels the upstream, S15). A thrown error fails the
+    /// stream and cancels the upstream (S14); only the `try` operators throw.
+    mutating func reduce(_ input: Input) throws -> ReductionStep<Output>
+
+    /// The value to send after the upstream finished, or `nil` to send only `.finished`.
+    mutating func result() -> Output?
+}
+
+extension Reduction {
+    /// A true reduction: the upstream is asked for `.unlimited` at once.
+    @inlinable var demandFactor: Int? { nil }
+}
+
+/// What a ``Reduction`` makes of one upstream value.
+@usableFromInline
+enum ReductionStep<Output> {
+    /// The value was taken in; nothing to send.
+    case consumed
+    /// Send this value on now. Only for a reduction with a ``Reduction/demandFactor``, whose
+    /// upstream sends nothing that was not asked for.
+    case send(Output)
+    /// The answer is known before the upstream ends: cancel the upstream, send the answer once it
+    /// is asked for, then `.finished`.
+    case finish(Output)
+}
+
+/// The subscription of the operators that consume their upstream and send at most one value of
+/// their own, then a completion: `reduce`, `collect()`, `count`, `ignoreOutput`, `min`/`max`,
+/// `contains`, `allSatisfy`, `last` and their `try` forms; and, passing values on as they come,
+/// `collect(_:)` and `replaceEmpty`.
+///
+/// It is the subscriber to the upstream and the subscription the downstream receives. Each value
+/// goes to the ``Reduction`` without taking the lock: values come one at a time (S3) and nothing
+/// else touches the reduction. The lock guards what the downstream's thread touches too: the
+/// state (with the upstream subscription or the waiting answer), the downstream, and whether the
+/// downstream has asked for anything. A true reduction asks the upstream for `.unlimited` once the
+/// downstream has the subscription (as Combine does); one that sends values on passes the
+/// downstream's demand up instead (see ``Reduction/demandFactor``), and reads the downstream
+/// under the lock for each value it sends.
+///
+/// The answer comes when the upstream finishes, or earlier from the reduction (which cancels the
+/// upstream, S15); a thrown error or an upstream failure goes down at once (S5, S14). The answer
+/// is only sent once the downstream has asked for a value (S1): until then it waits in
+/// ``State/holding``. `cancel()` lets go of the downstream, the upstream and any waiting answer
+/// (S7), and nothing is delivered after it (S6), not even the completion that would follow an
+/// answer being delivered while it was called.
+///
+/// The reduction, with the user's closures, is dropped as soon as the upstream's part is over
+/// (its completion, or an early answer), even while the answer waits for demand. After a
+/// `cancel()` it goes with this object, once the cancelled upstream and the downstream let go of
+/// it (a sink does at once): dropping it from `cancel()`'s thread would take the lock per value.
+@usableFromInline
+final class ReducingSubscription<Reducing: Reduction, UpstreamFailure: Error, Downstream: Subscriber>:
+    Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable  // state, downstream, demanded: guarded by `lock`; reduction: upstream signals only
+where Downstream.Input == Reducing.Output {
+    @usableFromInline typealias Input = Reducing.Input
+    @usableFromInline typealias Failure = UpstreamFailure
+
+    @usableFromInline
+    enum State {
+        /// Created; the upstream has not sent its subscription yet.
+        case awaitingSubscription
+        /// Consuming the upstream.
+        case reducing(Subscription)
+        /// The upstream is done (or cancelled early); the answer waits for demand.
+        case holding(Downstream.Input)
+        /// The answer is being sent; `cancel()` now only stops the completion that follows.
+        case delivering
+        /// Completed or cancelled.
+        case done
+    }
+
+    @usableFromInline let lock = Lock()
+    @usableFromInline var state = State.awaitingSubscription
+    @usableFromInline var downstream: Downstream?
+    /// Whether the downstream has asked for anything. The answer comes after every value sent on
+    /// (there are none, or the upstream only sent them because more was asked for), so then the
+    /// downstream is waiting for it.
+    @usableFromInline var demanded = false
+    /// `nil` once the upstream's part is over; values that still arrive are ignored (S4).
+    @exclusivity(unchecked) @usableFromInline var reduction: Reducing?
+    /// The reduction's ``Reduction/demandFactor``.
+    @usableFromInline let demandFactor: Int?
+    @usableFromInline let name: StaticString
+
+    @inlinable
+    init(downstream: Downstream, reduction: Reducing, name: StaticString) {
+        self.downstream = downstream
+        self.reduction = reduction
+        self.demandFactor = reduction.demandFactor
+        self.name = name
+    }
+
+    @usableFromInline var description: String { "\(name)" }
+
+    // MARK: Subscriber (the upstream's signals)
+
+    @inlinable
+    func receive(subscription: Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = state, let downstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .reducing(subscription)
+        lock.unlock()
+        // The downstream first: a synchronous upstream may finish inside `request`.
+        downstream.receive(subscription: self)
+        guard demandFactor == nil else { return }
+        lock.lock()
+        let isReducing = if case .reducing = state { true } else { false }
+        lock.unlock()
+        if isReducing { subscription.request(.unlimited) }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        do {
+            switch try reduction?.reduce(input) {
+            case nil, .consumed?:
+                return .none
+            case .send(let value)?:
+                lock.lock()
+                guard case .reducing = state, let downstream else {
+                    lock.unlock()
+                    return .none
+                }
+                lock.unlock()
+                return downstream.receive(value) * (demandFactor ?? 1)
+            case .finish(let answer)?:
+                reduction = nil
+                end(with: answer, cancellingUpstream: true)
+                return .none
+            }
+        } catch {
+            reduction = nil
+            fail(error as! Downstream.Failure, cancellingUpstream: true)
+            return .none
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        guard var reduction = self.reduction.take() else { return }
+        switch completion {
+        case .finished:
+            end(with: reduction.result(), cancellingUpstream: false)
+        case .failure(let error):
+            fail(error as! Downstream.Failure, cancellingUpstream: false)
+        }
+    }
+
+    // MARK: Subscription (the downstream's calls)
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        guard demand.isValidRequest(of: "\(name)") else { return }
+        lock.lock()
+        switch state {
+        case .reducing(let upstream):
+            demanded = true
+            lock.unlock()
+            if let demandFactor { upstream.request(demand * demandFactor) }
+        case .holding(let answer):
+            state = .delivering
+            let downstream = self.downstream.take()
+            lock.unlock()
+            if let downstream { deliver(answer, to: downstream) }
+        case .awaitingSubscription, .delivering, .done:
+            lock.unlock()
+        }
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        let previous = state
+        if case .done = previous {
+            lock.unlock()
+            return
+        }
+        state = .done
+        let downstream = self.downstream.take()
+        lock.unlock()
+        // `previous` (the upstream, or a waiting answer) and the downstream are released here,
+        // after unlocking.
+        if case .reducing(let upstream) = previous { upstream.cancel() }
+        _ = downstream
+    }
+
+    // MARK: Ending
+
+    /// Sends `answer` (when there is one) and `.finished`, or keeps the answer until the
+    /// downstream asks for it.
+    @inlinable
+    func end(with answer: Downstream.Input?, cancellingUpstream: Bool) {
+        lock.lock()
+        guard case .reducing(let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        if let answer, !demanded {
+            state = .holding(answer)
+            lock.unlock()
+            if cancellingUpstream { upstream.cancel() }
+            return
+        }
+        state = answer == nil ? .done : .delivering
+        let downstream = self.downstream.take()
+        lock.unlock()
+        if cancellingUpstream { upstream.cancel() }
+        guard let downstream else { return }
+        if let answer {
+            deliver(answer, to: downstream)
+        } else {
+            downstream.receive(completion: .finished)
+        }
+    }
+
+    @inlinable
+    func fail(_ error: Downstream.Failure, cancellingUpstream: Bool) {
+        lock.lock()
+        guard case .reducing(let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        state = .done
+        let downstream = self.downstream.take()
+        lock.unlock()
+        if cancellingUpstream { upstream.cancel() }
+        downstream?.receive(completion: .failure(error))
+    }
+
+    /// Sends the answer, then `.finished` unless `cancel()` came meanwhile.
+    @inlinable
+    func deliver(_ answer: Downstream.Input, to downstream: Downstream) {
+        _ = downstream.receive(answer)
+        lock.lock()
+        let wasCancelled = if case .delivering = state { false } else { true }
+        state = .done
+        lock.unlock()
+        if !wasCancelled { downstream.receive(completion: .finished) }
+    }
+}

@@ -1,0 +1,207 @@
+// MARK: - contains
+
+extension Publisher where Output: Equatable {
+    /// Sends `true` as soon as the upstream sends a value equal to `output`, or `false` when it
+    /// finishes without one.
+    ///
+    /// The answer is known at the first equal value: `contains` then cancels the upstream (S15)
+    /// and sends `true`, then `.finished`. If the upstream finishes first, it sends `false`.
+    ///
+    /// ```text
+    /// upstream: -1-2-3-|
+    ///           contains(2)
+    /// output:   ---[;'true'|]     (`;`: the upstream is cancelled)
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, 2, 3].publisher.contains(2).sink { print($0) }
+    /// // Prints: true
+    /// ```
+    ///
+    /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the answer waits
+    ///   until the downstream has asked for a value (S1).
+    /// - Completion: the answer and `.finished`; an upstream failure before the answer is
+    ///   passed on at once.
+    /// - Cancellation: cancels the upstream (S7); it also does so itself when it finds the
+    ///   value (S15).
+    /// - Threading: the answer goes out on the thread that delivers the deciding value or the
+    ///   completion, or on the thread of the request that finds it waiting.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value, no lock, no allocation.
+    @inlinable
+    public func contains(_ output: Output) -> Publishers.Contains<Self> {
+        Publishers.Contains(upstream: self, output: output)
+    }
+}
+
+extension Publisher {
+    /// Sends `true` as soon as the upstream sends a value that satisfies a predicate, or `false`
+    /// when it finishes without one.
+    ///
+    /// The answer is known at the first value that satisfies `predicate`: `contains(where:)`
+    /// then cancels the upstream (S15) and sends `true`, then `.finished`. If the upstream
+    /// finishes first, it sends `false`.
+    ///
+    /// ```text
+    /// upstream: -1-2-3-|
+    ///           contains { $0 > 1 }
+    /// output:   ---[;'true'|]
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, 3, 5].publisher.contains { $0.isMultiple(of: 2) }.sink { print($0) }
+    /// // Prints: false
+    /// ```
+    ///
+    /// - Demand, completion, cancellation: as ``Publisher/contains(_:)``.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    @inlinable
+    public func contains(where predicate: @escaping (Output) -> Bool) -> Publishers.ContainsWhere<Self> {
+        Publishers.ContainsWhere(upstream: self, predicate: predicate)
+    }
+
+    /// Sends `true` as soon as the upstream sends a value that satisfies a throwing predicate,
+    /// or `false` when it finishes without one; a thrown error fails the stream.
+    ///
+    /// It works like ``contains(where:)``. When the predicate throws, `tryContains(where:)`
+    /// cancels the upstream and fails with the error at once (S14). The failure type becomes
+    /// `any Error`.
+    ///
+    /// ```text
+    /// upstream: -1-x-3-|     (the predicate throws for x)
+    ///           tryContains { ... }
+    /// output:   ---[;^]
+    /// ```
+    ///
+    /// ```swift
+    /// struct Negative: Error {}
+    /// let c = [1, -2, 3].publisher
+    ///     .tryContains { n in
+    ///         guard n >= 0 else { throw Negative() }
+    ///         return n == 3
+    ///     }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints: failure(Negative())
+    /// ```
+    ///
+    /// - Demand: as ``Publisher/contains(_:)``.
+    /// - Completion: the answer and `.finished`, or a failure with the thrown error (upstream
+    ///   cancelled) or the upstream's error.
+    /// - Cancellation: cancels the upstream (S7).
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    @inlinable
+    public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryContainsWhere<Self> {
+        Publishers.TryContainsWhere(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/contains(_:)``: whether the upstream sends a given value.
+    public struct Contains<Upstream: Publisher>: Publisher where Upstream.Output: Equatable {
+        /// `true` if the value was found.
+        public typealias Output = Bool
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are searched.
+        public let upstream: Upstream
+        /// The value to look for.
+        public let output: Upstream.Output
+
+        /// Creates a publisher that tells whether `upstream` sends `output`.
+        @inlinable
+        public init(upstream: Upstream, output: Upstream.Output) {
+            self.upstream = upstream
+            self.output = output
+        }
+
+        /// Subscribes `subscriber` to the answer.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
+            let output = self.output
+            upstream.receive(subscriber: ReducingSubscription<ContainsReduction<Upstream.Output>, Failure, S>(
+                downstream: subscriber, reduction: ContainsReduction { $0 == output }, name: "Contains"))
+        }
+    }
+
+    /// The publisher of ``Publisher/contains(where:)``: whether the upstream sends a value that
+    /// satisfies a predicate.
+    public struct ContainsWhere<Upstream: Publisher>: Publisher {
+        /// `true` if such a value was found.
+        public typealias Output = Bool
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are searched.
+        public let upstream: Upstream
+        /// The predicate a value must satisfy.
+        public let predicate: (Upstream.Output) -> Bool
+
+        /// Creates a publisher that tells whether `upstream` sends a value satisfying `predicate`.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` to the answer.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
+            upstream.receive(subscriber: ReducingSubscription<ContainsReduction<Upstream.Output>, Failure, S>(
+                downstream: subscriber, reduction: ContainsReduction(predicate: predicate), name: "ContainsWhere"))
+        }
+    }
+
+    /// The publisher of ``Publisher/tryContains(where:)``: whether the upstream sends a value
+    /// that satisfies a throwing predicate.
+    public struct TryContainsWhere<Upstream: Publisher>: Publisher {
+        /// `true` if such a value was found.
+        public typealias Output = Bool
+        /// Any error: the upstream's or one thrown by the predicate.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are searched.
+        public let upstream: Upstream
+        /// The throwing predicate a value must satisfy.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher that tells whether `upstream` sends a value satisfying `predicate`.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` to the answer.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
+            upstream.receive(subscriber: ReducingSubscription<ContainsReduction<Upstream.Output>, Upstream.Failure, S>(
+                downstream: subscriber, reduction: ContainsReduction(predicate: predicate), name: "TryContainsWhere"))
+        }
+    }
+}
+
+extension Publishers.Contains: Equatable where Upstream: Equatable {}
+
+// MARK: - Reduction
+
+/// `contains`: `true` at the first match, `false` at the end.
+@usableFromInline
+struct ContainsReduction<Input>: Reduction {
+    @usableFromInline let predicate: (Input) throws -> Bool
+
+    @inlinable
+    init(predicate: @escaping (Input) throws -> Bool) {
+        self.predicate = predicate
+    }
+
+    @inlinable
+    mutating func reduce(_ input: Input) throws -> ReductionStep<Bool> {
+        try predicate(input) ? .finish(true) : .consumed
+    }
+
+    @inlinable
+    mutating func result() -> Bool? { false }
+}

@@ -1,0 +1,188 @@
+// MARK: - collect
+
+extension Publisher {
+    /// Collects all of the upstream's values into one array, and sends it when the upstream
+    /// finishes.
+    ///
+    /// Nothing goes downstream while the upstream is running. When it finishes, the array of
+    /// everything it sent, in order, goes down, then `.finished`; an upstream without values gives
+    /// an empty array. Every value is kept until then, so a long upstream costs memory.
+    ///
+    /// ```text
+    /// upstream: -1-2-3-|
+    ///           collect()
+    /// output:   -------[a|]     (a = [1, 2, 3])
+    /// ```
+    ///
+    /// ```swift
+    /// let c = (1...4).publisher.collect().sink { print($0) }
+    /// // Prints: [1, 2, 3, 4]
+    /// ```
+    ///
+    /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the array waits
+    ///   until the downstream has asked for a value (S1).
+    /// - Completion: the array and `.finished` after the upstream finishes; an upstream failure
+    ///   is passed on at once and the values collected so far are dropped.
+    /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
+    /// - Threading: the array goes out on the thread that completes the upstream, or on the
+    ///   thread of the request that finds it waiting.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: amortized O(1) per value, no lock; O(n) memory.
+    @inlinable
+    public func collect() -> Publishers.Collect<Self> {
+        Publishers.Collect(upstream: self)
+    }
+
+    /// Collects the upstream's values into arrays of `count`, sending each array as soon as it is
+    /// full, and the rest when the upstream finishes.
+    ///
+    /// The values are sent in order, `count` to an array. When the upstream finishes, the values
+    /// of an array that is not full yet are sent as a shorter array, then `.finished`. When the
+    /// upstream fails, those values are dropped and the failure is passed on.
+    ///
+    /// ```text
+    /// upstream: -1-2-3-4-5-|
+    ///           collect(2)
+    /// output:   ---a---b---[c|]     (a = [1, 2], b = [3, 4], c = [5])
+    /// ```
+    ///
+    /// ```swift
+    /// let c = (1...5).publisher.collect(2).sink { print($0) }
+    /// // Prints: [1, 2]
+    /// //         [3, 4]
+    /// //         [5]
+    /// ```
+    ///
+    /// - Parameter count: The most values in one array; at least 1.
+    /// - Demand: a request for `n` arrays asks the upstream for `n * count` values, and demand
+    ///   returned from the downstream's `receive(_:)` is multiplied the same way. So the upstream
+    ///   never sends a value that no array has been asked for (S1).
+    /// - Completion: the last, shorter array (if any) and `.finished`; a failure is passed on at
+    ///   once, without the values of the unfinished array.
+    /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
+    /// - Threading: arrays go out on the upstream's thread.
+    /// - Combine compatibility: as Combine. A `count` below 1 stops the program.
+    /// - Complexity: amortized O(1) per value, no lock per value (one per array); O(`count`)
+    ///   memory.
+    @inlinable
+    public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
+        Publishers.CollectByCount(upstream: self, count: count)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/collect()``: all values in one array, sent when the upstream
+    /// finishes.
+    public struct Collect<Upstream: Publisher>: Publisher {
+        /// An array of the upstream's values.
+        public typealias Output = [Upstream.Output]
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are collected.
+        public let upstream: Upstream
+
+        /// Creates a publisher that collects `upstream`'s values.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Subscribes `subscriber` to the array of values.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: ReducingSubscription<CollectReduction<Upstream.Output>, Failure, S>(
+                downstream: subscriber, reduction: CollectReduction(), name: "Collect"))
+        }
+    }
+
+    /// The publisher of ``Publisher/collect(_:)``: the values in arrays of a given size.
+    public struct CollectByCount<Upstream: Publisher>: Publisher {
+        /// An array of at most ``count`` of the upstream's values.
+        public typealias Output = [Upstream.Output]
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are collected.
+        public let upstream: Upstream
+        /// The most values in one array.
+        public let count: Int
+
+        /// Creates a publisher that collects `upstream`'s values in arrays of `count`.
+        ///
+        /// - Precondition: `count` is at least 1.
+        @inlinable
+        public init(upstream: Upstream, count: Int) {
+            precondition(count > 0, "collect(_:) needs a count of at least 1, not \(count)")
+            self.upstream = upstream
+            self.count = count
+        }
+
+        /// Subscribes `subscriber` to the arrays.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: ReducingSubscription<CollectByCountReduction<Upstream.Output>, Failure, S>(
+                downstream: subscriber, reduction: CollectByCountReduction(count: count), name: "CollectByCount"))
+        }
+    }
+}
+
+extension Publishers.Collect: Equatable where Upstream: Equatable {}
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
+
+// MARK: - collect(): reduction
+
+/// The values collected so far by `collect()`.
+@usableFromInline
+struct CollectReduction<Input>: Reduction {
+    @usableFromInline var values: [Input] = []
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func reduce(_ input: Input) -> ReductionStep<[Input]> {
+        values.append(input)
+        return .consumed
+    }
+
+    @inlinable
+    mutating func result() -> [Input]? {
+        // Hands over the only reference, so the downstream can change the array without a copy.
+        defer { values = [] }
+        return values
+    }
+}
+
+// MARK: - collect(_:): reduction
+
+/// The unfinished array of `collect(_:)`: full arrays are sent on as they fill up, and requests
+/// reach the upstream multiplied by `count`.
+@usableFromInline
+struct CollectByCountReduction<Input>: Reduction {
+    @usableFromInline let count: Int
+    @usableFromInline var values: [Input] = []
+
+    @inlinable
+    init(count: Int) {
+        self.count = count
+    }
+
+    @inlinable var demandFactor: Int? { count }
+
+    @inlinable
+    mutating func reduce(_ input: Input) -> ReductionStep<[Input]> {
+        values.append(input)
+        guard values.count == count else { return .consumed }
+        defer { values = [] }
+        return .send(values)
+    }
+
+    @inlinable
+    mutating func result() -> [Input]? {
+        // The upstream only sent these values because another array was asked for (`count`
+        // values per array), so the downstream is waiting for it.
+        guard !values.isEmpty else { return nil }
+        defer { values = [] }
+        return values
+    }
+}

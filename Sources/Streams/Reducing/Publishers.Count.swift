@@ -1,0 +1,81 @@
+// MARK: - count
+
+extension Publisher {
+    /// Counts the upstream's values, and sends the count when the upstream finishes.
+    ///
+    /// Nothing goes downstream while the upstream is running. When it finishes, the number of
+    /// values it sent goes down, then `.finished`; an upstream without values gives `0`.
+    ///
+    /// ```text
+    /// upstream: -a-b-c-|
+    ///           count()
+    /// output:   -------[3|]
+    /// ```
+    ///
+    /// ```swift
+    /// let c = (0...10).publisher.count().sink { print($0) }
+    /// // Prints: 11
+    /// ```
+    ///
+    /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the count waits
+    ///   until the downstream has asked for a value (S1).
+    /// - Completion: the count and `.finished` after the upstream finishes; an upstream failure
+    ///   is passed on at once, without a count.
+    /// - Cancellation: cancels the upstream (S7).
+    /// - Threading: the count goes out on the thread that completes the upstream, or on the
+    ///   thread of the request that finds it waiting.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value, no lock, no allocation.
+    @inlinable
+    public func count() -> Publishers.Count<Self> {
+        Publishers.Count(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/count()``: the number of values, sent when the upstream
+    /// finishes.
+    public struct Count<Upstream: Publisher>: Publisher {
+        /// The number of values.
+        public typealias Output = Int
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are counted.
+        public let upstream: Upstream
+
+        /// Creates a publisher that counts `upstream`'s values.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Subscribes `subscriber` to the count.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
+            upstream.receive(subscriber: ReducingSubscription<CountReduction<Upstream.Output>, Failure, S>(
+                downstream: subscriber, reduction: CountReduction(), name: "Count"))
+        }
+    }
+}
+
+extension Publishers.Count: Equatable where Upstream: Equatable {}
+
+// MARK: - Reduction
+
+/// The number of values seen by `count()`.
+@usableFromInline
+struct CountReduction<Input>: Reduction {
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func reduce(_ input: Input) -> ReductionStep<Int> {
+        count += 1
+        return .consumed
+    }
+
+    @inlinable
+    mutating func result() -> Int? { count }
+}

@@ -1,0 +1,129 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("count")
+struct CountTests {
+    struct Boom: Error, Equatable {}
+
+    // MARK: Marbles
+
+    @Test func marbles() {
+        assertMarbles("-a-b-c-|", { $0.count() }, "-------[3|]")
+        assertMarbles("---|", { $0.count() }, "---[0|]")
+        assertMarbles("-a-b-^", { $0.count() }, "-----^")
+        assertMarbles((1...12).publisher.count(), "['12'|]")
+    }
+
+    @Test func docExampleOutputs() {
+        #expect(values((0...10).publisher.count()) == [11])
+    }
+
+    // MARK: Demand
+
+    @Test func countWaitsForDemand_S1() {
+        let upstream = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        upstream.count().subscribe(subscriber)
+        upstream.send("a")
+        upstream.send("b")
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription])
+
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(2), .completion(.finished)])
+        #expect(upstream.history == [.requested(.unlimited)])
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test func asksUpstreamForUnlimitedOnce() {
+        let upstream = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
+        upstream.count().subscribe(subscriber)
+        subscriber.request(.max(2))
+        #expect(upstream.history == [.requested(.unlimited)])
+    }
+
+    @Test func requestingNoneIsAViolation_S9() {
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<String, Never>().count().subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("S9") == true)
+        #expect(messages.first?.contains("Count") == true)
+    }
+
+    // MARK: Completion and failure
+
+    @Test func emptyUpstreamCountsZero() {
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        Empty<String, Never>().count().subscribe(subscriber)
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(0), .completion(.finished)])
+    }
+
+    @Test func failurePassesThroughWithoutDemand_S5() {
+        let upstream = TestPublisher<String, Boom>()
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: nil)
+        upstream.count().subscribe(subscriber)
+        upstream.send("a")
+        upstream.send(completion: .failure(Boom()))
+        #expect(subscriber.events == [.subscription, .completion(.failure(Boom()))])
+        #expect(upstream.history == [.requested(.unlimited)])
+    }
+
+    // MARK: Cancellation
+
+    @Test func cancelCancelsUpstreamAndNothingFollows_S6() {
+        let upstream = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        upstream.count().subscribe(subscriber)
+        upstream.send("a")
+        subscriber.cancel()
+        upstream.send(completion: .finished)
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+        #expect(subscriber.events == [.subscription])
+    }
+
+    @Test func cancelReleasesTheSubscriber_S7() {
+        weak var weakSubscriber: RecordingSubscriber<Int, Never>?
+        let upstream = TestPublisher<String, Never>()
+        var subscription: Subscription?
+        do {
+            let subscriber = RecordingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.count().subscribe(subscriber)
+            subscription = subscriber.subscription
+            subscriber.cancel()
+            subscriber.releaseSubscription()
+        }
+        #expect(subscription != nil)
+        #expect(weakSubscriber == nil)
+    }
+
+    // MARK: Reentrancy
+
+    @Test func cancelInsideReceiveOfTheCountStopsTheCompletion_S6() {
+        let subscriber = subscribeCancellingAtFirstValue(["a", "b"].publisher.count())
+        #expect(subscriber.events == [.subscription, .value(2)])
+    }
+
+    // MARK: Contract
+
+    @Test func contract() {
+        checkContract { (0..<300).publisher.count() }
+        checkContract { Empty<Int, Never>().count() }
+        checkContract { (0..<300).publisher.tryMap { n -> Int in
+            if n == 150 { throw Boom() }
+            return n
+        }.count() }
+    }
+
+    // MARK: Combine compatibility
+
+    @Test func equatableWhenTheUpstreamIs() {
+        #expect(Just(1).count() == Just(1).count())
+        #expect(Just(1).count() != Just(2).count())
+    }
+}

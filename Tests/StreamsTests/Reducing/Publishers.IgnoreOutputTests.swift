@@ -1,0 +1,143 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("ignoreOutput")
+struct IgnoreOutputTests {
+    struct Boom: Error, Equatable {}
+
+    // MARK: Marbles
+
+    @Test func marbles() {
+        assertMarbles("-1-2-3-|", { $0.ignoreOutput() }, "-------|")
+        assertMarbles("-1-2-^", { $0.ignoreOutput() }, "-----^")
+        assertMarbles([1, 2, 3].publisher.ignoreOutput(), "|")
+    }
+
+    @Test func docExampleOutputs() {
+        struct Zero: Error {}
+        let subscriber = RecordingSubscriber<Never, any Error>()
+        [1, 2, 0, 3].publisher
+            .tryMap { n -> Int in guard n != 0 else { throw Zero() }; return n }
+            .ignoreOutput()
+            .subscribe(subscriber)
+        #expect(subscriber.events.count == 2)
+        #expect(failureError(of: subscriber) is Zero)
+    }
+
+    // MARK: Demand
+
+    @Test func asksUpstreamForUnlimitedWithoutAnyDemand() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Never, Never>(demand: nil)
+        upstream.ignoreOutput().subscribe(subscriber)
+        #expect(upstream.history == [.requested(.unlimited)])
+        subscriber.request(.max(3))
+        #expect(upstream.history == [.requested(.unlimited)])
+    }
+
+    @Test func requestingNoneIsAViolation_S9() {
+        let subscriber = RecordingSubscriber<Never, Never>(demand: nil)
+        TestPublisher<Int, Never>().ignoreOutput().subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("S9") == true)
+        #expect(messages.first?.contains("IgnoreOutput") == true)
+    }
+
+    // MARK: Completion and failure
+
+    @Test func finishedPassesThroughWithoutDemand_S5() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Never, Never>(demand: nil)
+        upstream.ignoreOutput().subscribe(subscriber)
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.send(2) == .none)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events.count == 2)
+        #expect(subscriber.completion == .finished)
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test func failurePassesThroughWithoutDemand_S5() {
+        let upstream = TestPublisher<Int, Boom>()
+        let subscriber = RecordingSubscriber<Never, Boom>(demand: nil)
+        upstream.ignoreOutput().subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: .failure(Boom()))
+        #expect(subscriber.events.count == 2)
+        #expect(subscriber.completion == .failure(Boom()))
+        #expect(upstream.history == [.requested(.unlimited)])
+    }
+
+    @Test func ignoresWhatTheUpstreamSendsAfterItsCompletion_S4() {
+        let upstream = UnstoppablePublisher<Int, Boom>()
+        let subscriber = RecordingSubscriber<Never, Boom>()
+        upstream.ignoreOutput().subscribe(subscriber)
+        upstream.send(completion: .finished)
+        upstream.send(1)
+        upstream.send(completion: .failure(Boom()))
+        #expect(subscriber.events.count == 2)
+        #expect(subscriber.completion == .finished)
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    // MARK: Cancellation
+
+    @Test func cancelCancelsUpstreamAndNothingFollows_S6() {
+        let upstream = UnstoppablePublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Never, Never>()
+        upstream.ignoreOutput().subscribe(subscriber)
+        subscriber.cancel()
+        upstream.send(completion: .finished)
+        #expect(subscriber.events.count == 1)
+
+        let tested = TestPublisher<Int, Never>()
+        let other = RecordingSubscriber<Never, Never>()
+        tested.ignoreOutput().subscribe(other)
+        other.cancel()
+        other.cancel()
+        #expect(tested.history == [.requested(.unlimited), .cancelled])
+    }
+
+    @Test func cancelReleasesTheSubscriber_S7() {
+        weak var weakSubscriber: RecordingSubscriber<Never, Never>?
+        let upstream = TestPublisher<Int, Never>()
+        var subscription: Subscription?
+        do {
+            let subscriber = RecordingSubscriber<Never, Never>()
+            weakSubscriber = subscriber
+            upstream.ignoreOutput().subscribe(subscriber)
+            subscription = subscriber.subscription
+            subscriber.cancel()
+            subscriber.releaseSubscription()
+        }
+        #expect(subscription != nil)
+        #expect(weakSubscriber == nil)
+    }
+
+    // MARK: Reentrancy
+
+    @Test func aLongUpstreamIsConsumedInALoop() {
+        let subscriber = RecordingSubscriber<Never, Never>(demand: nil)
+        (0..<100_000).publisher.ignoreOutput().subscribe(subscriber)
+        #expect(subscriber.completion == .finished)
+    }
+
+    // MARK: Contract
+
+    @Test func contract() {
+        checkContract { (0..<300).publisher.ignoreOutput() }
+        checkContract { (0..<300).publisher.tryMap { n -> Int in
+            if n == 150 { throw Boom() }
+            return n
+        }.ignoreOutput() }
+    }
+
+    // MARK: Combine compatibility
+
+    @Test func equatableWhenTheUpstreamIs() {
+        #expect(Just(1).ignoreOutput() == Just(1).ignoreOutput())
+        #expect(Just(1).ignoreOutput() != Just(2).ignoreOutput())
+    }
+}
