@@ -246,3 +246,110 @@ final class MarbleSubscriber<Input, Failure: Error>: Subscriber, @unchecked Send
         }
     }
 }
+
+// MARK: - On virtual time
+
+/// Drives an operator with an input diagram on a ``TestScheduler``, one tick of `tick` virtual
+/// time per character, and asserts the output diagram.
+///
+/// The subscription is made first, at tick 0. Each input event is scheduled on `scheduler` at its
+/// tick before anything else is, so at any instant the input's events come before work the
+/// operator scheduled for that same instant: a value that arrives exactly when a `debounce`
+/// would fire resets it, as in RxJS's marble tests. An output event is written in the tick during
+/// which it happened (an event between two ticks shows in the later one). The diagrams' length
+/// is the window observed: the clock runs to the end of the longer one.
+///
+/// ```swift
+/// let scheduler = DispatchQueue.test
+/// assertMarbles("-a-b-----|", on: scheduler,
+///               { $0.debounce(for: .seconds(2), scheduler: scheduler) },
+///               "-----b---|")
+/// ```
+public func assertMarbles<P: Publisher, Time, Options>(
+    _ input: String,
+    on scheduler: TestScheduler<Time, Options>,
+    tick: Time.Stride = .seconds(1),
+    _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
+    _ expected: String,
+    demand: Subscribers.Demand = .unlimited,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let inputTicks: [[Marbles.Event]]
+    let expectedTicks: [[Marbles.Event]]
+    do {
+        inputTicks = try Marbles.parse(input)
+        expectedTicks = try Marbles.parse(expected)
+    } catch {
+        Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+        return
+    }
+    let log = MarbleLog()
+    let upstream = TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) })
+    let times = tickTimes(from: scheduler.now, tick: tick, count: max(inputTicks.count, expectedTicks.count))
+    for (index, events) in inputTicks.enumerated() where !events.isEmpty {
+        scheduler.schedule(after: times[index]) {
+            for event in events {
+                switch event {
+                case .value(let text): upstream.send(text)
+                case .finished: upstream.send(completion: .finished)
+                case .failure: upstream.send(completion: .failure(MarbleFailure()))
+                case .cancelled: upstream.subscriptions.last?.cancel()
+                }
+            }
+        }
+    }
+    makeOperator(upstream).subscribe(MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand))
+    compareMarbles(expected: expected, actual: record(times, on: scheduler, log), sourceLocation: sourceLocation)
+}
+
+/// Subscribes to `publisher` at tick 0 and asserts what it sends over virtual time, one tick of
+/// `tick` per character (for publishers that schedule their own values: timers, `Deferred` with
+/// delays, ...).
+///
+/// ```swift
+/// let scheduler = DispatchQueue.test
+/// assertMarbles(on: scheduler, Just(1).delay(for: .seconds(2), scheduler: scheduler), "--[1|]")
+/// ```
+public func assertMarbles<P: Publisher, Time, Options>(
+    on scheduler: TestScheduler<Time, Options>,
+    tick: Time.Stride = .seconds(1),
+    _ publisher: P,
+    _ expected: String,
+    demand: Subscribers.Demand = .unlimited,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let expectedTicks: [[Marbles.Event]]
+    do {
+        expectedTicks = try Marbles.parse(expected)
+    } catch {
+        Issue.record(Comment(rawValue: "expected diagram: \(error)"), sourceLocation: sourceLocation)
+        return
+    }
+    let log = MarbleLog()
+    let times = tickTimes(from: scheduler.now, tick: tick, count: expectedTicks.count)
+    publisher.subscribe(MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand))
+    compareMarbles(expected: expected, actual: record(times, on: scheduler, log), sourceLocation: sourceLocation)
+}
+
+/// The instants of ticks 0, 1, 2, ...: each one `tick` after the last.
+private func tickTimes<Time: Strideable>(from start: Time, tick: Time.Stride, count: Int) -> [Time] {
+    var times: [Time] = []
+    var time = start
+    for _ in 0..<count {
+        times.append(time)
+        time = time.advanced(by: tick)
+    }
+    return times
+}
+
+/// Advances `scheduler` to each tick in turn and collects what happened up to it.
+private func record<Time, Options>(
+    _ times: [Time], on scheduler: TestScheduler<Time, Options>, _ log: MarbleLog
+) -> [[Marbles.Event]] {
+    var ticks: [[Marbles.Event]] = []
+    for time in times {
+        scheduler.advance(to: time)
+        ticks.append(log.take())
+    }
+    return ticks
+}

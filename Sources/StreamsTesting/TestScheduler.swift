@@ -1,0 +1,221 @@
+import Dispatch
+import Foundation
+import Streams
+
+/// A scheduler on virtual time: nothing it is given runs until the test moves its clock.
+///
+/// Time-based code takes a scheduler; in a test, hand it a `TestScheduler` and drive time with
+/// ``advance(by:)``, ``advance(to:)`` and ``run()``. Work runs in order of its time, and work due
+/// at the same time in the order it was scheduled — including work scheduled "now" from inside
+/// other work, which runs before the clock moves on. Repeating work is scheduled again after each
+/// run; work whose cancellable was cancelled never runs.
+///
+/// ```swift
+/// let scheduler = DispatchQueue.test
+/// var output: [Int] = []
+/// let c = subject.debounce(for: .seconds(1), scheduler: scheduler).sink { output.append($0) }
+/// subject.send(1)
+/// scheduler.advance(by: .milliseconds(500))   // output == []
+/// scheduler.advance(by: .milliseconds(500))   // output == [1]
+/// ```
+///
+/// `DispatchQueue.test`, `RunLoop.test` and `OperationQueue.test` make one whose time types match
+/// those schedulers, so it drops in wherever code expects one (or an `AnySchedulerOf` it).
+///
+/// - Threading: safe to use from any thread; work runs on the thread that advances the clock.
+public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler, Sendable
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
+    private let state: TestSchedulerState<SchedulerTimeType>
+
+    /// A scheduler whose clock starts at `now`.
+    public init(now: SchedulerTimeType) {
+        state = TestSchedulerState(now: now)
+    }
+
+    /// The virtual time: moves only when the test advances it.
+    public var now: SchedulerTimeType { state.lock.withLock { state.now } }
+
+    /// Zero.
+    public var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+    /// Work scheduled and not yet run (repeating work counts once).
+    public var pendingCount: Int { state.lock.withLock { state.queue.count } }
+
+    /// Schedules `action` at the current virtual time; it runs when the clock is next advanced
+    /// (even by zero).
+    public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+        state.enqueue(at: nil, action)
+    }
+
+    /// Schedules `action` at `date`.
+    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+                         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+        state.enqueue(at: date, action)
+    }
+
+    /// Schedules `action` at `date`, then every `interval` after each run, until cancelled.
+    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+                         tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+                         _ action: @escaping @Sendable () -> Void) -> Cancellable {
+        let repeating = RepeatingWork(state: state, interval: interval, action: action)
+        repeating.schedule(at: date)
+        return AnyCancellable { repeating.cancel() }
+    }
+
+    /// Moves the clock forward by `stride` (zero by default: runs what is due now), running
+    /// everything due on the way, in order.
+    public func advance(by stride: SchedulerTimeType.Stride = .zero) {
+        advance(to: now.advanced(by: stride))
+    }
+
+    /// Moves the clock to `instant`, running everything due on the way, in order. The clock
+    /// stands at each piece of work's time while it runs. Moving backwards is a programming
+    /// error and stops the program.
+    public func advance(to instant: SchedulerTimeType) {
+        state.lock.lock()
+        let current = state.now
+        state.lock.unlock()
+        if instant < current {
+            fatalError("TestScheduler.advance(to:): \(instant) is before the current time \(current)")
+        }
+        while let work = state.takeNext(dueBy: instant) {
+            work()
+        }
+    }
+
+    /// Runs everything scheduled, moving the clock to each piece of work's time, until nothing is
+    /// left. Stops the program after a million pieces of work, which means work that schedules
+    /// itself forever (a repeating timer: advance by a duration instead).
+    public func run() {
+        var count = 0
+        while let work = state.takeNext(dueBy: nil) {
+            count += 1
+            if count > 1_000_000 {
+                fatalError("TestScheduler.run(): over a million pieces of work; is a repeating action scheduled? Advance by a duration instead.")
+            }
+            work()
+        }
+    }
+}
+
+/// A test scheduler with the time and options types of `S`: `TestSchedulerOf<DispatchQueue>`.
+public typealias TestSchedulerOf<S: Scheduler> = TestScheduler<S.SchedulerTimeType, S.SchedulerOptions>
+
+extension DispatchQueue {
+    /// A new virtual-time scheduler with `DispatchQueue`'s time types, starting at an uptime of
+    /// one nanosecond (zero would mean "now" to Dispatch).
+    public static var test: TestSchedulerOf<DispatchQueue> {
+        TestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+    }
+}
+
+extension RunLoop {
+    /// A new virtual-time scheduler with `RunLoop`'s time types, starting at the reference date.
+    public static var test: TestSchedulerOf<RunLoop> {
+        TestScheduler(now: SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 0)))
+    }
+}
+
+extension OperationQueue {
+    /// A new virtual-time scheduler with `OperationQueue`'s time types, starting at the reference
+    /// date.
+    public static var test: TestSchedulerOf<OperationQueue> {
+        TestScheduler(now: SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 0)))
+    }
+}
+
+/// The clock and the queue of a ``TestScheduler``.
+final class TestSchedulerState<Time: Strideable & Sendable>: @unchecked Sendable where Time.Stride: Sendable {  // all fields guarded by `lock`
+    struct Work {
+        let time: Time
+        let sequence: UInt64
+        let action: @Sendable () -> Void
+    }
+
+    let lock = Lock()
+    var now: Time
+    var queue: [Work] = []
+    private var nextSequence: UInt64 = 0
+
+    init(now: Time) {
+        self.now = now
+    }
+
+    /// Queues `action` at `time` (`nil`: now), after everything already queued for that time,
+    /// and returns its place in line (for ``remove(_:)``).
+    @discardableResult
+    func enqueue(at time: Time?, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+        lock.withLock {
+            nextSequence += 1
+            queue.append(Work(time: time ?? now, sequence: nextSequence, action: action))
+            return nextSequence
+        }
+    }
+
+    /// Takes queued work out, so that it never runs.
+    func remove(_ sequence: UInt64) {
+        lock.withLock { queue.removeAll { $0.sequence == sequence } }
+    }
+
+    /// Removes the earliest work due by `deadline` (any, for `nil`), sets the clock to its time,
+    /// and returns its action; or, when none is due, moves the clock to `deadline` and returns
+    /// `nil`. Picking the earliest afresh each time puts work scheduled by work in its place.
+    func takeNext(dueBy deadline: Time?) -> (@Sendable () -> Void)? {
+        lock.lock()
+        defer { lock.unlock() }
+        var best: Int?
+        for index in queue.indices {
+            let work = queue[index]
+            if let deadline, work.time > deadline { continue }
+            if let current = best,
+               (queue[current].time, queue[current].sequence) <= (work.time, work.sequence) { continue }
+            best = index
+        }
+        guard let index = best else {
+            if let deadline, deadline > now { now = deadline }
+            return nil
+        }
+        let work = queue.remove(at: index)
+        if work.time > now { now = work.time }
+        return work.action
+    }
+}
+
+/// A repeating action on a test scheduler: each run schedules the next, until cancelled.
+private final class RepeatingWork<Time: Strideable & Sendable>: @unchecked Sendable  // `cancelled`, `queued` guarded by `lock`
+where Time.Stride: Sendable {
+    let state: TestSchedulerState<Time>
+    let interval: Time.Stride
+    let action: @Sendable () -> Void
+    let lock = Lock()
+    var cancelled = false
+    var queued: UInt64?
+
+    init(state: TestSchedulerState<Time>, interval: Time.Stride, action: @escaping @Sendable () -> Void) {
+        self.state = state
+        self.interval = interval
+        self.action = action
+    }
+
+    func schedule(at time: Time) {
+        let sequence = state.enqueue(at: time) { [self] in
+            if lock.withLock({ cancelled }) { return }
+            schedule(at: time.advanced(by: interval))
+            action()
+        }
+        lock.lock()
+        let isCancelled = cancelled
+        if !isCancelled { queued = sequence }
+        lock.unlock()
+        if isCancelled { state.remove(sequence) }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let sequence = queued
+        queued = nil
+        lock.unlock()
+        if let sequence { state.remove(sequence) }
+    }
+}
