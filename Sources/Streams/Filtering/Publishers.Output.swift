@@ -28,7 +28,7 @@ extension Publisher {
     @inlinable
     public func output(at index: Int) -> Publishers.Output<Self> {
         if index < 0 {
-            fatalError("output(at: \(index)): the index must not be negative; values are counted from 0")
+            fatalError("output(at: \(index)): the index must not be negative; positions count the upstream's values from 0")
         }
         return Publishers.Output(upstream: self, range: index..<index + 1)
     }
@@ -53,8 +53,8 @@ extension Publisher {
     /// ```
     ///
     /// - Parameter range: The positions of the values to pass on, any range expression of
-    ///   `Int` (`1..<3`, `1...2`, `..<3`, `2...`); it must not include a negative position (that
-    ///   stops the program with a message saying so).
+    ///   `Int` (`1..<3`, `1...2`, `..<3`, `2...`). A range that starts below 0, or ends below 0
+    ///   like `..<(-1)`, is a programming error: it stops the program with a message saying so.
     /// - Demand: passes through; each value before the range gives back `.max(1)`.
     /// - Completion: `.finished` right after the range's last value, or at once for an empty
     ///   range; before that, the upstream's completion.
@@ -66,9 +66,13 @@ extension Publisher {
         // Resolving `..<-1` against 0..<Int.max would trap in the standard library without a
         // useful message; check the upper end against an unbounded start first.
         if range.relative(to: Int.min..<Int.max).upperBound < 0 {
-            fatalError("output(in: \(range)): the range must not include a negative position; values are counted from 0")
+            fatalError("output(in:): the range ends below position 0; positions count the upstream's values from 0")
         }
-        return Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
+        let positions = range.relative(to: 0..<Int.max)
+        if positions.lowerBound < 0 {
+            fatalError("output(in:): the range starts at position \(positions.lowerBound); positions count the upstream's values from 0 and must not be negative")
+        }
+        return Publishers.Output(upstream: self, range: positions)
     }
 
     /// Passes on at most the first `maxLength` values, then finishes.
@@ -126,7 +130,7 @@ extension Publishers {
         @inlinable
         public init(upstream: Upstream, range: CountableRange<Int>) {
             if range.lowerBound < 0 {
-                fatalError("Publishers.Output: the range \(range) must not include a negative position; values are counted from 0")
+                fatalError("Publishers.Output: the range \(range) starts at a negative position; positions count the upstream's values from 0")
             }
             self.upstream = upstream
             self.range = range
