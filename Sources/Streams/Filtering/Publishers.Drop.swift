@@ -77,7 +77,7 @@ final class DropSubscriber<Downstream: Subscriber>:
     RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     /// Values still to drop.
-    @usableFromInline var remaining: Int
+    @exclusivity(unchecked) @usableFromInline var remaining: Int
 
     @inlinable
     init(downstream: Downstream, count: Int) {
@@ -89,11 +89,11 @@ final class DropSubscriber<Downstream: Subscriber>:
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard downstream != nil else { return .none }
         if remaining > 0 {
             remaining -= 1
             return .max(1)
         }
-        return downstream.receive(input)
+        return forward(input)
     }
 }

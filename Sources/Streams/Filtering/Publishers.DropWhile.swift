@@ -132,7 +132,7 @@ final class DropWhileSubscriber<Downstream: Subscriber>:
 {
     @usableFromInline let predicate: (Downstream.Input) -> Bool
     /// Whether values are still being tested (until the first that fails the predicate).
-    @usableFromInline var dropping = true
+    @exclusivity(unchecked) @usableFromInline var dropping = true
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
@@ -144,12 +144,12 @@ final class DropWhileSubscriber<Downstream: Subscriber>:
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard downstream != nil else { return .none }
         if dropping {
             if predicate(input) { return .max(1) }
             dropping = false
         }
-        return downstream.receive(input)
+        return forward(input)
     }
 }
 
@@ -159,7 +159,7 @@ final class TryDropWhileSubscriber<UpstreamFailure: Error, Downstream: Subscribe
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input) throws -> Bool
     /// Whether values are still being tested (until the first that fails the predicate).
-    @usableFromInline var dropping = true
+    @exclusivity(unchecked) @usableFromInline var dropping = true
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
@@ -171,7 +171,7 @@ where Downstream.Failure == any Error {
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard downstream != nil else { return .none }
         if dropping {
             do {
                 if try predicate(input) { return .max(1) }
@@ -181,6 +181,6 @@ where Downstream.Failure == any Error {
             }
             dropping = false
         }
-        return downstream.receive(input)
+        return forward(input)
     }
 }

@@ -154,9 +154,9 @@ final class OutputSubscriber<Downstream: Subscriber>:
     EndingRelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     /// Values still to drop before the range starts.
-    @usableFromInline var toSkip: Int
+    @exclusivity(unchecked) @usableFromInline var toSkip: Int
     /// Values of the range still to send.
-    @usableFromInline var toSend: Int
+    @exclusivity(unchecked) @usableFromInline var toSend: Int
 
     @inlinable
     init(downstream: Downstream, range: CountableRange<Int>) {
@@ -173,7 +173,7 @@ final class OutputSubscriber<Downstream: Subscriber>:
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard downstream != nil else { return .none }
         guard toSend > 0 else {
             // Only reachable when a value arrives while the downstream is still receiving the
             // subscription, before `didSubscribe` ends an empty range.
@@ -189,6 +189,6 @@ final class OutputSubscriber<Downstream: Subscriber>:
             sendLast(input)
             return .none
         }
-        return downstream.receive(input)
+        return forward(input)
     }
 }

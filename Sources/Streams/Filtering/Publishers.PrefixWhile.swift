@@ -146,8 +146,8 @@ final class PrefixWhileSubscriber<Downstream: Subscriber>:
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
-        if predicate(input) { return downstream.receive(input) }
+        guard downstream != nil else { return .none }
+        if predicate(input) { return forward(input) }
         finish(.finished)
         return .none
     }
@@ -169,9 +169,9 @@ where Downstream.Failure == any Error {
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard downstream != nil else { return .none }
         do {
-            if try predicate(input) { return downstream.receive(input) }
+            if try predicate(input) { return forward(input) }
             finish(.finished)
         } catch {
             finish(.failure(error))

@@ -166,7 +166,7 @@ final class RemoveDuplicatesSubscriber<Downstream: Subscriber>:
 {
     @usableFromInline let predicate: (Downstream.Input, Downstream.Input) -> Bool
     /// The last value passed on; `nil` before the first.
-    @usableFromInline var previous: Downstream.Input?
+    @exclusivity(unchecked) @usableFromInline var previous: Downstream.Input?
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input, Downstream.Input) -> Bool) {
@@ -178,10 +178,10 @@ final class RemoveDuplicatesSubscriber<Downstream: Subscriber>:
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard downstream != nil else { return .none }
         if let previous, predicate(previous, input) { return .max(1) }
         previous = input
-        return downstream.receive(input)
+        return forward(input)
     }
 }
 
@@ -191,7 +191,7 @@ final class TryRemoveDuplicatesSubscriber<UpstreamFailure: Error, Downstream: Su
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input, Downstream.Input) throws -> Bool
     /// The last value passed on; `nil` before the first.
-    @usableFromInline var previous: Downstream.Input?
+    @exclusivity(unchecked) @usableFromInline var previous: Downstream.Input?
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input, Downstream.Input) throws -> Bool) {
@@ -203,7 +203,7 @@ where Downstream.Failure == any Error {
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard downstream != nil else { return .none }
         if let previous {
             do {
                 if try predicate(previous, input) { return .max(1) }
@@ -213,6 +213,6 @@ where Downstream.Failure == any Error {
             }
         }
         previous = input
-        return downstream.receive(input)
+        return forward(input)
     }
 }

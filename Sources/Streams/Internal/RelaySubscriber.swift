@@ -16,8 +16,10 @@ import Synchronization
 @usableFromInline
 class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline typealias Failure = UpstreamFailure
-    @usableFromInline var downstream: Downstream?
-    @usableFromInline var upstream: Subscription?
+    // Only the upstream's serialized signals touch these (S3), never two at once: no dynamic
+    // exclusivity check on the per-value path.
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline var upstream: Subscription?
 
     @inlinable
     init(downstream: Downstream) {
@@ -73,6 +75,21 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
         }
     }
 
+    /// Sends `input` downstream and returns the demand it gives back; `.none` once the stream
+    /// has ended.
+    ///
+    /// The downstream is moved out for the call and back in after it rather than copied, which
+    /// would retain and release it for every value. Safe because only the upstream's signals
+    /// touch `downstream`, and they never overlap or nest (S3): nothing looks for it while it
+    /// is out.
+    @inlinable
+    final func forward(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard let downstream = self.downstream.take() else { return .none }
+        let demand = downstream.receive(input)
+        self.downstream = consume downstream
+        return demand
+    }
+
     /// Ends the stream early: cancels the upstream and sends `completion` downstream.
     @inlinable
     final func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
@@ -106,7 +123,7 @@ class EndingRelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscribe
     /// The operator's name, for `description`.
     @usableFromInline let name: StaticString
     /// The subscription the downstream was given (set once, in `receive(subscription:)`).
-    @usableFromInline var downstreamSubscription: CancelTrackingSubscription?
+    @exclusivity(unchecked) @usableFromInline var downstreamSubscription: CancelTrackingSubscription?
 
     @inlinable
     init(downstream: Downstream, name: StaticString) {
@@ -127,8 +144,8 @@ class EndingRelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscribe
     /// `.finished`, unless the downstream cancelled while it received the value.
     @inlinable
     final func sendLast(_ value: Downstream.Input) {
-        guard let downstream else { return }
-        _ = downstream.receive(value)
+        guard downstream != nil else { return }
+        _ = forward(value)
         end()
     }
 

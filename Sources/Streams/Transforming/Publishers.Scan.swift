@@ -144,7 +144,7 @@ final class ScanSubscriber<Input, Downstream: Subscriber>:
 {
     @usableFromInline let nextPartialResult: (Downstream.Input, Input) -> Downstream.Input
     /// The result so far.
-    @usableFromInline var result: Downstream.Input
+    @exclusivity(unchecked) @usableFromInline var result: Downstream.Input
 
     @inlinable
     init(
@@ -160,9 +160,9 @@ final class ScanSubscriber<Input, Downstream: Subscriber>:
 
     @inlinable
     override func receive(_ input: Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard downstream != nil else { return .none }
         result = nextPartialResult(result, input)
-        return downstream.receive(result)
+        return forward(result)
     }
 }
 
@@ -172,7 +172,7 @@ final class TryScanSubscriber<Input, UpstreamFailure: Error, Downstream: Subscri
 where Downstream.Failure == any Error {
     @usableFromInline let nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
     /// The result so far.
-    @usableFromInline var result: Downstream.Input
+    @exclusivity(unchecked) @usableFromInline var result: Downstream.Input
 
     @inlinable
     init(
@@ -188,13 +188,13 @@ where Downstream.Failure == any Error {
 
     @inlinable
     override func receive(_ input: Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard downstream != nil else { return .none }
         do {
             result = try nextPartialResult(result, input)
         } catch {
             finish(.failure(error))
             return .none
         }
-        return downstream.receive(result)
+        return forward(result)
     }
 }
