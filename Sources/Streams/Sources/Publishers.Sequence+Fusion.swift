@@ -3,11 +3,14 @@
 //
 // Only the overloads that change nothing observable are here: they take no closure, and the
 // standard-library wrappers they return (`DropFirstSequence`, `PrefixSequence`) are lazy, so
-// nothing runs and nothing is iterated until a subscriber subscribes. Combine's other overloads
-// of these operators evaluate at once (`first()` and `output(at:)` read an element into an
-// `Optional.Publisher`; `output(in:)` copies into an array) and take collection indices, not
-// stream positions, so they would run lazy collections' closures early and treat slices
-// differently; those operators keep their general publishers here.
+// nothing runs and nothing is read from the sequence until a subscriber subscribes.
+//
+// Combine also overloads `first()`, `output(at:)` and `output(in:)` on sequences that are
+// collections, but those evaluate when the operator is called (`first()` and `output(at:)` read
+// an element into an `Optional.Publisher`, `output(in:)` copies a slice into an array), which runs
+// a lazy collection's closures early, and they take collection indices rather than positions in
+// the stream, which differ for slices. Those operators keep their general publishers here
+// (`Publishers.First`, `Publishers.Output`), driven by the sequence's own loop.
 
 extension Publishers.Sequence {
     /// Drops the first `count` elements of the sequence, as
