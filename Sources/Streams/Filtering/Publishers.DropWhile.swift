@@ -1,0 +1,186 @@
+// MARK: - drop(while:)
+
+extension Publisher {
+    /// Drops values while they satisfy a predicate, then passes on everything from the first
+    /// value that does not.
+    ///
+    /// Values are tested until the first one for which `predicate` returns `false`; that value
+    /// and all later ones are sent on, and the predicate is not called again. Each dropped value
+    /// asks upstream for one more in its place.
+    ///
+    /// ```text
+    /// upstream: -1-2-5-1-|
+    ///           drop { $0 < 3 }
+    /// output:   -----5-1-|
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [-62, -1, 0, 10, 0, 22, 41, -1, 5].publisher
+    ///     .drop { $0 <= 0 }
+    ///     .sink { print($0) }
+    /// // Prints: 10, 0, 22, 41, -1, 5 (one per line)
+    /// ```
+    ///
+    /// - Demand: passes through; each dropped value gives back `.max(1)` to upstream.
+    /// - Completion: passes through unchanged.
+    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value plus the predicate while dropping; no lock and no
+    ///   allocation per value.
+    @inlinable
+    public func drop(while predicate: @escaping (Output) -> Bool) -> Publishers.DropWhile<Self> {
+        Publishers.DropWhile(upstream: self, predicate: predicate)
+    }
+
+    /// Drops values while they satisfy a throwing predicate, then passes on the rest; a thrown
+    /// error fails the stream.
+    ///
+    /// As ``drop(while:)``; when `predicate` throws, `tryDrop` cancels the upstream and finishes
+    /// with `.failure(error)` (S14). The failure type becomes `any Error`.
+    ///
+    /// ```text
+    /// upstream: -1-x-5-|       (the predicate throws for x)
+    ///           tryDrop { ... }
+    /// output:   ---[;^]
+    /// ```
+    ///
+    /// ```swift
+    /// struct Bad: Error {}
+    /// let c = [1, 2, 5, 1].publisher
+    ///     .tryDrop { n in
+    ///         if n == 2 { throw Bad() }
+    ///         return n < 3
+    ///     }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints: failure(Bad())
+    /// ```
+    ///
+    /// - Demand: as ``drop(while:)``.
+    /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
+    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value plus the predicate while dropping; no lock and no
+    ///   allocation per value.
+    @inlinable
+    public func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {
+        Publishers.TryDropWhile(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/drop(while:)``: the upstream's values from the first that
+    /// fails a predicate on.
+    public struct DropWhile<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose first values are dropped.
+        public let upstream: Upstream
+        /// The condition under which a value is still dropped.
+        public let predicate: (Upstream.Output) -> Bool
+
+        /// Creates a publisher of `upstream`'s values from the first that fails `predicate` on.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` through the predicate.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: DropWhileSubscriber(downstream: subscriber, predicate: predicate))
+        }
+    }
+
+    /// The publisher of ``Publisher/tryDrop(while:)``: the upstream's values from the first that
+    /// fails a throwing predicate on.
+    public struct TryDropWhile<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// Any error: the upstream's or one thrown by the predicate.
+        public typealias Failure = any Error
+
+        /// The publisher whose first values are dropped.
+        public let upstream: Upstream
+        /// The condition under which a value is still dropped; may throw.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher of `upstream`'s values from the first that fails `predicate` on.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` through the predicate.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            upstream.receive(subscriber: TryDropWhileSubscriber<Upstream.Failure, S>(
+                downstream: subscriber, predicate: predicate))
+        }
+    }
+}
+
+// MARK: - Subscribers
+
+@usableFromInline
+final class DropWhileSubscriber<Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
+{
+    @usableFromInline let predicate: (Downstream.Input) -> Bool
+    /// Whether values are still being tested (until the first that fails the predicate).
+    @exclusivity(unchecked) @usableFromInline var dropping = true
+
+    @inlinable
+    init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
+        self.predicate = predicate
+        super.init(downstream: downstream)
+    }
+
+    @usableFromInline override var description: String { "DropWhile" }
+
+    @inlinable
+    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard downstream != nil else { return .none }
+        if dropping {
+            if predicate(input) { return .max(1) }
+            dropping = false
+        }
+        return forward(input)
+    }
+}
+
+@usableFromInline
+final class TryDropWhileSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
+where Downstream.Failure == any Error {
+    @usableFromInline let predicate: (Downstream.Input) throws -> Bool
+    /// Whether values are still being tested (until the first that fails the predicate).
+    @exclusivity(unchecked) @usableFromInline var dropping = true
+
+    @inlinable
+    init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
+        self.predicate = predicate
+        super.init(downstream: downstream)
+    }
+
+    @usableFromInline override var description: String { "TryDropWhile" }
+
+    @inlinable
+    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard downstream != nil else { return .none }
+        if dropping {
+            do {
+                if try predicate(input) { return .max(1) }
+            } catch {
+                finish(.failure(error))
+                return .none
+            }
+            dropping = false
+        }
+        return forward(input)
+    }
+}

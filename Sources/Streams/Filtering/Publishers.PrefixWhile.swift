@@ -1,0 +1,181 @@
+// MARK: - prefix(while:)
+
+extension Publisher {
+    /// Passes on values while they satisfy a predicate, and finishes at the first that does not.
+    ///
+    /// Each value is tested; while `predicate` returns `true` the value is sent on. The first
+    /// value for which it returns `false` is not sent: the upstream is cancelled and the stream
+    /// finishes there.
+    ///
+    /// ```text
+    /// upstream: -1-2-5-3-|
+    ///           prefix { $0 < 3 }
+    /// output:   -1-2-[;|]
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, 2, 5, 3, 1].publisher.prefix { $0 < 3 }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints: 1
+    /// //         2
+    /// //         finished
+    /// ```
+    ///
+    /// - Demand: passes through unchanged.
+    /// - Completion: `.finished` at the first value that fails the predicate; before that, the
+    ///   upstream's completion as is.
+    /// - Cancellation: cancels the upstream as soon as a value fails the predicate (S15); a
+    ///   cancel from downstream goes straight to the upstream.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    @inlinable
+    public func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
+        Publishers.PrefixWhile(upstream: self, predicate: predicate)
+    }
+
+    /// Passes on values while they satisfy a throwing predicate; a thrown error fails the
+    /// stream.
+    ///
+    /// As ``prefix(while:)``; when `predicate` throws, `tryPrefix` cancels the upstream and
+    /// finishes with `.failure(error)` (S14). The failure type becomes `any Error`.
+    ///
+    /// ```text
+    /// upstream: -1-2-x-3-|     (the predicate throws for x)
+    ///           tryPrefix { ... }
+    /// output:   -1-2-[;^]
+    /// ```
+    ///
+    /// ```swift
+    /// struct Bad: Error {}
+    /// let c = [1, 2, -1, 3].publisher
+    ///     .tryPrefix { n in
+    ///         if n < 0 { throw Bad() }
+    ///         return n < 3
+    ///     }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints: 1
+    /// //         2
+    /// //         failure(Bad())
+    /// ```
+    ///
+    /// - Demand: passes through unchanged.
+    /// - Completion: `.finished` at the first value that fails the predicate, a failure with
+    ///   the thrown error, or the upstream's completion if it comes first.
+    /// - Cancellation: cancels the upstream as soon as a value fails the predicate or the
+    ///   predicate throws (S14, S15).
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    @inlinable
+    public func tryPrefix(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryPrefixWhile<Self> {
+        Publishers.TryPrefixWhile(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/prefix(while:)``: the upstream's values up to the first that
+    /// fails a predicate.
+    public struct PrefixWhile<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are passed on.
+        public let upstream: Upstream
+        /// The condition a value satisfies for the stream to go on.
+        public let predicate: (Upstream.Output) -> Bool
+
+        /// Creates a publisher of `upstream`'s values up to the first that fails `predicate`.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` through the predicate.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: PrefixWhileSubscriber(downstream: subscriber, predicate: predicate))
+        }
+    }
+
+    /// The publisher of ``Publisher/tryPrefix(while:)``: the upstream's values up to the first
+    /// that fails a throwing predicate.
+    public struct TryPrefixWhile<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// Any error: the upstream's or one thrown by the predicate.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are passed on.
+        public let upstream: Upstream
+        /// The condition a value satisfies for the stream to go on; may throw.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher of `upstream`'s values up to the first that fails `predicate`.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` through the predicate.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            upstream.receive(subscriber: TryPrefixWhileSubscriber<Upstream.Failure, S>(
+                downstream: subscriber, predicate: predicate))
+        }
+    }
+}
+
+// MARK: - Subscribers
+
+@usableFromInline
+final class PrefixWhileSubscriber<Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
+{
+    @usableFromInline let predicate: (Downstream.Input) -> Bool
+
+    @inlinable
+    init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
+        self.predicate = predicate
+        super.init(downstream: downstream)
+    }
+
+    @usableFromInline override var description: String { "PrefixWhile" }
+
+    @inlinable
+    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard downstream != nil else { return .none }
+        if predicate(input) { return forward(input) }
+        finish(.finished)
+        return .none
+    }
+}
+
+@usableFromInline
+final class TryPrefixWhileSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
+where Downstream.Failure == any Error {
+    @usableFromInline let predicate: (Downstream.Input) throws -> Bool
+
+    @inlinable
+    init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
+        self.predicate = predicate
+        super.init(downstream: downstream)
+    }
+
+    @usableFromInline override var description: String { "TryPrefixWhile" }
+
+    @inlinable
+    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard downstream != nil else { return .none }
+        do {
+            if try predicate(input) { return forward(input) }
+            finish(.finished)
+        } catch {
+            finish(.failure(error))
+        }
+        return .none
+    }
+}

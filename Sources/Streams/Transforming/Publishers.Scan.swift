@@ -1,0 +1,200 @@
+// MARK: - scan
+
+extension Publisher {
+    /// Passes on a running result: each value combined with the result so far.
+    ///
+    /// `scan` starts from `initialResult`; for each value it calls
+    /// `nextPartialResult(result, value)`, keeps the answer as the new result and sends it on.
+    /// It is `reduce` that shows every step instead of only the last one.
+    ///
+    /// ```text
+    /// upstream: -1-2-3-|
+    ///           scan(0) { $0 + $1 }
+    /// output:   -1-3-6-|
+    /// ```
+    ///
+    /// ```swift
+    /// let c = (1...5).publisher.scan(0) { $0 + $1 }.sink { print($0) }
+    /// // Prints: 1, 3, 6, 10, 15 (one per line)
+    /// ```
+    ///
+    /// - Demand: passes through unchanged: one result out for each value in.
+    /// - Completion: passes through unchanged; `initialResult` alone is never sent.
+    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Combine compatibility: as Combine. Each subscription starts again from `initialResult`.
+    /// - Complexity: O(1) per value plus the closure; no lock and no allocation per value.
+    @inlinable
+    public func scan<T>(
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
+    ) -> Publishers.Scan<Self, T> {
+        Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    }
+
+    /// Passes on a running result computed by a throwing closure; a thrown error fails the
+    /// stream.
+    ///
+    /// As ``scan(_:_:)``; when `nextPartialResult` throws, `tryScan` cancels the upstream and
+    /// finishes with `.failure(error)` (S14). The failure type becomes `any Error`.
+    ///
+    /// ```text
+    /// upstream: -1-2-0-3-|
+    ///           tryScan(10) { try divide($0, by: $1) }   (throws for 0)
+    /// output:   -a-b-[;^]     (a = 10, b = 5)
+    /// ```
+    ///
+    /// ```swift
+    /// struct DivisionByZero: Error {}
+    /// let c = [1, 2, 0, 3].publisher
+    ///     .tryScan(10) { result, n in
+    ///         guard n != 0 else { throw DivisionByZero() }
+    ///         return result / n
+    ///     }
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints: 10
+    /// //         5
+    /// //         failure(DivisionByZero())
+    /// ```
+    ///
+    /// - Demand: passes through unchanged.
+    /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
+    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value plus the closure; no lock and no allocation per value.
+    @inlinable
+    public func tryScan<T>(
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
+    ) -> Publishers.TryScan<Self, T> {
+        Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/scan(_:_:)``: the running result of a closure over the
+    /// upstream's values.
+    public struct Scan<Upstream: Publisher, Output>: Publisher {
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are accumulated.
+        public let upstream: Upstream
+        /// The result the first value is combined with.
+        public let initialResult: Output
+        /// Combines the result so far with the next value.
+        public let nextPartialResult: (Output, Upstream.Output) -> Output
+
+        /// Creates a publisher of the running result of `nextPartialResult` over `upstream`'s
+        /// values, starting from `initialResult`.
+        @inlinable
+        public init(
+            upstream: Upstream, initialResult: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Subscribes `subscriber` through the accumulator, starting from `initialResult`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: ScanSubscriber(
+                downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+        }
+    }
+
+    /// The publisher of ``Publisher/tryScan(_:_:)``: the running result of a throwing closure
+    /// over the upstream's values.
+    public struct TryScan<Upstream: Publisher, Output>: Publisher {
+        /// Any error: the upstream's or one thrown by the closure.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are accumulated.
+        public let upstream: Upstream
+        /// The result the first value is combined with.
+        public let initialResult: Output
+        /// Combines the result so far with the next value; may throw.
+        public let nextPartialResult: (Output, Upstream.Output) throws -> Output
+
+        /// Creates a publisher of the running result of `nextPartialResult` over `upstream`'s
+        /// values, starting from `initialResult`.
+        @inlinable
+        public init(
+            upstream: Upstream, initialResult: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Subscribes `subscriber` through the accumulator, starting from `initialResult`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            upstream.receive(subscriber: TryScanSubscriber<Upstream.Output, Upstream.Failure, S>(
+                downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+        }
+    }
+}
+
+// MARK: - Subscribers
+
+@usableFromInline
+final class ScanSubscriber<Input, Downstream: Subscriber>:
+    RelaySubscriber<Input, Downstream.Failure, Downstream>
+{
+    @usableFromInline let nextPartialResult: (Downstream.Input, Input) -> Downstream.Input
+    /// The result so far.
+    @exclusivity(unchecked) @usableFromInline var result: Downstream.Input
+
+    @inlinable
+    init(
+        downstream: Downstream, initialResult: Downstream.Input,
+        nextPartialResult: @escaping (Downstream.Input, Input) -> Downstream.Input
+    ) {
+        self.result = initialResult
+        self.nextPartialResult = nextPartialResult
+        super.init(downstream: downstream)
+    }
+
+    @usableFromInline override var description: String { "Scan" }
+
+    @inlinable
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        guard downstream != nil else { return .none }
+        result = nextPartialResult(result, input)
+        return forward(result)
+    }
+}
+
+@usableFromInline
+final class TryScanSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Input, UpstreamFailure, Downstream>
+where Downstream.Failure == any Error {
+    @usableFromInline let nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
+    /// The result so far.
+    @exclusivity(unchecked) @usableFromInline var result: Downstream.Input
+
+    @inlinable
+    init(
+        downstream: Downstream, initialResult: Downstream.Input,
+        nextPartialResult: @escaping (Downstream.Input, Input) throws -> Downstream.Input
+    ) {
+        self.result = initialResult
+        self.nextPartialResult = nextPartialResult
+        super.init(downstream: downstream)
+    }
+
+    @usableFromInline override var description: String { "TryScan" }
+
+    @inlinable
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        guard downstream != nil else { return .none }
+        do {
+            result = try nextPartialResult(result, input)
+        } catch {
+            finish(.failure(error))
+            return .none
+        }
+        return forward(result)
+    }
+}

@@ -1,0 +1,263 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("first, first(where:), tryFirst(where:)")
+struct FirstTests {
+    struct Boom: Error, Equatable {}
+
+    // MARK: Marbles
+
+    @Test func marbles() {
+        assertMarbles("-a-b-|", { $0.first() }, "-[a;|]")
+        assertMarbles("---|", { $0.first() }, "---|")
+        assertMarbles("-^", { $0.first() }, "-^")
+        assertMarbles("-1-3-4-5-|", { $0.first { Int($0)!.isMultiple(of: 2) } }, "-----[4;|]")
+        assertMarbles("-1-3-|", { $0.first { Int($0)!.isMultiple(of: 2) } }, "-----|")
+        assertMarbles("-1-3-^", { $0.first { Int($0)!.isMultiple(of: 2) } }, "-----^")
+        assertMarbles("-1-x-4-|", { $0.tryFirst { text in
+            guard let n = Int(text) else { throw Boom() }
+            return n.isMultiple(of: 2)
+        } }, "---[;^]")
+        assertMarbles("-1-4-|", { $0.tryFirst { Int($0)!.isMultiple(of: 2) } }, "---[4;|]")
+        assertMarbles([7, 8, 9].publisher.first(), "[7|]")
+        assertMarbles([7, 8, 9].publisher.first { $0 > 7 }, "[8|]")
+    }
+
+    @Test func docExampleOutputs() {
+        let first = RecordingSubscriber<Int, Never>()
+        [-10, 0, 10].publisher.first().subscribe(first)
+        #expect(first.events == [.subscription, .value(-10), .completion(.finished)])
+
+        let firstWhere = RecordingSubscriber<Int, Never>()
+        [1, 3, 4, 5, 6].publisher.first { $0.isMultiple(of: 2) }.subscribe(firstWhere)
+        #expect(firstWhere.events == [.subscription, .value(4), .completion(.finished)])
+
+        let tryFirst = RecordingSubscriber<Int, any Error>()
+        [1, -1, 4].publisher
+            .tryFirst { n in
+                if n < 0 { throw Boom() }
+                return n.isMultiple(of: 2)
+            }
+            .subscribe(tryFirst)
+        #expect(tryFirst.values.isEmpty)
+        guard case .failure(let error)? = tryFirst.completion else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error as? Boom == Boom())
+    }
+
+    // MARK: Demand
+
+    @Test func demandPassesThroughAndUpstreamIsCancelledAfterTheValue_S15() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(3))
+        upstream.first().subscribe(subscriber)
+        #expect(upstream.history == [.requested(.max(3))])
+        #expect(upstream.send(5) == .none)
+        #expect(upstream.history == [.requested(.max(3)), .cancelled])
+        #expect(subscriber.events == [.subscription, .value(5), .completion(.finished)])
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test func firstWhereGivesBackOneDemandPerRejectedValue() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
+        upstream.first { $0 > 2 }.subscribe(subscriber)
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .max(1))
+        #expect(upstream.send(3) == .none)
+        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+        #expect(subscriber.events == [.subscription, .value(3), .completion(.finished)])
+    }
+
+    @Test func tryFirstWhereGivesBackOneDemandPerRejectedValue() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, any Error>(demand: .max(1))
+        upstream.tryFirst { $0 > 1 }.subscribe(subscriber)
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .none)
+        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+        #expect(subscriber.values == [2])
+    }
+
+    @Test func laterRequestsReachUpstream() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        upstream.first { $0 > 2 }.subscribe(subscriber)
+        subscriber.request(.max(2))
+        #expect(upstream.history == [.requested(.max(2))])
+    }
+
+    // MARK: Completion and failure
+
+    @Test func upstreamCompletionBeforeAValuePassesThrough() {
+        let upstream = TestPublisher<Int, Boom>()
+        let failed = RecordingSubscriber<Int, Boom>()
+        upstream.first().subscribe(failed)
+        upstream.send(completion: .failure(Boom()))
+        #expect(failed.events == [.subscription, .completion(.failure(Boom()))])
+
+        let finished = RecordingSubscriber<Int, Never>()
+        Empty<Int, Never>().first { _ in true }.subscribe(finished)
+        #expect(finished.events == [.subscription, .completion(.finished)])
+
+        let tryUpstream = TestPublisher<Int, Boom>()
+        let tryFailed = RecordingSubscriber<Int, any Error>()
+        tryUpstream.tryFirst { _ in false }.subscribe(tryFailed)
+        tryUpstream.send(1)
+        tryUpstream.send(completion: .failure(Boom()))
+        guard case .failure(let error)? = tryFailed.completion else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error as? Boom == Boom())
+        #expect(tryFailed.values.isEmpty)
+    }
+
+    @Test func throwCancelsUpstreamAndFails_S14() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, any Error>()
+        upstream.tryFirst { n in
+            if n == 2 { throw Boom() }
+            return n > 5
+        }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(9)
+        #expect(subscriber.values.isEmpty)
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+        guard case .failure(let error)? = subscriber.completion else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error as? Boom == Boom())
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test func signalsAfterTheAnswerAreIgnored_S4() {
+        // An upstream that does not stop when cancelled: the operator must deliver nothing more.
+        let subscriber = RecordingSubscriber<Int, Never>()
+        HeedlessPublisher(values: [1, 2, 3]).first().subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+        #expect(subscriber.violations.isEmpty)
+
+        let tryFirst = RecordingSubscriber<Int, any Error>()
+        HeedlessPublisher(values: [1, 2, 3]).tryFirst { n in
+            if n == 2 { throw Boom() }
+            return false
+        }.subscribe(tryFirst)
+        #expect(tryFirst.events.count == 2)
+        #expect(tryFirst.violations.isEmpty)
+    }
+
+    // MARK: Cancellation
+
+    @Test func cancelReachesUpstream() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
+        upstream.first().subscribe(subscriber)
+        subscriber.cancel()
+        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+    }
+
+    @Test func cancelInsideTheValueStopsTheCompletionAndDoesNotCancelTwice_S6() {
+        final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
+        let box = Box()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(onValue: { _ in
+            box.subscriber?.cancel()
+            return .none
+        })
+        box.subscriber = subscriber
+        upstream.first().subscribe(subscriber)
+        upstream.send(1)
+        box.subscriber = nil
+        #expect(subscriber.events == [.subscription, .value(1)])
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+    }
+
+    @Test func cancelReleasesTheClosure_S7() {
+        final class Captured {}
+        weak var weakCaptured: Captured?
+        let upstream = TestPublisher<Int, Never>()
+        var cancellable: AnyCancellable?
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            cancellable = upstream
+                .first { _ in _ = captured; return false }
+                .tryFirst { _ in true }
+                .sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        }
+        #expect(weakCaptured != nil)
+        cancellable?.cancel()
+        #expect(weakCaptured == nil)
+        _ = cancellable
+    }
+
+    @Test func endingEarlyReleasesTheClosureAndTheSubscriber_S7() {
+        final class Captured {}
+        weak var weakCaptured: Captured?
+        weak var weakSink: Captured?
+        let upstream = TestPublisher<Int, Never>()
+        var cancellable: AnyCancellable?
+        do {
+            let captured = Captured()
+            let sinkCaptured = Captured()
+            weakCaptured = captured
+            weakSink = sinkCaptured
+            cancellable = upstream.first { _ in _ = captured; return true }.sink { _ in _ = sinkCaptured }
+        }
+        #expect(weakCaptured != nil)
+        upstream.send(1)
+        #expect(weakCaptured == nil)
+        #expect(weakSink == nil)
+        _ = cancellable
+    }
+
+    // MARK: Reentrancy
+
+    @Test func requestFromInsideReceiveIsBounded_S8() {
+        final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
+        let box = Box()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onValue: { _ in
+            box.subscriber?.request(.max(1))
+            return .none
+        })
+        box.subscriber = subscriber
+        (0..<10_000).publisher.first { $0 == 9_999 }.subscribe(subscriber)
+        box.subscriber = nil
+        #expect(subscriber.values == [9_999])
+        #expect(subscriber.completion == .finished)
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    // MARK: Contract
+
+    @Test func contract() {
+        checkContract({ (0..<300).publisher.first() }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.first { $0 == 200 } }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.first { $0 == 1_000 } }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.tryFirst { $0 == 200 } }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.tryFirst { n in
+            if n == 150 { throw Boom() }
+            return false
+        } }, requestingNone: .isIgnored)
+        checkContract { Just(1).first() }
+    }
+}
+
+/// A badly behaved publisher for tests: it sends all its values and `.finished` as soon as it is
+/// subscribed to, ignoring demand and cancellation, to check that an operator guards S4 itself.
+struct HeedlessPublisher<Output>: Publisher {
+    typealias Failure = Never
+    let values: [Output]
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        subscriber.receive(subscription: Subscriptions.empty)
+        for value in values { _ = subscriber.receive(value) }
+        subscriber.receive(completion: .finished)
+    }
+}
