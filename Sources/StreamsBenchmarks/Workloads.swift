@@ -12,6 +12,8 @@ func allWorkloads() -> [Workload] {
                  scale: (1, 8)) { n in timed(n, streams: churn, baseline: churnBaseline) },
         Workload(id: "W3mem", unit: "bytes/subscription", what: "Just(i).map.sink kept alive: resident bytes per live subscription",
                  scale: (1, 1)) { n in liveMemory(n) },
+        Workload(id: "W4", unit: "ns/send", what: "CurrentValueSubject.removeDuplicates.map.sink, every other value repeats",
+                 scale: (1, 4)) { n in timed(n, streams: currentValue, baseline: currentValueBaseline) },
         Workload(id: "W5ret", unit: "ns/element", what: "one at a time: receive(_:) returns .max(1)",
                  scale: (1, 2)) { n in timed(n, streams: demandReturned, baseline: demandBaseline) },
         Workload(id: "W5req", unit: "ns/element", what: "one at a time: request(.max(1)) inside receive(_:)",
@@ -136,6 +138,33 @@ func liveMemory(_ n: Int) -> Measurement {
     tokens.removeAll()
     return Measurement(streams: streams, baseline: baseline,
                        streamsChecksum: checksum(total), baselineChecksum: checksum(baselineTotal))
+}
+
+// MARK: W4
+
+func currentValue(_ n: Int) -> UInt64 {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    var sum = 0
+    let cancellable = subject.removeDuplicates().map { $0 &* 2 }.sink { sum &+= $0 }
+    for i in 0..<n { subject.send(i >> 1) }
+    cancellable.cancel()
+    return checksum(sum)
+}
+
+func currentValueBaseline(_ n: Int) -> UInt64 {
+    var sum = 0
+    let map = opaque { (x: Int) -> Int in x &* 2 }
+    let sink = opaque { (x: Int) -> Void in sum &+= x }
+    var last = 0
+    sink(map(last))
+    for i in 0..<n {
+        let value = i >> 1
+        if value != last {
+            last = value
+            sink(map(value))
+        }
+    }
+    return checksum(sum)
 }
 
 // MARK: W5
