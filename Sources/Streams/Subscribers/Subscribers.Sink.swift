@@ -35,6 +35,11 @@ extension Publisher where Failure == Never {
     /// Subscribes with a closure called for each value; for publishers that cannot fail. Asks for
     /// unlimited values.
     ///
+    /// ```text
+    /// upstream: -a-b-|
+    /// sink:      a b      (receiveValue(a), receiveValue(b))
+    /// ```
+    ///
     /// ```swift
     /// let c = Just(42).sink { print($0) }
     /// // Prints: 42
