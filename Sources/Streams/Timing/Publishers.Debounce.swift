@@ -11,7 +11,7 @@ extension Publisher {
     /// ```text
     /// upstream: -a-b-----c-d|
     ///           debounce(for: .seconds(2), scheduler: scheduler)     (one tick = 1 s)
-    /// output:   -----b-------|
+    /// output:   -----b------|
     /// ```
     ///
     /// `b` arrives exactly when `a`'s timer runs out: at the same instant the new value wins, and
