@@ -146,7 +146,7 @@ struct DelayTests {
     @Test func orderIsKeptWhateverOrderTheSchedulerRunsWorkIn() {
         // A scheduler whose tolerance lets later work run first still delivers in the upstream's
         // order: each piece of scheduled work delivers the oldest waiting event.
-        let scheduler = ReversingScheduler()
+        let scheduler = ManualScheduler()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>()
         upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
@@ -249,9 +249,10 @@ struct DelayTests {
     }
 }
 
-/// A scheduler for tests that keeps every action and, when told, runs them last-scheduled first:
-/// the worst order a scheduler with tolerance could pick.
-final class ReversingScheduler: Scheduler, @unchecked Sendable {  // `actions` is guarded by `lock`
+/// A scheduler for tests that keeps every action until the test runs them, in the order it
+/// chooses: to check that an operator copes with whatever order a scheduler (with tolerance, or
+/// concurrent) runs its work in. Its clock never moves.
+final class ManualScheduler: Scheduler, @unchecked Sendable {  // `actions` is guarded by `lock`
     typealias SchedulerTimeType = ImmediateScheduler.SchedulerTimeType
     typealias SchedulerOptions = Never
 
@@ -260,6 +261,9 @@ final class ReversingScheduler: Scheduler, @unchecked Sendable {  // `actions` i
 
     var now: SchedulerTimeType { ImmediateScheduler.shared.now }
     var minimumTolerance: SchedulerTimeType.Stride { 0 }
+
+    /// How many actions were scheduled and not run yet.
+    var count: Int { lock.withLock { actions.count } }
 
     func schedule(options: Never?, _ action: @escaping @Sendable () -> Void) {
         lock.withLock { actions.append(action) }
@@ -270,6 +274,7 @@ final class ReversingScheduler: Scheduler, @unchecked Sendable {  // `actions` i
         lock.withLock { actions.append(action) }
     }
 
+    /// Keeps `action` to run once (the test decides whether it "repeats").
     func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                   tolerance: SchedulerTimeType.Stride, options: Never?,
                   _ action: @escaping @Sendable () -> Void) -> Cancellable {
@@ -277,11 +282,19 @@ final class ReversingScheduler: Scheduler, @unchecked Sendable {  // `actions` i
         return Subscriptions.empty
     }
 
-    func runAllInReverse() {
+    /// Runs the actions scheduled so far, the one scheduled `order[0]`-th first, and so on;
+    /// actions scheduled meanwhile are kept for the next call.
+    func run(inOrder order: [Int]) {
         let taken = lock.withLock { () -> [@Sendable () -> Void] in
             defer { actions = [] }
             return actions
         }
-        for action in taken.reversed() { action() }
+        precondition(order.sorted() == Array(taken.indices), "order \(order) for \(taken.count) actions")
+        for index in order { taken[index]() }
+    }
+
+    /// Runs the actions scheduled so far, last scheduled first.
+    func runAllInReverse() {
+        run(inOrder: Array((0..<count).reversed()))
     }
 }
