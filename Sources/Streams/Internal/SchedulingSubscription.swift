@@ -190,6 +190,15 @@ class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
         return nil
     }
 
+    /// Marks the upstream over, and returns its subscription so that it is let go after
+    /// unlocking. Call with the lock held.
+    @inlinable
+    final func endUpstream() -> (any Subscription)? {
+        let upstream = if case .running(let upstream) = phase { upstream } else { Optional<any Subscription>.none }
+        phase = .upstreamFinished
+        return upstream
+    }
+
     /// Whether the stream is over for the downstream. Call with the lock held.
     @inlinable
     final var isDone: Bool {

@@ -165,12 +165,13 @@ final class DebounceSubscription<Context: Scheduler, Downstream: Subscriber>: Sc
             lock.unlock()
             return
         }
-        phase = .upstreamFinished
+        let finishedUpstream = endUpstream()
         generation &+= 1
         let dropped = pending.take()
         let previousTimer = timer.take()
         enqueueWaiting(.completion(completion))
         lock.unlock()
+        _ = finishedUpstream  // let go of after unlocking
         previousTimer?.cancel()
         _ = dropped
         scheduler.schedule(options: options, action(.deliverOne))

@@ -145,9 +145,10 @@ final class DelaySubscription<Context: Scheduler, Downstream: Subscriber>: Sched
             lock.unlock()
             return
         }
-        phase = .upstreamFinished
+        let finishedUpstream = endUpstream()
         enqueueWaiting(.completion(completion))
         lock.unlock()
+        _ = finishedUpstream  // let go of after unlocking
         scheduleDelivery()
     }
 

@@ -176,11 +176,12 @@ final class ThrottleSubscription<Context: Scheduler, Downstream: Subscriber>: Sc
             lock.unlock()
             return
         }
-        phase = .upstreamFinished
+        let finishedUpstream = endUpstream()
         pendingCompletion = completion
         let mustSchedule = !isEmissionScheduled
         isEmissionScheduled = true
         lock.unlock()
+        _ = finishedUpstream  // let go of after unlocking
         if mustSchedule {
             scheduler.schedule(options: nil, action(.emit))
         }

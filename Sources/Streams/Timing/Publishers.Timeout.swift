@@ -38,8 +38,8 @@ extension Publisher {
     ///   - customError: Makes the error to fail with on a timeout; `nil` (the default) finishes
     ///     instead.
     /// - Demand: requests go straight to the upstream, and demand the downstream returns from
-    ///   `receive(_:)` is requested from the upstream when the value is delivered (S1).
-    ///   Waiting for demand is no excuse: the timer runs whether or not anything was asked for.
+    ///   `receive(_:)` is requested from the upstream when the value is delivered (S1). The timer
+    ///   runs whether or not the downstream has asked for anything.
     /// - Completion: the upstream's completion is passed on (after the values before it); on a
     ///   timeout, the upstream is cancelled and `.finished` or `.failure(customError())` follows
     ///   the values already on their way.
@@ -163,11 +163,12 @@ final class TimeoutSubscription<Context: Scheduler, Downstream: Subscriber>: Sch
             lock.unlock()
             return
         }
-        phase = .upstreamFinished
+        let finishedUpstream = endUpstream()
         generation &+= 1
         let previousTimer = timer.take()
         enqueueWaiting(.completion(completion))
         lock.unlock()
+        _ = finishedUpstream  // let go of after unlocking
         previousTimer?.cancel()
         scheduler.schedule(options: options, action(.deliverOne))
     }
