@@ -4,12 +4,14 @@
 /// It is the subscriber to the upstream and the subscription the downstream receives, and it
 /// owns what those operators share: the lock, the phase of the subscription, the downstream, an
 /// optional timer, and a first-in first-out queue of events on their way down. Values are kept
-/// here, never in the scheduled closures (which capture only this object), so the closures are
-/// `@Sendable` without the values having to be.
+/// here, never in the scheduled closures, which capture only this object (as a non-generic
+/// ``ScheduledWorkTarget``, see ``action(_:)``): so the closures are `@Sendable` without the
+/// values having to be.
 ///
-/// An event goes into the queue either *waiting* (`delay` and `timeout` put each value in as it
+/// An event goes into the queue either *waiting* (`delay` and `timeout` put each event in as it
 /// arrives, and scheduled work later marks the oldest waiting one due) or *due* (`debounce` and
-/// `throttle` put a value in when its time has come). Only ``drain()`` calls the downstream: it
+/// `throttle` put a value in when its time has come; `debounce`'s completion waits like `delay`'s
+/// events). Only ``drain()`` calls the downstream: it
 /// hands due events over one at a time, in order, outside the lock, and whoever finds a drain
 /// already running leaves its events to it. So calls into the downstream never overlap (S3),
 /// even on a concurrent scheduler, their order is the queue's whatever order the scheduler runs
