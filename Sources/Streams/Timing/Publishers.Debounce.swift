@@ -1,0 +1,220 @@
+// MARK: - debounce
+
+extension Publisher {
+    /// Sends a value only once `dueTime` has passed without a newer one.
+    ///
+    /// Each value starts a timer of `dueTime` on `scheduler` and replaces the value that was
+    /// waiting, which is dropped. When the timer runs out, the waiting value is delivered on the
+    /// scheduler. So a burst of values gives one value, its last, `dueTime` after the burst ends:
+    /// the classic use is a search field that should query only once the user stops typing.
+    ///
+    /// ```text
+    /// upstream: -a-b-----c-d|
+    ///           debounce(for: .seconds(2), scheduler: scheduler)     (one tick = 1 s)
+    /// output:   -----b------|
+    /// ```
+    ///
+    /// `b` arrives exactly when `a`'s timer runs out: at the same instant the new value wins, and
+    /// the timer starts again. `d` is still waiting when the upstream finishes, and is dropped.
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test   // virtual time, from StreamsTesting
+    /// let typed = PassthroughSubject<String, Never>()
+    /// let c = typed.debounce(for: .milliseconds(300), scheduler: scheduler).sink { print($0) }
+    /// typed.send("s")
+    /// typed.send("sw")
+    /// scheduler.advance(by: .milliseconds(100))
+    /// typed.send("swi")
+    /// scheduler.advance(by: .milliseconds(300))
+    /// // Prints: swi
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - dueTime: How long the upstream must stay quiet before the latest value is sent.
+    ///   - scheduler: Where the timer runs and the values and completion are delivered.
+    ///   - options: Options for the scheduler.
+    /// - Demand: asks the upstream for `.unlimited` once the downstream has the subscription (as
+    ///   Combine does) and keeps the downstream's demand itself. A value whose time comes while
+    ///   the downstream has no outstanding demand is dropped, not kept for a later request
+    ///   (S1; as Combine).
+    /// - Completion: `.finished` or a failure is delivered on the scheduler at once, and a value
+    ///   still waiting for its time is dropped. Combine does the same (it is not documented; it
+    ///   is what Combine is observed to do). To keep that last value, wait for the quiet time
+    ///   before completing, or debounce with your own operator.
+    /// - Cancellation: cancels the upstream and the timer; the waiting value and the downstream
+    ///   are let go at once (S6, S7).
+    /// - Threading: values and the completion are delivered from work scheduled on `scheduler`
+    ///   (S13), never two at once.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value: one lock round trip and one timer scheduled (the previous
+    ///   one cancelled).
+    @inlinable
+    public func debounce<S: Scheduler>(
+        for dueTime: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.Debounce<Self, S> {
+        Publishers.Debounce(upstream: self, dueTime: dueTime, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/debounce(for:scheduler:options:)``: a value only after a
+    /// quiet time with no newer one.
+    public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are debounced.
+        public let upstream: Upstream
+        /// How long the upstream must stay quiet before the latest value is sent.
+        public let dueTime: Context.SchedulerTimeType.Stride
+        /// The scheduler the timer runs on and the events are delivered on.
+        public let scheduler: Context
+        /// Options for the scheduler.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that sends `upstream`'s latest value once it has been quiet for
+        /// `dueTime`.
+        @inlinable
+        public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+                    options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.dueTime = dueTime
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Subscribes `subscriber` to the debounced values.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: DebounceSubscription(
+                downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+        }
+    }
+}
+
+// MARK: - debounce: subscription
+
+/// The subscription of `debounce`. Each value becomes the waiting value and starts a new timer
+/// (a repeating one, for its cancellable; it is cancelled when it fires), numbered by
+/// `generation` so that a timer that fires after a newer value arrived does nothing.
+@usableFromInline
+final class DebounceSubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingSubscription<Downstream>,
+    @unchecked Sendable  // all mutable state (here and in the base class) is guarded by `lock`
+{
+    @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+    /// The downstream's outstanding demand.
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// Counts the values received; a timer knows the count it was started for.
+    @usableFromInline var generation: UInt64 = 0
+
+    @inlinable
+    init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+         options: Context.SchedulerOptions?) {
+        self.dueTime = dueTime
+        self.scheduler = scheduler
+        self.options = options
+        super.init(downstream: downstream, name: "Debounce")
+    }
+
+    @inlinable
+    override func didSubscribe(_ upstream: any Subscription) {
+        upstream.request(.unlimited)
+    }
+
+    @inlinable
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        let dueDate = scheduler.now.advanced(by: dueTime)
+        lock.lock()
+        guard case .running = phase else {
+            lock.unlock()
+            return .none
+        }
+        generation &+= 1
+        let generation = self.generation
+        let replaced = pending.take()
+        pending = input
+        let previousTimer = timer.take()
+        lock.unlock()
+        previousTimer?.cancel()
+        _ = replaced
+        let newTimer = scheduler.schedule(after: dueDate, interval: dueTime, tolerance: scheduler.minimumTolerance,
+                                          options: options, action(.timerFired(generation: generation)))
+        lock.lock()
+        // Keep the timer only while it still has a value to deliver: it may have fired already
+        // (the `ImmediateScheduler` runs it inside `schedule`), or a newer value replaced it.
+        if case .running = phase, self.generation == generation, pending != nil {
+            timer = newTimer
+            lock.unlock()
+        } else {
+            lock.unlock()
+            newTimer.cancel()
+        }
+        return .none
+    }
+
+    @inlinable
+    override func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .running = phase else {
+            lock.unlock()
+            return
+        }
+        let finishedUpstream = endUpstream()
+        generation &+= 1
+        let dropped = pending.take()
+        let previousTimer = timer.take()
+        enqueueWaiting(.completion(completion))
+        lock.unlock()
+        _ = finishedUpstream  // let go of after unlocking
+        previousTimer?.cancel()
+        _ = dropped
+        scheduler.schedule(options: options, action(.deliverOne))
+    }
+
+    @inlinable
+    override func addDemand(_ demand: Subscribers.Demand) {
+        lock.lock()
+        if !isDone { self.demand += demand }
+        lock.unlock()
+    }
+
+    @inlinable
+    override func perform(_ work: ScheduledWork) {
+        if case .timerFired(let generation) = work {
+            timerFired(generation: generation)
+        } else {
+            super.perform(work)
+        }
+    }
+
+    /// The quiet time after value number `generation` is over: delivers it if it is still the
+    /// waiting value and the downstream has demand; drops it otherwise.
+    @inlinable
+    func timerFired(generation: UInt64) {
+        lock.lock()
+        guard case .running = phase, self.generation == generation else {
+            lock.unlock()
+            return
+        }
+        let firedTimer = timer.take()
+        guard let value = pending.take() else {
+            lock.unlock()
+            firedTimer?.cancel()
+            return
+        }
+        let hasDemand = demand > 0
+        if hasDemand {
+            demand -= 1
+            enqueueDue(.value(value))
+        }
+        lock.unlock()
+        firedTimer?.cancel()
+        if hasDemand { drain() }
+    }
+}

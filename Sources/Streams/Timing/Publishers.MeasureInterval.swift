@@ -1,0 +1,127 @@
+// MARK: - measureInterval
+
+extension Publisher {
+    /// Replaces each value with the time since the previous one, as measured by a scheduler's
+    /// clock.
+    ///
+    /// The first value is replaced with the time since the subscription. The interval is the
+    /// scheduler's `Stride` (for a dispatch queue, a `DispatchQueue.SchedulerTimeType.Stride`
+    /// in nanoseconds). The scheduler serves only as a clock: nothing is scheduled on it.
+    ///
+    /// ```text
+    /// upstream: -a--b-c|
+    ///           measureInterval(using: scheduler).map { $0.magnitude / 1_000_000_000 }
+    ///                                                  (a dispatch queue's time; one tick = 1 s)
+    /// output:   -1--3-2|
+    /// ```
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test   // virtual time, from StreamsTesting
+    /// let events = PassthroughSubject<Void, Never>()
+    /// let c = events.measureInterval(using: scheduler).sink { print(Double($0.magnitude) / 1e9) }
+    /// scheduler.advance(by: .seconds(2))
+    /// events.send()
+    /// scheduler.advance(by: .milliseconds(500))
+    /// events.send()
+    /// // Prints: 2.0
+    /// //         0.5
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scheduler: The scheduler whose clock (`now`) measures the time.
+    ///   - options: Accepted for Combine's signature; unused, as nothing is scheduled.
+    /// - Demand, completion, cancellation: pass through unchanged (the upstream's subscription
+    ///   goes straight to the downstream).
+    /// - Threading: values go out on the upstream's thread, at once: delivering them later
+    ///   would add the scheduling delay to what is measured. This is the one time operator that
+    ///   does not deliver on its scheduler (S13 holds: it schedules nothing).
+    /// - Combine compatibility: as Combine, which also reads only the scheduler's `now`.
+    /// - Complexity: O(1) per value, no lock, no allocation; reads the clock once per value.
+    @inlinable
+    public func measureInterval<S: Scheduler>(
+        using scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.MeasureInterval<Self, S> {
+        Publishers.MeasureInterval(upstream: self, scheduler: scheduler)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/measureInterval(using:options:)``: the time between the
+    /// upstream's values.
+    public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The time between two values, in the scheduler's time.
+        public typealias Output = Context.SchedulerTimeType.Stride
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are timed.
+        public let upstream: Upstream
+        /// The scheduler whose clock measures the time.
+        public let scheduler: Context
+
+        /// Creates a publisher of the times between `upstream`'s values, measured on
+        /// `scheduler`'s clock.
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+        }
+
+        /// Subscribes `subscriber` to the intervals.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: MeasureIntervalSubscriber<Upstream.Output, Context, S>(
+                downstream: subscriber, scheduler: scheduler))
+        }
+    }
+}
+
+// MARK: - measureInterval: subscriber
+
+/// The subscriber of `measureInterval`: it hands the upstream's subscription straight down and
+/// keeps the time of the last event. That time is only touched from the upstream's serialized
+/// signals (S3), so it needs no lock.
+@usableFromInline
+final class MeasureIntervalSubscriber<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible
+where Downstream.Input == Context.SchedulerTimeType.Stride {
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let scheduler: Context
+    /// The time of the subscription, then of the last value; `nil` before the subscription.
+    @usableFromInline var last: Context.SchedulerTimeType?
+
+    @inlinable
+    init(downstream: Downstream, scheduler: Context) {
+        self.downstream = downstream
+        self.scheduler = scheduler
+    }
+
+    @usableFromInline var description: String { "MeasureInterval" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard last == nil else {
+            subscription.cancel()
+            return
+        }
+        // Before the downstream gets it: a synchronous upstream may send inside `request`.
+        last = scheduler.now
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let now = scheduler.now
+        let previous = last ?? now
+        last = now
+        return downstream.receive(previous.distance(to: now))
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+    }
+}

@@ -1,0 +1,234 @@
+// MARK: - throttle
+
+extension Publisher {
+    /// Sends at most one value per `interval`: the first or the latest of those that arrive in
+    /// between.
+    ///
+    /// A value that arrives when nothing has been sent for at least `interval` (the first value
+    /// of the stream, or one after a quiet time) is sent at once — as soon as `scheduler` runs
+    /// it. A value that arrives sooner waits until `interval` after the last value sent; values
+    /// that arrive while one is waiting either replace it (`latest: true`) or are dropped
+    /// (`latest: false`). So values go out no closer together than `interval`.
+    ///
+    /// ```text
+    /// upstream: -abcd-----f|
+    ///           throttle(for: .seconds(3), scheduler: scheduler, latest: true)     (1 tick = 1 s)
+    /// output:   -a--d-----f|
+    ///
+    ///           throttle(for: .seconds(3), scheduler: scheduler, latest: false)
+    /// output:   -a--b-----f|
+    /// ```
+    ///
+    /// `a` is sent at once; `b`, `c` and `d` arrive within 3 s of it, so one of them is sent 3 s
+    /// after `a` (`d` arrives at that same instant, just before the throttle sends). `f` comes
+    /// after a quiet time and is sent at once; so is `|`, as nothing is waiting.
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test   // virtual time, from StreamsTesting
+    /// let taps = PassthroughSubject<Int, Never>()
+    /// let c = taps.throttle(for: .seconds(1), scheduler: scheduler, latest: true).sink { print($0) }
+    /// taps.send(1)
+    /// scheduler.advance()                        // 1 goes at once
+    /// taps.send(2)
+    /// taps.send(3)
+    /// scheduler.advance(by: .seconds(1))         // the latest of 2, 3, a second after 1
+    /// // Prints: 1
+    /// //         3
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: The least time between two values sent.
+    ///   - scheduler: Where values and the completion are delivered and time is read.
+    ///   - latest: `true` to send the latest value of each interval, `false` the first.
+    /// - Demand: asks the upstream for `.unlimited` once the downstream has the subscription (as
+    ///   Combine does) and keeps the downstream's demand itself. A value that arrives while the
+    ///   downstream has no outstanding demand and nothing is waiting is dropped (S1; as Combine);
+    ///   the waiting value holds one unit of demand, so replacing it (`latest: true`) needs none.
+    /// - Completion: if a value is waiting, the completion (`.finished` or a failure) is delivered
+    ///   right after it, at its time; otherwise at once, on the scheduler.
+    /// - Cancellation: cancels the upstream; the waiting value and the downstream are let go at
+    ///   once (S6, S7); the already scheduled delivery then does nothing.
+    /// - Threading: values and the completion are delivered from work scheduled on `scheduler`
+    ///   (S13), never two at once.
+    /// - Combine compatibility: as Combine is observed to behave (its documentation only says
+    ///   that the first value is delivered, then one per interval): the first value goes out at
+    ///   once, not at the end of a first interval, and a completion waits for the waiting value.
+    ///   One difference in a corner: Combine drops a value that would replace the waiting one
+    ///   when the downstream has no further demand.
+    /// - Complexity: O(1) per value, one lock round trip; one scheduled action per value sent.
+    @inlinable
+    public func throttle<S: Scheduler>(
+        for interval: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        latest: Bool
+    ) -> Publishers.Throttle<Self, S> {
+        Publishers.Throttle(upstream: self, interval: interval, scheduler: scheduler, latest: latest)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/throttle(for:scheduler:latest:)``: at most one value per
+    /// interval, the first or the latest.
+    public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are throttled.
+        public let upstream: Upstream
+        /// The least time between two values sent.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The scheduler the events are delivered on.
+        public let scheduler: Context
+        /// Whether the latest value of an interval is sent (`true`) or the first (`false`).
+        public let latest: Bool
+
+        /// Creates a publisher that sends at most one of `upstream`'s values per `interval`.
+        @inlinable
+        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+                    latest: Bool) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.latest = latest
+        }
+
+        /// Subscribes `subscriber` to the throttled values.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: ThrottleSubscription(
+                downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+        }
+    }
+}
+
+// MARK: - throttle: subscription
+
+/// The subscription of `throttle`. At most one emission is scheduled at a time
+/// (`isEmissionScheduled`); it sends the waiting value (the base class's `pending`) and, if the
+/// upstream completed meanwhile, the completion after it.
+@usableFromInline
+final class ThrottleSubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingSubscription<Downstream>,
+    @unchecked Sendable  // all mutable state (here and in the base class) is guarded by `lock`
+{
+    @usableFromInline let interval: Context.SchedulerTimeType.Stride
+    @usableFromInline let scheduler: Context
+    @usableFromInline let latest: Bool
+    /// The downstream's outstanding demand.
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// When the last value was sent; `nil` before the first.
+    @usableFromInline var lastEmission: Context.SchedulerTimeType?
+    @usableFromInline var isEmissionScheduled = false
+    /// The upstream's completion, waiting for the scheduled emission.
+    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+
+    @inlinable
+    init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+        self.interval = interval
+        self.scheduler = scheduler
+        self.latest = latest
+        super.init(downstream: downstream, name: "Throttle")
+    }
+
+    @inlinable
+    override func didSubscribe(_ upstream: any Subscription) {
+        upstream.request(.unlimited)
+    }
+
+    @inlinable
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        let now = scheduler.now
+        lock.lock()
+        guard case .running = phase else {
+            lock.unlock()
+            return .none
+        }
+        if isEmissionScheduled {
+            // A value is waiting: it holds the demand; keep the latest or the first.
+            let replaced = latest ? pending.take() : nil
+            if latest { pending = input }
+            lock.unlock()
+            _ = replaced
+            return .none
+        }
+        guard demand > 0 else {
+            lock.unlock()
+            return .none
+        }
+        demand -= 1
+        pending = input
+        isEmissionScheduled = true
+        let earliest = lastEmission.map { $0.advanced(by: interval) }
+        lock.unlock()
+        if let earliest, earliest > now {
+            scheduler.schedule(after: earliest, tolerance: scheduler.minimumTolerance, options: nil, action(.emit))
+        } else {
+            scheduler.schedule(options: nil, action(.emit))
+        }
+        return .none
+    }
+
+    @inlinable
+    override func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .running = phase else {
+            lock.unlock()
+            return
+        }
+        let finishedUpstream = endUpstream()
+        pendingCompletion = completion
+        let mustSchedule = !isEmissionScheduled
+        isEmissionScheduled = true
+        lock.unlock()
+        _ = finishedUpstream  // let go of after unlocking
+        if mustSchedule {
+            scheduler.schedule(options: nil, action(.emit))
+        }
+    }
+
+    @inlinable
+    override func addDemand(_ demand: Subscribers.Demand) {
+        lock.lock()
+        if !isDone { self.demand += demand }
+        lock.unlock()
+    }
+
+    @inlinable
+    override func perform(_ work: ScheduledWork) {
+        if case .emit = work {
+            emit()
+        } else {
+            super.perform(work)
+        }
+    }
+
+    /// The scheduled emission: sends the waiting value, then the waiting completion, if any.
+    @inlinable
+    func emit() {
+        let now = scheduler.now
+        lock.lock()
+        guard !isDone, isEmissionScheduled else {
+            lock.unlock()
+            return
+        }
+        isEmissionScheduled = false
+        if let value = pending.take() {
+            lastEmission = now
+            enqueueDue(.value(value))
+        }
+        if let completion = pendingCompletion.take() {
+            enqueueDue(.completion(completion))
+        }
+        lock.unlock()
+        drain()
+    }
+
+    @inlinable
+    override func didEnd() {
+        lock.lock()
+        let completion = pendingCompletion.take()
+        lock.unlock()
+        _ = completion
+    }
+}

@@ -1,0 +1,253 @@
+// MARK: - timeout
+
+extension Publisher {
+    /// Ends the stream if the upstream goes `interval` without sending a value.
+    ///
+    /// A timer of `interval` starts at subscription and starts again with each value. If it runs
+    /// out, `timeout` cancels the upstream and finishes — or, given `customError`, fails with
+    /// the error it returns. Values and the upstream's own completion are passed on, delivered on
+    /// `scheduler`.
+    ///
+    /// ```text
+    /// upstream: -a-b------c|
+    ///           timeout(.seconds(3), scheduler: scheduler)     (one tick = 1 s)
+    /// output:   -a-b--[;|]
+    /// ```
+    ///
+    /// A value or completion that arrives at the very instant the timer runs out comes first:
+    /// a value starts the timer again, a completion is passed on and there is no timeout.
+    ///
+    /// ```swift
+    /// struct TooSlow: Error {}
+    /// let scheduler = DispatchQueue.test   // virtual time, from StreamsTesting
+    /// let replies = PassthroughSubject<String, any Error>()
+    /// let c = replies
+    ///     .timeout(.seconds(5), scheduler: scheduler, customError: { TooSlow() })
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// replies.send("pong")
+    /// scheduler.advance(by: .seconds(5))
+    /// // Prints: pong
+    /// //         failure(TooSlow())
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: The longest time allowed without a value, from subscription or from the
+    ///     last value.
+    ///   - scheduler: Where the timer runs and the events are delivered.
+    ///   - options: Options for the scheduler.
+    ///   - customError: Makes the error to fail with on a timeout; `nil` (the default) finishes
+    ///     instead.
+    /// - Demand: requests go straight to the upstream, and demand the downstream returns from
+    ///   `receive(_:)` is requested from the upstream when the value is delivered (S1). The timer
+    ///   runs whether or not the downstream has asked for anything.
+    /// - Completion: the upstream's completion is passed on (after the values before it); on a
+    ///   timeout, the upstream is cancelled and `.finished` or `.failure(customError())` follows
+    ///   the values already on their way.
+    /// - Cancellation: cancels the upstream and the timer; the downstream and `customError` are
+    ///   let go at once (S6, S7).
+    /// - Threading: values and the completion are delivered from work scheduled on `scheduler`
+    ///   (S13), never two at once; `customError` runs on the scheduler too.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value: a lock round trip, one timer scheduled (the previous one
+    ///   cancelled) and one delivery scheduled.
+    @inlinable
+    public func timeout<S: Scheduler>(
+        _ interval: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil,
+        customError: (() -> Failure)? = nil
+    ) -> Publishers.Timeout<Self, S> {
+        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options,
+                           customError: customError)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/timeout(_:scheduler:options:customError:)``: the upstream's
+    /// events, ended early if it goes too long without a value.
+    public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that is timed.
+        public let upstream: Upstream
+        /// The longest time allowed without a value.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The scheduler the timer runs on and the events are delivered on.
+        public let scheduler: Context
+        /// Options for the scheduler.
+        public let options: Context.SchedulerOptions?
+        /// Makes the error to fail with on a timeout; `nil` finishes instead.
+        public let customError: (() -> Upstream.Failure)?
+
+        /// Creates a publisher that ends `upstream` when it goes `interval` without a value.
+        @inlinable
+        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+                    options: Context.SchedulerOptions?, customError: (() -> Upstream.Failure)?) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.options = options
+            self.customError = customError
+        }
+
+        /// Subscribes `subscriber` to the timed events.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: TimeoutSubscription(
+                downstream: subscriber, interval: interval, scheduler: scheduler, options: options,
+                customError: customError))
+        }
+    }
+}
+
+// MARK: - timeout: subscription
+
+/// The subscription of `timeout`. Values and the upstream's completion go into the queue as they
+/// arrive, waiting, and work scheduled at once marks them due. The timer (a repeating one, for its
+/// cancellable) is numbered by `generation`, so one that fires after a newer value arrived does
+/// nothing. A timeout marks everything queued due, behind which it puts its own completion.
+@usableFromInline
+final class TimeoutSubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingSubscription<Downstream>,
+    @unchecked Sendable  // all mutable state (here and in the base class) is guarded by `lock`
+{
+    @usableFromInline let interval: Context.SchedulerTimeType.Stride
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+    /// `nil` once the stream is over.
+    @usableFromInline var customError: (() -> Failure)?
+    /// Counts the timers started; a timer knows its number.
+    @usableFromInline var generation: UInt64 = 0
+
+    @inlinable
+    init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+         options: Context.SchedulerOptions?, customError: (() -> Failure)?) {
+        self.interval = interval
+        self.scheduler = scheduler
+        self.options = options
+        self.customError = customError
+        super.init(downstream: downstream, name: "Timeout")
+    }
+
+    @inlinable
+    override func didSubscribe(_ upstream: any Subscription) {
+        // Started once the downstream has the subscription, so that a timer that runs out at
+        // once (the `ImmediateScheduler`) cannot complete before it (S2). A value that arrived
+        // meanwhile has started it already.
+        lock.lock()
+        let started = generation != 0
+        lock.unlock()
+        if !started { startTimer() }
+    }
+
+    @inlinable
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .running = phase else {
+            lock.unlock()
+            return .none
+        }
+        enqueueWaiting(.value(input))
+        lock.unlock()
+        startTimer()
+        scheduler.schedule(options: options, action(.deliverOne))
+        return .none
+    }
+
+    @inlinable
+    override func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .running = phase else {
+            lock.unlock()
+            return
+        }
+        let finishedUpstream = endUpstream()
+        generation &+= 1
+        let previousTimer = timer.take()
+        enqueueWaiting(.completion(completion))
+        lock.unlock()
+        _ = finishedUpstream  // let go of after unlocking
+        previousTimer?.cancel()
+        scheduler.schedule(options: options, action(.deliverOne))
+    }
+
+    @inlinable
+    override func addDemand(_ demand: Subscribers.Demand) {
+        runningUpstream()?.request(demand)
+    }
+
+    @inlinable
+    override func didEnd() {
+        lock.lock()
+        let customError = self.customError.take()
+        lock.unlock()
+        _ = customError
+    }
+
+    /// Starts the timer again from now, cancelling the previous one.
+    @inlinable
+    func startTimer() {
+        let deadline = scheduler.now.advanced(by: interval)
+        lock.lock()
+        guard case .running = phase else {
+            lock.unlock()
+            return
+        }
+        generation &+= 1
+        let generation = self.generation
+        let previousTimer = timer.take()
+        lock.unlock()
+        previousTimer?.cancel()
+        let newTimer = scheduler.schedule(after: deadline, interval: interval, tolerance: scheduler.minimumTolerance,
+                                          options: options, action(.timerFired(generation: generation)))
+        lock.lock()
+        // Keep the timer only while it is the current one and has not run out already (the
+        // `ImmediateScheduler` runs it inside `schedule`).
+        if case .running = phase, self.generation == generation {
+            timer = newTimer
+            lock.unlock()
+        } else {
+            lock.unlock()
+            newTimer.cancel()
+        }
+    }
+
+    @inlinable
+    override func perform(_ work: ScheduledWork) {
+        if case .timerFired(let generation) = work {
+            timerFired(generation: generation)
+        } else {
+            super.perform(work)
+        }
+    }
+
+    /// Timer number `generation` ran out: if no value came since it started, cancels the
+    /// upstream and ends the stream after the values already queued.
+    @inlinable
+    func timerFired(generation: UInt64) {
+        lock.lock()
+        guard case .running(let upstream) = phase, self.generation == generation else {
+            lock.unlock()
+            return
+        }
+        phase = .upstreamFinished
+        self.generation &+= 1
+        let firedTimer = timer.take()
+        let makeError = customError
+        lock.unlock()
+        firedTimer?.cancel()
+        upstream.cancel()
+        let completion: Subscribers.Completion<Failure> = makeError.map { .failure($0()) } ?? .finished
+        lock.lock()
+        guard !isDone else {
+            lock.unlock()
+            return
+        }
+        enqueueWaiting(.completion(completion))
+        markAllDue()
+        lock.unlock()
+        drain()
+    }
+}
