@@ -2,12 +2,13 @@ import Synchronization
 
 /// The engine shared by ``PassthroughSubject`` and ``CurrentValueSubject``.
 ///
-/// Every call into a subscriber (its subscription, values, completion) happens while holding the
+/// A new subscriber gets its subscription at once, on the subscribing thread, before it is
+/// attached. From then on every call into it (values, completion) happens while holding the
 /// *drain token* (`isDraining == true`), so a subscriber is never called from two threads at once
 /// (S3). Work that arrives while another caller holds the token — a `send` from another thread,
-/// a `send` or `subscribe` from inside a subscriber, a `cancel` — is queued under `lock` and run by
-/// the token holder, in order, in a loop instead of by recursion (S11). The token holder does not
-/// hold `lock` while it calls out.
+/// a `send` or `subscribe` from inside a subscriber, a `cancel`, attaching a new subscriber — is
+/// queued under `lock` and run by the token holder, in order, in a loop instead of by recursion
+/// (S11). The token holder does not hold `lock` while it calls out.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     // Guarded by `lock`: isDraining, pending, completion, currentValue, upstreams.
@@ -25,6 +26,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Retained by hand (see `attach`/`detach`) so that delivering a value retains nothing.
     @exclusivity(unchecked) @usableFromInline var conduits: ContiguousArray<Unmanaged<SubjectConduit<Output, Failure>>> = []
+    /// Whether the completion has reached the attached conduits: a conduit attached later is
+    /// finished at once.
+    @usableFromInline var completionDelivered = false
     /// The latest value in delivery order: what a new or newly demanding subscriber of a
     /// `CurrentValueSubject` is given. Lags `currentValue` only while sends are queued.
     @exclusivity(unchecked) @usableFromInline var deliveredValue: Output?
@@ -104,7 +108,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         lock.unlock()
-        submit(.attach(Conduit(core: self, downstream: subscriber)))
+        // The subscription is handed over at once, on this thread, as Combine does; only then
+        // is the conduit attached, through the drain token (queued if another thread is
+        // delivering), so no value reaches it before its subscription.
+        let conduit = Conduit(core: self, downstream: subscriber)
+        subscriber.receive(subscription: conduit)
+        submit(.attach(conduit))
     }
 
     @usableFromInline
@@ -156,13 +165,20 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         case .value(let value):
             deliver(value)
         case .complete(let completion):
+            completionDelivered = true
             let finishing = conduits
             conduits = []
             for conduit in finishing { conduit.takeRetainedValue().finish(completion) }
         case .attach(let conduit):
-            conduits.append(.passRetained(conduit))
-            conduit.start(replaying: replaysLatest)
-            if replaysLatest { conduit.flush(deliveredValue!) }
+            if conduit.cancelled.load(ordering: .acquiring) {
+                conduit.release()  // cancelled from inside receive(subscription:)
+            } else if completionDelivered {
+                conduit.finish(lock.withLock { completion! })
+            } else {
+                conduits.append(.passRetained(conduit))
+                conduit.owesValue = replaysLatest
+                if replaysLatest { conduit.flush(deliveredValue!) }
+            }
         case .detach(let conduit):
             if let index = conduits.firstIndex(where: { $0.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }) {
                 conduits.remove(at: index).release()
@@ -207,7 +223,6 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
         self.offerValue = offerValue
     }
 
-    @usableFromInline func start(replaying: Bool) { fatalError("abstract") }
     @usableFromInline func flush(_ latest: Output) { fatalError("abstract") }
     @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
     @usableFromInline func release() { fatalError("abstract") }
@@ -269,11 +284,6 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
         })
     }
 
-    @usableFromInline
-    override func start(replaying: Bool) {
-        owesValue = replaying
-        downstream?.receive(subscription: self)
-    }
 
     @inlinable
     func offer(_ value: Downstream.Input) {
