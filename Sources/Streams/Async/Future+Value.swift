@@ -1,0 +1,87 @@
+extension Future where Failure == Never {
+    /// The future's value, awaited: `let x = await future.value`.
+    ///
+    /// Subscribes to the future and returns its value as soon as the promise has been called
+    /// (at once, if it already has). Every caller gets the same value (S12).
+    ///
+    /// ```swift
+    /// let future = Future<Int, Never> { promise in
+    ///     DispatchQueue.global().async { promise(.success(42)) }
+    /// }
+    /// print(await future.value)
+    /// // Prints: 42
+    /// ```
+    ///
+    /// - Cancellation: cancelling the awaiting task does not end the wait: a future always
+    ///   produces its value, and this property waits for it.
+    /// - Combine compatibility: as Combine (which does not document cancellation).
+    public var value: Output {
+        get async {
+            switch await awaitedResult {
+            case .success(let value): value
+            }
+        }
+    }
+}
+
+extension Future {
+    /// The future's value, awaited, or its failure, thrown: `let x = try await future.value`.
+    ///
+    /// Subscribes to the future and returns its value, or throws its error, as soon as the
+    /// promise has been called (at once, if it already has). Every caller gets the same result
+    /// (S12).
+    ///
+    /// ```swift
+    /// struct Boom: Error {}
+    /// let future = Future<Int, Boom> { promise in promise(.failure(Boom())) }
+    /// do { _ = try await future.value } catch { print(error) }
+    /// // Prints: Boom()
+    /// ```
+    ///
+    /// - Cancellation: cancelling the awaiting task does not end the wait (it does not throw
+    ///   `CancellationError`): the property waits for the future's result.
+    /// - Combine compatibility: as Combine (which does not document cancellation).
+    public var value: Output {
+        get async throws {
+            try await awaitedResult.get()
+        }
+    }
+
+    /// Waits for the promise to be called.
+    var awaitedResult: Result<Output, Failure> {
+        get async {
+            let waiter = FutureValueWaiter<Output, Failure>()
+            await withUnsafeContinuation { waiter.wait($0, for: core) }
+            return waiter.take()
+        }
+    }
+}
+
+/// Waits for a future's result on behalf of an `await`: the continuation is resumed exactly once,
+/// by whoever finds it under the lock with the result there.
+final class FutureValueWaiter<Output, Failure: Error>: FutureSubscriptionBase<Output, Failure>,
+    @unchecked Sendable  // `continuation`, `result` guarded by `lock`
+{
+    let lock = Lock()
+    var continuation: UnsafeContinuation<Void, Never>?
+    var result: Result<Output, Failure>?
+
+    /// Parks `continuation` and attaches to `core`, which hands over the result now or later.
+    func wait(_ continuation: UnsafeContinuation<Void, Never>, for core: FutureCore<Output, Failure>) {
+        lock.withLock { self.continuation = continuation }
+        core.attach(self)
+    }
+
+    override func resultArrived(_ result: Result<Output, Failure>) {
+        lock.lock()
+        self.result = result
+        let continuation = self.continuation.take()
+        lock.unlock()
+        continuation?.resume()
+    }
+
+    /// The result, once the continuation was resumed.
+    func take() -> Result<Output, Failure> {
+        lock.withLock { result! }
+    }
+}
