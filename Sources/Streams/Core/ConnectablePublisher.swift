@@ -100,6 +100,8 @@ extension Publishers {
     }
 }
 
+extension Publishers.Autoconnect: Sendable where Upstream: Sendable {}
+
 // MARK: - Shared state
 
 /// The subscriber count and the connection of one ``Publishers/Autoconnect``.

@@ -109,7 +109,8 @@ extension Publishers {
             core.attach(subscriber)
         }
 
-        /// Starts ticking (or returns the running connection); cancel the result to stop.
+        /// Starts ticking (or returns the running connection); cancel the result to stop. Safe to
+        /// call from any thread when the scheduler is.
         public func connect() -> Cancellable {
             core.connect { tick in
                 scheduler.schedule(
@@ -123,3 +124,6 @@ extension Publishers {
         }
     }
 }
+
+extension Publishers.Timer: Sendable
+where Context: Sendable, Context.SchedulerTimeType.Stride: Sendable, Context.SchedulerOptions: Sendable {}
