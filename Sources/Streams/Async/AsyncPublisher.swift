@@ -45,7 +45,7 @@ extension Publisher {
     /// The publisher's values as an asynchronous sequence that throws the publisher's failure,
     /// to read with `for try await`.
     ///
-    /// As ``Publisher/values-(AsyncPublisher<Self>)``, except that a failure of the publisher is
+    /// As the non-throwing `values`, except that a failure of the publisher is
     /// thrown by `next()`; after it, `next()` returns `nil`.
     ///
     /// ```text
@@ -76,7 +76,7 @@ extension Publisher {
     /// - Completion: `.finished` ends the sequence; `.failure(error)` is thrown by `next()`.
     /// - Cancellation: cancelling the waiting task cancels the subscription; `next()` then
     ///   returns `nil` (it does not throw `CancellationError`). Dropping the iterator cancels too.
-    /// - Threading: as ``Publisher/values-(AsyncPublisher<Self>)``.
+    /// - Threading: as the non-throwing `values`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: one lock and one continuation per value.
     @inlinable
@@ -85,12 +85,12 @@ extension Publisher {
     }
 }
 
-/// A publisher's values as an asynchronous sequence: the type of ``Publisher/values-(AsyncPublisher<Self>)``
+/// A publisher's values as an asynchronous sequence: the type of the non-throwing `values`
 /// for publishers that cannot fail.
 ///
 /// Iterating subscribes to the publisher; each `next()` asks it for exactly one value. Values
 /// the publisher sends while no `next()` is waiting are not kept (see
-/// ``Publisher/values-(AsyncPublisher<Self>)``).
+/// the non-throwing `values`).
 public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
     /// The publisher's output.
     public typealias Element = P.Output
@@ -140,7 +140,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
 }
 
 /// A publisher's values as an asynchronous sequence that throws its failure: the type of
-/// ``Publisher/values-(AsyncThrowingPublisher<Self>)``.
+/// the throwing `values`.
 ///
 /// Iterating subscribes to the publisher; each `next()` asks it for exactly one value; a failure
 /// is thrown. Values the publisher sends while no `next()` is waiting are not kept.

@@ -4,6 +4,11 @@ extension Future where Failure == Never {
     /// Subscribes to the future and returns its value as soon as the promise has been called
     /// (at once, if it already has). Every caller gets the same value (S12).
     ///
+    /// ```text
+    /// future:  ---[a|]       (the promise is called at tick 3)
+    /// value:   ---a          (an await from tick 0 returns a at tick 3)
+    /// ```
+    ///
     /// ```swift
     /// let future = Future<Int, Never> { promise in
     ///     DispatchQueue.global().async { promise(.success(42)) }
@@ -12,10 +17,15 @@ extension Future where Failure == Never {
     /// // Prints: 42
     /// ```
     ///
+    /// - Demand: asks the future for its one value.
+    /// - Completion: returns when the promise is called.
     /// - Cancellation: cancelling the awaiting task does not end the wait: a future always
     ///   produces its value, and this property waits for it.
+    /// - Threading: runs on the caller's executor (`nonisolated(nonsending)`), so an actor can
+    ///   await a value that is not `Sendable`; the promise may be called from any thread.
     /// - Combine compatibility: as Combine (which does not document cancellation).
-    public var value: Output {
+    /// - Complexity: O(1); one lock and one continuation.
+    nonisolated(nonsending) public var value: Output {
         get async {
             switch await awaitedResult {
             case .success(let value): value
@@ -31,6 +41,11 @@ extension Future {
     /// promise has been called (at once, if it already has). Every caller gets the same result
     /// (S12).
     ///
+    /// ```text
+    /// future:  ---^          (the promise is called with a failure at tick 3)
+    /// value:   ---^          (an await from tick 0 throws at tick 3)
+    /// ```
+    ///
     /// ```swift
     /// struct Boom: Error {}
     /// let future = Future<Int, Boom> { promise in promise(.failure(Boom())) }
@@ -38,17 +53,22 @@ extension Future {
     /// // Prints: Boom()
     /// ```
     ///
+    /// - Demand: asks the future for its one value.
+    /// - Completion: returns the value, or throws the failure, when the promise is called.
     /// - Cancellation: cancelling the awaiting task does not end the wait (it does not throw
     ///   `CancellationError`): the property waits for the future's result.
+    /// - Threading: runs on the caller's executor (`nonisolated(nonsending)`), so an actor can
+    ///   await a value that is not `Sendable`; the promise may be called from any thread.
     /// - Combine compatibility: as Combine (which does not document cancellation).
-    public var value: Output {
+    /// - Complexity: O(1); one lock and one continuation.
+    nonisolated(nonsending) public var value: Output {
         get async throws {
             try await awaitedResult.get()
         }
     }
 
-    /// Waits for the promise to be called.
-    var awaitedResult: Result<Output, Failure> {
+    /// Waits for the promise to be called, on the caller's executor.
+    nonisolated(nonsending) var awaitedResult: Result<Output, Failure> {
         get async {
             let waiter = FutureValueWaiter<Output, Failure>()
             await withUnsafeContinuation { waiter.wait($0, for: core) }

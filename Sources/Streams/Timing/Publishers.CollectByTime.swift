@@ -43,8 +43,8 @@ extension Publisher {
     ///   without demand keeps its array, in order behind earlier ones, until demand arrives; the
     ///   windows go on meanwhile, so a downstream that never asks makes arrays pile up.
     /// - Completion: `.finished` comes after the waiting arrays and the open window's values (as
-    ///   the last array) are sent. A failure is passed on at once and the collected values are
-    ///   dropped.
+    ///   the last array) are sent. A failure is passed on right away (on the scheduler), without
+    ///   demand, and the collected values are dropped.
     /// - Cancellation: cancels the upstream and the windows' schedule, and drops the collected
     ///   values (S6, S7).
     /// - Threading: arrays and the completion are delivered on `scheduler` (S13).

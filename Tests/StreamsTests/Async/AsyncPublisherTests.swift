@@ -54,6 +54,23 @@ struct AsyncPublisherTests {
         #expect(await reader.seen == [4, 5, 6])
     }
 
+    @Test func anActorReadsValuesThatAreNotSendable() async {
+        // Compiles only because the iterators implement `next(isolation:)`.
+        final class Box {
+            let number: Int
+            init(_ number: Int) { self.number = number }
+        }
+        actor Reader {
+            func read() async throws -> [Int] {
+                var numbers: [Int] = []
+                for await box in [Box(1), Box(2)].publisher.values { numbers.append(box.number) }
+                for try await box in Just(Box(3)).setFailureType(to: Boom.self).values { numbers.append(box.number) }
+                return numbers
+            }
+        }
+        #expect((try? await Reader().read()) == [1, 2, 3])
+    }
+
     // MARK: Demand
 
     @Test func asksForOneValuePerNext_S16() async {

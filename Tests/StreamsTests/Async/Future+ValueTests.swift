@@ -38,6 +38,22 @@ struct FutureValueTests {
         #expect(await task.value == 7)
     }
 
+    @Test func anActorAwaitsAValueThatIsNotSendable() async throws {
+        // Compiles only because `value` runs on the caller's executor.
+        final class Box {
+            let number: Int
+            init(_ number: Int) { self.number = number }
+        }
+        actor Reader {
+            func read() async throws -> Int {
+                let future = Future<Box, Never> { $0(.success(Box(5))) }
+                let throwing = Future<Box, Boom> { $0(.success(Box(6))) }
+                return await future.value.number + (try await throwing.value.number)
+            }
+        }
+        #expect(try await Reader().read() == 11)
+    }
+
     // MARK: Completion and failure
 
     @Test func everyAwaiterGetsTheSameResult_S12() async throws {
