@@ -10,7 +10,7 @@ import Testing
 @Suite("Async bridge under concurrency", .timeLimit(.minutes(2)))
 struct AsyncBridgeStressTests {
     /// Waits until `condition` holds, for at most `timeout`.
-    static func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    static func pollUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while !condition() {
@@ -58,14 +58,14 @@ struct AsyncBridgeStressTests {
                 var iterator = values.makeAsyncIterator()
                 return await iterator.next()
             }
-            #expect(await Self.waitUntil { upstream.history.first == .requested(.max(1)) })
+            #expect(await Self.pollUntil { upstream.history.first == .requested(.max(1)) })
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 if index == 0 { upstream.send(round) } else { task.cancel() }
             }
             // Either the value won or the cancel did; the task ends either way.
             let result = await task.value
             #expect(result == nil || result == round)
-            #expect(await Self.waitUntil { upstream.history.last == .cancelled })
+            #expect(await Self.pollUntil { upstream.history.last == .cancelled })
         }
     }
 
@@ -82,7 +82,7 @@ struct AsyncBridgeStressTests {
                     return "thrown"
                 }
             }
-            #expect(await Self.waitUntil { upstream.history.first == .requested(.max(1)) })
+            #expect(await Self.pollUntil { upstream.history.first == .requested(.max(1)) })
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 if index == 0 { upstream.send(completion: .failure(Boom())) } else { task.cancel() }
             }
@@ -126,7 +126,7 @@ struct AsyncBridgeStressTests {
             subscribers.append(subscriber)
         }
         // Every iterating task ends after its cancel.
-        #expect(await Self.waitUntil { iterations.live.load(ordering: .sequentiallyConsistent) == 0 })
+        #expect(await Self.pollUntil { iterations.live.load(ordering: .sequentiallyConsistent) == 0 })
         for subscriber in subscribers {
             #expect(subscriber.violations.isEmpty)
             let received = subscriber.values

@@ -49,7 +49,7 @@ struct TimerPublisherRunLoopTests {
             let interval: TimeInterval = 0.02
             let publisher = Timer.publish(every: interval, on: runLoop, in: .default)
             let runLoopThread = ObjectIdentifier(Thread.current)
-            let onThread = TickCounter()
+            let onThread = LockedTickCounter()
             let subscriber = RecordingSubscriber<Date, Never>(demand: .unlimited, onValue: { _ in
                 if ObjectIdentifier(Thread.current) == runLoopThread { onThread.increment() }
                 return .none
@@ -123,7 +123,7 @@ struct TimerPublisherRunLoopTests {
     @Test func autoconnectInvalidatesTheTimerWhenTheLastSubscriberCancels() async {
         let report = Report()
         await Self.onRunLoopThread { runLoop in
-            let ticks = TickCounter()
+            let ticks = LockedTickCounter()
             let cancellable = Timer.publish(every: 0.01, on: runLoop, in: .default)
                 .autoconnect()
                 .sink { _ in ticks.increment() }
@@ -140,7 +140,7 @@ struct TimerPublisherRunLoopTests {
 }
 
 /// A counter safe to bump from any thread.
-final class TickCounter: @unchecked Sendable {  // `value` guarded by `lock`
+final class LockedTickCounter: @unchecked Sendable {  // `value` guarded by `lock`
     private let lock = Lock()
     private var value = 0
     func increment() { lock.withLock { value += 1 } }

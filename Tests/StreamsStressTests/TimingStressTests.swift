@@ -16,7 +16,7 @@ struct TimingStressTests {
                 reached.signal()
                 return .none
             })
-            let timer = UncheckedBox(queue.timerPublisher(every: .milliseconds(1)))
+            let timer = UncheckedSendableBox(queue.timerPublisher(every: .milliseconds(1)))
             timer.value.subscribe(subscriber)
             let connection = timer.value.connect()
             DispatchQueue.concurrentPerform(iterations: 3) { index in
@@ -83,7 +83,7 @@ struct TimingStressTests {
 
 /// Hands a thread-safe value that is not `Sendable` by its type (a timer on a dispatch queue,
 /// whose `SchedulerOptions` is not `Sendable`) to other threads.
-struct UncheckedBox<Value>: @unchecked Sendable {  // only for values that are thread-safe
+struct UncheckedSendableBox<Value>: @unchecked Sendable {  // only for values that are thread-safe
     let value: Value
     init(_ value: Value) { self.value = value }
 }

@@ -16,8 +16,8 @@ struct AsyncPublisherTests {
             seen.append(value)
         }
         #expect(seen == [10, 20, 30])
-        #expect(await collect(Just(7).values) == [7])
-        #expect(await collect(Empty<Int, Never>().values) == [])
+        #expect(await asyncElements(Just(7).values) == [7])
+        #expect(await asyncElements(Empty<Int, Never>().values) == [])
     }
 
     @Test func docExampleThrowing() async {
@@ -76,12 +76,12 @@ struct AsyncPublisherTests {
     @Test func asksForOneValuePerNext_S16() async {
         let upstream = TestPublisher<Int, Never>()
         let values = upstream.values
-        let task = Task { await collect(values) }
-        #expect(await waitUntil { upstream.history == [.requested(.max(1))] })
+        let task = Task { await asyncElements(values) }
+        #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
         upstream.send(1)
-        #expect(await waitUntil { upstream.history.count == 2 })
+        #expect(await pollUntil { upstream.history.count == 2 })
         upstream.send(2)
-        #expect(await waitUntil { upstream.history.count == 3 })
+        #expect(await pollUntil { upstream.history.count == 3 })
         upstream.send(completion: .finished)
         #expect(await task.value == [1, 2])
         #expect(upstream.history == [.requested(.max(1)), .requested(.max(1)), .requested(.max(1))])
@@ -108,20 +108,20 @@ struct AsyncPublisherTests {
             while let value = await iterator.next() { seen.append(value) }
             return seen
         }
-        #expect(await waitUntil { requests.load(ordering: .relaxed) == 1 })
+        #expect(await pollUntil { requests.load(ordering: .relaxed) == 1 })
         subject.send(1)
         subject.send(2)  // nobody asked: dropped by the subject
         subject.send(3)  // dropped
         open.yield()
-        #expect(await waitUntil { requests.load(ordering: .relaxed) == 2 })
+        #expect(await pollUntil { requests.load(ordering: .relaxed) == 2 })
         subject.send(4)
-        #expect(await waitUntil { requests.load(ordering: .relaxed) == 3 })
+        #expect(await pollUntil { requests.load(ordering: .relaxed) == 3 })
         subject.send(completion: .finished)
         #expect(await task.value == [1, 4])
     }
 
     @Test func manyValuesOneRequestEach_S8() async {
-        #expect(await collect((0..<10_000).publisher.values).count == 10_000)
+        #expect(await asyncElements((0..<10_000).publisher.values).count == 10_000)
     }
 
     // MARK: Completion and failure
@@ -147,8 +147,8 @@ struct AsyncPublisherTests {
     @Test func cancellingTheTaskCancelsTheSubscription_S16() async {
         let upstream = TestPublisher<Int, Never>()
         let values = upstream.values
-        let task = Task { await collect(values) }
-        #expect(await waitUntil { upstream.history == [.requested(.max(1))] })
+        let task = Task { await asyncElements(values) }
+        #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
         task.cancel()
         #expect(await task.value == [])
         #expect(upstream.history == [.requested(.max(1)), .cancelled])
@@ -174,7 +174,7 @@ struct AsyncPublisherTests {
             var iterator = values.makeAsyncIterator()
             return try await iterator.next()
         }
-        #expect(await waitUntil { upstream.history == [.requested(.max(1))] })
+        #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
         task.cancel()
         #expect(try await task.value == nil)
         #expect(upstream.history == [.requested(.max(1)), .cancelled])
@@ -187,7 +187,7 @@ struct AsyncPublisherTests {
             for await value in values { return value }
             return -1
         }
-        #expect(await waitUntil { upstream.history == [.requested(.max(1))] })
+        #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
         upstream.send(5)
         #expect(await task.value == 5)
         #expect(upstream.history == [.requested(.max(1)), .cancelled])
@@ -234,7 +234,7 @@ struct AsyncPublisherTests {
                 }
             }
         }
-        #expect(await collect(Late().values) == [3])
+        #expect(await asyncElements(Late().values) == [3])
     }
 
     // MARK: Contract
@@ -246,7 +246,7 @@ struct AsyncPublisherTests {
             var iterator = values.makeAsyncIterator()
             return await iterator.next()
         }
-        #expect(await waitUntil { upstream.history == [.requested(.max(1))] })
+        #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
         upstream.send(1)
         upstream.send(2)  // not asked for: dropped, not handed to a later next()
         #expect(await task.value == 1)
@@ -257,7 +257,7 @@ struct AsyncPublisherTests {
 // MARK: - Helpers for async tests
 
 /// Every value of an async sequence, in order.
-func collect<S: AsyncSequence>(_ sequence: S) async -> [S.Element] where S.Failure == Never {
+func asyncElements<S: AsyncSequence>(_ sequence: S) async -> [S.Element] where S.Failure == Never {
     var values: [S.Element] = []
     var iterator = sequence.makeAsyncIterator()
     while let value = await iterator.next(isolation: nil) { values.append(value) }
@@ -266,7 +266,7 @@ func collect<S: AsyncSequence>(_ sequence: S) async -> [S.Element] where S.Failu
 
 /// Waits until `condition` holds, checking every millisecond for at most `timeout`; returns
 /// whether it holds. For conditions another thread or task makes true.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+func pollUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while !condition() {

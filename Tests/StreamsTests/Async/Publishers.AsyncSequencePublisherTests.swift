@@ -75,7 +75,7 @@ struct AsyncSequencePublisherTests {
     /// Subscribes `subscriber` and waits until it has a completion.
     static func run<P: Publisher>(_ publisher: P, _ subscriber: RecordingSubscriber<P.Output, P.Failure>) async -> Bool {
         publisher.subscribe(subscriber)
-        return await waitUntil { subscriber.completion != nil }
+        return await pollUntil { subscriber.completion != nil }
     }
 
     // MARK: Marbles (values over time)
@@ -93,15 +93,15 @@ struct AsyncSequencePublisherTests {
             for n in 1...3 { continuation.yield(n) }
             continuation.finish()
         }
-        let printed = EventLog()
+        let printed = LockedLog()
         let c = stream.publisher.sink { printed.append("\($0)") }
-        #expect(await waitUntil { printed.all.count == 3 })
-        #expect(printed.all == ["1", "2", "3"])
+        #expect(await pollUntil { printed.entries.count == 3 })
+        #expect(printed.entries == ["1", "2", "3"])
         c.cancel()
     }
 
     @Test func roundTripThroughValues() async {
-        #expect(await collect(CountingSequence(limit: 5).publisher.values) == [1, 2, 3, 4, 5])
+        #expect(await asyncElements(CountingSequence(limit: 5).publisher.values) == [1, 2, 3, 4, 5])
     }
 
     @Test func theFailureTypeIsTheSequences() {
@@ -130,11 +130,11 @@ struct AsyncSequencePublisherTests {
         for round in 1...20 {
             probe.grant(1)
             subscriber.request(.max(1))
-            #expect(await waitUntil { subscriber.values.count == round })
+            #expect(await pollUntil { subscriber.values.count == round })
         }
         probe.grant(3)
         subscriber.request(.max(3))
-        #expect(await waitUntil { subscriber.values.count == 23 })
+        #expect(await pollUntil { subscriber.values.count == 23 })
         subscriber.cancel()
         #expect(subscriber.values == Array(1...23))
         #expect(probe.pullsBeyondDemand.load(ordering: .sequentiallyConsistent) == 0)
@@ -145,11 +145,11 @@ struct AsyncSequencePublisherTests {
         let probe = CountingSequence.Probe()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(3))
         CountingSequence(limit: 3, probe: probe).publisher.subscribe(subscriber)
-        #expect(await waitUntil { subscriber.values.count == 3 })
+        #expect(await pollUntil { subscriber.values.count == 3 })
         #expect(probe.pullCount == 3)
         #expect(subscriber.completion == nil)
         subscriber.request(.max(1))
-        #expect(await waitUntil { subscriber.completion != nil })
+        #expect(await pollUntil { subscriber.completion != nil })
         #expect(subscriber.completion == .finished)
         #expect(subscriber.values == [1, 2, 3])
         #expect(probe.pullCount == 4)
@@ -194,7 +194,7 @@ struct AsyncSequencePublisherTests {
         CountingSequence(limit: 0).publisher.subscribe(subscriber)
         #expect(subscriber.completion == nil)
         subscriber.request(.max(1))
-        #expect(await waitUntil { subscriber.completion != nil })
+        #expect(await pollUntil { subscriber.completion != nil })
         #expect(subscriber.values.isEmpty)
     }
 
@@ -248,10 +248,10 @@ struct AsyncSequencePublisherTests {
         let probe = CountingSequence.Probe()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2))
         CountingSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
-        #expect(await waitUntil { subscriber.values.count == 2 })
+        #expect(await pollUntil { subscriber.values.count == 2 })
         subscriber.cancel()
         subscriber.request(.max(5))
-        #expect(await waitUntil { probe.liveIterators.load(ordering: .sequentiallyConsistent) == 0 })
+        #expect(await pollUntil { probe.liveIterators.load(ordering: .sequentiallyConsistent) == 0 })
         #expect(subscriber.values == [1, 2])
         #expect(subscriber.completion == nil)
     }
@@ -273,7 +273,7 @@ struct AsyncSequencePublisherTests {
             let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
             weakSubscriber = subscriber
             CountingSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
-            #expect(await waitUntil { subscriber.values.count == 1 })
+            #expect(await pollUntil { subscriber.values.count == 1 })
             subscriber.cancel()
             subscriber.releaseSubscription()
         }
@@ -317,7 +317,7 @@ struct AsyncSequencePublisherTests {
         })
         box.subscriber = subscriber
         CountingSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
-        #expect(await waitUntil { probe.liveIterators.load(ordering: .sequentiallyConsistent) == 0 && subscriber.values.count >= 3 })
+        #expect(await pollUntil { probe.liveIterators.load(ordering: .sequentiallyConsistent) == 0 && subscriber.values.count >= 3 })
         box.subscriber = nil
         #expect(subscriber.values == [1, 2, 3])
         #expect(probe.pullCount == 3)
@@ -332,7 +332,7 @@ struct AsyncSequencePublisherTests {
             RecordingSubscriber<Int, Never>(demand: $0)
         }
         for subscriber in subscribers { CountingSequence(limit: 20).publisher.subscribe(subscriber) }
-        #expect(await waitUntil { subscribers.map(\.values.count) == [1, 7, 20] && subscribers[2].completion != nil })
+        #expect(await pollUntil { subscribers.map(\.values.count) == [1, 7, 20] && subscribers[2].completion != nil })
         #expect(subscribers[0].completion == nil)
         for subscriber in subscribers {
             #expect(subscriber.violations.isEmpty)

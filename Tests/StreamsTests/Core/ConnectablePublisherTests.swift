@@ -13,7 +13,7 @@ final class CountingConnectable<Upstream: Publisher>: ConnectablePublisher, @unc
     let upstream: Upstream
     let connects = Atomic<Int>(0)
     let disconnects = Atomic<Int>(0)
-    let log = EventLog()
+    let log = LockedLog()
 
     init(_ upstream: Upstream) {
         self.upstream = upstream
@@ -59,14 +59,6 @@ final class SubjectConnectable<Upstream: Publisher>: ConnectablePublisher {
     }
 }
 
-/// Strings appended from any thread.
-final class EventLog: @unchecked Sendable {  // `events` guarded by `lock`
-    private let lock = Lock()
-    private var events: [String] = []
-    func append(_ event: String) { lock.withLock { events.append(event) } }
-    var all: [String] { lock.withLock { events } }
-}
-
 @Suite("ConnectablePublisher, autoconnect")
 struct ConnectablePublisherTests {
     struct Boom: Error, Equatable {}
@@ -81,7 +73,7 @@ struct ConnectablePublisherTests {
 
     @Test func docExample() {
         let scheduler = DispatchQueue.test
-        let ticks = TickCounter()
+        let ticks = AtomicTickCounter()
         let c = scheduler.timerPublisher(every: .seconds(1))
             .autoconnect()
             .sink { _ in ticks.increment() }
@@ -106,13 +98,13 @@ struct ConnectablePublisherTests {
     @Test func connectsRightAfterTheFirstSubscriberIsSubscribed() {
         let connectable = CountingConnectable(TestPublisher<Int, Never>())
         let autoconnected = connectable.autoconnect()
-        #expect(connectable.log.all == [])
+        #expect(connectable.log.entries == [])
         let first = RecordingSubscriber<Int, Never>()
         autoconnected.subscribe(first)
-        #expect(connectable.log.all == ["subscribe", "connect"])
+        #expect(connectable.log.entries == ["subscribe", "connect"])
         let second = RecordingSubscriber<Int, Never>()
         autoconnected.subscribe(second)
-        #expect(connectable.log.all == ["subscribe", "connect", "subscribe"])
+        #expect(connectable.log.entries == ["subscribe", "connect", "subscribe"])
         #expect(autoconnected.upstream === connectable)
     }
 
@@ -183,14 +175,14 @@ struct ConnectablePublisherTests {
         autoconnected.subscribe(second)
         #expect(connectable.connectCount == 2)
         #expect(connectable.disconnectCount == 1)
-        #expect(connectable.log.all == ["subscribe", "connect", "disconnect", "subscribe", "connect"])
+        #expect(connectable.log.entries == ["subscribe", "connect", "disconnect", "subscribe", "connect"])
     }
 
     @Test func cancellingInsideReceiveSubscriptionCancelsTheConnectionItMakes() {
         let connectable = CountingConnectable(TestPublisher<Int, Never>())
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil, onSubscription: { $0.cancel() })
         connectable.autoconnect().subscribe(subscriber)
-        #expect(connectable.log.all == ["subscribe", "connect", "disconnect"])
+        #expect(connectable.log.entries == ["subscribe", "connect", "disconnect"])
     }
 
     @Test func cancelReleasesTheSubscriber_S7() {
@@ -234,7 +226,7 @@ struct ConnectablePublisherTests {
 }
 
 /// A counter for closures that run on the test's thread.
-final class TickCounter: @unchecked Sendable {  // `value` is atomic
+final class AtomicTickCounter: @unchecked Sendable {  // `value` is atomic
     private let value = Atomic<Int>(0)
     func increment() { value.add(1, ordering: .relaxed) }
     var count: Int { value.load(ordering: .relaxed) }

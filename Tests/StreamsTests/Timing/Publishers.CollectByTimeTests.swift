@@ -61,7 +61,7 @@ struct CollectByTimeTests {
     @Test func docExample() {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
-        let printed = EventLog()
+        let printed = LockedLog()
         let c = subject.collect(.byTime(scheduler, .seconds(1))).sink { printed.append("\($0)") }
         subject.send(1)
         subject.send(2)
@@ -69,7 +69,7 @@ struct CollectByTimeTests {
         subject.send(3)
         subject.send(completion: .finished)
         scheduler.advance()
-        #expect(printed.all == ["[1, 2]", "[3]"])
+        #expect(printed.entries == ["[1, 2]", "[3]"])
         c.cancel()
     }
 

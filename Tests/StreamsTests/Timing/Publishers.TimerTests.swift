@@ -50,16 +50,16 @@ struct TimerTests {
     @Test func docExamples() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let printed = EventLog()
+        let printed = LockedLog()
         let first = scheduler.timerPublisher(every: .seconds(1))
             .autoconnect()
             .sink { printed.append("\(start.distance(to: $0) == .seconds(1))") }
         scheduler.advance(by: .seconds(1))
-        #expect(printed.all == ["true"])
+        #expect(printed.entries == ["true"])
         first.cancel()
 
         let timer = Publishers.Timer(every: .seconds(1), scheduler: scheduler)
-        let count = TickCounter()
+        let count = AtomicTickCounter()
         let second = timer.autoconnect().sink { _ in count.increment() }
         scheduler.advance(by: .seconds(5))
         #expect(count.count == 5)
@@ -285,7 +285,7 @@ struct TimerTests {
         let scheduler = DispatchQueue.test
         let timer = scheduler.timerPublisher(every: .seconds(1))
         let late = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>()
-        let subscribed = TickCounter()
+        let subscribed = AtomicTickCounter()
         let trigger = timer.sink { _ in
             if subscribed.count == 0 {
                 subscribed.increment()
