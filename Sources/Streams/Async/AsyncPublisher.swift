@@ -285,9 +285,9 @@ final class AsyncIterationSubscriber<Input, Failure: Error>: Subscriber, Cancell
         case .idle(let subscription):
             state = .waiting(subscription)
             request = subscription
-        case .waiting(let subscription):
-            // A value was requested for a `next()` that was cancelled before it came.
-            state = .waiting(subscription)
+        case .waiting:
+            // Not reached: `.waiting` always has a parked `next()`, caught above.
+            break
         }
         self.continuation = continuation
         lock.unlock()
