@@ -1,0 +1,277 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Synchronization
+import Testing
+
+@Suite("values: AsyncPublisher, AsyncThrowingPublisher", .timeLimit(.minutes(1)))
+struct AsyncPublisherTests {
+    struct Boom: Error, Equatable {}
+
+    // MARK: Marbles (values over time, read with for await)
+
+    @Test func readsEveryValueThenEnds() async {
+        var seen: [Int] = []
+        for await value in [1, 2, 3].publisher.map({ $0 * 10 }).values {
+            seen.append(value)
+        }
+        #expect(seen == [10, 20, 30])
+        #expect(await asyncElements(Just(7).values) == [7])
+        #expect(await asyncElements(Empty<Int, Never>().values) == [])
+    }
+
+    @Test func docExampleThrowing() async {
+        var seen: [Int] = []
+        do {
+            for try await value in [1, 2, 0].publisher.tryMap({ n -> Int in
+                if n == 0 { throw Boom() }
+                return n
+            }).values {
+                seen.append(value)
+            }
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error as? Boom == Boom())
+        }
+        #expect(seen == [1, 2])
+    }
+
+    @Test func theTypesAreCombines() {
+        let values: AsyncPublisher<Just<Int>> = Just(1).values
+        let throwing: AsyncThrowingPublisher<Fail<Int, Boom>> = Fail<Int, Boom>(error: Boom()).values
+        _ = (values, throwing)
+    }
+
+    @Test func readsOnAnActor() async {
+        actor Reader {
+            var seen: [Int] = []
+            func read(_ values: AsyncPublisher<Publishers.Sequence<[Int], Never>>) async {
+                for await value in values { seen.append(value) }
+            }
+        }
+        let reader = Reader()
+        await reader.read([4, 5, 6].publisher.values)
+        #expect(await reader.seen == [4, 5, 6])
+    }
+
+    @Test func anActorReadsValuesThatAreNotSendable() async {
+        // Compiles only because the iterators implement `next(isolation:)`.
+        final class Box {
+            let number: Int
+            init(_ number: Int) { self.number = number }
+        }
+        actor Reader {
+            func read() async throws -> [Int] {
+                var numbers: [Int] = []
+                for await box in [Box(1), Box(2)].publisher.values { numbers.append(box.number) }
+                for try await box in Just(Box(3)).setFailureType(to: Boom.self).values { numbers.append(box.number) }
+                return numbers
+            }
+        }
+        #expect((try? await Reader().read()) == [1, 2, 3])
+    }
+
+    // MARK: Demand
+
+    @Test func asksForOneValuePerNext_S16() async {
+        let upstream = TestPublisher<Int, Never>()
+        let values = upstream.values
+        let task = Task { await asyncElements(values) }
+        #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
+        upstream.send(1)
+        #expect(await pollUntil { upstream.history.count == 2 })
+        upstream.send(2)
+        #expect(await pollUntil { upstream.history.count == 3 })
+        upstream.send(completion: .finished)
+        #expect(await task.value == [1, 2])
+        #expect(upstream.history == [.requested(.max(1)), .requested(.max(1)), .requested(.max(1))])
+    }
+
+    @Test func makingTheIteratorSubscribesWithoutAsking() {
+        let upstream = TestPublisher<Int, Never>()
+        let iterator = upstream.values.makeAsyncIterator()
+        #expect(upstream.subscriptions.count == 1)
+        #expect(upstream.history == [])
+        _ = iterator
+    }
+
+    @Test func aHotPublishersValuesAreDroppedWhileNobodyWaits() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let requests = Atomic<Int>(0)
+        let values = subject.handleEvents(receiveRequest: { _ in requests.add(1, ordering: .relaxed) }).values
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            var iterator = values.makeAsyncIterator()
+            var seen: [Int] = []
+            if let first = await iterator.next() { seen.append(first) }
+            for await _ in gate { break }  // nobody waits in next() until the test opens the gate
+            while let value = await iterator.next() { seen.append(value) }
+            return seen
+        }
+        #expect(await pollUntil { requests.load(ordering: .relaxed) == 1 })
+        subject.send(1)
+        subject.send(2)  // nobody asked: dropped by the subject
+        subject.send(3)  // dropped
+        open.yield()
+        #expect(await pollUntil { requests.load(ordering: .relaxed) == 2 })
+        subject.send(4)
+        #expect(await pollUntil { requests.load(ordering: .relaxed) == 3 })
+        subject.send(completion: .finished)
+        #expect(await task.value == [1, 4])
+    }
+
+    @Test func manyValuesOneRequestEach_S8() async {
+        #expect(await asyncElements((0..<10_000).publisher.values).count == 10_000)
+    }
+
+    // MARK: Completion and failure
+
+    @Test func aFailureIsThrownOnceThenTheSequenceEnds() async throws {
+        let upstream = TestPublisher<Int, Boom>()
+        var iterator = upstream.values.makeAsyncIterator()
+        upstream.send(completion: .failure(Boom()))
+        await #expect(throws: Boom.self) { try await iterator.next() }
+        #expect(try await iterator.next() == nil)
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func finishingEndsTheSequenceForGood() async {
+        var iterator = Just(1).values.makeAsyncIterator()
+        #expect(await iterator.next() == 1)
+        #expect(await iterator.next() == nil)
+        #expect(await iterator.next() == nil)
+    }
+
+    // MARK: Cancellation
+
+    @Test func cancellingTheTaskCancelsTheSubscription_S16() async {
+        let upstream = TestPublisher<Int, Never>()
+        let values = upstream.values
+        let task = Task { await asyncElements(values) }
+        #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
+        task.cancel()
+        #expect(await task.value == [])
+        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+        upstream.send(1)  // nobody is attached any more
+    }
+
+    @Test func aTaskCancelledBeforeNextAsksForNothing_S16() async {
+        let upstream = TestPublisher<Int, Never>()
+        let values = upstream.values
+        let result = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            var iterator = values.makeAsyncIterator()
+            return await iterator.next()
+        }.value
+        #expect(result == nil)
+        #expect(upstream.history == [.cancelled])
+    }
+
+    @Test func cancellingTheThrowingSequenceReturnsNilWithoutThrowing() async throws {
+        let upstream = TestPublisher<Int, Boom>()
+        let values = upstream.values
+        let task = Task { () throws -> Int? in
+            var iterator = values.makeAsyncIterator()
+            return try await iterator.next()
+        }
+        #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
+        task.cancel()
+        #expect(try await task.value == nil)
+        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+    }
+
+    @Test func leavingTheLoopCancelsTheSubscription() async {
+        let upstream = TestPublisher<Int, Never>()
+        let values = upstream.values
+        let task = Task {
+            for await value in values { return value }
+            return -1
+        }
+        #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
+        upstream.send(5)
+        #expect(await task.value == 5)
+        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+    }
+
+    @Test func theEndReleasesTheSubscription_S7() async {
+        final class Tracked {}
+        weak var weakTracked: Tracked?
+        var iterator: AsyncPublisher<Publishers.Map<Just<Int>, Int>>.Iterator
+        do {
+            let tracked = Tracked()
+            weakTracked = tracked
+            iterator = Just(1).map { _ in withExtendedLifetime(tracked) { 1 } }.values.makeAsyncIterator()
+        }
+        #expect(await iterator.next() == 1)
+        #expect(await iterator.next() == nil)
+        #expect(weakTracked == nil)
+    }
+
+    // MARK: Reentrancy
+
+    @Test func aPublisherThatAnswersInsideTheRequest() async {
+        // `Just` and sequences send the value from inside `request(.max(1))`, while `next()` is
+        // still parking: the value must still arrive, and exactly once.
+        var iterator = [1, 2].publisher.values.makeAsyncIterator()
+        #expect(await iterator.next() == 1)
+        #expect(await iterator.next() == 2)
+        #expect(await iterator.next() == nil)
+    }
+
+    @Test func aPublisherThatSubscribesLater() async {
+        // The subscription arrives on another thread, after the first next() is waiting.
+        struct Late: Publisher, Sendable {
+            typealias Output = Int
+            typealias Failure = Never
+            final class Box: @unchecked Sendable {  // handed to one other thread, once
+                let subscriber: AnySubscriber<Int, Never>
+                init(_ subscriber: AnySubscriber<Int, Never>) { self.subscriber = subscriber }
+            }
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                let box = Box(AnySubscriber(subscriber))
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
+                    Just(3).subscribe(box.subscriber)
+                }
+            }
+        }
+        #expect(await asyncElements(Late().values) == [3])
+    }
+
+    // MARK: Contract
+
+    @Test func neverMoreThanAsked_S1() async {
+        let upstream = TestPublisher<Int, Never>()
+        let values = upstream.values
+        let task = Task {
+            var iterator = values.makeAsyncIterator()
+            return await iterator.next()
+        }
+        #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
+        upstream.send(1)
+        upstream.send(2)  // not asked for: dropped, not handed to a later next()
+        #expect(await task.value == 1)
+        #expect(upstream.demand == .none)
+    }
+}
+
+// MARK: - Helpers for async tests
+
+/// Every value of an async sequence, in order.
+func asyncElements<S: AsyncSequence>(_ sequence: S) async -> [S.Element] where S.Failure == Never {
+    var values: [S.Element] = []
+    var iterator = sequence.makeAsyncIterator()
+    while let value = await iterator.next(isolation: nil) { values.append(value) }
+    return values
+}
+
+/// Waits until `condition` holds, checking every millisecond for at most `timeout`; returns
+/// whether it holds. For conditions another thread or task makes true.
+func pollUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while !condition() {
+        if clock.now >= deadline { return false }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+}
