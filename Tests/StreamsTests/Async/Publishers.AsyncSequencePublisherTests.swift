@@ -6,7 +6,7 @@ import Testing
 
 /// An async sequence of 1...limit (or endless) that counts the `next()` calls, and checks each
 /// one against the demand the test says it has granted: a pull beyond it is recorded.
-struct CountingSequence: AsyncSequence, Sendable {
+struct CountingAsyncSequence: AsyncSequence, Sendable {
     typealias Element = Int
     typealias Failure = Never
 
@@ -32,9 +32,9 @@ struct CountingSequence: AsyncSequence, Sendable {
     }
 
     final class Iterator: AsyncIteratorProtocol {
-        let sequence: CountingSequence
+        let sequence: CountingAsyncSequence
         var next = 1
-        init(_ sequence: CountingSequence) {
+        init(_ sequence: CountingAsyncSequence) {
             self.sequence = sequence
             sequence.probe.liveIterators.add(1, ordering: .sequentiallyConsistent)
         }
@@ -82,7 +82,7 @@ struct AsyncSequencePublisherTests {
 
     @Test func sendsTheElementsThenFinishes() async {
         let subscriber = RecordingSubscriber<Int, Never>()
-        #expect(await Self.run(CountingSequence(limit: 3).publisher, subscriber))
+        #expect(await Self.run(CountingAsyncSequence(limit: 3).publisher, subscriber))
         #expect(subscriber.values == [1, 2, 3])
         #expect(subscriber.completion == .finished)
         #expect(subscriber.violations.isEmpty)
@@ -101,14 +101,14 @@ struct AsyncSequencePublisherTests {
     }
 
     @Test func roundTripThroughValues() async {
-        #expect(await asyncElements(CountingSequence(limit: 5).publisher.values) == [1, 2, 3, 4, 5])
+        #expect(await asyncElements(CountingAsyncSequence(limit: 5).publisher.values) == [1, 2, 3, 4, 5])
     }
 
     @Test func theFailureTypeIsTheSequences() {
         func failure<P: Publisher>(of publisher: P) -> ObjectIdentifier { ObjectIdentifier(P.Failure.self) }
         #expect(failure(of: AsyncStream<Int> { _ in }.publisher) == ObjectIdentifier(Never.self))
         #expect(failure(of: AsyncThrowingStream<Int, any Error> { _ in }.publisher) == ObjectIdentifier((any Error).self))
-        let publisher = Publishers.AsyncSequencePublisher(CountingSequence(limit: 1))
+        let publisher = Publishers.AsyncSequencePublisher(CountingAsyncSequence(limit: 1))
         #expect(publisher.base.limit == 1)
     }
 
@@ -122,8 +122,8 @@ struct AsyncSequencePublisherTests {
     // MARK: Demand
 
     @Test func pullsAnElementOnlyForDemand() async {
-        let probe = CountingSequence.Probe()
-        let sequence = CountingSequence(limit: nil, probe: probe, checksDemand: true)
+        let probe = CountingAsyncSequence.Probe()
+        let sequence = CountingAsyncSequence(limit: nil, probe: probe, checksDemand: true)
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         sequence.publisher.subscribe(subscriber)
         #expect(probe.pullCount == 0)
@@ -142,9 +142,9 @@ struct AsyncSequencePublisherTests {
     }
 
     @Test func theEndIsSeenOnlyWhenAskedForOneMore() async {
-        let probe = CountingSequence.Probe()
+        let probe = CountingAsyncSequence.Probe()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(3))
-        CountingSequence(limit: 3, probe: probe).publisher.subscribe(subscriber)
+        CountingAsyncSequence(limit: 3, probe: probe).publisher.subscribe(subscriber)
         #expect(await pollUntil { subscriber.values.count == 3 })
         #expect(probe.pullCount == 3)
         #expect(subscriber.completion == nil)
@@ -157,14 +157,14 @@ struct AsyncSequencePublisherTests {
 
     @Test func demandReturnedFromReceiveCounts() async {
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onValue: { _ in .max(1) })
-        #expect(await Self.run(CountingSequence(limit: 50).publisher, subscriber))
+        #expect(await Self.run(CountingAsyncSequence(limit: 50).publisher, subscriber))
         #expect(subscriber.values == Array(1...50))
         #expect(subscriber.violations.isEmpty)
     }
 
     @Test func requestingNoneIsAViolation_S9() {
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        CountingSequence(limit: 1).publisher.subscribe(subscriber)
+        CountingAsyncSequence(limit: 1).publisher.subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.request(.none) }
         #expect(messages.count == 1)
         #expect(messages.first?.contains("S9") == true)
@@ -191,7 +191,7 @@ struct AsyncSequencePublisherTests {
 
     @Test func anEmptySequenceFinishesOnTheFirstRequest() async {
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        CountingSequence(limit: 0).publisher.subscribe(subscriber)
+        CountingAsyncSequence(limit: 0).publisher.subscribe(subscriber)
         #expect(subscriber.completion == nil)
         subscriber.request(.max(1))
         #expect(await pollUntil { subscriber.completion != nil })
@@ -199,7 +199,7 @@ struct AsyncSequencePublisherTests {
     }
 
     @Test func eachSubscriptionIteratesAnew() async {
-        let sequence = CountingSequence(limit: 2)
+        let sequence = CountingAsyncSequence(limit: 2)
         let first = RecordingSubscriber<Int, Never>()
         let second = RecordingSubscriber<Int, Never>()
         #expect(await Self.run(sequence.publisher, first))
@@ -245,9 +245,9 @@ struct AsyncSequencePublisherTests {
     }
 
     @Test func cancelWhileWaitingForDemandEndsTheTask() async {
-        let probe = CountingSequence.Probe()
+        let probe = CountingAsyncSequence.Probe()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2))
-        CountingSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
+        CountingAsyncSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
         #expect(await pollUntil { subscriber.values.count == 2 })
         subscriber.cancel()
         subscriber.request(.max(5))
@@ -257,9 +257,9 @@ struct AsyncSequencePublisherTests {
     }
 
     @Test func cancelBeforeAnyRequestNeverStartsATask() {
-        let probe = CountingSequence.Probe()
+        let probe = CountingAsyncSequence.Probe()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        CountingSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
+        CountingAsyncSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
         subscriber.cancel()
         subscriber.request(.max(1))
         #expect(probe.liveIterators.load(ordering: .sequentiallyConsistent) == 0)
@@ -268,11 +268,11 @@ struct AsyncSequencePublisherTests {
 
     @Test func cancelReleasesTheSubscriber_S7() async {
         weak var weakSubscriber: RecordingSubscriber<Int, Never>?
-        let probe = CountingSequence.Probe()
+        let probe = CountingAsyncSequence.Probe()
         do {
             let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
             weakSubscriber = subscriber
-            CountingSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
+            CountingAsyncSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
             #expect(await pollUntil { subscriber.values.count == 1 })
             subscriber.cancel()
             subscriber.releaseSubscription()
@@ -285,7 +285,7 @@ struct AsyncSequencePublisherTests {
         do {
             let subscriber = RecordingSubscriber<Int, Never>()
             weakSubscriber = subscriber
-            #expect(await Self.run(CountingSequence(limit: 2).publisher, subscriber))
+            #expect(await Self.run(CountingAsyncSequence(limit: 2).publisher, subscriber))
             subscriber.releaseSubscription()
         }
         #expect(weakSubscriber == nil)
@@ -301,7 +301,7 @@ struct AsyncSequencePublisherTests {
             return .none
         })
         box.subscriber = subscriber
-        #expect(await Self.run(CountingSequence(limit: 10_000).publisher, subscriber))
+        #expect(await Self.run(CountingAsyncSequence(limit: 10_000).publisher, subscriber))
         box.subscriber = nil
         #expect(subscriber.values.count == 10_000)
         #expect(subscriber.violations.isEmpty)
@@ -310,13 +310,13 @@ struct AsyncSequencePublisherTests {
     @Test func cancelFromInsideReceive() async {
         final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
         let box = Box()
-        let probe = CountingSequence.Probe()
+        let probe = CountingAsyncSequence.Probe()
         let subscriber = RecordingSubscriber<Int, Never>(onValue: { value in
             if value == 3 { box.subscriber?.cancel() }
             return .none
         })
         box.subscriber = subscriber
-        CountingSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
+        CountingAsyncSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
         #expect(await pollUntil { probe.liveIterators.load(ordering: .sequentiallyConsistent) == 0 && subscriber.values.count >= 3 })
         box.subscriber = nil
         #expect(subscriber.values == [1, 2, 3])
@@ -331,7 +331,7 @@ struct AsyncSequencePublisherTests {
         let subscribers = [Subscribers.Demand.max(1), .max(7), .unlimited].map {
             RecordingSubscriber<Int, Never>(demand: $0)
         }
-        for subscriber in subscribers { CountingSequence(limit: 20).publisher.subscribe(subscriber) }
+        for subscriber in subscribers { CountingAsyncSequence(limit: 20).publisher.subscribe(subscriber) }
         #expect(await pollUntil { subscribers.map(\.values.count) == [1, 7, 20] && subscribers[2].completion != nil })
         #expect(subscribers[0].completion == nil)
         for subscriber in subscribers {
