@@ -74,12 +74,12 @@ extension Publisher {
     ///   the upstream sends after its completion is ignored (S4).
     /// - Cancellation: `cancel()` cancels the upstream and drops the events still queued; the
     ///   downstream, the upstream subscription and the queued values are let go at once (S6,
-    ///   S7). What is guaranteed: called on the scheduler's thread while no delivery runs (from
-    ///   inside the downstream's `receive(_:)`, or from other work on a serial scheduler such as
-    ///   the main queue), nothing at all is delivered after it. Called from another thread while
-    ///   the scheduler is delivering, at most one event (the one whose delivery had already
-    ///   begun) may still reach the downstream after `cancel()` returns; no delivery starts after
-    ///   that.
+    ///   S7). Precisely: once `cancel()` has returned, no event is taken out of the queue any
+    ///   more. So a `cancel()` made where no delivery can be under way (inside the downstream's
+    ///   `receive(_:)`, or in other work on the same serial scheduler, such as the main queue when
+    ///   receiving on the main queue) is followed by nothing at all. Made on another thread while
+    ///   the scheduler is delivering, the one event already taken out may still reach the
+    ///   downstream after `cancel()` has returned; never more than that one.
     /// - Threading: every value and the completion are delivered by `scheduler`, never two at
     ///   once (S3), also on a concurrent scheduler such as `DispatchQueue.global()`, also when
     ///   the upstream sends from several threads at once. At most one delivery pass is
@@ -89,10 +89,11 @@ extension Publisher {
     ///   subscription on the thread where the upstream hands over its own (usually the
     ///   subscribing thread); no value is delivered while that call is running on another
     ///   thread. `request` and `cancel` run on the calling thread.
-    /// - Combine compatibility: as Combine for where each signal runs. Combine schedules each
-    ///   event separately, so on a concurrent scheduler its deliveries may overlap and come out
-    ///   of order, and events already scheduled may still arrive after `cancel()`; Streams
-    ///   delivers in order, one at a time, and drops what is queued when cancelled.
+    /// - Combine compatibility: as Combine for where each signal runs (the subscription at
+    ///   once, requests on the caller's thread, values and completion on the scheduler). Combine
+    ///   schedules each event as its own piece of work, so on a concurrent scheduler its
+    ///   deliveries may run at the same time and out of order; Streams delivers them in order,
+    ///   one at a time, on any scheduler.
     /// - Complexity: O(1) amortized per event: one uncontended lock to queue it and one to take
     ///   it out, plus one scheduled pass per burst of up to 64 events.
     @inlinable
