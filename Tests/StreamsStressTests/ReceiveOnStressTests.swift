@@ -11,8 +11,12 @@ import Synchronization
 import Testing
 
 /// `receive(on:)` and `subscribe(on:)` on real dispatch queues. Bounded: a few thousand values
-/// per thread, waits of at most ten seconds (a group or a semaphore, never a fixed sleep);
-/// `.ci/run` runs this target again under ThreadSanitizer.
+/// per thread, waits of at most ten seconds (never a fixed sleep); `.ci/run` runs this target
+/// again under ThreadSanitizer.
+///
+/// The tests await (``idle(_:within:)``, ``drained(_:)``) instead of blocking their thread: test
+/// functions run on the same pool of threads as `DispatchQueue.global()`, and a few blocked
+/// tests running in parallel would starve the very queues they wait for.
 @Suite("receive(on:) and subscribe(on:) on real queues")
 struct ReceiveOnStressTests {
     static let senders = 4
@@ -21,7 +25,7 @@ struct ReceiveOnStressTests {
     /// Sends `perSender` values from each of `senders` threads at once, then `.finished`, into a
     /// subject received on `scheduler`; returns the recorder once every delivery pass has run
     /// (each pass joins the group passed in the options).
-    func deliverFromFourSenders<S: Scheduler>(on scheduler: S) -> RecordingSubscriber<Int, Never>?
+    func deliverFromFourSenders<S: Scheduler>(on scheduler: S) async -> RecordingSubscriber<Int, Never>?
     where S.SchedulerOptions == DispatchQueue.SchedulerOptions {
         let subject = PassthroughSubject<Int, Never>()
         let passes = DispatchGroup()
@@ -44,7 +48,7 @@ struct ReceiveOnStressTests {
             for i in 0..<Self.perSender { subject.send(sender * 1_000_000 + i) }
         }
         subject.send(completion: .finished)
-        guard passes.wait(timeout: .now() + 10) == .success else {
+        guard await idle(passes) else {
             Issue.record("the delivery passes did not finish within 10 seconds")
             return nil
         }
@@ -82,7 +86,7 @@ struct ReceiveOnStressTests {
         #expect(recorder.violations.isEmpty)  // S1-S4, among them: no two deliveries at once (S3)
     }
 
-    @Test func fourSendersOntoASerialQueue_S3_S13() {
+    @Test func fourSendersOntoASerialQueue_S3_S13() async {
         let queue = DispatchQueue(label: "receive-on.serial")
         let key = DispatchSpecificKey<Bool>()
         queue.setSpecific(key: key, value: true)
@@ -91,52 +95,52 @@ struct ReceiveOnStressTests {
         let cancellable = subject.receive(on: queue).sink { _ in
             if DispatchQueue.getSpecific(key: key) != true { offQueue.add(1, ordering: .relaxed) }
         }
-        if let recorder = deliverFromFourSenders(on: queue) {
+        if let recorder = await deliverFromFourSenders(on: queue) {
             expectEveryValueOnceInSenderOrder(recorder)
         }
         DispatchQueue.concurrentPerform(iterations: Self.senders) { _ in
             for i in 0..<500 { subject.send(i) }
         }
-        queue.sync {}
+        await drained(queue)
         #expect(offQueue.load(ordering: .relaxed) == 0)
         _ = cancellable
     }
 
-    @Test func fourSendersOntoAConcurrentQueue_S3_S13() {
-        if let recorder = deliverFromFourSenders(on: DispatchQueue.global()) {
+    @Test func fourSendersOntoAConcurrentQueue_S3_S13() async {
+        if let recorder = await deliverFromFourSenders(on: DispatchQueue.global()) {
             expectEveryValueOnceInSenderOrder(recorder)
         }
     }
 
-    @Test func fourSendersOntoAThreadPerActionScheduler_S3_S13() {
-        if let recorder = deliverFromFourSenders(on: Self.threadPerAction) {
+    @Test func fourSendersOntoAThreadPerActionScheduler_S3_S13() async {
+        if let recorder = await deliverFromFourSenders(on: Self.threadPerAction) {
             expectEveryValueOnceInSenderOrder(recorder)
         }
     }
 
-    @Test func cancelFromAnotherThreadLetsAtMostTheEventInFlightThrough_S6() {
+    @Test func cancelFromAnotherThreadLetsAtMostTheEventInFlightThrough_S6() async {
         for _ in 0..<20 {
             let subject = PassthroughSubject<Int, Never>()
             let passes = DispatchGroup()
             let delivered = Atomic<Int>(0)
-            let hundredDelivered = DispatchSemaphore(value: 0)
+            let hundredDelivered = DispatchGroup()
+            hundredDelivered.enter()
             let recorder = RecordingSubscriber<Int, Never>(onValue: { _ in
-                if delivered.add(1, ordering: .relaxed).newValue == 100 { hundredDelivered.signal() }
+                if delivered.add(1, ordering: .relaxed).newValue == 100 { hundredDelivered.leave() }
                 return .none
             })
             subject.receive(on: DispatchQueue.global(), options: .init(group: passes)).subscribe(recorder)
-            let sendersDone = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
+            let senders = DispatchGroup()
+            DispatchQueue.global().async(group: senders) {
                 DispatchQueue.concurrentPerform(iterations: 2) { sender in
                     for i in 0..<5_000 { subject.send(sender * 1_000_000 + i) }
                 }
-                sendersDone.signal()
             }
-            #expect(hundredDelivered.wait(timeout: .now() + 10) == .success)
+            #expect(await idle(hundredDelivered))
             recorder.cancel()
             let countAtCancel = recorder.values.count
-            #expect(sendersDone.wait(timeout: .now() + 10) == .success)
-            #expect(passes.wait(timeout: .now() + 10) == .success)
+            #expect(await idle(senders))
+            #expect(await idle(passes))
             #expect(recorder.values.count <= countAtCancel + 1)
             #expect(recorder.violations.isEmpty)
         }
@@ -151,10 +155,10 @@ struct ReceiveOnStressTests {
         let valuesDuringHandover = Atomic<Int>(-1)
         let recorder = RecordingSubscriber<Int, Never>(onSubscription: { _ in
             let advanced = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
+            Thread {  // its own thread: waiting here must not depend on a pool thread
                 scheduler.advance()
                 advanced.signal()
-            }
+            }.start()
             _ = advanced.wait(timeout: .now() + 10)
             valuesDuringHandover.store(slot.recorder?.values.count ?? -1, ordering: .relaxed)
         })
@@ -184,39 +188,31 @@ struct ReceiveOnStressTests {
         #expect(log.values == [1, 2, 3])
     }
 
-    @Test func subscribeOnAndReceiveOnWithDemandOneAtATime() {
+    @Test func subscribeOnAndReceiveOnWithDemandOneAtATime() async {
         let serial = DispatchQueue(label: "receive-on.one-at-a-time")
-        let passes = DispatchGroup()
         let recorder = RecordingSubscriber<Int, Never>(demand: .max(1), onValue: { _ in .max(1) })
+        let completed = DispatchGroup()
+        completed.enter()
         (0..<10_000).publisher
             .subscribe(on: DispatchQueue.global())
-            .receive(on: serial, options: .init(group: passes))
-            .subscribe(recorder)
-        let finished = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            // The passes come and go (each value is asked for after the last one was
-            // delivered): wait for them to be idle until the completion has arrived.
-            let deadline = DispatchTime.now() + 10
-            while recorder.completion == nil && DispatchTime.now() < deadline {
-                _ = passes.wait(timeout: .now() + .milliseconds(10))
-            }
-            finished.signal()
-        }
-        #expect(finished.wait(timeout: .now() + 10) == .success)
+            .receive(on: serial)
+            .subscribe(SignallingCompletion(recorder: recorder, completed: completed))
+        #expect(await idle(completed))
         #expect(recorder.values.elementsEqual(0..<10_000))
         #expect(recorder.completion == .finished)
         #expect(recorder.violations.isEmpty)
     }
 
-    @Test func subscribeOnRunsSubscribeRequestsAndCancelOnTheQueue() {
+    @Test func subscribeOnRunsSubscribeRequestsAndCancelOnTheQueue() async {
         let queue = DispatchQueue(label: "subscribe-on")
         let key = DispatchSpecificKey<Bool>()
         queue.setSpecific(key: key, value: true)
         let onQueue = LockedValues()
         func mark(_ code: Int) { onQueue.append(DispatchQueue.getSpecific(key: key) == true ? code : -code) }
-        let tenDelivered = DispatchSemaphore(value: 0)
+        let tenDelivered = DispatchGroup()
+        tenDelivered.enter()
         let recorder = RecordingSubscriber<Int, Never>(demand: nil, onValue: { value in
-            if value == 9 { tenDelivered.signal() }
+            if value == 9 { tenDelivered.leave() }
             return .none
         })
         (0..<1_000).publisher
@@ -224,14 +220,53 @@ struct ReceiveOnStressTests {
                           receiveRequest: { _ in mark(2) })
             .subscribe(on: queue)
             .subscribe(recorder)
-        queue.sync {}
+        await drained(queue)
         for _ in 0..<10 { recorder.request(.max(1)) }
-        #expect(tenDelivered.wait(timeout: .now() + 10) == .success)
+        #expect(await idle(tenDelivered))
         recorder.cancel()
-        queue.sync {}
+        await drained(queue)
         #expect(onQueue.values == [1] + Array(repeating: 2, count: 10) + [3])
         #expect(recorder.values == Array(0..<10))
         #expect(recorder.violations.isEmpty)
+    }
+}
+
+/// Waits, without blocking a thread, until `group` is empty; `false` if it is not within
+/// `seconds`.
+func idle(_ group: DispatchGroup, within seconds: Int = 10) async -> Bool {
+    await withCheckedContinuation { continuation in
+        let once = Once()
+        group.notify(queue: .global()) {
+            if once.claim() { continuation.resume(returning: true) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
+            if once.claim() { continuation.resume(returning: false) }
+        }
+    }
+}
+
+/// Waits, without blocking a thread, until what was queued on `queue` so far has run.
+func drained(_ queue: DispatchQueue) async {
+    await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+}
+
+/// The first caller of ``claim()`` gets `true`.
+final class Once: Sendable {
+    private let claimed = Atomic<Bool>(false)
+    func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
+}
+
+/// Passes everything on to a recorder, and leaves `completed` once the recorder has the
+/// completion (so that a test can await it).
+struct SignallingCompletion<Input, Failure: Error>: Subscriber {
+    let recorder: RecordingSubscriber<Input, Failure>
+    let completed: DispatchGroup
+    var combineIdentifier: CombineIdentifier { recorder.combineIdentifier }
+    func receive(subscription: any Subscription) { recorder.receive(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { recorder.receive(input) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        recorder.receive(completion: completion)
+        completed.leave()
     }
 }
 
