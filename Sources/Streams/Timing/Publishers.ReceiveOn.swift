@@ -1,0 +1,406 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// MARK: - receive(on:options:)
+
+extension Publisher {
+    /// Delivers values and the completion on `scheduler`.
+    ///
+    /// The upstream may send from any thread; `receive(on:)` puts each value and the completion in
+    /// a queue and has the scheduler deliver them, one at a time and in the order they came (S13).
+    /// The usual use is to do UI work on the main queue with what a background publisher produced.
+    /// Only the delivery moves: the upstream still runs where it ran, and the downstream's
+    /// subscription is handed over at once, on the subscribing thread (as in Combine).
+    ///
+    /// ```text
+    /// upstream: -a-b-c-|
+    ///           receive(on: scheduler)
+    /// output:   -a-b-c-|      (each event delivered by `scheduler`, in the same order)
+    /// ```
+    ///
+    /// ```swift
+    /// let queue = DispatchQueue(label: "work")
+    /// let c = [1, 2, 3].publisher
+    ///     .receive(on: queue)
+    ///     .sink { value in
+    ///         dispatchPrecondition(condition: .onQueue(queue))
+    ///         print(value)
+    ///     }
+    /// // Prints, on `queue`, usually after `sink` has returned: 1, 2, 3
+    /// ```
+    ///
+    /// ### On the main queue in a command-line program
+    ///
+    /// `receive(on: DispatchQueue.main)` and `receive(on: RunLoop.main)` only deliver while
+    /// something runs the main queue or the main run loop; an app does, a command-line program
+    /// must do it itself (checked on Linux, Swift 6.3; details and complete programs in
+    /// `Docs/MainQueue.md`):
+    ///
+    /// - End `main.swift` with `dispatchMain()`: it never returns and runs the main queue; call
+    ///   `exit(_:)` when the work is done. `RunLoop.main` is *not* run this way.
+    /// - Run the main run loop in a loop until a condition holds:
+    ///   `while !done { _ = RunLoop.main.run(mode: .default, before: Date() + 0.1) }`. It runs
+    ///   `RunLoop.main` work and the main queue. Keep the deadline short: work another thread
+    ///   hands to `RunLoop.main` does not wake a waiting run loop on Linux, so it waits for the
+    ///   next wake-up.
+    /// - An `async` main (`@main` with `static func main() async`): its main actor runs on the
+    ///   main queue, which the runtime drains while `main` awaits, so
+    ///   `receive(on: DispatchQueue.main)` works; `RunLoop.main` is never run.
+    ///
+    /// The trap: after `dispatchMain()`, and in an `async` main after its first suspension, the
+    /// main queue is drained on a thread for which `Thread.isMainThread` is `false`. Ask "am I on
+    /// the main queue" instead: `dispatchPrecondition(condition: .onQueue(.main))` or
+    /// `MainActor.assumeIsolated { ... }`.
+    ///
+    /// - Parameters:
+    ///   - scheduler: Where to deliver values and the completion.
+    ///   - options: Options for each piece of work scheduled (for a dispatch queue: quality of
+    ///     service, flags, a group).
+    ///
+    /// - Demand: the downstream's requests go straight to the upstream, synchronously, on the
+    ///   thread that calls `request` (as in Combine): the first request, made inside
+    ///   `receive(subscription:)`, reaches the upstream on the subscribing thread, so a
+    ///   synchronous upstream (`Just`, a sequence) produces its values there; they wait in the
+    ///   queue for the scheduler. Demand the downstream returns from `receive(_:)` is requested
+    ///   from the upstream on the scheduler, just after that value was delivered. Asking for
+    ///   `.none` is an API violation (S9). Values in the queue were all asked for, so none is
+    ///   delivered without demand (S1).
+    /// - Completion: queued behind the values, so it arrives after the last of them; anything
+    ///   the upstream sends after its completion is ignored (S4).
+    /// - Cancellation: `cancel()` cancels the upstream and drops the events still queued; the
+    ///   downstream, the upstream subscription and the queued values are let go at once (S6,
+    ///   S7). Precisely: once `cancel()` has returned, no event is taken out of the queue any
+    ///   more. So a `cancel()` made where no delivery can be under way (inside the downstream's
+    ///   `receive(_:)`, or in other work on the same serial scheduler, such as the main queue when
+    ///   receiving on the main queue) is followed by nothing at all. Made on another thread while
+    ///   the scheduler is delivering, the one event already taken out may still reach the
+    ///   downstream after `cancel()` has returned; never more than that one.
+    /// - Threading: every value and the completion are delivered by `scheduler`, never two at
+    ///   once (S3), also on a concurrent scheduler such as `DispatchQueue.global()`, also when
+    ///   the upstream sends from several threads at once. At most one delivery pass is
+    ///   scheduled at a time; it delivers what is queued, including events that arrive while it
+    ///   runs, and after 64 events hands over to a freshly scheduled pass so that a busy upstream
+    ///   cannot keep a serial scheduler (the main queue) to itself. The downstream receives its
+    ///   subscription on the thread where the upstream hands over its own (usually the
+    ///   subscribing thread); no value is delivered while that call is running on another
+    ///   thread. `request` and `cancel` run on the calling thread.
+    /// - Combine compatibility: as Combine for where each signal runs (the subscription at
+    ///   once, requests on the caller's thread, values and completion on the scheduler). Combine
+    ///   schedules each event as its own piece of work, so on a concurrent scheduler its
+    ///   deliveries may run at the same time and out of order; Streams delivers them in order,
+    ///   one at a time, on any scheduler.
+    /// - Complexity: O(1) amortized per event: one uncontended lock to queue it and one to take
+    ///   it out, plus one scheduled pass per burst of up to 64 events.
+    @inlinable
+    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+        Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/receive(on:options:)``: the upstream's values and completion,
+    /// delivered on a scheduler.
+    public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose events are moved to the scheduler.
+        public let upstream: Upstream
+        /// The scheduler that delivers values and the completion.
+        public let scheduler: Context
+        /// Options for the work scheduled on `scheduler`.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that delivers `upstream`'s events on `scheduler`.
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Subscribes `subscriber` through a subscription that delivers on the scheduler.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: ReceiveOnSubscription(downstream: subscriber, scheduler: scheduler, options: options))
+        }
+    }
+}
+
+// MARK: - Subscription
+
+/// The subscriber to the upstream and the subscription the downstream receives for
+/// `receive(on:)`.
+///
+/// Events from the upstream go into `pending` under the lock. Whoever queues an event while no
+/// delivery pass is scheduled or running (`isDelivering` is false) takes that role and schedules
+/// one; everyone else just queues. A pass (``drain()``) takes events out one at a time under the
+/// lock and delivers each outside it, so deliveries never overlap (S3) and keep the queue's order
+/// (S13), whatever the scheduler and however many threads the upstream sends from.
+///
+/// Handing the downstream its subscription is not a pass: it happens on the upstream's thread,
+/// as Combine documents. While it runs (`handoverThread`), a pass that runs on that same thread
+/// (a synchronous scheduler, such as `ImmediateScheduler`, delivering a value that a synchronous
+/// upstream sent inside the first request) delivers as usual, nested like any synchronous
+/// publisher's values; a pass on any other thread leaves the events queued and the handover
+/// schedules a pass when it is done.
+@usableFromInline
+final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+    CustomStringConvertible, DeliveryPass,
+    @unchecked Sendable  // every `var` is guarded by `lock`; `scheduler` and `options` are read-only
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    /// One signal from the upstream, waiting to be delivered.
+    @usableFromInline
+    enum Event {
+        case value(Input)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
+    /// Whether a pass that reached its batch limit has scheduled its successor and is waiting to
+    /// learn whether it ran at once (a synchronous scheduler), in which case the first pass
+    /// carries on instead of nesting deeper (S8).
+    @usableFromInline
+    enum Handoff {
+        case none
+        case offered
+        case declined
+    }
+
+    /// How many events a pass delivers before it hands over to a newly scheduled pass.
+    @inlinable static var batchLimit: Int { 64 }
+
+    @usableFromInline let lock = Lock()
+    /// `nil` once cancelled or once the completion has been taken out for delivery.
+    @usableFromInline var downstream: Downstream?
+    /// From `receive(subscription:)` until the upstream's completion or `cancel()`.
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var pending = EventQueue<Event>()
+    /// A pass is scheduled or running: only it may take events out and call the downstream.
+    @usableFromInline var isDelivering = false
+    @usableFromInline var handoff = Handoff.none
+    /// The thread handing the downstream its subscription, while it does.
+    @usableFromInline var handoverThread: pthread_t?
+    @usableFromInline var isSubscribed = false
+    /// The upstream's completion arrived: later signals are ignored (S4).
+    @usableFromInline var upstreamFinished = false
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+
+    @inlinable
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+        self.downstream = downstream
+        self.scheduler = scheduler
+        self.options = options
+    }
+
+    @usableFromInline var description: String { "ReceiveOn" }
+
+    // MARK: Subscriber (the upstream's signals)
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard !isSubscribed, let downstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        isSubscribed = true
+        upstream = subscription
+        handoverThread = pthread_self()
+        lock.unlock()
+        downstream.receive(subscription: self)
+        lock.lock()
+        handoverThread = nil
+        let mustSchedule = !isDelivering && !pending.isEmpty && self.downstream != nil
+        if mustSchedule { isDelivering = true }
+        lock.unlock()
+        if mustSchedule { scheduleDrain() }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        enqueue(.value(input))
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        enqueue(.completion(completion))
+    }
+
+    /// Queues `event` and schedules a pass unless one is already under way.
+    @inlinable
+    func enqueue(_ event: Event) {
+        lock.lock()
+        guard isSubscribed, !upstreamFinished, downstream != nil else {
+            lock.unlock()
+            return
+        }
+        var finishedUpstream: (any Subscription)?
+        if case .completion = event {
+            upstreamFinished = true
+            finishedUpstream = upstream.take()
+        }
+        pending.append(event)
+        let mustSchedule = !isDelivering
+        isDelivering = true
+        lock.unlock()
+        _ = finishedUpstream  // let go of after unlocking (S7)
+        if mustSchedule { scheduleDrain() }
+    }
+
+    // MARK: Delivering, on the scheduler
+
+    @inlinable
+    func scheduleDrain() {
+        // The closure captures an existential, not this generic class: no generic type crosses
+        // into the `@Sendable` closure.
+        let target: any DeliveryPass = self
+        scheduler.schedule(options: options) { target.drain() }
+    }
+
+    /// One delivery pass: runs on the scheduler and delivers queued events in order until the
+    /// queue is empty, the stream is cancelled or completed, or the batch limit is reached.
+    @inlinable
+    func drain() {
+        var delivered = 0
+        while true {
+            lock.lock()
+            if case .offered = handoff {
+                // Scheduled by a pass that is still inside `schedule`: a synchronous scheduler
+                // ran this at once. Let that pass carry on instead of growing the stack.
+                handoff = .declined
+                lock.unlock()
+                return
+            }
+            if let thread = handoverThread, pthread_equal(thread, pthread_self()) == 0 {
+                // The subscription is being handed over on another thread; it schedules a pass
+                // when done.
+                isDelivering = false
+                lock.unlock()
+                return
+            }
+            guard let downstream, !pending.isEmpty else {
+                isDelivering = false
+                lock.unlock()
+                return
+            }
+            if delivered == Self.batchLimit {
+                handoff = .offered
+                lock.unlock()
+                scheduleDrain()
+                lock.lock()
+                let declined = if case .declined = handoff { true } else { false }
+                handoff = .none
+                lock.unlock()
+                guard declined else { return }  // the new pass owns the delivery now
+                delivered = 0
+                continue
+            }
+            let event = pending.popFirst()!
+            if case .completion = event {
+                self.downstream = nil  // nothing may follow the completion
+            }
+            lock.unlock()
+            delivered += 1
+            switch event {
+            case .value(let value):
+                let more = downstream.receive(value)
+                if more != .none {
+                    lock.lock()
+                    let upstream = self.upstream  // `nil` once cancelled or finished
+                    lock.unlock()
+                    upstream?.request(more)
+                }
+            case .completion(let completion):
+                downstream.receive(completion: completion)
+                return  // `isDelivering` stays set: nothing will ever be delivered again
+            }
+        }
+    }
+
+    // MARK: Subscription (the downstream's calls)
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        guard demand.isValidRequest(of: "ReceiveOn") else { return }
+        lock.lock()
+        let upstream = self.upstream
+        lock.unlock()
+        upstream?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        let upstream = self.upstream.take()
+        let downstream = self.downstream.take()
+        let dropped = pending.removeAll()
+        lock.unlock()
+        upstream?.cancel()
+        // Let go of the downstream and the queued values after unlocking (S7).
+        _ = downstream
+        _ = dropped
+    }
+}
+
+/// What the closure that `receive(on:)` schedules calls: one delivery pass.
+@usableFromInline
+protocol DeliveryPass: AnyObject, Sendable {
+    /// Delivers queued events, on the scheduler.
+    func drain()
+}
+
+/// A first-in, first-out queue: appends at the back, takes from the front, both O(1) amortized.
+/// A taken element is let go at once.
+@usableFromInline
+struct EventQueue<Element> {
+    @usableFromInline var items: [Element?] = []
+    @usableFromInline var head = 0
+
+    @inlinable init() {}
+
+    @inlinable var isEmpty: Bool { head == items.count }
+
+    @inlinable
+    mutating func append(_ element: Element) {
+        items.append(element)
+    }
+
+    @inlinable
+    mutating func popFirst() -> Element? {
+        guard head < items.count else { return nil }
+        let element = items[head].take()
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64 && head * 2 >= items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        return element
+    }
+
+    /// Empties the queue and returns what it held, to be let go of by the caller (after
+    /// unlocking).
+    @inlinable
+    mutating func removeAll() -> [Element?] {
+        defer {
+            items = []
+            head = 0
+        }
+        return items
+    }
+}
