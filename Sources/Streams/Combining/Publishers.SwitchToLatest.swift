@@ -316,7 +316,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func innerValue(_ value: Downstream.Input, generation: Int) -> Subscribers.Demand {
         lock.lock()
-        guard isActive, generation == innerGeneration, demand != .none else {
+        guard isActive, generation == innerGeneration, hasInner, demand != .none else {
             lock.unlock()
             return .none
         }

@@ -152,6 +152,29 @@ struct SwitchToLatestTests {
         #expect(subscriber.values == [1, 3])
     }
 
+    @Test func nothingFromAnInnerAfterItsCompletion_S4() {
+        let upstream = TestPublisher<AnyPublisher<Int, Boom>, Boom>()
+        let subscriber = RecordingSubscriber<Int, Boom>()
+        upstream.switchToLatest().subscribe(subscriber)
+        // An inner publisher that keeps sending after its completion.
+        let rogue = SendsAfterFinishing()
+        upstream.send(rogue.eraseToAnyPublisher())
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completion == nil)
+    }
+
+    /// Breaks S4: sends 1, `.finished`, then 2.
+    struct SendsAfterFinishing: Publisher {
+        typealias Output = Int
+        typealias Failure = Boom
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Boom {
+            subscriber.receive(subscription: Subscriptions.empty)
+            _ = subscriber.receive(1)
+            subscriber.receive(completion: .finished)
+            _ = subscriber.receive(2)
+        }
+    }
+
     @Test func innerFailureCancelsTheUpstream() {
         let upstream = TestPublisher<Inner, Boom>()
         let subscriber = RecordingSubscriber<Int, Boom>()
