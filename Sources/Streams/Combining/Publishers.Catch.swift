@@ -105,8 +105,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = CatchSubscription<Upstream.Failure, NewPublisher, S>(
                 downstream: subscriber, handler: { .success(handler($0)) }, name: "Catch")
-            upstream.receive(subscriber: SwitchingSourceSubscriber<S, CatchHandler<Upstream.Failure, NewPublisher>, Upstream.Failure>(
-                parent: subscription, generation: 0))
+            upstream.receive(subscriber: subscription.firstSourceSubscriber(failing: Upstream.Failure.self))
         }
     }
 
@@ -137,8 +136,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let subscription = CatchSubscription<Upstream.Failure, NewPublisher, S>(
                 downstream: subscriber, handler: { error in Result { try handler(error) } }, name: "TryCatch")
-            upstream.receive(subscriber: SwitchingSourceSubscriber<S, CatchHandler<Upstream.Failure, NewPublisher>, Upstream.Failure>(
-                parent: subscription, generation: 0))
+            upstream.receive(subscriber: subscription.firstSourceSubscriber(failing: Upstream.Failure.self))
         }
     }
 }

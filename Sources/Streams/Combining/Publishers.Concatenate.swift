@@ -209,8 +209,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = ConcatenateSubscription<Suffix, S>(downstream: subscriber, suffix: suffix)
-            prefix.receive(subscriber: SwitchingSourceSubscriber<S, Suffix, Prefix.Failure>(
-                parent: subscription, generation: 0))
+            prefix.receive(subscriber: subscription.firstSourceSubscriber(failing: Prefix.Failure.self))
         }
     }
 }

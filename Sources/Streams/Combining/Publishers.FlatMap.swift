@@ -87,7 +87,7 @@ extension Publisher {
     /// //         finished
     /// ```
     ///
-    /// - Demand, Completion, Cancellation, Threading: as for the general
+    /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general
     ///   `flatMap(maxPublishers:_:)`.
     /// - Combine compatibility: as Combine.
     @inlinable
@@ -124,7 +124,7 @@ extension Publisher where Failure == Never {
     /// // Prints: failure(Offline())
     /// ```
     ///
-    /// - Demand, Completion, Cancellation, Threading: as for the general
+    /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general
     ///   `flatMap(maxPublishers:_:)`.
     /// - Combine compatibility: as Combine.
     @inlinable
@@ -153,7 +153,7 @@ extension Publisher where Failure == Never {
     /// // Prints: 2, 4, 6 (one per line)
     /// ```
     ///
-    /// - Demand, Completion, Cancellation, Threading: as for the general
+    /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general
     ///   `flatMap(maxPublishers:_:)`.
     /// - Combine compatibility: as Combine.
     @inlinable

@@ -75,7 +75,7 @@ extension Publisher where Output: Publisher, Failure == Never {
     /// //         finished
     /// ```
     ///
-    /// - Demand, Completion, Cancellation, Threading: as for the general `switchToLatest()`.
+    /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general `switchToLatest()`.
     /// - Combine compatibility: as Combine.
     @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
@@ -102,7 +102,7 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
     /// // Prints: 10, 20 (one per line)
     /// ```
     ///
-    /// - Demand, Completion, Cancellation, Threading: as for the general `switchToLatest()`.
+    /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general `switchToLatest()`.
     /// - Combine compatibility: as Combine.
     @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
@@ -135,7 +135,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// //         finished
     /// ```
     ///
-    /// - Demand, Completion, Cancellation, Threading: as for the general `switchToLatest()`.
+    /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general `switchToLatest()`.
     /// - Combine compatibility: as Combine.
     @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Publishers.SetFailureType<Output, Failure>,

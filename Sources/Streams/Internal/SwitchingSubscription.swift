@@ -138,6 +138,15 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
         fatalError("abstract")
     }
 
+    /// The subscriber for the first source, which fails with `failureType`: the operator's
+    /// `receive(subscriber:)` hands it to its upstream.
+    @inlinable
+    final func firstSourceSubscriber<SourceFailure: Error>(
+        failing failureType: SourceFailure.Type
+    ) -> SwitchingSourceSubscriber<Downstream, Context, SourceFailure> {
+        SwitchingSourceSubscriber(parent: self, generation: 0)
+    }
+
     /// Subscribes `publisher` as the source of `generation`. Call without the lock held.
     @inlinable
     final func subscribe<Source: Publisher>(_ publisher: Source, generation: Int)
