@@ -156,8 +156,15 @@ final class CatchSubscription<UpstreamFailure: Error, NewPublisher: Publisher, D
     SwitchingSubscription<Downstream, CatchHandler<UpstreamFailure, NewPublisher>>,
     @unchecked Sendable  // state guarded by the base's `lock`
 where Downstream.Input == NewPublisher.Output {
+    /// Subscribes the replacement. A closure made where the operator is subscribed, so it runs
+    /// code compiled for the concrete types: `sourceFailed`, reached through the class's vtable,
+    /// would otherwise subscribe the replacement, and run its every value, through
+    /// unspecialized generic code.
+    @usableFromInline let subscribeReplacement: (CatchSubscription, NewPublisher) -> Void
+
     @inlinable
     init(downstream: Downstream, handler: @escaping CatchHandler<UpstreamFailure, NewPublisher>, name: StaticString) {
+        subscribeReplacement = { $0.subscribe($1, generation: 1) }
         super.init(downstream: downstream, context: handler, name: name)
     }
 
@@ -180,7 +187,7 @@ where Downstream.Input == NewPublisher.Output {
         guard let handler else { return }
         switch handler(error as! UpstreamFailure) {
         case .success(let replacement):
-            subscribe(replacement, generation: 1)
+            subscribeReplacement(self, replacement)
         case .failure(let thrown):
             finish(.failure(thrown as! Downstream.Failure))
         }

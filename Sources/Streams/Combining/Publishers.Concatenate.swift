@@ -293,8 +293,15 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
 final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>:
     SwitchingSubscription<Downstream, Suffix>, @unchecked Sendable  // state guarded by the base's `lock`
 where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
+    /// Subscribes the suffix. A closure made where the operator is subscribed, so it runs code
+    /// compiled for the concrete types: `sourceFinished`, reached through the class's vtable,
+    /// would otherwise subscribe the suffix, and run its every value, through unspecialized
+    /// generic code.
+    @usableFromInline let subscribeSuffix: (ConcatenateSubscription, Suffix) -> Void
+
     @inlinable
     init(downstream: Downstream, suffix: Suffix) {
+        subscribeSuffix = { $0.subscribe($1, generation: 1) }
         super.init(downstream: downstream, context: suffix, name: "Concatenate")
     }
 
@@ -308,7 +315,7 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
         let suffix = context.take()
         lock.unlock()
         // `nil`: cancelled meanwhile.
-        if let suffix { subscribe(suffix, generation: 1) }
+        if let suffix { subscribeSuffix(self, suffix) }
     }
 
     @inlinable

@@ -142,16 +142,23 @@ final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
     SwitchingSubscription<Downstream, Upstream>, @unchecked Sendable  // state guarded by the base's `lock`
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     /// Retries left; `nil` without limit. Guarded by `lock`.
-    @usableFromInline var remaining: Int?
+    @exclusivity(unchecked) @usableFromInline var remaining: Int?
     /// Whether ``subscribeAttempts()`` is running on some thread. Guarded by `lock`.
-    @usableFromInline var isSubscribing = false
+    @exclusivity(unchecked) @usableFromInline var isSubscribing = false
     /// Another attempt is due once the running ``subscribeAttempts()`` is done with its
     /// current one. Guarded by `lock`.
-    @usableFromInline var attemptPending = false
+    @exclusivity(unchecked) @usableFromInline var attemptPending = false
+
+    /// Subscribes one attempt. A closure made where the operator is subscribed, so it runs code
+    /// compiled for the concrete types: `sourceFailed`, reached through the class's vtable,
+    /// would otherwise subscribe every retry, and run its every value, through unspecialized
+    /// generic code.
+    @usableFromInline let subscribeAttempt: (RetrySubscription, Upstream, Int) -> Void
 
     @inlinable
     init(downstream: Downstream, upstream: Upstream, remaining: Int?) {
         self.remaining = remaining
+        subscribeAttempt = { $0.subscribe($1, generation: $2) }
         super.init(downstream: downstream, context: upstream, name: "Retry")
     }
 
@@ -174,7 +181,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             }
             let generation = self.generation
             lock.unlock()
-            subscribe(upstream, generation: generation)
+            subscribeAttempt(self, upstream, generation)
             lock.lock()
             if !attemptPending {
                 isSubscribing = false

@@ -209,29 +209,32 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @usableFromInline typealias Failure = Inner.Failure
 
     @usableFromInline let lock = Lock()
-    @usableFromInline var downstream: Downstream?
-    @usableFromInline var upstream: (any Subscription)?
+    // `@exclusivity(unchecked)`: every access is under `lock`; the runtime's dynamic check
+    // would only add cost per value.
+    /// Owned by the token holder while the token is taken; `nil` once the stream is over.
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
     /// Whether the upstream has sent its subscription (a second one is cancelled).
-    @usableFromInline var upstreamSubscribed = false
-    @usableFromInline var upstreamFinished = false
+    @exclusivity(unchecked) @usableFromInline var upstreamSubscribed = false
+    @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
     /// The generation of the latest inner publisher; signals stamped otherwise are ignored.
-    @usableFromInline var innerGeneration = 0
+    @exclusivity(unchecked) @usableFromInline var innerGeneration = 0
     /// Whether the latest inner publisher is live (subscribed and not yet completed).
-    @usableFromInline var hasInner = false
+    @exclusivity(unchecked) @usableFromInline var hasInner = false
     /// The latest inner publisher's subscription, once it has arrived.
-    @usableFromInline var innerSubscription: (any Subscription)?
-    @usableFromInline var innerAttached = false
+    @exclusivity(unchecked) @usableFromInline var innerSubscription: (any Subscription)?
+    @exclusivity(unchecked) @usableFromInline var innerAttached = false
     /// The downstream's outstanding demand, less the values queued for delivery.
-    @usableFromInline var demand = Subscribers.Demand.none
-    @usableFromInline var isDraining = false
+    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline var isDraining = false
     /// Values waiting for the token holder; their demand is already reserved.
-    @usableFromInline var queue = FIFOQueue<Downstream.Input>()
+    @exclusivity(unchecked) @usableFromInline var queue = FIFOQueue<Downstream.Input>()
     /// The completion the token holder is to deliver.
-    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+    @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
     /// `false` once a completion is decided or the downstream cancelled: signals are ignored.
-    @usableFromInline var isActive = true
+    @exclusivity(unchecked) @usableFromInline var isActive = true
     /// The completion was delivered or the downstream cancelled: nothing more goes out.
-    @usableFromInline var isTerminated = false
+    @exclusivity(unchecked) @usableFromInline var isTerminated = false
 
     @inlinable
     init(downstream: Downstream) {
@@ -327,10 +330,13 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
             return .none
         }
         isDraining = true
-        let downstream = self.downstream!
+        // Moved out for the call and back in after it (the token holder owns it): no retain
+        // and release per value.
+        let downstream = self.downstream.take().unsafelyUnwrapped
         lock.unlock()
         let more = downstream.receive(value)
         lock.lock()
+        self.downstream = downstream
         var returned = Subscribers.Demand.none
         var forward: (any Subscription)?
         if more != .none && !isTerminated {
@@ -471,10 +477,11 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
                 lock.unlock()
                 return
             }
-            let downstream = self.downstream!
+            let downstream = self.downstream.take().unsafelyUnwrapped
             lock.unlock()
             let more = downstream.receive(value)
             lock.lock()
+            self.downstream = downstream
             if more != .none && !isTerminated {
                 self.demand += more
                 if let inner = innerSubscription {

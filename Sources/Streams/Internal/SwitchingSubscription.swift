@@ -27,22 +27,24 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
     @unchecked Sendable  // all mutable state is guarded by `lock`
 {
     @usableFromInline let lock = Lock()
+    // `@exclusivity(unchecked)`: every access is under `lock`; the runtime's dynamic check
+    // would only add cost per value.
     /// `nil` once the stream has ended.
-    @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     /// What the operator needs to reach its next source; `nil` once the stream has ended.
-    @usableFromInline var context: Context?
+    @exclusivity(unchecked) @usableFromInline var context: Context?
     /// The live source's subscription.
-    @usableFromInline var source: (any Subscription)?
+    @exclusivity(unchecked) @usableFromInline var source: (any Subscription)?
     /// Whether the current generation's source has sent its subscription.
-    @usableFromInline var sourceAttached = false
+    @exclusivity(unchecked) @usableFromInline var sourceAttached = false
     /// The generation of the live (or next) source; signals stamped otherwise are ignored.
-    @usableFromInline var generation = 0
+    @exclusivity(unchecked) @usableFromInline var generation = 0
     /// The downstream's outstanding demand.
-    @usableFromInline var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     /// Whether the downstream has been given this subscription.
-    @usableFromInline var downstreamSubscribed = false
+    @exclusivity(unchecked) @usableFromInline var downstreamSubscribed = false
     /// Completed or cancelled.
-    @usableFromInline var isDone = false
+    @exclusivity(unchecked) @usableFromInline var isDone = false
     @usableFromInline let name: StaticString
 
     @inlinable
