@@ -35,7 +35,8 @@ extension Publisher {
     /// - Threading: `handler` runs, and the replacement is subscribed, on the thread of the
     ///   upstream's failure.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value: two uncontended locks.
+    /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
+    ///   more demand.
     @inlinable
     public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
     where Output == P.Output {
@@ -70,7 +71,8 @@ extension Publisher {
     ///   there is nothing to cancel).
     /// - Cancellation: as for ``catch(_:)``.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value: two uncontended locks.
+    /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
+    ///   more demand.
     @inlinable
     public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P>
     where Output == P.Output {

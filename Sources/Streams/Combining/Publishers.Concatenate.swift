@@ -175,7 +175,8 @@ extension Publisher {
     /// - Threading: values and the completion arrive on the live publisher's thread; the second
     ///   publisher is subscribed on the thread on which the first finished.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value: two uncontended locks.
+    /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
+    ///   more demand.
     @inlinable
     public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
     where Failure == P.Failure, Output == P.Output {

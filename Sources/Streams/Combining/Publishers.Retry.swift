@@ -44,7 +44,8 @@ extension Publisher {
     ///   upstream that fails while being subscribed does not nest a new subscription inside the
     ///   old one: the attempts run one after another in a loop (S8).
     /// - Combine compatibility: as Combine, including a negative count meaning "without limit".
-    /// - Complexity: O(1) per value: two uncontended locks.
+    /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
+    ///   more demand.
     @inlinable
     public func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
