@@ -119,7 +119,7 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// struct Offline: Error {}
     /// let c = ["a", "b"].publisher
-    ///     .flatMap { name in Fail<String, Offline>(error: Offline()) }
+    ///     .flatMap { _ in Fail<String, Offline>(error: Offline()) }
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
     /// // Prints: failure(Offline())
     /// ```
