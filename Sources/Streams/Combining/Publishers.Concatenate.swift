@@ -1,0 +1,326 @@
+// MARK: - prepend, append
+
+extension Publisher {
+    /// Sends the given values before the upstream's values.
+    ///
+    /// The values go out first, as a sequence would send them; only once they are all delivered
+    /// is the upstream subscribed, and its values follow. It is
+    /// `Publishers.Concatenate(prefix: values.publisher, suffix: self)`: see `append(_:)` with a
+    /// publisher for how demand carries over.
+    ///
+    /// ```text
+    /// upstream: -3-4-|
+    ///           prepend("1", "2")
+    /// output:   [12]3-4-|
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [3, 4].publisher.prepend(1, 2).sink { print($0) }
+    /// // Prints: 1, 2, 3, 4 (one per line)
+    /// ```
+    ///
+    /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
+    /// - Completion: `.finished` once the upstream finishes; the upstream's failure as is.
+    /// - Cancellation: cancels whichever part is live; the upstream is never subscribed if
+    ///   cancelled before the values are through.
+    /// - Combine compatibility: as Combine. On a `Publishers.Sequence` of a
+    ///   `RangeReplaceableCollection` it returns a `Publishers.Sequence` of the joined elements.
+    /// - Complexity: O(1) per value.
+    @inlinable
+    public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+        Publishers.Concatenate(prefix: Publishers.Sequence(sequence: elements), suffix: self)
+    }
+
+    /// Sends the elements of a sequence before the upstream's values.
+    ///
+    /// The sequence is read when a subscriber subscribes, as the elements are asked for; once
+    /// it is exhausted the upstream is subscribed.
+    ///
+    /// ```text
+    /// upstream: -3-4-|
+    ///           prepend(["1", "2"])
+    /// output:   [12]3-4-|
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [3, 4].publisher.prepend(1...2).sink { print($0) }
+    /// // Prints: 1, 2, 3, 4 (one per line)
+    /// ```
+    ///
+    /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
+    /// - Completion: `.finished` once the upstream finishes; the upstream's failure as is.
+    /// - Cancellation: cancels whichever part is live.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value.
+    @inlinable
+    public func prepend<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+    where Output == S.Element {
+        Publishers.Concatenate(prefix: Publishers.Sequence(sequence: elements), suffix: self)
+    }
+
+    /// Sends another publisher's values, then, once it has finished, the upstream's.
+    ///
+    /// `publisher` is subscribed first; the upstream is subscribed only when `publisher`
+    /// finishes, so the upstream does no work (starts no request, no timer) until then.
+    ///
+    /// ```text
+    /// publisher: -a-b-|
+    /// upstream:  ------c-d-|    (subscribed when publisher finishes, at tick 5)
+    ///            upstream.prepend(publisher)
+    /// output:    -a-b--c-d-|
+    /// ```
+    ///
+    /// ```swift
+    /// let cached = ["cached"].publisher
+    /// let c = ["fresh"].publisher.prepend(cached).sink { print($0) }
+    /// // Prints: cached
+    /// //         fresh
+    /// ```
+    ///
+    /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
+    /// - Completion: `.finished` once the upstream finishes; a failure of either at once.
+    /// - Cancellation: cancels whichever is live.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value.
+    @inlinable
+    public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
+    where Failure == P.Failure, Output == P.Output {
+        Publishers.Concatenate(prefix: publisher, suffix: self)
+    }
+
+    /// Sends the given values after the upstream has finished.
+    ///
+    /// The upstream's values pass through; when the upstream finishes, the values follow, as
+    /// far as the subscriber's demand allows, then `.finished`. If the upstream fails, the
+    /// values are never sent.
+    ///
+    /// ```text
+    /// upstream: -1-2-|
+    ///           append("3", "4")
+    /// output:   -1-2-[34|]
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, 2].publisher.append(3, 4).sink { print($0) }
+    /// // Prints: 1, 2, 3, 4 (one per line)
+    /// ```
+    ///
+    /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
+    /// - Completion: `.finished` after the last value; the upstream's failure as is.
+    /// - Cancellation: cancels whichever part is live.
+    /// - Combine compatibility: as Combine. On a `Publishers.Sequence` of a
+    ///   `RangeReplaceableCollection` it returns a `Publishers.Sequence` of the joined elements.
+    /// - Complexity: O(1) per value.
+    @inlinable
+    public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
+        Publishers.Concatenate(prefix: self, suffix: Publishers.Sequence(sequence: elements))
+    }
+
+    /// Sends the elements of a sequence after the upstream has finished.
+    ///
+    /// The sequence is read only once the upstream has finished, as its elements are asked
+    /// for.
+    ///
+    /// ```text
+    /// upstream: -1-2-|
+    ///           append(["3", "4"])
+    /// output:   -1-2-[34|]
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, 2].publisher.append(3...4).sink { print($0) }
+    /// // Prints: 1, 2, 3, 4 (one per line)
+    /// ```
+    ///
+    /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
+    /// - Completion: `.finished` after the last element; the upstream's failure as is.
+    /// - Cancellation: cancels whichever part is live.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value.
+    @inlinable
+    public func append<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+    where Output == S.Element {
+        Publishers.Concatenate(prefix: self, suffix: Publishers.Sequence(sequence: elements))
+    }
+
+    /// Sends another publisher's values after the upstream has finished.
+    ///
+    /// The upstream's values pass through. When it finishes, `publisher` is subscribed — not
+    /// before — and its values follow. A failure of the upstream ends everything: `publisher`
+    /// is never subscribed. The subscriber sees one stream: the demand it has not used up when
+    /// the upstream finishes is asked of `publisher` in one request.
+    ///
+    /// ```text
+    /// upstream:  -a-b-|
+    /// publisher: ------c-d-|    (subscribed when the upstream finishes, at tick 5)
+    ///            upstream.append(publisher)
+    /// output:    -a-b--c-d-|
+    /// ```
+    ///
+    /// ```swift
+    /// let page1 = ["a", "b"].publisher
+    /// let page2 = ["c"].publisher
+    /// let c = page1.append(page2).sink { print($0) }
+    /// // Prints: a, b, c (one per line)
+    /// ```
+    ///
+    /// - Demand: the operator counts the subscriber's demand (requested plus returned, minus
+    ///   delivered). Requests go to the live publisher as they come; the next one is asked for
+    ///   everything still outstanding when it is subscribed (nothing, if nothing is). Asking for
+    ///   `.none` is an API violation (S9).
+    /// - Completion: `.finished` once the second publisher finishes; a failure of either at
+    ///   once, and the second is then never subscribed.
+    /// - Cancellation: cancels whichever is live and lets go of the subscriber and of the
+    ///   publisher not yet subscribed (S6, S7).
+    /// - Threading: values and the completion arrive on the live publisher's thread; the second
+    ///   publisher is subscribed on the thread on which the first finished.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
+    ///   more demand.
+    @inlinable
+    public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
+    where Failure == P.Failure, Output == P.Output {
+        Publishers.Concatenate(prefix: self, suffix: publisher)
+    }
+}
+
+extension Publishers {
+    /// The publisher of `append(_:)` and `prepend(_:)`:
+    /// the values of one publisher, then, once it has finished, those of another.
+    public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
+    where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
+        /// The output type of both publishers.
+        public typealias Output = Suffix.Output
+        /// The failure type of both publishers.
+        public typealias Failure = Suffix.Failure
+
+        /// The publisher whose values come first.
+        public let prefix: Prefix
+        /// The publisher subscribed once the prefix has finished.
+        public let suffix: Suffix
+
+        /// Creates a publisher of `prefix`'s values followed by `suffix`'s.
+        @inlinable
+        public init(prefix: Prefix, suffix: Suffix) {
+            self.prefix = prefix
+            self.suffix = suffix
+        }
+
+        /// Subscribes `subscriber` to the prefix; the suffix follows when the prefix finishes.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = ConcatenateSubscription<Suffix, S>(downstream: subscriber, suffix: suffix)
+            prefix.receive(subscriber: subscription.firstSourceSubscriber(failing: Prefix.Failure.self))
+        }
+    }
+}
+
+extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
+extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Sendable {}
+
+// MARK: - Fusion
+
+// Combine also joins a `Publishers.Sequence` with any sequence (`append<S: Sequence>(_:)`) by
+// copying that sequence's elements when the operator is called. For a lazy or single-pass
+// sequence that reads it at a different time, and a different number of times, than the
+// concatenation would (once per subscriber, as the elements are asked for), so that overload
+// is left out: such a call builds a `Publishers.Concatenate`, which sends the same values.
+
+extension Publishers.Sequence where Elements: RangeReplaceableCollection {
+    /// Puts `elements` before the sequence's own, as `prepend(_:)` does
+    /// with values, in one `Publishers.Sequence`.
+    ///
+    /// ```text
+    /// [3, 4].publisher:  [34|]
+    ///                    prepend(1, 2)
+    /// output:            [1234|]
+    /// ```
+    @inlinable
+    public func prepend(_ elements: Output...) -> Publishers.Sequence<Elements, Failure> {
+        var joined = Elements(elements)
+        joined.append(contentsOf: sequence)
+        return Publishers.Sequence(sequence: joined)
+    }
+
+    /// Puts `publisher`'s elements before the sequence's own, in one `Publishers.Sequence`.
+    ///
+    /// ```text
+    /// [3, 4].publisher:  [34|]
+    ///                    prepend([1, 2].publisher)
+    /// output:            [1234|]
+    /// ```
+    @inlinable
+    public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        var joined = publisher.sequence
+        joined.append(contentsOf: sequence)
+        return Publishers.Sequence(sequence: joined)
+    }
+
+    /// Puts `elements` after the sequence's own, as `append(_:)` does with values,
+    /// in one `Publishers.Sequence`.
+    ///
+    /// ```text
+    /// [1, 2].publisher:  [12|]
+    ///                    append(3, 4)
+    /// output:            [1234|]
+    /// ```
+    @inlinable
+    public func append(_ elements: Output...) -> Publishers.Sequence<Elements, Failure> {
+        var joined = sequence
+        joined.append(contentsOf: elements)
+        return Publishers.Sequence(sequence: joined)
+    }
+
+    /// Puts `publisher`'s elements after the sequence's own, in one `Publishers.Sequence`.
+    ///
+    /// ```text
+    /// [1, 2].publisher:  [12|]
+    ///                    append([3, 4].publisher)
+    /// output:            [1234|]
+    /// ```
+    @inlinable
+    public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        var joined = sequence
+        joined.append(contentsOf: publisher.sequence)
+        return Publishers.Sequence(sequence: joined)
+    }
+}
+
+// MARK: - Subscription
+
+/// The subscription of `Publishers.Concatenate`: the prefix is source 0; when it finishes, the
+/// suffix (the context) is taken and subscribed as source 1.
+@usableFromInline
+final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>:
+    SwitchingSubscription<Downstream, Suffix>, @unchecked Sendable  // state guarded by the base's `lock`
+where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
+    /// Subscribes the suffix. A closure made where the operator is subscribed, so it runs code
+    /// compiled for the concrete types: `sourceFinished`, reached through the class's vtable,
+    /// would otherwise subscribe the suffix, and run its every value, through unspecialized
+    /// generic code.
+    @usableFromInline let subscribeSuffix: (ConcatenateSubscription, Suffix) -> Void
+
+    @inlinable
+    init(downstream: Downstream, suffix: Suffix) {
+        subscribeSuffix = { $0.subscribe($1, generation: 1) }
+        super.init(downstream: downstream, context: suffix, name: "Concatenate")
+    }
+
+    @inlinable
+    override func sourceFinished(generation: Int) {
+        guard generation == 0 else {
+            finish(.finished)
+            return
+        }
+        lock.lock()
+        let suffix = context.take()
+        lock.unlock()
+        // `nil`: cancelled meanwhile.
+        if let suffix { subscribeSuffix(self, suffix) }
+    }
+
+    @inlinable
+    override func sourceFailed<SourceFailure: Error>(_ error: SourceFailure, generation: Int) {
+        finish(.failure(error as! Downstream.Failure))
+    }
+}

@@ -1,0 +1,215 @@
+// MARK: - retry
+
+extension Publisher {
+    /// Subscribes to the upstream again when it fails, up to `retries` times.
+    ///
+    /// Each failure is swallowed and the upstream is subscribed afresh, until it finishes or
+    /// has failed `retries + 1` times in all; the last failure is then passed on. The
+    /// subscriber sees one stream: the values of every attempt, in order. `retry(0)` subscribes
+    /// once and never retries. It suits an upstream that does its work per subscription (a
+    /// `Deferred`, a network request); a subject that has failed fails every new subscriber at
+    /// once, so retrying it only repeats the failure.
+    ///
+    /// ```text
+    /// attempt 1: -1-^
+    /// attempt 2: ----2-3-|        (subscribed when attempt 1 fails, at tick 3)
+    ///            retry(2)
+    /// output:    -1--2-3-|
+    /// ```
+    ///
+    /// ```swift
+    /// struct Flaky: Error {}
+    /// var attempts = 0
+    /// let c = Deferred { () -> AnyPublisher<Int, Flaky> in
+    ///     attempts += 1
+    ///     return attempts < 3 ? Fail(error: Flaky()).eraseToAnyPublisher()
+    ///                         : Just(attempts).setFailureType(to: Flaky.self).eraseToAnyPublisher()
+    /// }
+    /// .retry(5)
+    /// .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints: 3
+    /// //         finished
+    /// ```
+    ///
+    /// - Parameter retries: How many times to subscribe again after a failure. A negative
+    ///   count retries without limit, as Combine does (see ``Publishers/Retry/retries``).
+    /// - Demand: the operator counts the subscriber's demand (requested plus returned, minus
+    ///   delivered) and passes requests to the live attempt as they come; each new attempt is
+    ///   asked for everything still outstanding. Asking for `.none` is an API violation (S9).
+    /// - Completion: `.finished` when an attempt finishes; the failure of the last allowed
+    ///   attempt.
+    /// - Cancellation: cancels the live attempt and lets go of the subscriber and the upstream
+    ///   publisher (S6, S7).
+    /// - Threading: a new attempt is subscribed on the thread of the previous one's failure. An
+    ///   upstream that fails while being subscribed does not nest a new subscription inside the
+    ///   old one: the attempts run one after another in a loop (S8).
+    /// - Combine compatibility: as Combine, including a negative count meaning "without limit".
+    /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
+    ///   more demand.
+    @inlinable
+    public func retry(_ retries: Int) -> Publishers.Retry<Self> {
+        Publishers.Retry(upstream: self, retries: retries)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/retry(_:)``: the upstream, subscribed again after each
+    /// failure up to a number of times.
+    public struct Retry<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher subscribed, and subscribed again after a failure.
+        public let upstream: Upstream
+        /// How many times to subscribe again after a failure; `nil`, or a negative number,
+        /// without limit.
+        public let retries: Int?
+
+        /// Creates a publisher that subscribes to `upstream` again after each failure, at most
+        /// `retries` times (`nil` or negative: without limit).
+        @inlinable
+        public init(upstream: Upstream, retries: Int?) {
+            self.upstream = upstream
+            self.retries = retries
+        }
+
+        /// Subscribes `subscriber` to the upstream, and again after each allowed failure.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let remaining = retries.flatMap { $0 < 0 ? nil : $0 }
+            RetrySubscription(downstream: subscriber, upstream: upstream, remaining: remaining).subscribeAttempts()
+        }
+    }
+}
+
+extension Publishers.Retry: Equatable where Upstream: Equatable {}
+extension Publishers.Retry: Sendable where Upstream: Sendable {}
+
+// MARK: - Fusion
+
+extension Just {
+    /// Returns this `Just`, as Combine does: it cannot fail, so there is nothing to retry.
+    ///
+    /// ```text
+    /// Just(1):  [1|]
+    ///           retry(3)
+    /// output:   [1|]
+    /// ```
+    @inlinable
+    public func retry(_ retries: Int) -> Just<Output> {
+        self
+    }
+}
+
+extension Optional.Publisher {
+    /// Returns this publisher, as Combine does: it cannot fail, so there is nothing to retry.
+    ///
+    /// ```text
+    /// Optional(1).publisher:  [1|]
+    ///                         retry(3)
+    /// output:                 [1|]
+    /// ```
+    @inlinable
+    public func retry(_ retries: Int) -> Optional<Wrapped>.Publisher {
+        self
+    }
+}
+
+extension Result.Publisher {
+    /// Returns this publisher, as Combine does: subscribing again would give the same result,
+    /// so a retried failure ends as the first one did.
+    ///
+    /// ```text
+    /// Result.failure(e).publisher:  ^
+    ///                               retry(3)
+    /// output:                       ^
+    /// ```
+    @inlinable
+    public func retry(_ retries: Int) -> Result<Success, Failure>.Publisher {
+        self
+    }
+}
+
+// MARK: - Subscription
+
+/// The subscription of `retry`: each attempt is a new generation of source subscribed to the
+/// same upstream (the context). ``subscribeAttempts()`` runs the subscriptions in a loop, so an
+/// attempt that fails inside its own subscription makes the loop go round again instead of
+/// nesting a subscription (S8).
+@usableFromInline
+final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
+    SwitchingSubscription<Downstream, Upstream>, @unchecked Sendable  // state guarded by the base's `lock`
+where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    /// Retries left; `nil` without limit. Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var remaining: Int?
+    /// Whether ``subscribeAttempts()`` is running on some thread. Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var isSubscribing = false
+    /// Another attempt is due once the running ``subscribeAttempts()`` is done with its
+    /// current one. Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var attemptPending = false
+
+    /// Subscribes one attempt. A closure made where the operator is subscribed, so it runs code
+    /// compiled for the concrete types: `sourceFailed`, reached through the class's vtable,
+    /// would otherwise subscribe every retry, and run its every value, through unspecialized
+    /// generic code.
+    @usableFromInline let subscribeAttempt: (RetrySubscription, Upstream, Int) -> Void
+
+    @inlinable
+    init(downstream: Downstream, upstream: Upstream, remaining: Int?) {
+        self.remaining = remaining
+        subscribeAttempt = { $0.subscribe($1, generation: $2) }
+        super.init(downstream: downstream, context: upstream, name: "Retry")
+    }
+
+    /// Subscribes the current attempt, and any that become due while doing so.
+    @inlinable
+    func subscribeAttempts() {
+        lock.lock()
+        if isSubscribing {
+            attemptPending = true
+            lock.unlock()
+            return
+        }
+        isSubscribing = true
+        while true {
+            // `nil`: cancelled or ended.
+            guard let upstream = context else {
+                isSubscribing = false
+                lock.unlock()
+                return
+            }
+            let generation = self.generation
+            lock.unlock()
+            subscribeAttempt(self, upstream, generation)
+            lock.lock()
+            if !attemptPending {
+                isSubscribing = false
+                lock.unlock()
+                return
+            }
+            attemptPending = false
+        }
+    }
+
+    @inlinable
+    override func sourceFinished(generation: Int) {
+        finish(.finished)
+    }
+
+    @inlinable
+    override func sourceFailed<SourceFailure: Error>(_ error: SourceFailure, generation: Int) {
+        lock.lock()
+        if let remaining {
+            if remaining == 0 {
+                lock.unlock()
+                finish(.failure(error as! Downstream.Failure))
+                return
+            }
+            self.remaining = remaining - 1
+        }
+        lock.unlock()
+        subscribeAttempts()
+    }
+}

@@ -1,0 +1,245 @@
+/// The base of the subscriptions of the operators that take their values from one source
+/// publisher after another: `append`/`prepend` (`Publishers.Concatenate`), `catch`, `tryCatch`
+/// and `retry`.
+///
+/// The downstream gets this one subscription for the whole stream, when the first source's
+/// subscription arrives (as Combine does). Its demand is counted here: requested plus returned
+/// from `receive(_:)`, minus delivered. Each request goes on to the live source; when a source
+/// ends and the operator moves to the next one, the next is asked for everything still
+/// outstanding in one request: unmet demand carries over, and the sources together are never
+/// asked for more than the downstream wants (S1). A value beyond the count (only a source that
+/// breaks S1 sends one) is dropped.
+///
+/// Each source is subscribed with a ``SwitchingSourceSubscriber`` stamped with the source's
+/// *generation*; once a source has completed, the generation moves on and anything that
+/// source still sends is ignored (S4). Only one source is live at a time and the next one is
+/// subscribed from the previous one's completion, so the downstream is only called from the
+/// live source's signals, which never overlap (S3); `request` and `cancel` touch only the lock
+/// and the live source's subscription, so they never call the downstream.
+///
+/// Subclasses decide what comes next in ``sourceFinished(generation:)`` and
+/// ``sourceFailed(_:generation:)``: subscribe the next source with ``subscribe(_:generation:)``,
+/// or end with ``finish(_:)``. What they need for that (the suffix, the handler, the publisher
+/// to retry) is the `context`, guarded by the lock and let go, after unlocking, when the
+/// stream ends (S7).
+@usableFromInline
+class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, CustomStringConvertible,
+    @unchecked Sendable  // all mutable state is guarded by `lock`
+{
+    @usableFromInline let lock = Lock()
+    // `@exclusivity(unchecked)`: every access is under `lock`; the runtime's dynamic check
+    // would only add cost per value.
+    /// `nil` once the stream has ended.
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    /// What the operator needs to reach its next source; `nil` once the stream has ended.
+    @exclusivity(unchecked) @usableFromInline var context: Context?
+    /// The live source's subscription.
+    @exclusivity(unchecked) @usableFromInline var source: (any Subscription)?
+    /// Whether the current generation's source has sent its subscription.
+    @exclusivity(unchecked) @usableFromInline var sourceAttached = false
+    /// The generation of the live (or next) source; signals stamped otherwise are ignored.
+    @exclusivity(unchecked) @usableFromInline var generation = 0
+    /// The downstream's outstanding demand.
+    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+    /// Whether the downstream has been given this subscription.
+    @exclusivity(unchecked) @usableFromInline var downstreamSubscribed = false
+    /// Completed or cancelled.
+    @exclusivity(unchecked) @usableFromInline var isDone = false
+    @usableFromInline let name: StaticString
+
+    @inlinable
+    init(downstream: Downstream, context: Context, name: StaticString) {
+        self.downstream = downstream
+        self.context = context
+        self.name = name
+    }
+
+    @usableFromInline var description: String { "\(name)" }
+
+    // MARK: Sources' signals
+
+    /// A source's subscription arrived. The first one also gives the downstream its
+    /// subscription; then the source is asked for the outstanding demand.
+    @inlinable
+    final func attach(_ subscription: any Subscription, generation: Int) {
+        lock.lock()
+        guard !isDone, generation == self.generation, !sourceAttached else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        sourceAttached = true
+        if !downstreamSubscribed {
+            downstreamSubscribed = true
+            let downstream = self.downstream
+            lock.unlock()
+            // Requests made in here are counted and reach the source just below, in one.
+            downstream?.receive(subscription: self)
+            lock.lock()
+            if isDone {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+        }
+        source = subscription
+        let demand = self.demand
+        lock.unlock()
+        if demand != .none { subscription.request(demand) }
+    }
+
+    @inlinable
+    final func deliver(_ value: Downstream.Input, generation: Int) -> Subscribers.Demand {
+        lock.lock()
+        guard !isDone, generation == self.generation, demand != .none, let downstream else {
+            lock.unlock()
+            return .none
+        }
+        demand -= 1
+        lock.unlock()
+        let more = downstream.receive(value)
+        if more != .none {
+            lock.lock()
+            if !isDone { demand += more }
+            lock.unlock()
+        }
+        return more
+    }
+
+    @inlinable
+    final func sourceCompleted<SourceFailure: Error>(
+        _ completion: Subscribers.Completion<SourceFailure>, generation: Int
+    ) {
+        lock.lock()
+        guard !isDone, generation == self.generation else {
+            lock.unlock()
+            return
+        }
+        self.generation += 1
+        sourceAttached = false
+        let ended = source.take()
+        lock.unlock()
+        _ = ended
+        switch completion {
+        case .finished: sourceFinished(generation: generation)
+        case .failure(let error): sourceFailed(error, generation: generation)
+        }
+    }
+
+    // MARK: For subclasses
+
+    /// The source of `generation` finished. Called without the lock held.
+    @inlinable
+    func sourceFinished(generation: Int) {
+        fatalError("abstract")
+    }
+
+    /// The source of `generation` failed with `error`. Called without the lock held.
+    @inlinable
+    func sourceFailed<SourceFailure: Error>(_ error: SourceFailure, generation: Int) {
+        fatalError("abstract")
+    }
+
+    /// The subscriber for the first source, which fails with `failureType`: the operator's
+    /// `receive(subscriber:)` hands it to its upstream.
+    @inlinable
+    final func firstSourceSubscriber<SourceFailure: Error>(
+        failing failureType: SourceFailure.Type
+    ) -> SwitchingSourceSubscriber<Downstream, Context, SourceFailure> {
+        SwitchingSourceSubscriber(parent: self, generation: 0)
+    }
+
+    /// Subscribes `publisher` as the source of `generation`. Call without the lock held.
+    @inlinable
+    final func subscribe<Source: Publisher>(_ publisher: Source, generation: Int)
+    where Source.Output == Downstream.Input {
+        publisher.receive(subscriber: SwitchingSourceSubscriber<Downstream, Context, Source.Failure>(
+            parent: self, generation: generation))
+    }
+
+    /// Ends the stream: lets go of everything and sends `completion` downstream. Call without
+    /// the lock held.
+    @inlinable
+    final func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        lock.lock()
+        guard !isDone else {
+            lock.unlock()
+            return
+        }
+        isDone = true
+        let downstream = self.downstream.take()
+        let context = self.context.take()
+        let source = self.source.take()
+        lock.unlock()
+        _ = (context, source)
+        downstream?.receive(completion: completion)
+    }
+
+    // MARK: Subscription (the downstream's calls)
+
+    @inlinable
+    final func request(_ demand: Subscribers.Demand) {
+        guard demand.isValidRequest(of: "\(name)") else { return }
+        lock.lock()
+        guard !isDone else {
+            lock.unlock()
+            return
+        }
+        self.demand += demand
+        // Between sources there is none: the next one gets this with the rest when it attaches.
+        let source = self.source
+        lock.unlock()
+        source?.request(demand)
+    }
+
+    @inlinable
+    final func cancel() {
+        lock.lock()
+        guard !isDone else {
+            lock.unlock()
+            return
+        }
+        isDone = true
+        let source = self.source.take()
+        let downstream = self.downstream.take()
+        let context = self.context.take()
+        lock.unlock()
+        source?.cancel()
+        _ = (downstream, context)
+    }
+}
+
+/// The subscriber a ``SwitchingSubscription`` subscribes each source with: it passes the
+/// source's signals on, stamped with the source's generation. A struct: nothing is allocated
+/// per source.
+@usableFromInline
+struct SwitchingSourceSubscriber<Downstream: Subscriber, Context, Failure: Error>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Input = Downstream.Input
+
+    @usableFromInline let parent: SwitchingSubscription<Downstream, Context>
+    @usableFromInline let generation: Int
+
+    @inlinable
+    init(parent: SwitchingSubscription<Downstream, Context>, generation: Int) {
+        self.parent = parent
+        self.generation = generation
+    }
+
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+    @usableFromInline var description: String { parent.description }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        parent.attach(subscription, generation: generation)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        parent.deliver(input, generation: generation)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        parent.sourceCompleted(completion, generation: generation)
+    }
+}
