@@ -118,9 +118,13 @@ extension Publisher {
     /// when all have finished.
     ///
     /// ```text
-    /// self..e: -1-|, --2-|, ---3-|, ----4-|, -----5-|
-    ///          merge(with: b, c, d, e)
-    /// output:  -12345-|
+    /// self:   -1-----|
+    /// b:      --2----|
+    /// c:      ---3---|
+    /// d:      ----4--|
+    /// e:      -----5-|
+    ///         merge(with: b, c, d, e)
+    /// output: -12345-|
     /// ```
     ///
     /// ```swift
@@ -147,9 +151,14 @@ extension Publisher {
     /// all have finished.
     ///
     /// ```text
-    /// self..f: one value each, at ticks 1 to 6, each finishing at tick 7
-    ///          merge(with: b, c, d, e, f)
-    /// output:  -123456|
+    /// self:   -1------|
+    /// b:      --2-----|
+    /// c:      ---3----|
+    /// d:      ----4---|
+    /// e:      -----5--|
+    /// f:      ------6-|
+    ///         merge(with: b, c, d, e, f)
+    /// output: -123456-|
     /// ```
     ///
     /// ```swift
@@ -177,9 +186,15 @@ extension Publisher {
     /// when all have finished.
     ///
     /// ```text
-    /// self..g: one value each, at ticks 1 to 7, each finishing at tick 8
-    ///          merge(with: b, c, d, e, f, g)
-    /// output:  -1234567|
+    /// self:   -1-------|
+    /// b:      --2------|
+    /// c:      ---3-----|
+    /// d:      ----4----|
+    /// e:      -----5---|
+    /// f:      ------6--|
+    /// g:      -------7-|
+    ///         merge(with: b, c, d, e, f, g)
+    /// output: -1234567-|
     /// ```
     ///
     /// ```swift
@@ -208,9 +223,16 @@ extension Publisher {
     /// when all have finished. To merge more, use ``Publishers/MergeMany``.
     ///
     /// ```text
-    /// self..h: one value each, at ticks 1 to 8, each finishing at tick 9
-    ///          merge(with: b, c, d, e, f, g, h)
-    /// output:  -12345678|
+    /// self:   -1--------|
+    /// b:      --2-------|
+    /// c:      ---3------|
+    /// d:      ----4-----|
+    /// e:      -----5----|
+    /// f:      ------6---|
+    /// g:      -------7--|
+    /// h:      --------8-|
+    ///         merge(with: b, c, d, e, f, g, h)
+    /// output: -12345678-|
     /// ```
     ///
     /// ```swift

@@ -13,7 +13,7 @@ extension Publisher {
     /// self:   -1-2-----3-|
     /// other:  ---a-b-c---|
     ///         zip(other)
-    /// output: ---x-y---z-|      (x = (1, a), y = (2, b), z = (3, c))
+    /// output: ---x-y---z-[;|]   (x = (1, a), y = (2, b), z = (3, c); `;`: other cancelled)
     /// ```
     ///
     /// ```swift
@@ -34,9 +34,10 @@ extension Publisher {
     ///   A tuple goes out only against demand (S1); an upstream that sends more than it was asked
     ///   for has its extra values kept for later pairs.
     /// - Completion: `.finished` as soon as an upstream has finished and has no value left to
-    ///   pair (at once, or after the tuple that uses its last value): no more tuples can come, so
-    ///   the other upstreams are cancelled. The first failure cancels the other upstreams and
-    ///   goes down at once; unpaired values are dropped.
+    ///   pair: at once, or right after the tuple that takes its last value. No more tuples can
+    ///   come, so the other upstreams are cancelled then (before that last tuple goes down). The
+    ///   first failure cancels the other upstreams and goes down at once; unpaired values are
+    ///   dropped.
     /// - Cancellation: cancels every upstream and lets go of the downstream (S7).
     /// - Threading: the upstreams may send from several threads at once; the downstream is
     ///   called one signal at a time (S3), by the thread that completes a tuple or the one
@@ -59,7 +60,7 @@ extension Publisher {
     /// self:   -1-2---|
     /// other:  ---a-b-|
     ///         zip(other) { "\($0)\($1)" }
-    /// output: ---x-y-|      (x = "1a", y = "2b")
+    /// output: ---x-y-[;|]   (x = "1a", y = "2b")
     /// ```
     ///
     /// ```swift
@@ -92,7 +93,7 @@ extension Publisher {
     /// b:      --a---b--|
     /// c:      ---x---y-|
     ///         zip(b, c)
-    /// output: ---p---q-|      (p = (1, a, x), q = (2, b, y))
+    /// output: ---p---q-[;;|]   (p = (1, a, x), q = (2, b, y))
     /// ```
     ///
     /// ```swift
@@ -122,7 +123,7 @@ extension Publisher {
     /// b:      --a---b--|
     /// c:      ---x---y-|
     ///         zip(b, c) { "\($0)\($1)\($2)" }
-    /// output: ---p---q-|      (p = "1ax", q = "2by")
+    /// output: ---p---q-[;;|]   (p = "1ax", q = "2by")
     /// ```
     ///
     /// ```swift
@@ -153,7 +154,7 @@ extension Publisher {
     /// c:      ---x--|
     /// d:      ----7-|
     ///         zip(b, c, d)
-    /// output: ----p-|      (p = (1, a, x, 7))
+    /// output: ----p-[;;;|]   (p = (1, a, x, 7))
     /// ```
     ///
     /// ```swift
@@ -183,7 +184,7 @@ extension Publisher {
     /// c:      ---x--|
     /// d:      ----7-|
     ///         zip(b, c, d) { "\($0)\($1)\($2)\($3)" }
-    /// output: ----p-|      (p = "1ax7")
+    /// output: ----p-[;;;|]   (p = "1ax7")
     /// ```
     ///
     /// ```swift
