@@ -148,6 +148,21 @@ struct CombineLatestTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    @Test func anUpstreamThatSubscribesLateIsAskedForEverythingRequestedSoFar() {
+        var side: AnySubscriber<Int, Never>?
+        let late = AnyPublisherCapture<Int, Never>(subscribing: false) { side = $0 }
+        let a = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
+        a.combineLatest(late) { $0 + $1 }.subscribe(subscriber)
+        subscriber.request(.unlimited)
+        let b = TestPublisher<Int, Never>()
+        b.subscribe(side!)
+        #expect(b.history == [.requested(.unlimited)])
+        a.send(1)
+        b.send(2)
+        #expect(subscriber.values == [3])
+    }
+
     @Test func requestingNoneIsAViolation_S9() {
         let subscriber = RecordingSubscriber<(Int, Int), Never>(demand: nil)
         TestPublisher<Int, Never>().combineLatest(TestPublisher<Int, Never>()).subscribe(subscriber)

@@ -288,6 +288,20 @@ struct MergeTests {
 
     // MARK: Cancellation
 
+    @Test func cancelInsideReceiveSubscriptionSubscribesNoUpstream_S6_S7() {
+        let a = TestPublisher<Int, Never>()
+        weak var weakSubscriber: RecordingSubscriber<Int, Never>?
+        do {
+            let subscriber = RecordingSubscriber<Int, Never>(onSubscription: { $0.cancel() })
+            weakSubscriber = subscriber
+            a.merge(with: Just(1)).subscribe(subscriber)
+            #expect(subscriber.events.count == 1)
+            subscriber.releaseSubscription()
+        }
+        #expect(a.subscriptions.isEmpty)
+        #expect(weakSubscriber == nil)
+    }
+
     @Test func cancelCancelsEveryUpstream() {
         let upstreams = (0..<8).map { _ in TestPublisher<Int, Never>() }
         let subscriber = RecordingSubscriber<Int, Never>()
@@ -544,12 +558,17 @@ final class ProbePublisher<Output, Failure: Error>: Publisher, @unchecked Sendab
 }
 
 /// A publisher that hands its subscriber to a closure and sends nothing, so a test can play the
-/// upstream by hand.
+/// upstream by hand: it gives the subscriber an empty subscription, or, with `subscribing: false`,
+/// none (the test gives one later, as an upstream that subscribes late would).
 struct AnyPublisherCapture<Output, Failure: Error>: Publisher {
+    let subscribing: Bool
     let capture: (AnySubscriber<Output, Failure>) -> Void
-    init(_ capture: @escaping (AnySubscriber<Output, Failure>) -> Void) { self.capture = capture }
+    init(subscribing: Bool = true, _ capture: @escaping (AnySubscriber<Output, Failure>) -> Void) {
+        self.subscribing = subscribing
+        self.capture = capture
+    }
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        subscriber.receive(subscription: Subscriptions.empty)
+        if subscribing { subscriber.receive(subscription: Subscriptions.empty) }
         capture(AnySubscriber(subscriber))
     }
 }

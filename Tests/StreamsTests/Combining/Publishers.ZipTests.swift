@@ -132,6 +132,22 @@ struct ZipTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    @Test func anUpstreamThatSubscribesLateIsAskedForEverythingRequestedSoFar() {
+        var side: AnySubscriber<Int, Never>?
+        let late = AnyPublisherCapture<Int, Never>(subscribing: false) { side = $0 }
+        let a = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<(Int, Int), Never>(demand: .max(2))
+        a.zip(late).subscribe(subscriber)
+        subscriber.request(.max(3))
+        #expect(a.history == [.requested(.max(2)), .requested(.max(3))])
+        let b = TestPublisher<Int, Never>()
+        b.subscribe(side!)
+        #expect(b.history == [.requested(.max(5))])
+        a.send(1)
+        b.send(2)
+        #expect(subscriber.values.map { [$0.0, $0.1] } == [[1, 2]])
+    }
+
     @Test func requestingNoneIsAViolation_S9() {
         let subscriber = RecordingSubscriber<(Int, Int), Never>(demand: nil)
         TestPublisher<Int, Never>().zip(TestPublisher<Int, Never>()).subscribe(subscriber)
