@@ -242,12 +242,13 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Storage = Latest2<A.Output, B.Output>
-            let combiner = CombineLatestSubscription<Storage, S>(downstream: subscriber, upstreamCount: 2)
+            typealias Combiner = CombineLatestSubscription<Storage, S>
+            let combiner = Combiner(downstream: subscriber, upstreamCount: 2)
             combiner.start()
             guard combiner.isRunning else { return }
-            a.receive(subscriber: CombineLatestSide<A.Output, Storage, S>(combiner, index: 0) { $0.a = $1 })
+            a.receive(subscriber: SlotSide<A.Output, Combiner>(combiner, index: 0) { $0.a = $1 })
             guard combiner.isRunning else { return }
-            b.receive(subscriber: CombineLatestSide<B.Output, Storage, S>(combiner, index: 1) { $0.b = $1 })
+            b.receive(subscriber: SlotSide<B.Output, Combiner>(combiner, index: 1) { $0.b = $1 })
         }
     }
 
@@ -279,14 +280,15 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Storage = Latest3<A.Output, B.Output, C.Output>
-            let combiner = CombineLatestSubscription<Storage, S>(downstream: subscriber, upstreamCount: 3)
+            typealias Combiner = CombineLatestSubscription<Storage, S>
+            let combiner = Combiner(downstream: subscriber, upstreamCount: 3)
             combiner.start()
             guard combiner.isRunning else { return }
-            a.receive(subscriber: CombineLatestSide<A.Output, Storage, S>(combiner, index: 0) { $0.a = $1 })
+            a.receive(subscriber: SlotSide<A.Output, Combiner>(combiner, index: 0) { $0.a = $1 })
             guard combiner.isRunning else { return }
-            b.receive(subscriber: CombineLatestSide<B.Output, Storage, S>(combiner, index: 1) { $0.b = $1 })
+            b.receive(subscriber: SlotSide<B.Output, Combiner>(combiner, index: 1) { $0.b = $1 })
             guard combiner.isRunning else { return }
-            c.receive(subscriber: CombineLatestSide<C.Output, Storage, S>(combiner, index: 2) { $0.c = $1 })
+            c.receive(subscriber: SlotSide<C.Output, Combiner>(combiner, index: 2) { $0.c = $1 })
         }
     }
 
@@ -321,16 +323,17 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Storage = Latest4<A.Output, B.Output, C.Output, D.Output>
-            let combiner = CombineLatestSubscription<Storage, S>(downstream: subscriber, upstreamCount: 4)
+            typealias Combiner = CombineLatestSubscription<Storage, S>
+            let combiner = Combiner(downstream: subscriber, upstreamCount: 4)
             combiner.start()
             guard combiner.isRunning else { return }
-            a.receive(subscriber: CombineLatestSide<A.Output, Storage, S>(combiner, index: 0) { $0.a = $1 })
+            a.receive(subscriber: SlotSide<A.Output, Combiner>(combiner, index: 0) { $0.a = $1 })
             guard combiner.isRunning else { return }
-            b.receive(subscriber: CombineLatestSide<B.Output, Storage, S>(combiner, index: 1) { $0.b = $1 })
+            b.receive(subscriber: SlotSide<B.Output, Combiner>(combiner, index: 1) { $0.b = $1 })
             guard combiner.isRunning else { return }
-            c.receive(subscriber: CombineLatestSide<C.Output, Storage, S>(combiner, index: 2) { $0.c = $1 })
+            c.receive(subscriber: SlotSide<C.Output, Combiner>(combiner, index: 2) { $0.c = $1 })
             guard combiner.isRunning else { return }
-            d.receive(subscriber: CombineLatestSide<D.Output, Storage, S>(combiner, index: 3) { $0.d = $1 })
+            d.receive(subscriber: SlotSide<D.Output, Combiner>(combiner, index: 3) { $0.d = $1 })
         }
     }
 }
@@ -398,7 +401,7 @@ struct Latest4<A, B, C, D>: LatestValues {
 /// every upstream as it is.
 @usableFromInline
 final class CombineLatestSubscription<Storage: LatestValues, Downstream: Subscriber>:
-    CombiningSubscription<Downstream>,
+    CombiningSubscription<Downstream>, SlotStoring,
     @unchecked Sendable  // all added state is guarded by `lock`
 where Storage.Output == Downstream.Input {
     @exclusivity(unchecked) @usableFromInline var latest = Storage()
@@ -455,43 +458,5 @@ where Storage.Output == Downstream.Input {
         let taken = latest
         latest = Storage()
         return taken
-    }
-}
-
-/// The subscriber a combineLatest gives upstream `index`: passes its values, stored with `store`
-/// as the upstream's latest, and its other signals to the combineLatest.
-@usableFromInline
-struct CombineLatestSide<Input, Storage: LatestValues, Downstream: Subscriber>: Subscriber, CustomStringConvertible
-where Storage.Output == Downstream.Input {
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline let combiner: CombineLatestSubscription<Storage, Downstream>
-    @usableFromInline let index: Int
-    @usableFromInline let store: (inout Storage, Input) -> Void
-    @usableFromInline let combineIdentifier = CombineIdentifier()
-
-    @inlinable
-    init(_ combiner: CombineLatestSubscription<Storage, Downstream>, index: Int,
-         store: @escaping (inout Storage, Input) -> Void) {
-        self.combiner = combiner
-        self.index = index
-        self.store = store
-    }
-
-    @usableFromInline var description: String { "CombineLatest" }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        combiner.receive(subscription: subscription, at: index)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        combiner.receive(input, at: index, store: store)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        combiner.receive(completion: completion, at: index)
     }
 }

@@ -233,12 +233,13 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Storage = Zip2Storage<A.Output, B.Output>
-            let zip = ZipSubscription<Storage, S>(downstream: subscriber, upstreamCount: 2)
+            typealias Zipper = ZipSubscription<Storage, S>
+            let zip = Zipper(downstream: subscriber, upstreamCount: 2)
             zip.start()
             guard zip.isRunning else { return }
-            a.receive(subscriber: ZipSide<A.Output, Storage, S>(zip, index: 0) { $0.a.append($1) })
+            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
             guard zip.isRunning else { return }
-            b.receive(subscriber: ZipSide<B.Output, Storage, S>(zip, index: 1) { $0.b.append($1) })
+            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
         }
     }
 
@@ -269,14 +270,15 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Storage = Zip3Storage<A.Output, B.Output, C.Output>
-            let zip = ZipSubscription<Storage, S>(downstream: subscriber, upstreamCount: 3)
+            typealias Zipper = ZipSubscription<Storage, S>
+            let zip = Zipper(downstream: subscriber, upstreamCount: 3)
             zip.start()
             guard zip.isRunning else { return }
-            a.receive(subscriber: ZipSide<A.Output, Storage, S>(zip, index: 0) { $0.a.append($1) })
+            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
             guard zip.isRunning else { return }
-            b.receive(subscriber: ZipSide<B.Output, Storage, S>(zip, index: 1) { $0.b.append($1) })
+            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
             guard zip.isRunning else { return }
-            c.receive(subscriber: ZipSide<C.Output, Storage, S>(zip, index: 2) { $0.c.append($1) })
+            c.receive(subscriber: SlotSide<C.Output, Zipper>(zip, index: 2) { $0.c.append($1) })
         }
     }
 
@@ -310,16 +312,17 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Storage = Zip4Storage<A.Output, B.Output, C.Output, D.Output>
-            let zip = ZipSubscription<Storage, S>(downstream: subscriber, upstreamCount: 4)
+            typealias Zipper = ZipSubscription<Storage, S>
+            let zip = Zipper(downstream: subscriber, upstreamCount: 4)
             zip.start()
             guard zip.isRunning else { return }
-            a.receive(subscriber: ZipSide<A.Output, Storage, S>(zip, index: 0) { $0.a.append($1) })
+            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
             guard zip.isRunning else { return }
-            b.receive(subscriber: ZipSide<B.Output, Storage, S>(zip, index: 1) { $0.b.append($1) })
+            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
             guard zip.isRunning else { return }
-            c.receive(subscriber: ZipSide<C.Output, Storage, S>(zip, index: 2) { $0.c.append($1) })
+            c.receive(subscriber: SlotSide<C.Output, Zipper>(zip, index: 2) { $0.c.append($1) })
             guard zip.isRunning else { return }
-            d.receive(subscriber: ZipSide<D.Output, Storage, S>(zip, index: 3) { $0.d.append($1) })
+            d.receive(subscriber: SlotSide<D.Output, Zipper>(zip, index: 3) { $0.d.append($1) })
         }
     }
 }
@@ -395,7 +398,7 @@ struct Zip4Storage<A, B, C, D>: ZipStorage {
 /// passed to every upstream as it is. Invariant: a queue is empty or `demand` is zero.
 @usableFromInline
 final class ZipSubscription<Storage: ZipStorage, Downstream: Subscriber>: CombiningSubscription<Downstream>,
-    @unchecked Sendable  // all added state is guarded by `lock`
+    SlotStoring, @unchecked Sendable  // all added state is guarded by `lock`
 where Storage.Output == Downstream.Input {
     @exclusivity(unchecked) @usableFromInline var storage = Storage()
     @exclusivity(unchecked) @usableFromInline var queued: [Int]
@@ -483,42 +486,5 @@ where Storage.Output == Downstream.Input {
         for index in queued.indices { queued[index] = 0 }
         emptyQueues = queued.count
         return taken
-    }
-}
-
-/// The subscriber a zip gives upstream `index`: passes its values, stored with `store` into the
-/// upstream's queue, and its other signals to the zip.
-@usableFromInline
-struct ZipSide<Input, Storage: ZipStorage, Downstream: Subscriber>: Subscriber, CustomStringConvertible
-where Storage.Output == Downstream.Input {
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline let zip: ZipSubscription<Storage, Downstream>
-    @usableFromInline let index: Int
-    @usableFromInline let store: (inout Storage, Input) -> Void
-    @usableFromInline let combineIdentifier = CombineIdentifier()
-
-    @inlinable
-    init(_ zip: ZipSubscription<Storage, Downstream>, index: Int, store: @escaping (inout Storage, Input) -> Void) {
-        self.zip = zip
-        self.index = index
-        self.store = store
-    }
-
-    @usableFromInline var description: String { "Zip" }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        zip.receive(subscription: subscription, at: index)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        zip.receive(input, at: index, store: store)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        zip.receive(completion: completion, at: index)
     }
 }

@@ -348,6 +348,60 @@ class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     }
 }
 
+/// A ``CombiningSubscription`` whose upstreams have different output types (zip,
+/// combineLatest): each upstream's values go into one typed `Storage`, through a closure that
+/// knows the upstream's place in it.
+@usableFromInline
+protocol SlotStoring: AnyObject, CustomStringConvertible {
+    /// Where the upstreams' values are kept.
+    associatedtype Storage
+    /// The upstreams' failure type.
+    associatedtype Failure: Error
+
+    /// Upstream `index` is subscribed.
+    func receive(subscription: any Subscription, at index: Int)
+    /// A value from upstream `index`, which `store` puts in its place in the storage.
+    func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand
+    /// Upstream `index` completed.
+    func receive(completion: Subscribers.Completion<Failure>, at index: Int)
+}
+
+/// The subscriber a zip or combineLatest gives upstream `index`: passes its signals on with the
+/// index, and its values with the closure that stores them.
+@usableFromInline
+struct SlotSide<Input, Combiner: SlotStoring>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Failure = Combiner.Failure
+
+    @usableFromInline let combiner: Combiner
+    @usableFromInline let index: Int
+    @usableFromInline let store: (inout Combiner.Storage, Input) -> Void
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(_ combiner: Combiner, index: Int, store: @escaping (inout Combiner.Storage, Input) -> Void) {
+        self.combiner = combiner
+        self.index = index
+        self.store = store
+    }
+
+    @usableFromInline var description: String { combiner.description }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        combiner.receive(subscription: subscription, at: index)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        combiner.receive(input, at: index, store: store)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        combiner.receive(completion: completion, at: index)
+    }
+}
+
 /// Upstream cancels and requests gathered under a ``CombiningSubscription``'s lock, and what it
 /// lets go of: done or dropped after unlocking.
 @usableFromInline
