@@ -16,8 +16,10 @@
 ///
 /// Everything in `ready` is paid for: its unit of the downstream's demand was taken when it was
 /// put there (S1). Values that wait for demand stay in the subclass (merge's waiting values,
-/// zip's queues). A completion goes into `ready` behind the values already paid for; a failure
-/// drops the subclass's waiting values, a `.finished` is only queued once nothing waits.
+/// zip's queues). A completion goes into `ready` behind the values already paid for, and what
+/// still waits in the subclass is dropped: a failure drops it at once, and a `.finished` comes
+/// only when none of it could go out any more (merge: nothing waits; zip: nothing can be
+/// paired).
 ///
 /// Subclasses take the upstreams' values (with the lock), and implement the `…Locked` hooks:
 /// the first request for an upstream, what more demand does, what an upstream's `.finished`
