@@ -1,0 +1,462 @@
+// MARK: - combineLatest
+
+extension Publisher {
+    /// Sends a tuple of the latest value of this publisher and of another whenever either sends
+    /// a value, once both have sent one.
+    ///
+    /// CombineLatest remembers the latest value of each upstream. Nothing goes out until each
+    /// has sent at least one; from then on, every value from either upstream sends the pair of
+    /// latest values. Use it to keep something up to date with several inputs (a form that
+    /// depends on two fields, say); to pair values one to one, use `zip(_:)`.
+    ///
+    /// ```text
+    /// self:   -1---2-3---|
+    /// other:  ---a-----b-|
+    ///         combineLatest(other)
+    /// output: ---w-x-y-z-|      (w = (1, a), x = (2, a), y = (3, a), z = (3, b))
+    /// ```
+    ///
+    /// ```swift
+    /// let width = PassthroughSubject<Int, Never>()
+    /// let height = PassthroughSubject<Int, Never>()
+    /// let c = width.combineLatest(height).sink { print($0) }
+    /// width.send(1)
+    /// width.send(2)
+    /// height.send(10)
+    /// width.send(3)
+    /// // Prints: (2, 10)
+    /// //         (3, 10)
+    /// ```
+    ///
+    /// - Demand: each of the downstream's requests, and demand it returns from `receive(_:)`,
+    ///   is passed to every upstream. A tuple goes out only against demand (S1): when a value
+    ///   arrives while the downstream has no demand, its tuple is dropped, but the value is
+    ///   remembered, so the next tuple sent has it.
+    /// - Completion: `.finished` once every upstream has finished (if one finishes without ever
+    ///   sending a value, nothing is ever sent, and the stream still waits for the others). The
+    ///   first failure cancels the other upstreams and goes down at once.
+    /// - Cancellation: cancels every upstream and lets go of the downstream and the latest
+    ///   values (S7).
+    /// - Threading: the upstreams may send from several threads at once; the downstream is
+    ///   called one signal at a time (S3), by the thread whose value completes a tuple or the one
+    ///   already delivering.
+    /// - Combine compatibility: as Combine, which also drops a tuple that finds no demand.
+    ///   Combine returns the demand that the downstream returns only to the upstream that sent
+    ///   the value, so the other upstreams can stall; here every upstream gets it. The
+    ///   downstream has its subscription before the upstreams are subscribed.
+    /// - Complexity: O(1) per value; the tuple copies the latest value of each upstream.
+    @inlinable
+    public func combineLatest<P: Publisher>(_ other: P) -> Publishers.CombineLatest<Self, P>
+    where P.Failure == Failure {
+        Publishers.CombineLatest(self, other)
+    }
+
+    /// Sends what a closure makes of the latest values of this publisher and of another,
+    /// whenever either sends a value, once both have sent one.
+    ///
+    /// The same as `combineLatest(_:)` followed by `map`.
+    ///
+    /// ```text
+    /// self:   -1---2---|
+    /// other:  ---3---4-|
+    ///         combineLatest(other) { $0 * $1 }
+    /// output: ---a-b-c-|      (a = 3, b = 6, c = 8)
+    /// ```
+    ///
+    /// ```swift
+    /// let width = PassthroughSubject<Int, Never>()
+    /// let height = PassthroughSubject<Int, Never>()
+    /// let c = width.combineLatest(height) { $0 * $1 }.sink { print($0) }
+    /// width.send(2)
+    /// height.send(5)
+    /// width.send(3)
+    /// // Prints: 10
+    /// //         15
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`; `transform` runs
+    ///   on the thread that delivers.
+    /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.CombineLatest`).
+    /// - Complexity: O(1) per value.
+    @inlinable
+    public func combineLatest<P: Publisher, T>(
+        _ other: P, _ transform: @escaping (Output, P.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T> where P.Failure == Failure {
+        Publishers.Map(upstream: Publishers.CombineLatest(self, other)) { transform($0.0, $0.1) }
+    }
+
+    /// Sends a tuple of the latest values of this publisher and of two others whenever any of
+    /// them sends a value, once all have sent one.
+    ///
+    /// ```text
+    /// self:   -1-----2-|
+    /// b:      ---a-----|
+    /// c:      -----x---|
+    ///         combineLatest(b, c)
+    /// output: -----p-q-|      (p = (1, a, x), q = (2, a, x))
+    /// ```
+    ///
+    /// ```swift
+    /// let a = PassthroughSubject<Int, Never>()
+    /// let b = PassthroughSubject<Int, Never>()
+    /// let c = PassthroughSubject<Int, Never>()
+    /// let cancellable = a.combineLatest(b, c).sink { print($0) }
+    /// a.send(1)
+    /// b.send(2)
+    /// c.send(3)
+    /// a.send(4)
+    /// // Prints: (1, 2, 3)
+    /// //         (4, 2, 3)
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
+    /// - Combine compatibility: as `combineLatest(_:)`.
+    /// - Complexity: O(1) per value.
+    @inlinable
+    public func combineLatest<P: Publisher, Q: Publisher>(
+        _ publisher1: P, _ publisher2: Q
+    ) -> Publishers.CombineLatest3<Self, P, Q> where P.Failure == Failure, Q.Failure == Failure {
+        Publishers.CombineLatest3(self, publisher1, publisher2)
+    }
+
+    /// Sends what a closure makes of the latest values of this publisher and of two others,
+    /// whenever any of them sends a value, once all have sent one.
+    ///
+    /// The same as `combineLatest(_:_:)` followed by `map`.
+    ///
+    /// ```text
+    /// self:   -1-----2-|
+    /// b:      ---3-----|
+    /// c:      -----5---|
+    ///         combineLatest(b, c) { $0 + $1 + $2 }
+    /// output: -----p-q-|      (p = 9, q = 10)
+    /// ```
+    ///
+    /// ```swift
+    /// let c = Just(1).combineLatest(Just(2), [3, 4].publisher) { $0 + $1 + $2 }.sink { print($0) }
+    /// // Prints: 6
+    /// //         7
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
+    /// - Combine compatibility: as `combineLatest(_:)`.
+    /// - Complexity: O(1) per value.
+    @inlinable
+    public func combineLatest<P: Publisher, Q: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T> where P.Failure == Failure, Q.Failure == Failure {
+        Publishers.Map(upstream: Publishers.CombineLatest3(self, publisher1, publisher2)) {
+            transform($0.0, $0.1, $0.2)
+        }
+    }
+
+    /// Sends a tuple of the latest values of this publisher and of three others whenever any of
+    /// them sends a value, once all have sent one.
+    ///
+    /// ```text
+    /// self:   -1------2-|
+    /// b:      --a-------|
+    /// c:      ---x------|
+    /// d:      ----7-----|
+    ///         combineLatest(b, c, d)
+    /// output: ----p---q-|      (p = (1, a, x, 7), q = (2, a, x, 7))
+    /// ```
+    ///
+    /// ```swift
+    /// let c = Just(1).combineLatest(Just("a"), Just(true), [2.5, 3.5].publisher).sink { print($0) }
+    /// // Prints: (1, "a", true, 2.5)
+    /// //         (1, "a", true, 3.5)
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
+    /// - Combine compatibility: as `combineLatest(_:)`.
+    /// - Complexity: O(1) per value.
+    @inlinable
+    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R
+    ) -> Publishers.CombineLatest4<Self, P, Q, R>
+    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+        Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)
+    }
+
+    /// Sends what a closure makes of the latest values of this publisher and of three others,
+    /// whenever any of them sends a value, once all have sent one.
+    ///
+    /// The same as `combineLatest(_:_:_:)` followed by `map`.
+    ///
+    /// ```text
+    /// self:   -1------2-|
+    /// b:      --1-------|
+    /// c:      ---1------|
+    /// d:      ----1-----|
+    ///         combineLatest(b, c, d) { $0 + $1 + $2 + $3 }
+    /// output: ----p---q-|      (p = 4, q = 5)
+    /// ```
+    ///
+    /// ```swift
+    /// let c = Just(1).combineLatest(Just(2), Just(3), [4, 5].publisher) { $0 + $1 + $2 + $3 }
+    ///     .sink { print($0) }
+    /// // Prints: 10
+    /// //         11
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
+    /// - Combine compatibility: as `combineLatest(_:)`.
+    /// - Complexity: O(1) per value.
+    @inlinable
+    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R,
+        _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
+    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+        Publishers.Map(upstream: Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)) {
+            transform($0.0, $0.1, $0.2, $0.3)
+        }
+    }
+}
+
+// MARK: - Publishers
+
+extension Publishers {
+    /// The publisher of `combineLatest(_:)`: the latest values of two publishers, whenever
+    /// either sends one.
+    public struct CombineLatest<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
+        /// A tuple of the latest value of each upstream.
+        public typealias Output = (A.Output, B.Output)
+        /// The upstreams' failure type.
+        public typealias Failure = A.Failure
+
+        /// The first publisher to combine.
+        public let a: A
+        /// The second publisher to combine.
+        public let b: B
+
+        /// Creates a publisher that combines the latest values of `a` and `b`.
+        @inlinable
+        public init(_ a: A, _ b: B) {
+            self.a = a
+            self.b = b
+        }
+
+        /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            typealias Storage = Latest2<A.Output, B.Output>
+            typealias Combiner = CombineLatestSubscription<Storage, S>
+            let combiner = Combiner(downstream: subscriber, upstreamCount: 2)
+            combiner.start()
+            guard combiner.isRunning else { return }
+            a.receive(subscriber: SlotSide<A.Output, Combiner>(combiner, index: 0) { $0.a = $1 })
+            guard combiner.isRunning else { return }
+            b.receive(subscriber: SlotSide<B.Output, Combiner>(combiner, index: 1) { $0.b = $1 })
+        }
+    }
+
+    /// The publisher of `combineLatest(_:_:)`: the latest values of three publishers, whenever
+    /// any of them sends one.
+    public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+    where A.Failure == B.Failure, B.Failure == C.Failure {
+        /// A tuple of the latest value of each upstream.
+        public typealias Output = (A.Output, B.Output, C.Output)
+        /// The upstreams' failure type.
+        public typealias Failure = A.Failure
+
+        /// The first publisher to combine.
+        public let a: A
+        /// The second publisher to combine.
+        public let b: B
+        /// The third publisher to combine.
+        public let c: C
+
+        /// Creates a publisher that combines the latest values of `a`, `b` and `c`.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C) {
+            self.a = a
+            self.b = b
+            self.c = c
+        }
+
+        /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            typealias Storage = Latest3<A.Output, B.Output, C.Output>
+            typealias Combiner = CombineLatestSubscription<Storage, S>
+            let combiner = Combiner(downstream: subscriber, upstreamCount: 3)
+            combiner.start()
+            guard combiner.isRunning else { return }
+            a.receive(subscriber: SlotSide<A.Output, Combiner>(combiner, index: 0) { $0.a = $1 })
+            guard combiner.isRunning else { return }
+            b.receive(subscriber: SlotSide<B.Output, Combiner>(combiner, index: 1) { $0.b = $1 })
+            guard combiner.isRunning else { return }
+            c.receive(subscriber: SlotSide<C.Output, Combiner>(combiner, index: 2) { $0.c = $1 })
+        }
+    }
+
+    /// The publisher of `combineLatest(_:_:_:)`: the latest values of four publishers, whenever
+    /// any of them sends one.
+    public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+    where A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure {
+        /// A tuple of the latest value of each upstream.
+        public typealias Output = (A.Output, B.Output, C.Output, D.Output)
+        /// The upstreams' failure type.
+        public typealias Failure = A.Failure
+
+        /// The first publisher to combine.
+        public let a: A
+        /// The second publisher to combine.
+        public let b: B
+        /// The third publisher to combine.
+        public let c: C
+        /// The fourth publisher to combine.
+        public let d: D
+
+        /// Creates a publisher that combines the latest values of `a`, `b`, `c` and `d`.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+        }
+
+        /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            typealias Storage = Latest4<A.Output, B.Output, C.Output, D.Output>
+            typealias Combiner = CombineLatestSubscription<Storage, S>
+            let combiner = Combiner(downstream: subscriber, upstreamCount: 4)
+            combiner.start()
+            guard combiner.isRunning else { return }
+            a.receive(subscriber: SlotSide<A.Output, Combiner>(combiner, index: 0) { $0.a = $1 })
+            guard combiner.isRunning else { return }
+            b.receive(subscriber: SlotSide<B.Output, Combiner>(combiner, index: 1) { $0.b = $1 })
+            guard combiner.isRunning else { return }
+            c.receive(subscriber: SlotSide<C.Output, Combiner>(combiner, index: 2) { $0.c = $1 })
+            guard combiner.isRunning else { return }
+            d.receive(subscriber: SlotSide<D.Output, Combiner>(combiner, index: 3) { $0.d = $1 })
+        }
+    }
+}
+
+extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {}
+extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
+
+// MARK: - Subscription
+
+/// The latest value of each upstream of a combineLatest, typed: the only part of the
+/// combineLatest state machine that depends on the arity.
+@usableFromInline
+protocol LatestValues {
+    /// The tuple of the latest values.
+    associatedtype Output
+    /// No values yet.
+    init()
+    /// The latest values; every upstream must have sent one.
+    var combination: Output { get }
+}
+
+/// The latest values of a two-upstream combineLatest.
+@usableFromInline
+struct Latest2<A, B>: LatestValues {
+    @usableFromInline var a: A?
+    @usableFromInline var b: B?
+
+    @inlinable init() {}
+
+    @inlinable var combination: (A, B) { (a!, b!) }
+}
+
+/// The latest values of a three-upstream combineLatest.
+@usableFromInline
+struct Latest3<A, B, C>: LatestValues {
+    @usableFromInline var a: A?
+    @usableFromInline var b: B?
+    @usableFromInline var c: C?
+
+    @inlinable init() {}
+
+    @inlinable var combination: (A, B, C) { (a!, b!, c!) }
+}
+
+/// The latest values of a four-upstream combineLatest.
+@usableFromInline
+struct Latest4<A, B, C, D>: LatestValues {
+    @usableFromInline var a: A?
+    @usableFromInline var b: B?
+    @usableFromInline var c: C?
+    @usableFromInline var d: D?
+
+    @inlinable init() {}
+
+    @inlinable var combination: (A, B, C, D) { (a!, b!, c!, d!) }
+}
+
+/// The state machine of every combineLatest (`CombineLatest`, `CombineLatest3`,
+/// `CombineLatest4`).
+///
+/// Each value replaces its upstream's latest in `latest`. Once every upstream has sent one
+/// (`missing` is zero), each value makes a tuple, paid for from the downstream's demand, or
+/// dropped when there is none. The downstream's demand, requested or returned, is passed to
+/// every upstream as it is.
+@usableFromInline
+final class CombineLatestSubscription<Storage: LatestValues, Downstream: Subscriber>:
+    CombiningSubscription<Downstream>, SlotStoring,
+    @unchecked Sendable  // all added state is guarded by `lock`
+where Storage.Output == Downstream.Input {
+    @exclusivity(unchecked) @usableFromInline var latest = Storage()
+    @exclusivity(unchecked) @usableFromInline var hasValue: [Bool]
+    /// How many upstreams have not sent a value yet.
+    @exclusivity(unchecked) @usableFromInline var missing: Int
+
+    @inlinable
+    init(downstream: Downstream, upstreamCount: Int) {
+        hasValue = Array(repeating: false, count: upstreamCount)
+        missing = upstreamCount
+        super.init(downstream: downstream, upstreamCount: upstreamCount, name: "CombineLatest")
+    }
+
+    /// Takes a value from upstream `index`, stored with `store` as that upstream's latest.
+    @inlinable
+    func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand {
+        lock.lock()
+        guard case .running = phase else {
+            lock.unlock()
+            return .none
+        }
+        store(&latest, value)
+        if missing > 0 && !hasValue[index] {
+            hasValue[index] = true
+            missing -= 1
+        }
+        if missing == 0 && demand != .none {
+            demand -= 1
+            sendLocked(latest.combination)
+            return .none
+        }
+        lock.unlock()
+        return .none
+    }
+
+    @inlinable
+    override func initialDemandLocked(for index: Int) -> Subscribers.Demand {
+        requested
+    }
+
+    @inlinable
+    override func demandDidGrowLocked(by added: Subscribers.Demand) {
+        requestFromEveryUpstreamLocked(added)
+    }
+
+    @inlinable
+    override func upstreamFinishedLocked(at index: Int) {
+        if finishedCount == slots.count { endLocked(.finished) }
+    }
+
+    @inlinable
+    override func takeWaitingLocked() -> Any {
+        let taken = latest
+        latest = Storage()
+        return taken
+    }
+}

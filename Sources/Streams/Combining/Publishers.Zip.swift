@@ -1,0 +1,490 @@
+// MARK: - zip
+
+extension Publisher {
+    /// Pairs this publisher's values with another publisher's, oldest with oldest, and sends the
+    /// pairs as tuples.
+    ///
+    /// Zip keeps the values each publisher has sent and not yet paired, in order. As soon as both
+    /// have one, the oldest of each go down together as a tuple: the first value of one with the
+    /// first of the other, the second with the second, and so on. Like a zip fastener, it never
+    /// skips or repeats a value; a value without a partner yet waits for one.
+    ///
+    /// ```text
+    /// self:   -1-2-----3-|
+    /// other:  ---a-b-c---|
+    ///         zip(other)
+    /// output: ---x-y---z-[;|]   (x = (1, a), y = (2, b), z = (3, c); `;`: other cancelled)
+    /// ```
+    ///
+    /// ```swift
+    /// let numbers = PassthroughSubject<Int, Never>()
+    /// let letters = PassthroughSubject<String, Never>()
+    /// let c = numbers.zip(letters).sink { print($0) }
+    /// numbers.send(1)
+    /// numbers.send(2)
+    /// letters.send("a")
+    /// letters.send("b")
+    /// // Prints: (1, "a")
+    /// //         (2, "b")
+    /// ```
+    ///
+    /// - Demand: each upstream is asked for exactly what the downstream asks for (requests and
+    ///   demand returned from `receive(_:)` alike): `n` tuples need `n` values from each, so zip
+    ///   never asks an upstream for a value it could not pair within the downstream's demand.
+    ///   A tuple goes out only against demand (S1); an upstream that sends more than it was asked
+    ///   for has its extra values kept for later pairs.
+    /// - Completion: `.finished` as soon as an upstream has finished and has no value left to
+    ///   pair: at once, or right after the tuple that takes its last value. No more tuples can
+    ///   come, so the other upstreams are cancelled then (before that last tuple goes down). The
+    ///   first failure cancels the other upstreams and goes down at once; unpaired values are
+    ///   dropped.
+    /// - Cancellation: cancels every upstream and lets go of the downstream (S7).
+    /// - Threading: the upstreams may send from several threads at once; the downstream is
+    ///   called one signal at a time (S3), by the thread that completes a tuple or the one
+    ///   already delivering.
+    /// - Combine compatibility: as Combine. Combine gives the downstream its subscription once
+    ///   every upstream is subscribed; here the downstream has it first, and an upstream that
+    ///   subscribes after a request is asked for everything requested so far.
+    /// - Complexity: O(1) amortized per value; memory for the values waiting for a partner.
+    @inlinable
+    public func zip<P: Publisher>(_ other: P) -> Publishers.Zip<Self, P> where P.Failure == Failure {
+        Publishers.Zip(self, other)
+    }
+
+    /// Pairs this publisher's values with another publisher's, oldest with oldest, and sends
+    /// what a closure makes of each pair.
+    ///
+    /// The same as `zip(_:)` followed by `map`: `transform` gets the two values of each pair.
+    ///
+    /// ```text
+    /// self:   -1-2---|
+    /// other:  ---a-b-|
+    ///         zip(other) { "\($0)\($1)" }
+    /// output: ---x-y-[;|]   (x = "1a", y = "2b")
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, 2, 3].publisher
+    ///     .zip(["a", "b"].publisher) { String(repeating: $1, count: $0) }
+    ///     .sink { print($0) }
+    /// // Prints: a
+    /// //         bb
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `zip(_:)`; `transform` runs on the
+    ///   thread that delivers.
+    /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.Zip`).
+    /// - Complexity: O(1) amortized per value.
+    @inlinable
+    public func zip<P: Publisher, T>(
+        _ other: P, _ transform: @escaping (Output, P.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip<Self, P>, T> where P.Failure == Failure {
+        Publishers.Map(upstream: Publishers.Zip(self, other)) { transform($0.0, $0.1) }
+    }
+
+    /// Groups this publisher's values with those of two others, oldest with oldest, and sends
+    /// the groups as tuples.
+    ///
+    /// A tuple goes out as soon as each of the three has a value not yet used: the first values
+    /// together, then the second, and so on.
+    ///
+    /// ```text
+    /// self:   -1---2---|
+    /// b:      --a---b--|
+    /// c:      ---x---y-|
+    ///         zip(b, c)
+    /// output: ---p---q-[;;|]   (p = (1, a, x), q = (2, b, y))
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, 2].publisher.zip(["a", "b"].publisher, [true, false].publisher)
+    ///     .sink { print($0) }
+    /// // Prints: (1, "a", true)
+    /// //         (2, "b", false)
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) amortized per value.
+    @inlinable
+    public func zip<P: Publisher, Q: Publisher>(
+        _ publisher1: P, _ publisher2: Q
+    ) -> Publishers.Zip3<Self, P, Q> where P.Failure == Failure, Q.Failure == Failure {
+        Publishers.Zip3(self, publisher1, publisher2)
+    }
+
+    /// Groups this publisher's values with those of two others, oldest with oldest, and sends
+    /// what a closure makes of each group.
+    ///
+    /// The same as `zip(_:_:)` followed by `map`.
+    ///
+    /// ```text
+    /// self:   -1---2---|
+    /// b:      --a---b--|
+    /// c:      ---x---y-|
+    ///         zip(b, c) { "\($0)\($1)\($2)" }
+    /// output: ---p---q-[;;|]   (p = "1ax", q = "2by")
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, 2].publisher.zip([10, 20].publisher, [100, 200].publisher) { $0 + $1 + $2 }
+    ///     .sink { print($0) }
+    /// // Prints: 111
+    /// //         222
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
+    /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.Zip3`).
+    /// - Complexity: O(1) amortized per value.
+    @inlinable
+    public func zip<P: Publisher, Q: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T> where P.Failure == Failure, Q.Failure == Failure {
+        Publishers.Map(upstream: Publishers.Zip3(self, publisher1, publisher2)) { transform($0.0, $0.1, $0.2) }
+    }
+
+    /// Groups this publisher's values with those of three others, oldest with oldest, and sends
+    /// the groups as tuples.
+    ///
+    /// A tuple goes out as soon as each of the four has a value not yet used.
+    ///
+    /// ```text
+    /// self:   -1----|
+    /// b:      --a---|
+    /// c:      ---x--|
+    /// d:      ----7-|
+    ///         zip(b, c, d)
+    /// output: ----p-[;;;|]   (p = (1, a, x, 7))
+    /// ```
+    ///
+    /// ```swift
+    /// let c = Just(1).zip(Just("a"), Just(true), Just(2.5)).sink { print($0) }
+    /// // Prints: (1, "a", true, 2.5)
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) amortized per value.
+    @inlinable
+    public func zip<P: Publisher, Q: Publisher, R: Publisher>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R
+    ) -> Publishers.Zip4<Self, P, Q, R>
+    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+        Publishers.Zip4(self, publisher1, publisher2, publisher3)
+    }
+
+    /// Groups this publisher's values with those of three others, oldest with oldest, and sends
+    /// what a closure makes of each group.
+    ///
+    /// The same as `zip(_:_:_:)` followed by `map`.
+    ///
+    /// ```text
+    /// self:   -1----|
+    /// b:      --a---|
+    /// c:      ---x--|
+    /// d:      ----7-|
+    ///         zip(b, c, d) { "\($0)\($1)\($2)\($3)" }
+    /// output: ----p-[;;;|]   (p = "1ax7")
+    /// ```
+    ///
+    /// ```swift
+    /// let c = Just(1).zip(Just(2), Just(3), Just(4)) { $0 + $1 + $2 + $3 }.sink { print($0) }
+    /// // Prints: 10
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
+    /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.Zip4`).
+    /// - Complexity: O(1) amortized per value.
+    @inlinable
+    public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R,
+        _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
+    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+        Publishers.Map(upstream: Publishers.Zip4(self, publisher1, publisher2, publisher3)) {
+            transform($0.0, $0.1, $0.2, $0.3)
+        }
+    }
+}
+
+// MARK: - Publishers
+
+extension Publishers {
+    /// The publisher of `zip(_:)`: the values of two publishers, paired oldest with oldest.
+    public struct Zip<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
+        /// A tuple of one value from each upstream.
+        public typealias Output = (A.Output, B.Output)
+        /// The upstreams' failure type.
+        public typealias Failure = A.Failure
+
+        /// The first publisher to zip.
+        public let a: A
+        /// The second publisher to zip.
+        public let b: B
+
+        /// Creates a publisher that pairs the values of `a` and `b`.
+        @inlinable
+        public init(_ a: A, _ b: B) {
+            self.a = a
+            self.b = b
+        }
+
+        /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            typealias Storage = Zip2Storage<A.Output, B.Output>
+            typealias Zipper = ZipSubscription<Storage, S>
+            let zip = Zipper(downstream: subscriber, upstreamCount: 2)
+            zip.start()
+            guard zip.isRunning else { return }
+            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
+            guard zip.isRunning else { return }
+            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
+        }
+    }
+
+    /// The publisher of `zip(_:_:)`: the values of three publishers, grouped oldest with oldest.
+    public struct Zip3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+    where A.Failure == B.Failure, B.Failure == C.Failure {
+        /// A tuple of one value from each upstream.
+        public typealias Output = (A.Output, B.Output, C.Output)
+        /// The upstreams' failure type.
+        public typealias Failure = A.Failure
+
+        /// The first publisher to zip.
+        public let a: A
+        /// The second publisher to zip.
+        public let b: B
+        /// The third publisher to zip.
+        public let c: C
+
+        /// Creates a publisher that groups the values of `a`, `b` and `c`.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C) {
+            self.a = a
+            self.b = b
+            self.c = c
+        }
+
+        /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            typealias Storage = Zip3Storage<A.Output, B.Output, C.Output>
+            typealias Zipper = ZipSubscription<Storage, S>
+            let zip = Zipper(downstream: subscriber, upstreamCount: 3)
+            zip.start()
+            guard zip.isRunning else { return }
+            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
+            guard zip.isRunning else { return }
+            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
+            guard zip.isRunning else { return }
+            c.receive(subscriber: SlotSide<C.Output, Zipper>(zip, index: 2) { $0.c.append($1) })
+        }
+    }
+
+    /// The publisher of `zip(_:_:_:)`: the values of four publishers, grouped oldest with oldest.
+    public struct Zip4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+    where A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure {
+        /// A tuple of one value from each upstream.
+        public typealias Output = (A.Output, B.Output, C.Output, D.Output)
+        /// The upstreams' failure type.
+        public typealias Failure = A.Failure
+
+        /// The first publisher to zip.
+        public let a: A
+        /// The second publisher to zip.
+        public let b: B
+        /// The third publisher to zip.
+        public let c: C
+        /// The fourth publisher to zip.
+        public let d: D
+
+        /// Creates a publisher that groups the values of `a`, `b`, `c` and `d`.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+        }
+
+        /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            typealias Storage = Zip4Storage<A.Output, B.Output, C.Output, D.Output>
+            typealias Zipper = ZipSubscription<Storage, S>
+            let zip = Zipper(downstream: subscriber, upstreamCount: 4)
+            zip.start()
+            guard zip.isRunning else { return }
+            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
+            guard zip.isRunning else { return }
+            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
+            guard zip.isRunning else { return }
+            c.receive(subscriber: SlotSide<C.Output, Zipper>(zip, index: 2) { $0.c.append($1) })
+            guard zip.isRunning else { return }
+            d.receive(subscriber: SlotSide<D.Output, Zipper>(zip, index: 3) { $0.d.append($1) })
+        }
+    }
+}
+
+extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {}
+extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
+
+// MARK: - Subscription
+
+/// The unpaired values of each upstream of a zip, one queue per upstream, typed: the only part
+/// of the zip state machine that depends on the arity.
+@usableFromInline
+protocol ZipStorage {
+    /// The tuple of one value per upstream.
+    associatedtype Output
+    /// Empty queues.
+    init()
+    /// Takes the oldest value of every queue; none may be empty.
+    mutating func takeTuple() -> Output
+}
+
+/// The queues of a two-upstream zip.
+@usableFromInline
+struct Zip2Storage<A, B>: ZipStorage {
+    @usableFromInline var a = FIFOQueue<A>()
+    @usableFromInline var b = FIFOQueue<B>()
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func takeTuple() -> (A, B) {
+        (a.popFirst()!, b.popFirst()!)
+    }
+}
+
+/// The queues of a three-upstream zip.
+@usableFromInline
+struct Zip3Storage<A, B, C>: ZipStorage {
+    @usableFromInline var a = FIFOQueue<A>()
+    @usableFromInline var b = FIFOQueue<B>()
+    @usableFromInline var c = FIFOQueue<C>()
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func takeTuple() -> (A, B, C) {
+        (a.popFirst()!, b.popFirst()!, c.popFirst()!)
+    }
+}
+
+/// The queues of a four-upstream zip.
+@usableFromInline
+struct Zip4Storage<A, B, C, D>: ZipStorage {
+    @usableFromInline var a = FIFOQueue<A>()
+    @usableFromInline var b = FIFOQueue<B>()
+    @usableFromInline var c = FIFOQueue<C>()
+    @usableFromInline var d = FIFOQueue<D>()
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func takeTuple() -> (A, B, C, D) {
+        (a.popFirst()!, b.popFirst()!, c.popFirst()!, d.popFirst()!)
+    }
+}
+
+/// The state machine of every zip (`Zip`, `Zip3`, `Zip4`).
+///
+/// Each upstream's unpaired values wait in its queue in `storage`; `queued` counts them, and
+/// `emptyQueues` counts the upstreams with none. A tuple is taken as soon as no queue is empty
+/// and the downstream has demand for it. The downstream's demand, requested or returned, is
+/// passed to every upstream as it is. Invariant: a queue is empty or `demand` is zero.
+@usableFromInline
+final class ZipSubscription<Storage: ZipStorage, Downstream: Subscriber>: CombiningSubscription<Downstream>,
+    SlotStoring, @unchecked Sendable  // all added state is guarded by `lock`
+where Storage.Output == Downstream.Input {
+    @exclusivity(unchecked) @usableFromInline var storage = Storage()
+    @exclusivity(unchecked) @usableFromInline var queued: [Int]
+    @exclusivity(unchecked) @usableFromInline var emptyQueues: Int
+
+    @inlinable
+    init(downstream: Downstream, upstreamCount: Int) {
+        queued = Array(repeating: 0, count: upstreamCount)
+        emptyQueues = upstreamCount
+        super.init(downstream: downstream, upstreamCount: upstreamCount, name: "Zip")
+    }
+
+    /// Takes a value from upstream `index`, stored with `store` into that upstream's queue.
+    @inlinable
+    func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand {
+        lock.lock()
+        guard case .running = phase else {
+            lock.unlock()
+            return .none
+        }
+        store(&storage, value)
+        queued[index] += 1
+        if queued[index] == 1 { emptyQueues -= 1 }
+        if emptyQueues == 0 && demand != .none {
+            demand -= 1
+            let (tuple, exhausted) = takeTupleLocked()
+            if exhausted {
+                ready.append(.value(tuple))
+                endLocked(.finished)
+                unlockAndFlush()
+            } else {
+                sendLocked(tuple)
+            }
+            return .none
+        }
+        lock.unlock()
+        return .none
+    }
+
+    /// Takes the oldest value of every queue, and tells whether that leaves a finished upstream
+    /// with nothing to pair (then no more tuples can come). Call with the lock held, when no
+    /// queue is empty.
+    @inlinable
+    func takeTupleLocked() -> (Downstream.Input, exhausted: Bool) {
+        let tuple = storage.takeTuple()
+        var exhausted = false
+        for index in queued.indices {
+            queued[index] -= 1
+            if queued[index] == 0 {
+                emptyQueues += 1
+                if case .finished = slots[index] { exhausted = true }
+            }
+        }
+        return (tuple, exhausted)
+    }
+
+    @inlinable
+    override func initialDemandLocked(for index: Int) -> Subscribers.Demand {
+        requested
+    }
+
+    @inlinable
+    override func demandDidGrowLocked(by added: Subscribers.Demand) {
+        while demand != .none && emptyQueues == 0 {
+            demand -= 1
+            let (tuple, exhausted) = takeTupleLocked()
+            ready.append(.value(tuple))
+            if exhausted {
+                endLocked(.finished)
+                return
+            }
+        }
+        requestFromEveryUpstreamLocked(added)
+    }
+
+    @inlinable
+    override func upstreamFinishedLocked(at index: Int) {
+        if queued[index] == 0 { endLocked(.finished) }
+    }
+
+    @inlinable
+    override func takeWaitingLocked() -> Any {
+        let taken = storage
+        storage = Storage()
+        for index in queued.indices { queued[index] = 0 }
+        emptyQueues = queued.count
+        return taken
+    }
+}
