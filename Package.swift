@@ -8,12 +8,18 @@ let package = Package(
     products: [
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+        .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"]),
+        .library(name: "ComposableArchitectureTesting", targets: ["ComposableArchitectureTesting"]),
     ],
     targets: [
         .target(name: "Streams"),
         .target(name: "StreamsTesting", dependencies: ["Streams"]),
-        .executableTarget(name: "StreamsBenchmarks", dependencies: ["Streams"]),
+        .target(name: "ComposableArchitecture", dependencies: ["Streams"]),
+        .target(name: "ComposableArchitectureTesting", dependencies: ["ComposableArchitecture", "StreamsTesting"]),
+        .executableTarget(name: "StreamsBenchmarks", dependencies: ["Streams", "ComposableArchitecture"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
+        .testTarget(name: "ComposableArchitectureTests",
+                    dependencies: ["ComposableArchitecture", "ComposableArchitectureTesting", "StreamsTesting"]),
         // Real-thread stress tests; `.ci/run` runs them again under ThreadSanitizer.
         .testTarget(name: "StreamsStressTests", dependencies: ["Streams", "StreamsTesting"]),
     ],

@@ -1,0 +1,98 @@
+/// A path to one case of an enum: how to put a value into that case (``embed``) and how to get
+/// it back out when a value is that case (``extract(from:)``).
+///
+/// It is to enum cases what a `WritableKeyPath` is to struct properties, and `pullback` uses one
+/// to pick a child feature's actions out of the app's actions. Make one from a case with the
+/// `/` prefix operator:
+///
+/// ```swift
+/// enum AppAction {
+///     case counter(CounterAction)
+///     case move(from: Int, to: Int)
+///     case reset
+/// }
+/// let counter = /AppAction.counter            // CasePath<AppAction, CounterAction>
+/// counter.extract(from: .counter(.increment)) // .increment
+/// counter.extract(from: .reset)               // nil
+/// let move = /AppAction.move                  // CasePath<AppAction, (from: Int, to: Int)>
+/// let reset = /AppAction.reset                // CasePath<AppAction, Void>
+/// ```
+///
+/// Cases with one value, several values (a tuple, labelled or not) and no value all work;
+/// `indirect` cases too. Extraction reads the case with `Mirror`, so it costs a little more than
+/// a `switch`; write a `CasePath(embed:extract:)` by hand where that matters.
+public struct CasePath<Root, Value> {
+    private let embedBody: (Value) -> Root
+    private let extractBody: (Root) -> Value?
+
+    /// A case path from the two directions, written by hand.
+    public init(embed: @escaping (Value) -> Root, extract: @escaping (Root) -> Value?) {
+        embedBody = embed
+        extractBody = extract
+    }
+
+    /// Puts `value` into the case.
+    public func embed(_ value: Value) -> Root {
+        embedBody(value)
+    }
+
+    /// The case's value, when `root` is this case; `nil` otherwise.
+    public func extract(from root: Root) -> Value? {
+        extractBody(root)
+    }
+
+    /// A case path through this one and then `path` (for nested enums).
+    public func appending<AppendedValue>(path: CasePath<Value, AppendedValue>) -> CasePath<Root, AppendedValue> {
+        CasePath<Root, AppendedValue>(
+            embed: { self.embed(path.embed($0)) },
+            extract: { self.extract(from: $0).flatMap(path.extract(from:)) })
+    }
+}
+
+extension CasePath where Root == Value {
+    /// The path from a value to itself.
+    public static var `self`: CasePath {
+        CasePath(embed: { $0 }, extract: { $0 })
+    }
+}
+
+prefix operator /
+
+/// The case path of an enum case that holds a value (or a tuple of values):
+/// `/AppAction.counter`.
+public prefix func / <Root, Value>(embed: @escaping (Value) -> Root) -> CasePath<Root, Value> {
+    CasePath(embed: embed, extract: { root in extractCase(embed, from: root) })
+}
+
+/// The case path of an enum case without a value: `/AppAction.reset`.
+public prefix func / <Root>(case: Root) -> CasePath<Root, Void> {
+    let label = caseLabel(of: `case`)
+    return CasePath(
+        embed: { `case` },
+        extract: { root in
+            Mirror(reflecting: root).children.isEmpty && caseLabel(of: root) == label ? () : nil
+        })
+}
+
+/// The identity case path: `/AppAction.self`.
+public prefix func / <Root>(type: Root.Type) -> CasePath<Root, Root> {
+    .self
+}
+
+/// The value of `root` if `root` is the case `embed` makes.
+private func extractCase<Root, Value>(_ embed: (Value) -> Root, from root: Root) -> Value? {
+    let mirror = Mirror(reflecting: root)
+    guard mirror.displayStyle == .enum, let child = mirror.children.first,
+          let value = child.value as? Value ?? (Mirror(reflecting: child.value).children.first?.value as? Value)
+    else { return nil }
+    // Same payload type is not enough (two cases may hold an Int): the case must match too.
+    let embedded = Mirror(reflecting: embed(value))
+    return embedded.children.first?.label == child.label ? value : nil
+}
+
+/// The name of the case `value` is, for an enum.
+private func caseLabel<Root>(of value: Root) -> String {
+    let mirror = Mirror(reflecting: value)
+    if let label = mirror.children.first?.label { return label }
+    return String(describing: value)
+}

@@ -1,0 +1,186 @@
+/// A feature's logic: how an action changes the state, and which effect it starts.
+///
+/// A reducer is a pure function `(inout State, Action, Environment) -> Effect<Action>`. The
+/// environment holds the feature's dependencies (API clients, schedulers, ...), so tests can
+/// substitute them. Reducers compose: ``combine(_:)-(Reducer...)`` runs several on the same
+/// state; ``pullback(state:action:environment:)-(_,CasePath<GlobalAction,Action>,_)`` turns a child
+/// feature's reducer into one that works on the whole app's state and actions.
+///
+/// ```swift
+/// let counterReducer = Reducer<CounterState, CounterAction, Void> { state, action, _ in
+///     switch action {
+///     case .increment:
+///         state.count += 1
+///         return .none
+///     case .decrement:
+///         state.count -= 1
+///         return .none
+///     }
+/// }
+/// ```
+public struct Reducer<State, Action, Environment> {
+    private let reducer: (inout State, Action, Environment) -> Effect<Action>
+
+    /// A reducer from a function.
+    public init(_ reducer: @escaping (inout State, Action, Environment) -> Effect<Action>) {
+        self.reducer = reducer
+    }
+
+    /// Runs the reducer: changes `state` for `action` and returns the effect to start.
+    public func run(_ state: inout State, _ action: Action, _ environment: Environment) -> Effect<Action> {
+        reducer(&state, action, environment)
+    }
+
+    /// Runs the reducer, as ``run(_:_:_:)``.
+    public func callAsFunction(_ state: inout State, _ action: Action, _ environment: Environment) -> Effect<Action> {
+        reducer(&state, action, environment)
+    }
+
+    /// The reducer that does nothing.
+    public static var empty: Reducer {
+        Reducer { _, _, _ in .none }
+    }
+
+    /// Runs `reducers` in order on the same state and merges their effects (A12).
+    ///
+    /// ```swift
+    /// let appReducer = Reducer.combine(counterReducer.pullback(...), favoritesReducer.pullback(...))
+    /// ```
+    public static func combine(_ reducers: Reducer...) -> Reducer {
+        combine(reducers)
+    }
+
+    /// Runs `reducers` in order on the same state and merges their effects (A12).
+    public static func combine(_ reducers: [Reducer]) -> Reducer {
+        Reducer { state, action, environment in
+            .merge(reducers.map { $0.reducer(&state, action, environment) })
+        }
+    }
+
+    /// Runs this reducer, then `other`, on the same state, and merges their effects.
+    public func combined(with other: Reducer) -> Reducer {
+        .combine(self, other)
+    }
+
+    /// Turns this child reducer into one on a parent's state and actions (A12).
+    ///
+    /// The parent reducer runs this one only for actions that are `action`'s case, on the part
+    /// of the parent's state at `state`, with the environment `environment` makes from the
+    /// parent's; the child's effects are mapped back into parent actions. Other actions leave
+    /// the state alone and return ``Effect/none``.
+    ///
+    /// ```swift
+    /// counterReducer.pullback(
+    ///     state: \AppState.counter,
+    ///     action: /AppAction.counter,
+    ///     environment: { $0.counter })
+    /// ```
+    public func pullback<GlobalState, GlobalAction, GlobalEnvironment>(
+        state toLocalState: WritableKeyPath<GlobalState, State>,
+        action toLocalAction: CasePath<GlobalAction, Action>,
+        environment toLocalEnvironment: @escaping (GlobalEnvironment) -> Environment
+    ) -> Reducer<GlobalState, GlobalAction, GlobalEnvironment> {
+        Reducer<GlobalState, GlobalAction, GlobalEnvironment> { globalState, globalAction, globalEnvironment in
+            guard let localAction = toLocalAction.extract(from: globalAction) else { return .none }
+            return reducer(&globalState[keyPath: toLocalState], localAction, toLocalEnvironment(globalEnvironment))
+                .map(toLocalAction.embed)
+        }
+    }
+
+    /// Turns this child reducer into one on a parent's state and actions, with the child's
+    /// actions reached through an optional property of the parent's action enum (the "enum
+    /// property" form).
+    ///
+    /// ```swift
+    /// extension AppAction {
+    ///     var counter: CounterAction? {
+    ///         get { if case let .counter(action) = self { action } else { nil } }
+    ///         set { if let newValue { self = .counter(newValue) } }
+    ///     }
+    /// }
+    /// counterReducer.pullback(state: \.counter, action: \AppAction.counter, environment: { $0 })
+    /// ```
+    public func pullback<GlobalState, GlobalAction, GlobalEnvironment>(
+        state toLocalState: WritableKeyPath<GlobalState, State>,
+        action toLocalAction: WritableKeyPath<GlobalAction, Action?>,
+        environment toLocalEnvironment: @escaping (GlobalEnvironment) -> Environment
+    ) -> Reducer<GlobalState, GlobalAction, GlobalEnvironment> {
+        Reducer<GlobalState, GlobalAction, GlobalEnvironment> { globalState, globalAction, globalEnvironment in
+            guard let localAction = globalAction[keyPath: toLocalAction] else { return .none }
+            return reducer(&globalState[keyPath: toLocalState], localAction, toLocalEnvironment(globalEnvironment))
+                .map { localAction in
+                    var globalAction = globalAction
+                    globalAction[keyPath: toLocalAction] = localAction
+                    return globalAction
+                }
+        }
+    }
+
+    /// Turns this reducer into one on optional state: it runs while the state is there.
+    ///
+    /// An action that arrives while the state is `nil` changes nothing, starts nothing and is
+    /// reported (``RuntimeIssues``) with a message naming the action and where this reducer was
+    /// made — usually an effect that outlived the feature that started it:
+    ///
+    /// > An `optional()` reducer (Sources/App/Search.swift:42) received an action while its state
+    /// > was nil: `SearchAction.response(...)`. ...
+    ///
+    /// ```swift
+    /// searchReducer.optional().pullback(state: \.search, action: /AppAction.search, environment: { $0 })
+    /// ```
+    public func optional(fileID: StaticString = #fileID, line: UInt = #line) -> Reducer<State?, Action, Environment> {
+        Reducer<State?, Action, Environment> { state, action, environment in
+            guard state != nil else {
+                RuntimeIssues.report("""
+                    An `optional()` reducer (\(fileID):\(line)) received an action while its state was nil: \
+                    `\(describe(action))`. The action changed nothing. An effect probably outlived the state it \
+                    belongs to: cancel it when the state goes away (`cancellable(id:)`, `cancel(id:)`).
+                    """)
+                return .none
+            }
+            return reducer(&state!, action, environment)
+        }
+    }
+
+    /// Turns this reducer on one element into one on a collection of identifiable elements: an
+    /// action tagged with an element's `id` runs on that element.
+    ///
+    /// An action for an `id` that is no longer in the collection changes nothing and is reported
+    /// (``RuntimeIssues``) with a message naming the action, the `id` and where this reducer was
+    /// made:
+    ///
+    /// > A `forEach` reducer (Sources/App/Todos.swift:30) received an action for an element that is
+    /// > not in its collection: id `3`, action `TodoAction.toggle`. ...
+    ///
+    /// ```swift
+    /// todoReducer.forEach(state: \.todos, action: /AppAction.todo(id:action:), environment: { $0 })
+    /// ```
+    public func forEach<GlobalState, GlobalAction, GlobalEnvironment>(
+        state toLocalState: WritableKeyPath<GlobalState, [State]>,
+        action toLocalAction: CasePath<GlobalAction, (State.ID, Action)>,
+        environment toLocalEnvironment: @escaping (GlobalEnvironment) -> Environment,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Reducer<GlobalState, GlobalAction, GlobalEnvironment> where State: Identifiable {
+        Reducer<GlobalState, GlobalAction, GlobalEnvironment> { globalState, globalAction, globalEnvironment in
+            guard let (id, localAction) = toLocalAction.extract(from: globalAction) else { return .none }
+            guard let index = globalState[keyPath: toLocalState].firstIndex(where: { $0.id == id }) else {
+                RuntimeIssues.report("""
+                    A `forEach` reducer (\(fileID):\(line)) received an action for an element that is not in its \
+                    collection: id `\(id)`, action `\(describe(localAction))`. The action changed nothing. An effect \
+                    probably outlived the element it belongs to: cancel it when the element is removed.
+                    """)
+                return .none
+            }
+            return reducer(&globalState[keyPath: toLocalState][index], localAction, toLocalEnvironment(globalEnvironment))
+                .map { toLocalAction.embed((id, $0)) }
+        }
+    }
+}
+
+/// `Type.case(...)`, as a message shows an action.
+func describe<Value>(_ value: Value) -> String {
+    let text = String(describing: value)
+    let type = String(describing: Value.self)
+    return text.hasPrefix(type) ? text : "\(type).\(text)"
+}
