@@ -38,7 +38,7 @@ extension Publisher {
     /// - Demand: the upstream is asked for `.unlimited`; each subscriber's demand is its own,
     ///   and a subscriber without demand misses the values sent meanwhile (S10).
     /// - Completion: the upstream's completion goes to every subscriber, and at once to every
-    ///   later one; the upstream is not subscribed again.
+    ///   later one; the upstream is not subscribed again after it has completed.
     /// - Cancellation: a subscriber's cancel detaches it; the last one's cancel (or completion)
     ///   cancels the upstream. Cancelling twice counts once.
     /// - Threading: subscribing, cancelling and the upstream's values may come from any
@@ -89,8 +89,23 @@ extension Publishers {
             let ticket = connection.join()
             subject.receive(subscriber: AutoconnectSubscription(downstream: subscriber, connection: connection))
             if let ticket {
-                connection.connected(upstream.subscribe(subject), ticket: ticket)
+                connect(ticket: ticket)
             }
+        }
+
+        /// Subscribes the subject to the upstream, unless the upstream has already completed:
+        /// then the subject keeps that completion for every subscriber, and subscribing the
+        /// upstream again would only start work that is cancelled at once.
+        @usableFromInline
+        final func connect(ticket: UInt64) {
+            let core = subject.core
+            if core.lock.withLock({ core.completion != nil }) {
+                connection.connected(Subscriptions.empty, ticket: ticket)
+                return
+            }
+            let feed = ShareFeed(subject)
+            upstream.receive(subscriber: feed)
+            connection.connected(feed, ticket: ticket)
         }
 
         /// Whether `lhs` and `rhs` are the same instance.
@@ -101,3 +116,71 @@ extension Publishers {
 }
 
 extension Publishers.Share: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
+
+// MARK: - Subscriber
+
+/// Feeds the upstream's values and completion into the shared subject, and is the connection
+/// that the last subscriber's departure cancels.
+///
+/// Unlike `subscribe(_ subject:)`, it does not hand the upstream subscription to the subject
+/// (which would keep it until it completes): a share connected and disconnected many times
+/// leaves nothing behind. It asks the upstream for `.unlimited`, which is what the subject
+/// would ask for. Cancel and completion let go of the subject and the upstream subscription
+/// (S7).
+@usableFromInline
+final class ShareFeed<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+    @unchecked Sendable  // `subject` and `upstream` are guarded by `lock`
+{
+    @usableFromInline let lock = Lock()
+    @usableFromInline var subject: PassthroughSubject<Input, Failure>?
+    @usableFromInline var upstream: (any Subscription)?
+
+    @usableFromInline
+    init(_ subject: PassthroughSubject<Input, Failure>) {
+        self.subject = subject
+    }
+
+    @usableFromInline var description: String { "Share" }
+
+    @usableFromInline
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard subject != nil, upstream == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        lock.unlock()
+        subscription.request(.unlimited)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        let subject = self.subject
+        lock.unlock()
+        subject?.send(input)
+        return .none
+    }
+
+    @usableFromInline
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        let subject = self.subject.take()
+        let finished = upstream.take()
+        lock.unlock()
+        _ = finished
+        subject?.send(completion: completion)
+    }
+
+    @usableFromInline
+    func cancel() {
+        lock.lock()
+        let subject = self.subject.take()
+        let upstream = self.upstream.take()
+        lock.unlock()
+        _ = subject
+        upstream?.cancel()
+    }
+}
