@@ -16,8 +16,10 @@ extension Publisher where Output: Encodable {
     ///
     /// ```swift
     /// struct Point: Codable { var x, y: Int }
+    /// let encoder = JSONEncoder()
+    /// encoder.outputFormatting = .sortedKeys
     /// let c = [Point(x: 1, y: 2)].publisher
-    ///     .encode(encoder: JSONEncoder())
+    ///     .encode(encoder: encoder)
     ///     .sink(receiveCompletion: { print($0) },
     ///           receiveValue: { print(String(decoding: $0, as: UTF8.self)) })
     /// // Prints: {"x":1,"y":2}
