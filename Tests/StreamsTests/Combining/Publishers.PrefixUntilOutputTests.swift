@@ -137,16 +137,28 @@ struct PrefixUntilOutputTests {
     }
 
     @Test func aTriggerFiredFromInsideReceiveFinishesAfterTheValue_S3() {
+        final class Box: @unchecked Sendable {
+            var subscriber: RecordingSubscriber<Int, Never>?
+            var completedInsideReceive = false
+        }
+        let box = Box()
         let trigger = PassthroughSubject<Void, Never>()
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(onValue: { value in
-            if value == 2 { trigger.send() }
+            if value == 2 {
+                trigger.send()
+                // The completion must wait until this call has returned: no nested call.
+                box.completedInsideReceive = box.subscriber?.completion != nil
+            }
             return .none
         })
+        box.subscriber = subscriber
         upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
         upstream.send(1)
         upstream.send(2)
         upstream.send(3)
+        box.subscriber = nil
+        #expect(!box.completedInsideReceive)
         #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
         #expect(subscriber.violations.isEmpty)
         #expect(upstream.history == [.requested(.unlimited), .cancelled])
