@@ -1,0 +1,404 @@
+// MARK: - buffer
+
+extension Publisher {
+    /// Keeps up to `size` values that the downstream has not asked for yet, and hands them out
+    /// in order as it asks.
+    ///
+    /// A buffer sits between an upstream that sends faster than the downstream takes values
+    /// (a subject, a timer, an upstream asked for everything) and a downstream that asks for a
+    /// few at a time (`flatMap(maxPublishers:)`, a subscriber that requests one by one). Values
+    /// the downstream has no demand for wait in the buffer instead of being lost. `prefetch`
+    /// says how much to ask the upstream for, `whenFull` what to do with a value that arrives
+    /// when `size` values are already waiting.
+    ///
+    /// ```text
+    /// upstream: -1-2-3-4-|
+    ///           buffer(size: 2, prefetch: .byRequest, whenFull: .customError { Full() })
+    ///           (the downstream asks for one value only)
+    /// output:   -1-----[;^]   (2 and 3 wait in the buffer; 4 finds it full)
+    /// ```
+    ///
+    /// ```swift
+    /// let subject = PassthroughSubject<Int, Never>()
+    /// var subscription: (any Subscription)?
+    /// let subscriber = AnySubscriber<Int, Never>(
+    ///     receiveSubscription: { subscription = $0 },
+    ///     receiveValue: { print($0); return .none })
+    /// subject.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
+    /// subject.send(1)
+    /// subject.send(2)
+    /// subject.send(3)          // the buffer is full: 1 is dropped
+    /// subscription?.request(.unlimited)
+    /// // Prints: 2
+    /// //         3
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - size: How many values the buffer holds; at least 1 (a smaller size stops the program
+    ///     with a message saying so).
+    ///   - prefetch: ``Publishers/PrefetchStrategy/keepFull`` asks the upstream for `size` values
+    ///     at subscription and for one more each time a value leaves the buffer, so a
+    ///     well-behaved upstream never overfills it. ``Publishers/PrefetchStrategy/byRequest``
+    ///     asks the upstream for `.unlimited` at subscription.
+    ///   - whenFull: What to do with a value that arrives when the buffer is full:
+    ///     ``Publishers/BufferingStrategy/dropNewest`` drops it,
+    ///     ``Publishers/BufferingStrategy/dropOldest`` drops the oldest waiting value to make
+    ///     room, ``Publishers/BufferingStrategy/customError(_:)`` cancels the upstream and fails
+    ///     with the closure's error.
+    /// - Demand: values go downstream only against its demand (S1), oldest first; the upstream
+    ///   is asked as `prefetch` says, never for what the downstream asks.
+    /// - Completion: `.finished` waits until every buffered value has been delivered. A failure
+    ///   (the upstream's, or from `customError`) goes out as soon as the values the downstream
+    ///   has already asked for are delivered; values still waiting are discarded.
+    /// - Cancellation: cancels the upstream and discards the buffered values (S7).
+    /// - Threading: values from the upstream and requests from the downstream may come on
+    ///   different threads; the downstream is called by one of them at a time (S3), in a loop
+    ///   rather than by recursion (S8). Nothing is called while the operator's lock is held.
+    /// - Combine compatibility: as Combine. Combine's documentation says that `.byRequest`
+    ///   "forwards the downstream's requests", but Combine asks the upstream for `.unlimited`
+    ///   at subscription, which is what makes the buffer fill; this library does the same so
+    ///   that code ported from Combine behaves the same.
+    /// - Complexity: O(1) amortized per value, one lock per value in and out; memory for up to
+    ///   `size` values.
+    @inlinable
+    public func buffer(
+        size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>
+    ) -> Publishers.Buffer<Self> {
+        Publishers.Buffer(upstream: self, size: size, prefetch: prefetch, whenFull: whenFull)
+    }
+}
+
+extension Publishers {
+    /// How ``Publisher/buffer(size:prefetch:whenFull:)`` asks its upstream for values.
+    public enum PrefetchStrategy: Equatable, Hashable, Sendable {
+        /// Ask for the buffer's size at subscription, then for one more each time a value leaves
+        /// the buffer, so that it stays full.
+        case keepFull
+        /// Ask for `.unlimited` at subscription (as Combine does; see
+        /// ``Publisher/buffer(size:prefetch:whenFull:)``).
+        case byRequest
+    }
+
+    /// What ``Publisher/buffer(size:prefetch:whenFull:)`` does with a value that arrives when
+    /// the buffer is full.
+    public enum BufferingStrategy<Failure: Error> {
+        /// Drop the value that just arrived.
+        case dropNewest
+        /// Drop the oldest buffered value and keep the new one.
+        case dropOldest
+        /// Cancel the upstream and fail with the error the closure makes.
+        case customError(() -> Failure)
+    }
+
+    /// The publisher of ``Publisher/buffer(size:prefetch:whenFull:)``: keeps values the
+    /// downstream has not asked for yet.
+    public struct Buffer<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are buffered.
+        public let upstream: Upstream
+        /// How many values the buffer holds.
+        public let size: Int
+        /// How the upstream is asked for values.
+        public let prefetch: Publishers.PrefetchStrategy
+        /// What happens to a value that arrives when the buffer is full.
+        public let whenFull: Publishers.BufferingStrategy<Failure>
+
+        /// Creates a publisher that buffers up to `size` (at least 1) of `upstream`'s values.
+        @inlinable
+        public init(
+            upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+            whenFull: Publishers.BufferingStrategy<Failure>
+        ) {
+            if size < 1 {
+                fatalError("buffer(size: \(size)): the buffer must hold at least 1 value")
+            }
+            self.upstream = upstream
+            self.size = size
+            self.prefetch = prefetch
+            self.whenFull = whenFull
+        }
+
+        /// Subscribes `subscriber` through a buffer of its own.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: BufferSubscription(
+                downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+        }
+    }
+}
+
+// MARK: - Subscription
+
+/// The subscriber to the upstream and the downstream's subscription of ``Publishers/Buffer``.
+///
+/// Values from the upstream and requests from the downstream may arrive on different threads,
+/// and both can make values go downstream. So the downstream is only called by the holder of
+/// the *drain token* (`isDraining`): whoever finds it free takes it and delivers, in a loop,
+/// while there is demand and a buffered value, then the completion if it is due; whoever finds
+/// it taken only records its value or demand, which the holder's loop then sees. A request made
+/// from inside `receive(_:)` is one of those: it adds demand and returns (S8). The lock guards
+/// every `var` and is never held while calling out.
+@usableFromInline
+final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable  // every `var` is guarded by `lock`
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let lock = Lock()
+    @usableFromInline let size: Int
+    @usableFromInline let prefetch: Publishers.PrefetchStrategy
+    /// `nil` once the stream has ended, to let go of a `customError` closure (S7).
+    @usableFromInline var whenFull: Publishers.BufferingStrategy<Failure>?
+    /// `nil` once the stream has ended.
+    @usableFromInline var downstream: Downstream?
+    /// `nil` before the subscription arrives and once the upstream is done.
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var hasUpstream = false
+    @usableFromInline var queue = BufferQueue<Input>()
+    /// What the downstream has asked for and not received.
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// The upstream's completion (or the `customError` failure), waiting to be delivered.
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    /// The completion was delivered, or the downstream cancelled.
+    @usableFromInline var isDone = false
+    /// The drain token: its holder is the only caller into the downstream.
+    @usableFromInline var isDraining = false
+
+    @inlinable
+    init(
+        downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+        whenFull: Publishers.BufferingStrategy<Failure>
+    ) {
+        self.downstream = downstream
+        self.size = size
+        self.prefetch = prefetch
+        self.whenFull = whenFull
+    }
+
+    @usableFromInline var description: String { "Buffer" }
+
+    // MARK: Subscriber
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard !hasUpstream, !isDone, let downstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        hasUpstream = true
+        upstream = subscription
+        lock.unlock()
+        // The downstream first: a synchronous upstream may finish inside the request below.
+        downstream.receive(subscription: self)
+        lock.lock()
+        let cancelled = isDone
+        lock.unlock()
+        guard !cancelled else { return }
+        subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard !isDone, completion == nil, upstream != nil, let whenFull else {
+            lock.unlock()
+            return .none
+        }
+        var dropped: Input?
+        if queue.count >= size {
+            switch whenFull {
+            case .dropNewest:
+                lock.unlock()
+                return .none
+            case .dropOldest:
+                dropped = queue.removeFirst()
+            case .customError(let makeError):
+                let upstream = self.upstream.take()
+                lock.unlock()
+                upstream?.cancel()
+                fail(makeError())
+                return .none
+            }
+        }
+        queue.append(input)
+        guard !isDraining else {
+            lock.unlock()
+            _ = dropped  // released after unlocking
+            return .none
+        }
+        isDraining = true
+        lock.unlock()
+        _ = dropped
+        return drain()
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard !isDone, self.completion == nil else {
+            lock.unlock()
+            return
+        }
+        self.completion = completion
+        let finished = upstream.take()
+        guard !isDraining else {
+            lock.unlock()
+            _ = finished  // released after unlocking
+            return
+        }
+        isDraining = true
+        lock.unlock()
+        _ = finished
+        _ = drain()
+    }
+
+    /// Fails with the error of `customError` (the upstream is already cancelled).
+    @usableFromInline
+    func fail(_ error: Failure) {
+        lock.lock()
+        guard !isDone, completion == nil else {
+            lock.unlock()
+            return
+        }
+        completion = .failure(error)
+        guard !isDraining else {
+            lock.unlock()
+            return
+        }
+        isDraining = true
+        lock.unlock()
+        _ = drain()
+    }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        guard demand.isValidRequest(of: "Buffer") else { return }
+        lock.lock()
+        guard !isDone else {
+            lock.unlock()
+            return
+        }
+        self.demand += demand
+        guard !isDraining else {
+            lock.unlock()
+            return
+        }
+        isDraining = true
+        lock.unlock()
+        let more = drain()
+        guard more != .none else { return }
+        lock.lock()
+        let upstream = self.upstream
+        lock.unlock()
+        upstream?.request(more)
+    }
+
+    @usableFromInline
+    func cancel() {
+        lock.lock()
+        guard !isDone else {
+            lock.unlock()
+            return
+        }
+        isDone = true
+        completion = nil
+        let upstream = self.upstream.take()
+        let downstream = self.downstream.take()
+        let whenFull = self.whenFull.take()
+        let buffered = queue.removeAll()
+        lock.unlock()
+        _ = (downstream, whenFull, buffered)
+        upstream?.cancel()
+    }
+
+    // MARK: Drain token holder only
+
+    /// Delivers buffered values while there is demand, then the completion if it is due, and
+    /// gives the token back. Returns what to ask the upstream for to refill the buffer
+    /// (`.keepFull`: one per value delivered).
+    @inlinable
+    func drain() -> Subscribers.Demand {
+        var delivered = 0
+        lock.lock()
+        while !isDone {
+            if demand != .none, let value = queue.removeFirst(), let downstream {
+                demand -= 1
+                lock.unlock()
+                let more = downstream.receive(value)
+                delivered += 1
+                lock.lock()
+                demand += more
+                continue
+            }
+            guard let completion else { break }
+            if case .finished = completion, !queue.isEmpty { break }
+            // Due: `.finished` with nothing left to deliver, or a failure, which waits only
+            // for the values already asked for.
+            isDone = true
+            isDraining = false
+            let downstream = self.downstream.take()
+            let whenFull = self.whenFull.take()
+            let discarded = queue.removeAll()
+            lock.unlock()
+            _ = (whenFull, discarded)
+            downstream?.receive(completion: completion)
+            return .none
+        }
+        isDraining = false
+        let refill = prefetch == .keepFull && upstream != nil && !isDone ? delivered : 0
+        lock.unlock()
+        return refill > 0 ? .max(refill) : .none
+    }
+}
+
+/// A first-in first-out queue for ``BufferSubscription``: O(1) amortized append and removal
+/// at the front, with removed slots cleared at once so that they keep nothing alive.
+@usableFromInline
+struct BufferQueue<Element> {
+    @usableFromInline var storage: [Element?] = []
+    @usableFromInline var head = 0
+
+    @inlinable init() {}
+
+    @inlinable var count: Int { storage.count - head }
+    @inlinable var isEmpty: Bool { head == storage.count }
+
+    @inlinable
+    mutating func append(_ element: Element) {
+        storage.append(element)
+    }
+
+    @inlinable
+    mutating func removeFirst() -> Element? {
+        guard head < storage.count else { return nil }
+        let element = storage[head].take()
+        head += 1
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64 && head * 2 >= storage.count {
+            storage.removeFirst(head)
+            head = 0
+        }
+        return element
+    }
+
+    /// Empties the queue and returns what it held, for the caller to release outside its lock.
+    @inlinable
+    mutating func removeAll() -> [Element?] {
+        defer {
+            storage = []
+            head = 0
+        }
+        return storage
+    }
+}

@@ -1,0 +1,123 @@
+// MARK: - drop(untilOutputFrom:)
+
+extension Publisher {
+    /// Drops values until a second publisher sends a value, then passes on the rest.
+    ///
+    /// The operator subscribes to `publisher` (the trigger) as well as to the upstream, and asks
+    /// the trigger for one value. Until that value comes, the upstream's values are dropped.
+    /// When it comes, the trigger is cancelled and every later upstream value goes through. If
+    /// the trigger completes before sending anything, the stream ends with that completion (a
+    /// failure or `.finished`) and the upstream is cancelled.
+    ///
+    /// ```text
+    /// upstream: -a-b-c-d-|
+    /// trigger:  ----x-----
+    ///           drop(untilOutputFrom: trigger)
+    /// output:   -----c-d-|
+    /// ```
+    ///
+    /// ```swift
+    /// let values = PassthroughSubject<Int, Never>()
+    /// let start = PassthroughSubject<Void, Never>()
+    /// let c = values.drop(untilOutputFrom: start).sink { print($0) }
+    /// values.send(1)
+    /// values.send(2)
+    /// start.send()
+    /// values.send(3)
+    /// values.send(4)
+    /// // Prints: 3
+    /// //         4
+    /// ```
+    ///
+    /// - Parameter publisher: The trigger: its first value lets the upstream's values through.
+    ///   It fails with the upstream's failure type.
+    /// - Demand: the downstream's demand goes to the upstream unchanged (demand asked for before
+    ///   the upstream has sent its subscription is passed on when it does). A value dropped
+    ///   before the trigger fires uses up the demand it was sent for, as Combine documents: it
+    ///   is not asked for again. The trigger is asked for `.max(1)`.
+    /// - Completion: the upstream's completion as is, at any time (the trigger is then
+    ///   cancelled); the trigger's completion if it comes before its value (the upstream is
+    ///   then cancelled); after its value, the trigger's completion is ignored.
+    /// - Cancellation: the trigger's value cancels the trigger; a cancel from downstream
+    ///   cancels both publishers.
+    /// - Threading: the two publishers may send on different threads; the downstream is never
+    ///   called by both at once (S3). A trigger completion that arrives while an upstream value
+    ///   is being delivered on another thread is sent right after that value.
+    /// - Combine compatibility: as Combine, including the demand that dropped values use up.
+    ///   The trigger is subscribed before the upstream, so a trigger that fires at once
+    ///   (`Just`) lets every upstream value through.
+    /// - Complexity: O(1) per value; two uncontended locks per value passed on, one per value
+    ///   dropped.
+    @inlinable
+    public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
+    where P.Failure == Failure {
+        Publishers.DropUntilOutput(upstream: self, other: publisher)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/drop(untilOutputFrom:)``: the upstream's values after a
+    /// second publisher has sent a value.
+    public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
+    where Upstream.Failure == Other.Failure {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type (the trigger's too).
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are passed on once the trigger has fired.
+        public let upstream: Upstream
+        /// The trigger: its first value lets the upstream's values through.
+        public let other: Other
+
+        /// Creates a publisher of `upstream`'s values after `other` has sent a value.
+        @inlinable
+        public init(upstream: Upstream, other: Other) {
+            self.upstream = upstream
+            self.other = other
+        }
+
+        /// Subscribes `subscriber`, then the trigger, then the upstream.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = UntilOutputSubscription(downstream: subscriber, mode: .drop, name: "DropUntilOutput")
+            subscriber.receive(subscription: subscription)
+            other.receive(subscriber: DropTriggerSubscriber<Other.Output, S>(subscription))
+            upstream.receive(subscriber: subscription)
+        }
+    }
+}
+
+extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
+extension Publishers.DropUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
+
+// MARK: - Subscribers
+
+/// Subscribes to the trigger of `drop(untilOutputFrom:)`: its first value opens the stream; a
+/// completion before that ends it.
+@usableFromInline
+struct DropTriggerSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline let subscription: UntilOutputSubscription<Downstream>
+
+    @inlinable
+    init(_ subscription: UntilOutputSubscription<Downstream>) {
+        self.subscription = subscription
+    }
+
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(subscription) }
+    @usableFromInline var description: String { "DropUntilOutput" }
+
+    @inlinable func receive(subscription: any Subscription) { self.subscription.triggerReceive(subscription: subscription) }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        subscription.triggerFired()
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        subscription.triggerCompleted(endingWith: completion)
+    }
+}

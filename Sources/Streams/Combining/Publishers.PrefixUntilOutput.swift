@@ -1,0 +1,117 @@
+// MARK: - prefix(untilOutputFrom:)
+
+extension Publisher {
+    /// Passes on values until a second publisher sends a value, then finishes.
+    ///
+    /// The operator subscribes to `publisher` (the trigger) as well as to the upstream, and asks
+    /// the trigger for one value. Until that value comes, the upstream's values go through
+    /// unchanged. When it comes, the upstream and the trigger are cancelled and the stream
+    /// finishes. If the trigger completes without sending anything, nothing changes: the
+    /// upstream's values keep flowing.
+    ///
+    /// ```text
+    /// upstream: -a-b-c-d-|
+    /// trigger:  ----x-----
+    ///           prefix(untilOutputFrom: trigger)
+    /// output:   -a-b[;|]
+    /// ```
+    ///
+    /// ```swift
+    /// let values = PassthroughSubject<Int, Never>()
+    /// let stop = PassthroughSubject<Void, Never>()
+    /// let c = values.prefix(untilOutputFrom: stop)
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// values.send(1)
+    /// values.send(2)
+    /// stop.send()
+    /// values.send(3)
+    /// // Prints: 1
+    /// //         2
+    /// //         finished
+    /// ```
+    ///
+    /// - Parameter publisher: The trigger: its first value ends the stream. Its failure type may
+    ///   differ from the upstream's; its completion is ignored.
+    /// - Demand: the downstream's demand goes to the upstream unchanged (demand asked for before
+    ///   the upstream has sent its subscription is passed on when it does). The trigger is asked
+    ///   for `.max(1)`.
+    /// - Completion: `.finished` at the trigger's first value; before that, the upstream's
+    ///   completion as is (the trigger is then cancelled).
+    /// - Cancellation: the trigger's value cancels both publishers (S15); a cancel from
+    ///   downstream cancels both too.
+    /// - Threading: the two publishers may send on different threads; the downstream is never
+    ///   called by both at once (S3). A trigger value that arrives while an upstream value is
+    ///   being delivered on another thread ends the stream right after that value.
+    /// - Combine compatibility: as Combine. The trigger is subscribed before the upstream, so
+    ///   a trigger that fires at once (`Just`) finishes the stream before any upstream value.
+    /// - Complexity: O(1) per value; two uncontended locks per value.
+    @inlinable
+    public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
+        Publishers.PrefixUntilOutput(upstream: self, other: publisher)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/prefix(untilOutputFrom:)``: the upstream's values until a
+    /// second publisher sends a value.
+    public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are passed on.
+        public let upstream: Upstream
+        /// The trigger: its first value finishes this publisher.
+        public let other: Other
+
+        /// Creates a publisher of `upstream`'s values until `other` sends a value.
+        @inlinable
+        public init(upstream: Upstream, other: Other) {
+            self.upstream = upstream
+            self.other = other
+        }
+
+        /// Subscribes `subscriber`, then the trigger, then the upstream.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = UntilOutputSubscription(downstream: subscriber, mode: .prefix, name: "PrefixUntilOutput")
+            subscriber.receive(subscription: subscription)
+            other.receive(subscriber: PrefixTriggerSubscriber<Other.Output, Other.Failure, S>(subscription))
+            upstream.receive(subscriber: subscription)
+        }
+    }
+}
+
+extension Publishers.PrefixUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
+extension Publishers.PrefixUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
+
+// MARK: - Subscribers
+
+/// Subscribes to the trigger of `prefix(untilOutputFrom:)`: its first value ends the stream, its
+/// completion is ignored.
+@usableFromInline
+struct PrefixTriggerSubscriber<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline let subscription: UntilOutputSubscription<Downstream>
+
+    @inlinable
+    init(_ subscription: UntilOutputSubscription<Downstream>) {
+        self.subscription = subscription
+    }
+
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(subscription) }
+    @usableFromInline var description: String { "PrefixUntilOutput" }
+
+    @inlinable func receive(subscription: any Subscription) { self.subscription.triggerReceive(subscription: subscription) }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        subscription.triggerFired()
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        subscription.triggerCompleted(endingWith: nil)
+    }
+}

@@ -1,0 +1,186 @@
+// MARK: - share
+
+extension Publisher {
+    /// Shares one subscription to this publisher among all its subscribers, starting it with the
+    /// first subscriber and stopping it after the last.
+    ///
+    /// Without `share()`, each subscriber subscribes to the upstream on its own, and the upstream
+    /// does its work (a request, a computation) once per subscriber. With it, the first
+    /// subscriber starts one upstream subscription and every subscriber receives its values, as
+    /// a ``PassthroughSubject`` hands them out: a subscriber that arrives late gets only the
+    /// values sent after it arrived. When every subscriber has left, the upstream is cancelled;
+    /// the next subscriber starts a new upstream subscription. Once the upstream has completed,
+    /// the completion is kept: later subscribers receive it at once.
+    ///
+    /// ```text
+    /// upstream:     -1-2-3-4-|
+    ///               share()
+    /// subscriber 1: -1-2-3-4-|     (subscribed at the start)
+    /// subscriber 2: -----3-4-|     (subscribed after 2)
+    /// ```
+    ///
+    /// ```swift
+    /// let subject = PassthroughSubject<Int, Never>()
+    /// let shared = subject
+    ///     .map { value -> Int in print("work", value); return value * 10 }
+    ///     .share()
+    /// let c1 = shared.sink { print("1 got", $0) }
+    /// subject.send(1)
+    /// let c2 = shared.sink { print("2 got", $0) }
+    /// subject.send(2)
+    /// // Prints: work 1
+    /// //         1 got 10
+    /// //         work 2
+    /// //         1 got 20
+    /// //         2 got 20
+    /// ```
+    ///
+    /// - Demand: the upstream is asked for `.unlimited`; each subscriber's demand is its own,
+    ///   and a subscriber without demand misses the values sent meanwhile (S10).
+    /// - Completion: the upstream's completion goes to every subscriber, and at once to every
+    ///   later one; the upstream is not subscribed again after it has completed.
+    /// - Cancellation: a subscriber's cancel detaches it; the last one's cancel (or completion)
+    ///   cancels the upstream. Cancelling twice counts once.
+    /// - Threading: subscribing, cancelling and the upstream's values may come from any
+    ///   threads; each subscriber is called one at a time (S3). The upstream is subscribed on
+    ///   the thread of the first subscriber.
+    /// - Combine compatibility: as Combine, where `share()` is `multicast` through a
+    ///   ``PassthroughSubject`` with ``ConnectablePublisher/autoconnect()``; it is a class, so
+    ///   every copy of the value is the same shared publisher. As with ``autoconnect()``, a
+    ///   subscriber that has completed no longer counts.
+    /// - Complexity: O(1) per subscriber; per value, the subject's cost plus one uncontended
+    ///   lock per subscriber.
+    @inlinable
+    public func share() -> Publishers.Share<Self> {
+        Publishers.Share(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/share()``: one upstream subscription shared by every
+    /// subscriber, through a ``PassthroughSubject``, connected by the first subscriber and
+    /// cancelled after the last.
+    ///
+    /// A class, as in Combine: every reference to one instance shares its subject and its
+    /// upstream subscription. Two instances are equal only if they are the same instance.
+    public final class Share<Upstream: Publisher>: Publisher, Equatable {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose subscription is shared.
+        public final let upstream: Upstream
+        /// Hands each value to every subscriber.
+        @usableFromInline final let subject = PassthroughSubject<Upstream.Output, Upstream.Failure>()
+        /// The subscriber count and the upstream connection (what `autoconnect()` keeps).
+        @usableFromInline final let connection = AutoconnectConnection()
+
+        /// Creates a publisher that shares one subscription to `upstream`.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Attaches `subscriber` to the shared subject; the first subscriber (after every earlier
+        /// one has left) subscribes the subject to the upstream.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let ticket = connection.join()
+            subject.receive(subscriber: AutoconnectSubscription(downstream: subscriber, connection: connection))
+            if let ticket {
+                connect(ticket: ticket)
+            }
+        }
+
+        /// Subscribes the subject to the upstream, unless the upstream has already completed:
+        /// then the subject keeps that completion for every subscriber, and subscribing the
+        /// upstream again would only start work that is cancelled at once.
+        @usableFromInline
+        final func connect(ticket: UInt64) {
+            let core = subject.core
+            if core.lock.withLock({ core.completion != nil }) {
+                connection.connected(Subscriptions.empty, ticket: ticket)
+                return
+            }
+            let feed = ShareFeed(subject)
+            upstream.receive(subscriber: feed)
+            connection.connected(feed, ticket: ticket)
+        }
+
+        /// Whether `lhs` and `rhs` are the same instance.
+        public static func == (lhs: Share, rhs: Share) -> Bool {
+            lhs === rhs
+        }
+    }
+}
+
+extension Publishers.Share: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
+
+// MARK: - Subscriber
+
+/// Feeds the upstream's values and completion into the shared subject, and is the connection
+/// that the last subscriber's departure cancels.
+///
+/// Unlike `subscribe(_ subject:)`, it does not hand the upstream subscription to the subject
+/// (which would keep it until it completes): a share connected and disconnected many times
+/// leaves nothing behind. It asks the upstream for `.unlimited`, which is what the subject
+/// would ask for. Cancel and completion let go of the subject and the upstream subscription
+/// (S7).
+@usableFromInline
+final class ShareFeed<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+    @unchecked Sendable  // `subject` and `upstream` are guarded by `lock`
+{
+    @usableFromInline let lock = Lock()
+    @usableFromInline var subject: PassthroughSubject<Input, Failure>?
+    @usableFromInline var upstream: (any Subscription)?
+
+    @usableFromInline
+    init(_ subject: PassthroughSubject<Input, Failure>) {
+        self.subject = subject
+    }
+
+    @usableFromInline var description: String { "Share" }
+
+    @usableFromInline
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard subject != nil, upstream == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        lock.unlock()
+        subscription.request(.unlimited)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        let subject = self.subject
+        lock.unlock()
+        subject?.send(input)
+        return .none
+    }
+
+    @usableFromInline
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        let subject = self.subject.take()
+        let finished = upstream.take()
+        lock.unlock()
+        _ = finished
+        subject?.send(completion: completion)
+    }
+
+    @usableFromInline
+    func cancel() {
+        lock.lock()
+        let subject = self.subject.take()
+        let upstream = self.upstream.take()
+        lock.unlock()
+        _ = subject
+        upstream?.cancel()
+    }
+}

@@ -1,0 +1,235 @@
+/// The subscription of `prefix(untilOutputFrom:)` and `drop(untilOutputFrom:)`: it subscribes to
+/// the upstream and to a second publisher, the trigger, and its state changes at the trigger's
+/// first value.
+///
+/// - `prefix`: values pass until the trigger sends a value; then the upstream and the trigger
+///   are cancelled and the downstream finishes. The trigger's completion changes nothing.
+/// - `drop`: values are dropped until the trigger sends a value; then the trigger is cancelled
+///   and values pass. A trigger completion that comes first ends the stream with it (the
+///   upstream is cancelled).
+///
+/// The two publishers may send on different threads, so the downstream can be called from two
+/// sides: the upstream's values and completion, and the end that the trigger causes. Neither
+/// is ever passed on while the other is being passed on (S3): a value is delivered with
+/// `isDelivering` set, and an end that comes from the trigger side meanwhile is kept in
+/// `deferredCompletion` and sent by the thread delivering the value, right after it. The same
+/// holds when the downstream itself makes the trigger fire from inside `receive(_:)`: no nested
+/// call, no deadlock. Nothing is called while `lock` is held.
+///
+/// The downstream gets this subscription before either publisher is subscribed; demand it asks
+/// for before the upstream's subscription arrives is kept and passed on when it does. Demand
+/// then goes straight to the upstream. The trigger is asked for `.max(1)`.
+@usableFromInline
+final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable  // every `var` is guarded by `lock`
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    enum Mode {
+        /// `prefix(untilOutputFrom:)`.
+        case prefix
+        /// `drop(untilOutputFrom:)`.
+        case drop
+    }
+
+    @usableFromInline let mode: Mode
+    @usableFromInline let name: StaticString
+    @usableFromInline let lock = Lock()
+    /// `nil` once completed or cancelled (kept while a deferred completion waits to be sent).
+    @usableFromInline var downstream: Downstream?
+    /// `nil` before the upstream's subscription arrives and once the stream has ended.
+    @usableFromInline var upstream: (any Subscription)?
+    /// The trigger's subscription; `nil` before it arrives and once the trigger is done with.
+    @usableFromInline var trigger: (any Subscription)?
+    /// Whether the trigger's subscription has arrived (a second one is cancelled, S2).
+    @usableFromInline var hasTrigger = false
+    /// Demand asked for before the upstream's subscription arrived.
+    @usableFromInline var pendingDemand = Subscribers.Demand.none
+    /// Whether upstream values go downstream: from the start for `prefix`, after the trigger's
+    /// value for `drop`.
+    @usableFromInline var isOpen: Bool
+    /// Completed or cancelled: nothing more goes downstream (S4, S6).
+    @usableFromInline var isDone = false
+    /// An upstream value is being passed downstream right now.
+    @usableFromInline var isDelivering = false
+    /// An end caused by the trigger while a value was being delivered; the delivering thread
+    /// sends it as soon as the downstream returns.
+    @usableFromInline var deferredCompletion: Subscribers.Completion<Failure>?
+
+    @inlinable
+    init(downstream: Downstream, mode: Mode, name: StaticString) {
+        self.downstream = downstream
+        self.mode = mode
+        self.name = name
+        self.isOpen = mode == .prefix
+    }
+
+    @usableFromInline var description: String { "\(name)" }
+
+    // MARK: The upstream's signals
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard !isDone, upstream == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        let demand = pendingDemand
+        pendingDemand = .none
+        lock.unlock()
+        if demand != .none { subscription.request(demand) }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        // `drop` before the trigger: the value is dropped and its demand is spent, as in Combine.
+        guard !isDone, isOpen, let downstream else {
+            lock.unlock()
+            return .none
+        }
+        isDelivering = true
+        lock.unlock()
+        let more = downstream.receive(input)
+        lock.lock()
+        isDelivering = false
+        guard let completion = deferredCompletion.take() else {
+            lock.unlock()
+            return more
+        }
+        let finishing = self.downstream.take()
+        lock.unlock()
+        finishing?.receive(completion: completion)
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard !isDone else {
+            lock.unlock()
+            return
+        }
+        isDone = true
+        let finished = upstream.take()
+        let trigger = self.trigger.take()
+        let downstream = self.downstream.take()
+        lock.unlock()
+        _ = finished
+        trigger?.cancel()
+        downstream?.receive(completion: completion)
+    }
+
+    // MARK: The trigger's signals
+
+    @usableFromInline
+    func triggerReceive(subscription: any Subscription) {
+        lock.lock()
+        guard !isDone, !hasTrigger else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        hasTrigger = true
+        trigger = subscription
+        lock.unlock()
+        subscription.request(.max(1))
+    }
+
+    /// The trigger's first value: `prefix` ends the stream, `drop` opens it.
+    @usableFromInline
+    func triggerFired() {
+        switch mode {
+        case .prefix:
+            end(with: .finished)
+        case .drop:
+            lock.lock()
+            guard !isDone, !isOpen else {
+                lock.unlock()
+                return
+            }
+            isOpen = true
+            let trigger = self.trigger.take()
+            lock.unlock()
+            trigger?.cancel()
+        }
+    }
+
+    /// The trigger completed. `completion` is what to end the stream with if no value came
+    /// before it (`drop`), or `nil` when the trigger's completion changes nothing (`prefix`).
+    @usableFromInline
+    func triggerCompleted(endingWith completion: Subscribers.Completion<Failure>?) {
+        lock.lock()
+        guard let completion, !isOpen else {
+            let finished = trigger.take()
+            lock.unlock()
+            _ = finished
+            return
+        }
+        lock.unlock()
+        end(with: completion)
+    }
+
+    /// Ends the stream from the trigger's side: cancels both publishers and sends `completion`,
+    /// now, or right after the value being delivered on another thread.
+    @usableFromInline
+    func end(with completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard !isDone else {
+            lock.unlock()
+            return
+        }
+        isDone = true
+        pendingDemand = .none
+        let upstream = self.upstream.take()
+        let trigger = self.trigger.take()
+        var downstream: Downstream?
+        if isDelivering {
+            deferredCompletion = completion
+        } else {
+            downstream = self.downstream.take()
+        }
+        lock.unlock()
+        upstream?.cancel()
+        trigger?.cancel()
+        downstream?.receive(completion: completion)
+    }
+
+    // MARK: Subscription (the downstream's calls)
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        guard demand.isValidRequest(of: "\(name)") else { return }
+        lock.lock()
+        guard !isDone else {
+            lock.unlock()
+            return
+        }
+        guard let upstream else {
+            pendingDemand += demand
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        upstream.request(demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        lock.lock()
+        isDone = true
+        deferredCompletion = nil
+        let upstream = self.upstream.take()
+        let trigger = self.trigger.take()
+        let downstream = self.downstream.take()
+        lock.unlock()
+        _ = downstream
+        upstream?.cancel()
+        trigger?.cancel()
+    }
+}

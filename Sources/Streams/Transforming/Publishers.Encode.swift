@@ -1,0 +1,195 @@
+// MARK: - encode, decode
+
+extension Publisher where Output: Encodable {
+    /// Encodes each value with an encoder (`JSONEncoder`, ...); an encoding error fails the
+    /// stream.
+    ///
+    /// Each value goes through `encoder.encode(_:)` and the result (`Data` for `JSONEncoder`)
+    /// is sent on. When encoding throws, the upstream is cancelled and the stream fails with the
+    /// error (S14); the failure type becomes `any Error`.
+    ///
+    /// ```text
+    /// upstream: -a-b-|
+    ///           encode(encoder: JSONEncoder())
+    /// output:   -A-B-|        (A, B: the JSON data of a and b)
+    /// ```
+    ///
+    /// ```swift
+    /// struct Point: Codable { var x, y: Int }
+    /// let encoder = JSONEncoder()
+    /// encoder.outputFormatting = .sortedKeys
+    /// let c = [Point(x: 1, y: 2)].publisher
+    ///     .encode(encoder: encoder)
+    ///     .sink(receiveCompletion: { print($0) },
+    ///           receiveValue: { print(String(decoding: $0, as: UTF8.self)) })
+    /// // Prints: {"x":1,"y":2}
+    /// //         finished
+    /// ```
+    ///
+    /// - Parameter encoder: Encodes each value; any ``TopLevelEncoder``.
+    /// - Demand: passes through unchanged.
+    /// - Completion: the upstream's, or a failure with the encoding error (upstream cancelled).
+    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value plus the encoding; no lock.
+    @inlinable
+    public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
+        Publishers.Encode(upstream: self, encoder: encoder)
+    }
+}
+
+extension Publisher {
+    /// Decodes each value into `type` with a decoder (`JSONDecoder`, ...); a decoding error fails
+    /// the stream.
+    ///
+    /// Each value (`Data` for `JSONDecoder`) goes through `decoder.decode(_:from:)` and the
+    /// decoded value is sent on. When decoding throws, the upstream is cancelled and the stream
+    /// fails with the error (S14); the failure type becomes `any Error`.
+    ///
+    /// ```text
+    /// upstream: -A-B-|        (A, B: JSON data)
+    ///           decode(type: Point.self, decoder: JSONDecoder())
+    /// output:   -a-b-|        (a, b: the decoded points)
+    /// ```
+    ///
+    /// ```swift
+    /// struct Point: Codable { var x, y: Int }
+    /// let c = [Data(#"{"x":1,"y":2}"#.utf8), Data("oops".utf8)].publisher
+    ///     .decode(type: Point.self, decoder: JSONDecoder())
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints: Point(x: 1, y: 2)
+    /// //         failure(...)          (the decoder's error for "oops")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode each value into.
+    ///   - decoder: Decodes each value; any ``TopLevelDecoder`` whose input is this publisher's
+    ///     output.
+    /// - Demand: passes through unchanged.
+    /// - Completion: the upstream's, or a failure with the decoding error (upstream cancelled).
+    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value plus the decoding; no lock.
+    @inlinable
+    public func decode<Item: Decodable, Coder: TopLevelDecoder>(
+        type: Item.Type, decoder: Coder
+    ) -> Publishers.Decode<Self, Item, Coder> where Output == Coder.Input {
+        Publishers.Decode(upstream: self, decoder: decoder)
+    }
+}
+
+extension Publishers {
+    /// The publisher of ``Publisher/encode(encoder:)``: each value encoded by a
+    /// ``TopLevelEncoder``.
+    public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: Publisher
+    where Upstream.Output: Encodable {
+        /// What the encoder produces.
+        public typealias Output = Coder.Output
+        /// Any error: the upstream's or the encoder's.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are encoded.
+        public let upstream: Upstream
+        /// The encoder.
+        @usableFromInline let encoder: Coder
+
+        /// Creates a publisher that encodes `upstream`'s values with `encoder`.
+        @inlinable
+        public init(upstream: Upstream, encoder: Coder) {
+            self.upstream = upstream
+            self.encoder = encoder
+        }
+
+        /// Subscribes `subscriber` through the encoder.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            upstream.receive(subscriber: EncodeSubscriber<Upstream.Output, Upstream.Failure, Coder, S>(
+                downstream: subscriber, encoder: encoder))
+        }
+    }
+
+    /// The publisher of ``Publisher/decode(type:decoder:)``: each value decoded by a
+    /// ``TopLevelDecoder``.
+    public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: Publisher
+    where Upstream.Output == Coder.Input {
+        /// Any error: the upstream's or the decoder's.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are decoded.
+        public let upstream: Upstream
+        /// The decoder.
+        @usableFromInline let decoder: Coder
+
+        /// Creates a publisher that decodes `upstream`'s values with `decoder`.
+        @inlinable
+        public init(upstream: Upstream, decoder: Coder) {
+            self.upstream = upstream
+            self.decoder = decoder
+        }
+
+        /// Subscribes `subscriber` through the decoder.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            upstream.receive(subscriber: DecodeSubscriber<Upstream.Failure, Coder, S>(
+                downstream: subscriber, decoder: decoder))
+        }
+    }
+}
+
+// MARK: - Subscribers
+
+@usableFromInline
+final class EncodeSubscriber<Input: Encodable, UpstreamFailure: Error, Coder: TopLevelEncoder, Downstream: Subscriber>:
+    RelaySubscriber<Input, UpstreamFailure, Downstream>
+where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
+    @usableFromInline let encoder: Coder
+
+    @inlinable
+    init(downstream: Downstream, encoder: Coder) {
+        self.encoder = encoder
+        super.init(downstream: downstream)
+    }
+
+    @usableFromInline override var description: String { "Encode" }
+
+    @inlinable
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        guard downstream != nil else { return .none }
+        let output: Coder.Output
+        do {
+            output = try encoder.encode(input)
+        } catch {
+            finish(.failure(error))
+            return .none
+        }
+        return forward(output)
+    }
+}
+
+@usableFromInline
+final class DecodeSubscriber<UpstreamFailure: Error, Coder: TopLevelDecoder, Downstream: Subscriber>:
+    RelaySubscriber<Coder.Input, UpstreamFailure, Downstream>
+where Downstream.Input: Decodable, Downstream.Failure == any Error {
+    @usableFromInline let decoder: Coder
+
+    @inlinable
+    init(downstream: Downstream, decoder: Coder) {
+        self.decoder = decoder
+        super.init(downstream: downstream)
+    }
+
+    @usableFromInline override var description: String { "Decode" }
+
+    @inlinable
+    override func receive(_ input: Coder.Input) -> Subscribers.Demand {
+        guard downstream != nil else { return .none }
+        let output: Downstream.Input
+        do {
+            output = try decoder.decode(Downstream.Input.self, from: input)
+        } catch {
+            finish(.failure(error))
+            return .none
+        }
+        return forward(output)
+    }
+}

@@ -1,0 +1,256 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("drop(untilOutputFrom:)")
+struct DropUntilOutputTests {
+    struct Boom: Error, Equatable {}
+
+    /// A trigger that never sends anything and never completes.
+    static var silent: Empty<Int, MarbleFailure> { Empty(completeImmediately: false) }
+
+    // MARK: Marbles
+
+    @Test func marbles() {
+        let scheduler = DispatchQueue.test
+        // The trigger fires at tick 4: the values after it pass.
+        assertMarbles("-a-b-c-d-|", on: scheduler, {
+            $0.drop(untilOutputFrom: Just(0).setFailureType(to: MarbleFailure.self)
+                .delay(for: .seconds(4), scheduler: scheduler))
+        }, "-----c-d-|")
+        // A trigger that finishes or fails first ends the stream with its completion.
+        assertMarbles("-a-b-c-|", on: scheduler, {
+            $0.drop(untilOutputFrom: Empty<Int, MarbleFailure>().delay(for: .seconds(2), scheduler: scheduler))
+        }, "--[;|]")
+        assertMarbles("-a-b-c-|", on: scheduler, {
+            $0.drop(untilOutputFrom: Fail<Int, MarbleFailure>(error: MarbleFailure())
+                .delay(for: .seconds(2), scheduler: scheduler))
+        }, "--[;^]")
+        // The upstream's completion passes through, also while values are being dropped.
+        assertMarbles("-a-b-|", { $0.drop(untilOutputFrom: Self.silent) }, "-----|")
+        assertMarbles("-a-^", { $0.drop(untilOutputFrom: Self.silent) }, "---^")
+    }
+
+    @Test func theTriggerCanBeDerivedFromTheUpstream() {
+        // The trigger is subscribed first, so "x" opens the stream before the upstream
+        // delivers it: "x" itself passes.
+        assertMarbles("-a-b-x-c-|", { upstream in
+            upstream.drop(untilOutputFrom: upstream.filter { $0 == "x" })
+        }, "-----[;x]-c-|")
+    }
+
+    @Test func docExample() {
+        let values = PassthroughSubject<Int, Never>()
+        let start = PassthroughSubject<Void, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        values.drop(untilOutputFrom: start).subscribe(subscriber)
+        values.send(1)
+        values.send(2)
+        start.send()
+        values.send(3)
+        values.send(4)
+        #expect(subscriber.values == [3, 4])
+        #expect(subscriber.completion == nil)
+    }
+
+    @Test func aTriggerThatFiresAtOnceLetsEverythingThrough() {
+        assertMarbles([1, 2, 3].publisher.drop(untilOutputFrom: Just(0)), "[123|]")
+    }
+
+    // MARK: Demand
+
+    @Test func demandPassesThroughAndTheTriggerIsAskedForOne() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2), onValue: { _ in .max(1) })
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.send("go")
+        #expect(upstream.send(1) == .max(1))
+        subscriber.request(.max(3))
+        #expect(upstream.history == [.requested(.max(2)), .requested(.max(3))])
+        #expect(trigger.history == [.requested(.max(1)), .cancelled])
+        #expect(subscriber.values == [1])
+    }
+
+    @Test func droppedValuesUseUpTheirDemand() {
+        // As Combine documents: a value dropped before the trigger fires is not asked for again.
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2))
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        #expect(upstream.send(1) == .none)
+        trigger.send("go")
+        upstream.send(2)
+        #expect(upstream.history == [.requested(.max(2))])
+        #expect(upstream.demand == .none)
+        #expect(subscriber.values == [2])
+    }
+
+    @Test func demandAskedBeforeTheUpstreamSubscribedIsPassedOn() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2), onSubscription: { $0.request(.max(3)) })
+        upstream.drop(untilOutputFrom: Empty<Int, Never>(completeImmediately: false)).subscribe(subscriber)
+        #expect(upstream.history == [.requested(.max(5))])
+    }
+
+    @Test func requestingNoneIsAnAPIViolation_S9() {
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().drop(untilOutputFrom: Empty<Int, Never>(completeImmediately: false))
+            .subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.count == 1 && messages[0].contains("S9") && messages[0].contains("DropUntilOutput"))
+    }
+
+    // MARK: Completion and failure
+
+    @Test func theTriggersCompletionBeforeItsValueEndsTheStream() {
+        for completion in [Subscribers.Completion<Boom>.finished, .failure(Boom())] {
+            let upstream = TestPublisher<Int, Boom>()
+            let trigger = TestPublisher<String, Boom>()
+            let subscriber = RecordingSubscriber<Int, Boom>()
+            upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+            upstream.send(1)
+            trigger.send(completion: completion)
+            upstream.send(2)
+            #expect(subscriber.events == [.subscription, .completion(completion)])
+            #expect(upstream.history == [.requested(.unlimited), .cancelled])
+        }
+    }
+
+    @Test func theTriggersCompletionAfterItsValueIsIgnored() {
+        let upstream = TestPublisher<Int, Boom>()
+        let trigger = TestPublisher<String, Boom>()
+        let subscriber = RecordingSubscriber<Int, Boom>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.send("go")
+        trigger.send(completion: .failure(Boom()))
+        upstream.send(1)
+        #expect(subscriber.events == [.subscription, .value(1)])
+        #expect(upstream.history == [.requested(.unlimited)])
+    }
+
+    @Test func theUpstreamsCompletionCancelsAWaitingTrigger() {
+        for completion in [Subscribers.Completion<Boom>.finished, .failure(Boom())] {
+            let upstream = TestPublisher<Int, Boom>()
+            let trigger = TestPublisher<String, Boom>()
+            let subscriber = RecordingSubscriber<Int, Boom>()
+            upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+            upstream.send(1)
+            upstream.send(completion: completion)
+            #expect(subscriber.events == [.subscription, .completion(completion)])
+            #expect(trigger.history == [.requested(.max(1)), .cancelled])
+        }
+    }
+
+    @Test func aTriggerFailureFromInsideReceiveAfterItsValueIsIgnored() {
+        let trigger = PassthroughSubject<Void, Boom>()
+        let upstream = TestPublisher<Int, Boom>()
+        let subscriber = RecordingSubscriber<Int, Boom>(onValue: { value in
+            if value == 1 { trigger.send(completion: .failure(Boom())) }
+            return .none
+        })
+        // The trigger fires, then fails while the downstream receives a value: the stream was
+        // already open, so the failure is ignored.
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.send()
+        upstream.send(1)
+        upstream.send(2)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    // MARK: Cancellation
+
+    @Test func cancelCancelsBoth() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        subscriber.cancel()
+        subscriber.cancel()
+        subscriber.request(.max(1))
+        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+        #expect(trigger.history == [.requested(.max(1)), .cancelled])
+    }
+
+    @Test func cancelReleasesTheSubscriberAndTheTriggerChain_S7() {
+        final class Captured {}
+        weak var weakCaptured: Captured?
+        weak var weakSubscriber: RecordingSubscriber<Int, Never>?
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, Never>()
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            let subscriber = RecordingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.drop(untilOutputFrom: trigger.map { _ in captured }).subscribe(subscriber)
+            subscriber.cancel()
+            subscriber.releaseSubscription()
+        }
+        #expect(weakCaptured == nil)
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func theTriggersValueReleasesTheTriggerChain_S7() {
+        final class Captured {}
+        weak var weakCaptured: Captured?
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            upstream.drop(untilOutputFrom: trigger.map { _ in captured }).subscribe(subscriber)
+        }
+        trigger.send(1)
+        #expect(weakCaptured == nil)
+        #expect(!trigger.subscriptions[0].isAttached)
+    }
+
+    @Test func completionReleasesTheSubscriber_S7() {
+        weak var weakSubscriber: RecordingSubscriber<Int, Never>?
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, Never>()
+        do {
+            let subscriber = RecordingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+            trigger.send(completion: .finished)
+            subscriber.releaseSubscription()
+        }
+        #expect(weakSubscriber == nil)
+        #expect(!upstream.subscriptions[0].isAttached)
+    }
+
+    // MARK: Reentrancy
+
+    @Test func requestFromInsideReceiveIsBounded_S8() {
+        final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
+        let box = Box()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onValue: { _ in
+            box.subscriber?.request(.max(1))
+            return .none
+        })
+        box.subscriber = subscriber
+        (0..<10_000).publisher.drop(untilOutputFrom: Just(0)).subscribe(subscriber)
+        box.subscriber = nil
+        #expect(subscriber.values.count == 10_000)
+        #expect(subscriber.completion == .finished)
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    // MARK: Contract
+
+    @Test func contract() {
+        checkContract { (0..<300).publisher.drop(untilOutputFrom: Just(0)) }
+        checkContract { (0..<300).publisher.drop(untilOutputFrom: Empty<Int, Never>()) }
+        checkContract { (0..<300).publisher.setFailureType(to: Boom.self)
+            .drop(untilOutputFrom: Fail<Int, Boom>(error: Boom())) }
+        checkContract { (0..<300).publisher.tryMap { n -> Int in
+            if n == 150 { throw Boom() }
+            return n
+        }.drop(untilOutputFrom: Just(0).setFailureType(to: (any Error).self)) }
+    }
+}

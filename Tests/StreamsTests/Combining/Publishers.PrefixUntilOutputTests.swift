@@ -1,0 +1,260 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("prefix(untilOutputFrom:)")
+struct PrefixUntilOutputTests {
+    struct Boom: Error, Equatable {}
+
+    /// A trigger that never sends anything and never completes.
+    static var silent: Empty<Int, Never> { Empty(completeImmediately: false) }
+
+    // MARK: Marbles
+
+    @Test func marbles() {
+        let scheduler = DispatchQueue.test
+        // The trigger fires at tick 4: both publishers are cancelled and the stream finishes.
+        assertMarbles("-a-b-c-d-|", on: scheduler, {
+            $0.prefix(untilOutputFrom: Just(0).delay(for: .seconds(4), scheduler: scheduler))
+        }, "-a-b[;|]")
+        // A trigger that completes without a value changes nothing, whether it finishes or fails.
+        assertMarbles("-a-b-c-|", on: scheduler, {
+            $0.prefix(untilOutputFrom: Empty<Int, Never>().delay(for: .seconds(2), scheduler: scheduler))
+        }, "-a-b-c-|")
+        assertMarbles("-a-b-c-|", on: scheduler, {
+            $0.prefix(untilOutputFrom: Fail<Int, Boom>(error: Boom()).delay(for: .seconds(2), scheduler: scheduler))
+        }, "-a-b-c-|")
+        // The upstream's completion before the trigger passes through.
+        assertMarbles("-a-^", { $0.prefix(untilOutputFrom: Self.silent) }, "-a-^")
+        assertMarbles("-a-b-|", { $0.prefix(untilOutputFrom: Self.silent) }, "-a-b-|")
+        assertMarbles([1, 2, 3].publisher.prefix(untilOutputFrom: Self.silent), "[123|]")
+    }
+
+    @Test func theTriggerCanBeDerivedFromTheUpstream() {
+        // Trigger and upstream are the same TestPublisher; the trigger is subscribed first, so it
+        // sees "x" first and the upstream never delivers it. Both subscriptions are cancelled.
+        assertMarbles("-a-b-x-c-|", { upstream in
+            upstream.prefix(untilOutputFrom: upstream.filter { $0 == "x" })
+        }, "-a-b-[;;|]")
+    }
+
+    @Test func docExample() {
+        let values = PassthroughSubject<Int, Never>()
+        let stop = PassthroughSubject<Void, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        values.prefix(untilOutputFrom: stop).subscribe(subscriber)
+        values.send(1)
+        values.send(2)
+        stop.send()
+        values.send(3)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    }
+
+    @Test func aTriggerThatFiresAtOnceFinishesBeforeAnyValue() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: Just("now")).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .completion(.finished)])
+        // The upstream is subscribed after the trigger fired: its subscription is cancelled at once.
+        #expect(upstream.history == [.cancelled])
+    }
+
+    // MARK: Demand
+
+    @Test func demandPassesThroughAndTheTriggerIsAskedForOne() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Boom>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2), onValue: { _ in .max(1) })
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        #expect(upstream.send(1) == .max(1))
+        subscriber.request(.max(3))
+        #expect(upstream.history == [.requested(.max(2)), .requested(.max(3))])
+        #expect(trigger.history == [.requested(.max(1))])
+        #expect(subscriber.values == [1])
+    }
+
+    @Test func demandAskedBeforeTheUpstreamSubscribedIsPassedOn() {
+        // The downstream gets its subscription before the upstream is subscribed: what it asks
+        // for meanwhile reaches the upstream once its subscription arrives.
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2), onSubscription: { $0.request(.max(3)) })
+        upstream.prefix(untilOutputFrom: Self.silent).subscribe(subscriber)
+        #expect(upstream.history == [.requested(.max(5))])
+    }
+
+    @Test func requestingNoneIsAnAPIViolation_S9() {
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().prefix(untilOutputFrom: Self.silent).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.count == 1 && messages[0].contains("S9") && messages[0].contains("PrefixUntilOutput"))
+    }
+
+    // MARK: Completion and failure
+
+    @Test func theTriggersValueCancelsBothAndFinishes_S15() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        upstream.send(1)
+        trigger.send("stop")
+        upstream.send(2)
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+        #expect(trigger.history == [.requested(.max(1)), .cancelled])
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test func theUpstreamsCompletionCancelsTheTrigger() {
+        for completion in [Subscribers.Completion<Boom>.finished, .failure(Boom())] {
+            let upstream = TestPublisher<Int, Boom>()
+            let trigger = TestPublisher<String, Never>()
+            let subscriber = RecordingSubscriber<Int, Boom>()
+            upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+            upstream.send(1)
+            upstream.send(completion: completion)
+            trigger.send("late")
+            #expect(subscriber.events == [.subscription, .value(1), .completion(completion)])
+            #expect(trigger.history == [.requested(.max(1)), .cancelled])
+        }
+    }
+
+    @Test func theTriggersCompletionIsIgnored() {
+        for completion in [Subscribers.Completion<Boom>.finished, .failure(Boom())] {
+            let upstream = TestPublisher<Int, Never>()
+            let trigger = TestPublisher<String, Boom>()
+            let subscriber = RecordingSubscriber<Int, Never>()
+            upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+            upstream.send(1)
+            trigger.send(completion: completion)
+            upstream.send(2)
+            upstream.send(completion: .finished)
+            #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+            #expect(upstream.history == [.requested(.unlimited)])
+            #expect(trigger.history == [.requested(.max(1))])
+        }
+    }
+
+    @Test func aTriggerFiredFromInsideReceiveFinishesAfterTheValue_S3() {
+        final class Box: @unchecked Sendable {
+            var subscriber: RecordingSubscriber<Int, Never>?
+            var completedInsideReceive = false
+        }
+        let box = Box()
+        let trigger = PassthroughSubject<Void, Never>()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(onValue: { value in
+            if value == 2 {
+                trigger.send()
+                // The completion must wait until this call has returned: no nested call.
+                box.completedInsideReceive = box.subscriber?.completion != nil
+            }
+            return .none
+        })
+        box.subscriber = subscriber
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(3)
+        box.subscriber = nil
+        #expect(!box.completedInsideReceive)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+        #expect(subscriber.violations.isEmpty)
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+    }
+
+    // MARK: Cancellation
+
+    @Test func cancelCancelsBoth() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        subscriber.cancel()
+        subscriber.cancel()
+        subscriber.request(.max(1))
+        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+        #expect(trigger.history == [.requested(.max(1)), .cancelled])
+    }
+
+    @Test func cancelInsideReceiveSubscriptionCancelsBothOnArrival() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil, onSubscription: { $0.cancel() })
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        #expect(upstream.history == [.cancelled])
+        #expect(trigger.history == [.cancelled])
+    }
+
+    @Test func cancelReleasesTheSubscriberAndTheTriggerChain_S7() {
+        final class Captured {}
+        weak var weakCaptured: Captured?
+        weak var weakSubscriber: RecordingSubscriber<Int, Never>?
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<Int, Never>()
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            let subscriber = RecordingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.prefix(untilOutputFrom: trigger.map { _ in captured }).subscribe(subscriber)
+            subscriber.cancel()
+            subscriber.releaseSubscription()
+        }
+        #expect(weakCaptured == nil)
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func theTriggerAndTheCompletionReleaseEverything_S7() {
+        final class Captured {}
+        for endsByTrigger in [true, false] {
+            weak var weakCaptured: Captured?
+            weak var weakSubscriber: RecordingSubscriber<Int, Never>?
+            let upstream = TestPublisher<Int, Never>()
+            let trigger = TestPublisher<Int, Never>()
+            do {
+                let captured = Captured()
+                weakCaptured = captured
+                let subscriber = RecordingSubscriber<Int, Never>()
+                weakSubscriber = subscriber
+                upstream.prefix(untilOutputFrom: trigger.map { _ in captured }).subscribe(subscriber)
+                if endsByTrigger { trigger.send(1) } else { upstream.send(completion: .finished) }
+                #expect(subscriber.completion == .finished)
+                subscriber.releaseSubscription()
+            }
+            #expect(weakCaptured == nil)
+            #expect(weakSubscriber == nil)
+            #expect(!upstream.subscriptions[0].isAttached && !trigger.subscriptions[0].isAttached)
+        }
+    }
+
+    // MARK: Reentrancy
+
+    @Test func requestFromInsideReceiveIsBounded_S8() {
+        final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
+        let box = Box()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onValue: { _ in
+            box.subscriber?.request(.max(1))
+            return .none
+        })
+        box.subscriber = subscriber
+        (0..<10_000).publisher.prefix(untilOutputFrom: Self.silent).subscribe(subscriber)
+        box.subscriber = nil
+        #expect(subscriber.values.count == 10_000)
+        #expect(subscriber.completion == .finished)
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    // MARK: Contract
+
+    @Test func contract() {
+        checkContract { (0..<300).publisher.prefix(untilOutputFrom: Self.silent) }
+        checkContract { (0..<300).publisher.prefix(untilOutputFrom: Empty<Int, Boom>()) }
+        checkContract { (0..<300).publisher.prefix(untilOutputFrom: Just(1)) }
+        checkContract { (0..<300).publisher.tryMap { n -> Int in
+            if n == 150 { throw Boom() }
+            return n
+        }.prefix(untilOutputFrom: Self.silent) }
+    }
+}
