@@ -116,6 +116,14 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         submit(.attach(conduit))
     }
 
+    /// Forgets an upstream subscription that was cancelled (by the `subscribe(subject)`
+    /// cancellable that holds it), so connecting and disconnecting again and again does not
+    /// grow the list.
+    func forgetUpstream(_ subscription: Subscription) {
+        let id = subscription.combineIdentifier
+        lock.withLock { upstreams.removeAll { $0.combineIdentifier == id } }
+    }
+
     @usableFromInline
     func cancelUpstreams() {
         lock.lock()

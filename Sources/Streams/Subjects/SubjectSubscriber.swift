@@ -48,9 +48,26 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
     func cancel() {
         lock.lock()
         let upstream = self.upstream
-        subject = nil
+        let subject = self.subject
+        self.subject = nil
         self.upstream = nil
         lock.unlock()
-        upstream?.cancel()
+        guard let upstream else { return }
+        upstream.cancel()
+        (subject as? any UpstreamForgetting)?.forgetUpstream(upstream)
     }
+}
+
+/// A subject of this library, which keeps the upstream subscriptions it is given (as Combine's
+/// do) and can let go of one that was cancelled.
+protocol UpstreamForgetting {
+    func forgetUpstream(_ subscription: Subscription)
+}
+
+extension PassthroughSubject: UpstreamForgetting {
+    func forgetUpstream(_ subscription: Subscription) { core.forgetUpstream(subscription) }
+}
+
+extension CurrentValueSubject: UpstreamForgetting {
+    func forgetUpstream(_ subscription: Subscription) { core.forgetUpstream(subscription) }
 }

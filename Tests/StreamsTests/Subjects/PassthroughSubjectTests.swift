@@ -183,3 +183,18 @@ struct PassthroughSubjectTests {
         }
     }
 }
+
+@Suite("Subjects subscribed to upstreams")
+struct SubjectUpstreamTests {
+    @Test func cancelledUpstreamSubscriptionsAreLetGo() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakSubscription: TestPublisher<Int, Never>.TestSubscription?
+        do {
+            let upstream = TestPublisher<Int, Never>()
+            let cancellable = upstream.subscribe(subject)
+            weakSubscription = upstream.subscriptions.first
+            cancellable.cancel()
+        }
+        #expect(weakSubscription == nil)
+    }
+}
