@@ -18,6 +18,18 @@ func allWorkloads() -> [Workload] {
                  scale: (1, 2)) { n in timed(n, streams: demandReturned, baseline: demandBaseline) },
         Workload(id: "W5req", unit: "ns/element", what: "one at a time: request(.max(1)) inside receive(_:)",
                  scale: (1, 4)) { n in timed(n, streams: demandRequested, baseline: demandBaseline) },
+        Workload(id: "W6", unit: "ns/inner", what: "(0..<n).publisher.flatMap { Just($0) }.sink",
+                 scale: (1, 8)) { n in timed(n, streams: flatMapInners, baseline: flatMapBaseline) },
+        Workload(id: "M1", unit: "ns/element", what: "merge of two (0..<n/2).publishers into a sink",
+                 scale: (1, 1)) { n in timed(n, streams: mergeElements, baseline: mergeBaseline) },
+        Workload(id: "M2", unit: "ns/subscription", what: "Just(i).merge(with: Just(i)).sink, subscribe and finish",
+                 scale: (1, 8)) { n in timed(n, streams: mergeChurn, baseline: twoValueChurnBaseline) },
+        Workload(id: "F2", unit: "ns/subscription", what: "Just(i).flatMap { Just($0) }.sink, subscribe and finish",
+                 scale: (1, 8)) { n in timed(n, streams: flatMapChurn, baseline: oneValueChurnBaseline) },
+        Workload(id: "C1", unit: "ns/send", what: "combineLatest of two PassthroughSubjects, sent to alternately",
+                 scale: (1, 2)) { n in timed(n, streams: combineLatestSends, baseline: combineLatestBaseline) },
+        Workload(id: "C2", unit: "ns/subscription", what: "Just(i).combineLatest(Just(i)).sink, subscribe and finish",
+                 scale: (1, 8)) { n in timed(n, streams: combineLatestChurn, baseline: oneValueChurnBaseline) },
     ]
 }
 
@@ -222,6 +234,113 @@ func demandBaseline(_ n: Int) -> UInt64 {
         demand -= 1
         demand += receive(map(i))
         i += 1
+    }
+    return checksum(sum)
+}
+
+// MARK: W6, M, F, C (combining)
+
+func flatMapInners(_ n: Int) -> UInt64 {
+    var sum = 0
+    let cancellable = (0..<n).publisher.flatMap { Just($0) }.sink { sum &+= $0 }
+    cancellable.cancel()
+    return checksum(sum)
+}
+
+func flatMapBaseline(_ n: Int) -> UInt64 {
+    var sum = 0
+    let transform = opaque { (x: Int) -> Int in x }
+    let sink = opaque { (x: Int) -> Void in sum &+= x }
+    for i in 0..<n { sink(transform(i)) }
+    return checksum(sum)
+}
+
+func mergeElements(_ n: Int) -> UInt64 {
+    var sum = 0
+    let half = n / 2
+    let cancellable = (0..<half).publisher.merge(with: (half..<(2 * half)).publisher).sink { sum &+= $0 }
+    cancellable.cancel()
+    return checksum(sum)
+}
+
+func mergeBaseline(_ n: Int) -> UInt64 {
+    var sum = 0
+    let half = n / 2
+    let sink = opaque { (x: Int) -> Void in sum &+= x }
+    var first = (0..<half).makeIterator()
+    var second = (half..<(2 * half)).makeIterator()
+    while let value = first.next() { sink(value) }
+    while let value = second.next() { sink(value) }
+    return checksum(sum)
+}
+
+func mergeChurn(_ n: Int) -> UInt64 {
+    var sum = 0
+    for i in 0..<n {
+        _ = Just(i).merge(with: Just(i)).sink { sum &+= $0 }
+    }
+    return checksum(sum)
+}
+
+/// A subscription that delivers two values: one token object holding the closure.
+func twoValueChurnBaseline(_ n: Int) -> UInt64 {
+    var sum = 0
+    for i in 0..<n {
+        let token = opaque(Token { sum &+= $0 })
+        token.onValue?(opaque(i))
+        token.onValue?(opaque(i))
+        token.cancel()
+    }
+    return checksum(sum)
+}
+
+func flatMapChurn(_ n: Int) -> UInt64 {
+    var sum = 0
+    for i in 0..<n {
+        _ = Just(i).flatMap { Just($0) }.sink { sum &+= $0 }
+    }
+    return checksum(sum)
+}
+
+/// A subscription that delivers one value: one token object holding the closure.
+func oneValueChurnBaseline(_ n: Int) -> UInt64 {
+    var sum = 0
+    for i in 0..<n {
+        let token = opaque(Token { sum &+= $0 })
+        token.onValue?(opaque(i) &* 2 / 2)
+        token.cancel()
+    }
+    return checksum(sum)
+}
+
+func combineLatestSends(_ n: Int) -> UInt64 {
+    let a = PassthroughSubject<Int, Never>()
+    let b = PassthroughSubject<Int, Never>()
+    var sum = 0
+    let cancellable = a.combineLatest(b).sink { sum &+= $0.0 &+ $0.1 }
+    for i in 0..<n {
+        if i & 1 == 0 { a.send(i) } else { b.send(i) }
+    }
+    cancellable.cancel()
+    return checksum(sum)
+}
+
+func combineLatestBaseline(_ n: Int) -> UInt64 {
+    var sum = 0
+    let sink = opaque { (pair: (Int, Int)) -> Void in sum &+= pair.0 &+ pair.1 }
+    var latestA: Int?
+    var latestB: Int?
+    for i in 0..<n {
+        if i & 1 == 0 { latestA = opaque(i) } else { latestB = opaque(i) }
+        if let a = latestA, let b = latestB { sink((a, b)) }
+    }
+    return checksum(sum)
+}
+
+func combineLatestChurn(_ n: Int) -> UInt64 {
+    var sum = 0
+    for i in 0..<n {
+        _ = Just(i).combineLatest(Just(i)).sink { sum &+= ($0.0 &+ $0.1) / 2 }
     }
     return checksum(sum)
 }
