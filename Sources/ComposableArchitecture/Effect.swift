@@ -25,6 +25,7 @@ public struct Effect<Output>: Publisher {
     /// An effect cannot fail: failures are turned into actions before they reach the store.
     public typealias Failure = Never
 
+    @usableFromInline
     enum Operation {
         /// Does nothing; nothing is allocated or subscribed.
         case none
@@ -35,8 +36,9 @@ public struct Effect<Output>: Publisher {
         case contextual((EffectContext) -> AnyPublisher<Output, Never>)
     }
 
-    let operation: Operation
+    @usableFromInline let operation: Operation
 
+    @inlinable
     init(operation: Operation) {
         self.operation = operation
     }
@@ -56,16 +58,19 @@ public struct Effect<Output>: Publisher {
     }
 
     /// The effect that does nothing. It allocates nothing, and the store does not subscribe to it.
+    @inlinable
     public static var none: Effect {
         Effect(operation: .none)
     }
 
     /// Whether this is ``none``.
+    @inlinable
     public var isNone: Bool {
         if case .none = operation { true } else { false }
     }
 
     /// The publisher to subscribe to for this effect, in `context`; `nil` for ``none``.
+    @usableFromInline
     package func publisher(in context: EffectContext) -> AnyPublisher<Output, Never>? {
         switch operation {
         case .none: nil

@@ -4,6 +4,7 @@ import Dispatch
 ///
 /// A root store makes one; its scopes share it (their actions run on the root). Effects
 /// subscribed to outside any store use ``shared``.
+@usableFromInline
 package final class EffectContext: Sendable {
     /// The cancellable effects running under each identifier.
     package let cancellations = CancellationRegistry()
@@ -18,6 +19,7 @@ package final class EffectContext: Sendable {
 /// Tells whether the current code runs on the main dispatch queue, which is where the main
 /// actor runs on every platform. Unlike `Thread.isMainThread`, it stays right after
 /// `dispatchMain()`, when the main queue is drained on another thread.
+@usableFromInline
 package enum MainQueue {
     private static let key: DispatchSpecificKey<UInt8> = {
         let key = DispatchSpecificKey<UInt8>()
@@ -26,6 +28,7 @@ package enum MainQueue {
     }()
 
     /// Whether the caller is on the main queue (and so on the main actor).
+    @usableFromInline
     package static var isCurrent: Bool {
         DispatchQueue.getSpecific(key: key) != nil
     }

@@ -6,8 +6,11 @@
 /// state; ``pullback(state:action:environment:)-(_,CasePath<GlobalAction,Action>,_)`` turns a child
 /// feature's reducer into one that works on the whole app's state and actions.
 ///
+/// A reducer holds closures and is not `Sendable`; declare a global one on the main actor, where
+/// stores run it: `@MainActor let counterReducer = Reducer<...> { ... }`.
+///
 /// ```swift
-/// let counterReducer = Reducer<CounterState, CounterAction, Void> { state, action, _ in
+/// @MainActor let counterReducer = Reducer<CounterState, CounterAction, Void> { state, action, _ in
 ///     switch action {
 ///     case .increment:
 ///         state.count += 1

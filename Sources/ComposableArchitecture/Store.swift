@@ -28,34 +28,71 @@ import Synchronization
 ///   allocates nothing; effects hold the store weakly, and when the store goes away its running
 ///   effects are cancelled.
 public final class Store<State, Action> {
-    private let core: StoreCore<State, Action>
+    /// The engine, for a root store; `nil` for a scope.
+    @usableFromInline let root: RootStore<State, Action>?
+    /// Where a scope's actions go (its parent's `send`); `nil` for a root store.
+    @usableFromInline let sendToParent: ((Action) -> StoreTask)?
+    /// A scope's state, recomputed from its parent's each time the parent publishes; `nil` for
+    /// a root store, which publishes through its engine.
+    @usableFromInline let scopeSubject: CurrentValueSubject<State, Never>?
+    /// The running effects of the store tree.
+    @usableFromInline let effects: EffectBook
+    /// A scope's observation of its parent's state.
+    @usableFromInline var observation: AnyCancellable?
 
     /// A store running `reducer` with `environment`, starting from `initialState`.
     @MainActor
+    @inlinable
     public convenience init<Environment>(
         initialState: State,
         reducer: Reducer<State, Action, Environment>,
         environment: Environment
     ) {
-        self.init(core: RootStoreCore(initialState: initialState) { state, action in
+        self.init(root: RootStore(initialState: initialState) { state, action in
             reducer.run(&state, action, environment)
         })
     }
 
-    private init(core: StoreCore<State, Action>) {
-        self.core = core
+    @usableFromInline
+    @MainActor
+    init(root: RootStore<State, Action>) {
+        self.root = root
+        sendToParent = nil
+        scopeSubject = nil
+        effects = root.effects
+    }
+
+    @usableFromInline
+    init(initialState: State, effects: EffectBook, sendToParent: @escaping (Action) -> StoreTask) {
+        root = nil
+        self.sendToParent = sendToParent
+        scopeSubject = CurrentValueSubject(initialState)
+        self.effects = effects
     }
 
     /// The current state. Read-only: only actions change it.
     @MainActor
-    public var state: State { core.state }
+    @inlinable
+    public var state: State {
+        if let root { return root.state }
+        return scopeSubject!.value
+    }
+
+    /// The subject that publishes this store's state (a root store's starts publishing now).
+    @inlinable
+    @MainActor
+    var subject: CurrentValueSubject<State, Never> {
+        root?.observedSubject ?? scopeSubject!
+    }
 
     /// Sends `action` to the reducer, runs it and everything it causes synchronously, and
     /// returns a handle on the effects it started (``StoreTask``).
     @MainActor
+    @inlinable
     @discardableResult
     public func send(_ action: Action) -> StoreTask {
-        core.send(action)
+        if let root { return root.send(action) }
+        return sendToParent!(action)
     }
 
     /// The state over time: the current state when subscribed, then the state after each
@@ -63,7 +100,7 @@ public final class Store<State, Action> {
     /// sends only when that part changes.
     @MainActor
     public var publisher: StorePublisher<State> {
-        StorePublisher(core.subject.eraseToAnyPublisher())
+        StorePublisher(subject.eraseToAnyPublisher())
     }
 
     /// A store of part of this store's state and a subset of its actions, for a child feature's
@@ -78,16 +115,33 @@ public final class Store<State, Action> {
     /// let counterStore = appStore.scope(state: \.counter, action: AppAction.counter)
     /// ```
     @MainActor
+    @inlinable
     public func scope<LocalState, LocalAction>(
         state toLocalState: @escaping (State) -> LocalState,
         action fromLocalAction: @escaping (LocalAction) -> Action
     ) -> Store<LocalState, LocalAction> {
-        Store<LocalState, LocalAction>(core: ScopedStoreCore(parent: core, toLocalState: toLocalState,
-                                                             fromLocalAction: fromLocalAction))
+        // Built here, where the types are known, so the parent's send is specialized.
+        let child = Store<LocalState, LocalAction>(
+            initialState: toLocalState(state), effects: effects,
+            sendToParent: { [self] localAction in send(fromLocalAction(localAction)) })
+        child.observe(subject, toLocalState)
+        return child
+    }
+
+    /// Keeps this scope's state up to date with its parent's. The parent's subject holds the
+    /// observation, which holds this store weakly: no cycle.
+    @inlinable
+    @MainActor
+    func observe<ParentState>(_ parent: CurrentValueSubject<ParentState, Never>,
+                              _ toLocalState: @escaping (ParentState) -> State) {
+        observation = parent.dropFirst().sink { [weak self] parentState in
+            self?.scopeSubject?.send(toLocalState(parentState))
+        }
     }
 
     /// A store of part of this store's state and all of its actions.
     @MainActor
+    @inlinable
     public func scope<LocalState>(state toLocalState: @escaping (State) -> LocalState) -> Store<LocalState, Action> {
         scope(state: toLocalState, action: { $0 })
     }
@@ -95,7 +149,7 @@ public final class Store<State, Action> {
     /// The number of effects this store (its root) is running, for tests and debugging.
     @MainActor
     public var runningEffectCount: Int {
-        core.effects.count
+        effects.count
     }
 }
 
@@ -108,21 +162,25 @@ public final class Store<State, Action> {
 /// ```
 @MainActor
 public struct StoreTask: Sendable {
-    /// Filled in by the send loop: an action sent while another runs starts its effects later.
-    let started: EffectIDs
-    weak var effects: EffectBook?
+    /// `nil` when the action started no effect (the common case: nothing is allocated).
+    @usableFromInline let record: TaskRecord?
 
-    var ids: [Int] { started.ids }
+    @usableFromInline
+    nonisolated init(record: TaskRecord?) {
+        self.record = record
+    }
 
     /// Cancels the effects the action started (the ones still running).
     public func cancel() {
-        effects?.cancel(ids)
+        guard let record, let effects = record.effects else { return }
+        effects.cancel(record.ids)
     }
 
     /// Waits until every effect the action started has finished or been cancelled. Cancelling
     /// the waiting task cancels those effects.
     public func finish() async {
-        guard let effects else { return }
+        guard let record, let effects = record.effects else { return }
+        let ids = record.ids
         await withTaskCancellationHandler {
             await effects.waitUntilFinished(ids)
         } onCancel: {
@@ -132,123 +190,129 @@ public struct StoreTask: Sendable {
 
     /// Whether every effect the action started has finished or been cancelled.
     public var isFinished: Bool {
-        guard let effects else { return true }
-        return ids.allSatisfy { !effects.isRunning($0) }
+        guard let record, let effects = record.effects else { return true }
+        return record.ids.allSatisfy { !effects.isRunning($0) }
     }
 }
 
-// MARK: - Cores
-
-/// What a store is: the root, which runs the reducer, or a scope of another store.
+/// The effects one action started. An action sent while another runs gets its record at once
+/// and the ids when the loop gets to it.
 @MainActor
-class StoreCore<State, Action> {
-    let subject: CurrentValueSubject<State, Never>
-    var state: State { subject.value }
-    var effects: EffectBook { fatalError("abstract") }
+@usableFromInline
+final class TaskRecord {
+    @usableFromInline var ids: [Int]
+    @usableFromInline weak var effects: EffectBook?
 
-    init(initialState: State) {
-        subject = CurrentValueSubject(initialState)
+    @usableFromInline
+    init(ids: [Int], effects: EffectBook) {
+        self.ids = ids
+        self.effects = effects
     }
-
-    func send(_ action: Action) -> StoreTask { fatalError("abstract") }
 }
 
+// MARK: - The root store's engine
+
+/// Runs the reducer: the iterative send loop (A1–A3) and the effects (A4).
+///
+/// Inlinable, so that a store's `send` is compiled for the app's concrete state and action
+/// types: a send whose reducer returns `.none` allocates nothing and costs little more than the
+/// reducer.
 @MainActor
-final class RootStoreCore<State, Action>: StoreCore<State, Action> {
-    private var currentState: State
-    private let reduce: (inout State, Action) -> Effect<Action>
-    private let context = EffectContext()
-    private let book = EffectBook()
-    /// Actions waiting to run, first in first out, with the list of effect ids each started.
-    private var queue: [(Action, EffectIDs)] = []
-    private var head = 0
-    private var isSending = false
-    private lazy var inbox = ActionInbox<Action> { [weak self] action in _ = self?.send(action) }
+@usableFromInline
+final class RootStore<State, Action> {
+    // Main-actor state touched only by `send`, which never overlaps itself (reentrant sends
+    // return after queueing): no dynamic exclusivity checks on the per-action path.
+    @exclusivity(unchecked) @usableFromInline var currentState: State
+    @usableFromInline let reduce: (inout State, Action) -> Effect<Action>
+    @usableFromInline let subject: CurrentValueSubject<State, Never>
+    @usableFromInline let context = EffectContext()
+    @usableFromInline let effects = EffectBook()
+    /// Actions waiting to run, first in first out; a queued (reentrant) send's record.
+    @exclusivity(unchecked) @usableFromInline var queue: [(action: Action, record: TaskRecord?)] = []
+    @exclusivity(unchecked) @usableFromInline var isSending = false
+    /// Whether anything observes the state (the store's publisher was asked for, or a scope
+    /// made). Until then sends do not publish, which keeps a send close to the reducer's cost.
+    @exclusivity(unchecked) @usableFromInline var isObserved = false
+    @usableFromInline lazy var inbox = ActionInbox<Action> { [weak self] action in _ = self?.send(action) }
 
-    override var effects: EffectBook { book }
-
+    @usableFromInline
     init(initialState: State, reduce: @escaping (inout State, Action) -> Effect<Action>) {
         currentState = initialState
         self.reduce = reduce
-        super.init(initialState: initialState)
+        subject = CurrentValueSubject(initialState)
     }
 
-    override func send(_ action: Action) -> StoreTask {
-        let started = EffectIDs()
-        queue.append((action, started))
+    @inlinable
+    var state: State { currentState }
+
+    /// The subject of the state, brought up to date: from now on every send publishes.
+    @inlinable
+    var observedSubject: CurrentValueSubject<State, Never> {
+        if !isObserved {
+            isObserved = true
+            subject.send(currentState)
+        }
+        return subject
+    }
+
+    @inlinable
+    func send(_ action: Action) -> StoreTask {
         if isSending {
             // Run by the loop below, which is already running (A1).
-            return StoreTask(started: started, effects: book)
+            let record = TaskRecord(ids: [], effects: effects)
+            queue.append((action, record))
+            return StoreTask(record: record)
         }
         isSending = true
         defer { isSending = false }
+        var outermostIDs: [Int] = []
+        var next = 0
+        queue.append((action, nil))
         repeat {
-            while head < queue.count {
-                let (action, startedBy) = queue[head]
-                head += 1
+            while next < queue.count {
+                let (action, record) = queue[next]
                 let effect = reduce(&currentState, action)
-                start(effect, recordingIn: startedBy)
+                if !effect.isNone, let id = start(effect) {
+                    if next == 0 { outermostIDs.append(id) } else { record?.ids.append(id) }
+                }
+                next += 1
             }
-            queue.removeAll(keepingCapacity: true)
-            head = 0
             // Observers may send while the state is published: those actions run before this
             // send returns (A2), and the state is published again after them.
-            subject.send(currentState)
-        } while head < queue.count
-        return StoreTask(started: started, effects: book)
+            if isObserved { subject.send(currentState) }
+        } while next < queue.count
+        queue.removeAll(keepingCapacity: true)
+        return StoreTask(record: outermostIDs.isEmpty ? nil : TaskRecord(ids: outermostIDs, effects: effects))
     }
 
-    private func start(_ effect: Effect<Action>, recordingIn started: EffectIDs) {
-        guard let publisher = effect.publisher(in: context) else { return }  // .none: nothing at all
-        let id = book.nextID()
+    /// Subscribes to an effect; returns its id while it runs, `nil` if it already finished.
+    @inlinable
+    func start(_ effect: Effect<Action>) -> Int? {
+        guard let publisher = effect.publisher(in: context) else { return nil }
+        let id = effects.nextID()
         let finished = Atomic<Bool>(false)
-        let book = self.book
+        let effects = self.effects
         let inbox = self.inbox
         // `@Sendable` keeps these closures off the main actor: an effect may call them from any
         // thread, and they hop to the main queue themselves.
         let cancellable = publisher.sink(
-            receiveCompletion: { @Sendable [weak book] _ in
+            receiveCompletion: { @Sendable [weak effects] _ in
                 finished.store(true, ordering: .releasing)
-                onMainQueue { book?.finished(id) }
+                onMainQueue { effects?.finished(id) }
             },
             receiveValue: { @Sendable [inbox] action in
                 inbox.deliver(action)
             })
         // An effect that completed while being subscribed to is never stored (A4).
-        if !finished.load(ordering: .acquiring) {
-            book.insert(cancellable, id: id)
-            started.ids.append(id)
-        }
-    }
-}
-
-@MainActor
-final class ScopedStoreCore<State, Action, ParentState, ParentAction>: StoreCore<State, Action> {
-    private let parent: StoreCore<ParentState, ParentAction>
-    private let fromLocalAction: (Action) -> ParentAction
-    private var observation: AnyCancellable?
-
-    override var effects: EffectBook { parent.effects }
-
-    init(parent: StoreCore<ParentState, ParentAction>,
-         toLocalState: @escaping (ParentState) -> State,
-         fromLocalAction: @escaping (Action) -> ParentAction) {
-        self.parent = parent
-        self.fromLocalAction = fromLocalAction
-        super.init(initialState: toLocalState(parent.state))
-        // The parent's subject holds this observation, which holds the child weakly: no cycle.
-        observation = parent.subject.dropFirst().sink { [weak self] parentState in
-            self?.subject.send(toLocalState(parentState))
-        }
-    }
-
-    override func send(_ action: Action) -> StoreTask {
-        parent.send(fromLocalAction(action))
+        if finished.load(ordering: .acquiring) { return nil }
+        effects.insert(cancellable, id: id)
+        return id
     }
 }
 
 /// Runs `body` on the main actor: now when already on the main queue, else as soon as the main
 /// queue gets to it (A9).
+@usableFromInline
 func onMainQueue(_ body: @escaping @MainActor () -> Void) {
     if MainQueue.isCurrent {
         MainActor.assumeIsolated(body)
@@ -263,23 +327,26 @@ func onMainQueue(_ body: @escaping @MainActor () -> Void) {
 /// within the send that started them (A1–A3). From another thread it is queued here and one
 /// main-queue block sends everything queued, in order. Actions need not be `Sendable`: an effect
 /// hands each one over, and only the main actor uses it afterwards.
+@usableFromInline
 final class ActionInbox<Action>: @unchecked Sendable {  // all fields guarded by `lock`
-    private let lock = Lock()
+    @usableFromInline let lock = Lock()
     /// Delivered on the main queue, sent at once by the delivering call.
-    private var immediate: [Action] = []
+    @usableFromInline var immediate: [Action] = []
     /// Delivered from other threads, sent by one scheduled main-queue block.
-    private var queued: [Action] = []
-    private var scheduled = false
-    private let send: @MainActor (Action) -> Void
+    @usableFromInline var queued: [Action] = []
+    @usableFromInline var scheduled = false
+    @usableFromInline let send: @MainActor (Action) -> Void
 
+    @usableFromInline
     init(send: @escaping @MainActor (Action) -> Void) {
         self.send = send
     }
 
+    @inlinable
     func deliver(_ action: Action) {
         if MainQueue.isCurrent {
             lock.withLock { immediate.append(action) }
-            MainActor.assumeIsolated { sendAll(from: \.immediate) }
+            MainActor.assumeIsolated { sendImmediate() }
             return
         }
         lock.lock()
@@ -290,28 +357,47 @@ final class ActionInbox<Action>: @unchecked Sendable {  // all fields guarded by
         if schedule {
             DispatchQueue.main.async { [self] in
                 lock.withLock { scheduled = false }
-                MainActor.assumeIsolated { sendAll(from: \.queued) }
+                MainActor.assumeIsolated { sendQueued() }
             }
         }
     }
 
-    /// Sends the actions in `list`, first in first out, until it is empty.
+    /// Sends the actions delivered on the main queue, first in first out, until none is left.
+    @inlinable
     @MainActor
-    private func sendAll(from list: ReferenceWritableKeyPath<ActionInbox, [Action]>) {
-        while let action = lock.withLock({ self[keyPath: list].isEmpty ? nil : self[keyPath: list].removeFirst() }) {
+    func sendImmediate() {
+        while true {
+            lock.lock()
+            if immediate.isEmpty {
+                lock.unlock()
+                return
+            }
+            let action = immediate.removeFirst()
+            lock.unlock()
+            send(action)
+        }
+    }
+
+    /// Sends the actions delivered from other threads, first in first out.
+    @usableFromInline
+    @MainActor
+    func sendQueued() {
+        while true {
+            lock.lock()
+            if queued.isEmpty {
+                lock.unlock()
+                return
+            }
+            let action = queued.removeFirst()
+            lock.unlock()
             send(action)
         }
     }
 }
 
-/// The effect ids one action started; filled in while the send loop runs.
-@MainActor
-final class EffectIDs {
-    var ids: [Int] = []
-}
-
 /// The running effects of a store tree, each with an id, and the tasks waiting for them.
 @MainActor
+@usableFromInline
 final class EffectBook {
     private var running: [Int: AnyCancellable] = [:]
     private var waiters: [Int: [CheckedContinuation<Void, Never>]] = [:]
@@ -319,11 +405,13 @@ final class EffectBook {
 
     var count: Int { running.count }
 
+    @usableFromInline
     func nextID() -> Int {
         lastID += 1
         return lastID
     }
 
+    @usableFromInline
     func insert(_ cancellable: AnyCancellable, id: Int) {
         running[id] = cancellable
     }
@@ -333,6 +421,7 @@ final class EffectBook {
     }
 
     /// An effect finished (or was cancelled): forget it at once (A4) and wake its waiters.
+    @usableFromInline
     func finished(_ id: Int) {
         running[id] = nil
         for waiter in waiters.removeValue(forKey: id) ?? [] { waiter.resume() }

@@ -23,7 +23,7 @@ if let index = arguments.firstIndex(of: "--n"), index + 1 < arguments.count, let
 }
 let selected = Set(arguments)
 
-let workloads = allWorkloads()
+let workloads = allWorkloads() + storeWorkloads()
 for id in selected where !workloads.contains(where: { $0.id == id }) {
     print("unknown workload \(id); known: \(workloads.map(\.id).joined(separator: " "))")
     exit(2)
