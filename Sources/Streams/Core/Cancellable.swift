@@ -51,7 +51,7 @@ public final class AnyCancellable: Cancellable, Hashable {
     }
 
     // Only the caller that flips `done` from false to true reads or clears `action` (after init).
-    @usableFromInline var action: Action?
+    @exclusivity(unchecked) @usableFromInline var action: Action?
     @usableFromInline let done = Atomic<Bool>(false)
 
     /// Creates a cancellable that runs `cancel` once, when cancelled or deallocated.

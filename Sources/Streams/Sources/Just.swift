@@ -64,7 +64,7 @@ final class OneValueSubscription<Downstream: Subscriber>: Subscription, CustomSt
     @usableFromInline let done = Atomic<Bool>(false)
     /// Set by `cancel()`, also while the value is being delivered: then no completion follows.
     @usableFromInline let cancelled = Atomic<Bool>(false)
-    @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     @usableFromInline let value: Downstream.Input
     @usableFromInline let name: StaticString
 
