@@ -153,9 +153,12 @@ struct ShareStressTests {
                     trigger.send()
                 }
             }
+            // Usually the trigger fired inside `receive(150)` ends the stream right after 150.
+            // But when the other thread is itself in the middle of `trigger.send()`, the inner
+            // send is queued behind it and returns at once (a subject never blocks a sender), so
+            // the end comes when that thread gets to it: any prefix of the values is correct.
             #expect(subscriber.completion == .finished)
             #expect(subscriber.values == Array(0..<subscriber.values.count))
-            #expect(subscriber.values.count <= 151)
             #expect(subscriber.violations.isEmpty)
         }
     }

@@ -58,8 +58,9 @@ struct TimingStressTests {
         #expect(offQueue.load(ordering: .relaxed) == 0)
     }
 
-    /// A cancel racing the debounce timer on the queue: at most the one value, never a
-    /// completion, never two calls at once (S3, S6).
+    /// A cancel racing the debounce timer on the queue: never a completion, never two calls at
+    /// once (S3, S6), and what was delivered before the cancel is in order. (On a slow run both
+    /// timers can fire before the cancel lands: 1 and then 2.)
     @Test func debounceCancelRacingTheTimer_S6() {
         let queue = DispatchQueue(label: "debounce")
         for _ in 0..<200 {
@@ -72,7 +73,7 @@ struct TimingStressTests {
             }
             subject.send(completion: .finished)
             queue.sync {}  // let any timer that was already firing finish
-            #expect(recorder.values.count <= 1)
+            #expect([[], [1], [2], [1, 2]].contains(recorder.values))
             #expect(recorder.completion == nil)
             #expect(recorder.violations.isEmpty)
         }
