@@ -242,9 +242,9 @@ extension Effect {
     /// action `operation` passes to `send`; it finishes when `operation` returns.
     ///
     /// The async/await way to feed many actions back over time — the values of a stream, the
-    /// progress of a download. `send` is an ordinary, non-`async` `@Sendable` function: call it
-    /// as `send(.action)` from `operation`, from a task it starts, or from a callback on any
-    /// thread; it never waits. Actions are delivered in the order they are sent. Cancelling
+    /// progress of a download. `send` (a ``Send``) is `Sendable` and synchronous: call it as
+    /// `send(.action)`, with no `await`, from `operation`, from a task it starts, or from a
+    /// callback on any thread; it never waits for the store. Actions are delivered in the order they are sent. Cancelling
     /// the effect cancels the task; `send` then does nothing.
     ///
     /// ```text

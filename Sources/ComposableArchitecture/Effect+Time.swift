@@ -98,7 +98,9 @@ extension Effect {
     /// under `id` for `interval` is sent at once and opens a window; one that comes during a
     /// window is held and sent when the window closes, which opens the next. Only one action is
     /// held per identifier: with `latest: true` a newer action replaces it (you get the most
-    /// recent), with `latest: false` the first one stays and newer ones are dropped.
+    /// recent), with `latest: false` the first one stays and newer ones are dropped. Time is
+    /// measured, and every action delivered, on `scheduler`: "at once" means as soon as
+    /// `scheduler` runs it (with a test scheduler, on the next `advance`).
     ///
     /// ```text
     /// actions: ab-c----d-     (each from an effect throttled under one id, interval 3 ticks)
