@@ -35,12 +35,26 @@ struct Signals: Sendable {
     }
 }
 
+extension Store {
+    /// Waits until `isDone(state)` holds, bounded by the test's time limit. The state is
+    /// published on the main actor, where this loop runs, so no change is missed.
+    ///
+    /// Tests call it after `await task.finish()` because `finish()` alone can return before the
+    /// actions of an effect that finished on another thread have run: when such an effect
+    /// finishes right after the store subscribed to it, before `RootStoreCore.start` checks its
+    /// `finished` flag, the store never tracks it, so `finish()` has nothing to wait for while
+    /// the effect's actions are still on their way to the main queue.
+    @MainActor
+    func waitUntil(_ isDone: (State) -> Bool) async {
+        for await state in publisher.values where isDone(state) { return }
+    }
+}
+
 extension Store where State: Equatable {
-    /// Waits until the store's state is `expected` (bounded by the test's time limit). The
-    /// state is published on the main actor, where this loop runs, so no change is missed.
+    /// Waits until the store's state is `expected` (see ``waitUntil(_:)``).
     @MainActor
     func waitForState(_ expected: State) async {
-        for await state in publisher.values where state == expected { return }
+        await waitUntil { $0 == expected }
     }
 }
 
@@ -144,7 +158,7 @@ struct EffectConstructorsTests {
         }
         let store = Store(initialState: [], reducer: reducer, environment: ())
         await store.send("locate").finish()
-        #expect(store.state == ["locate", "located"])
+        await store.waitForState(["locate", "located"])
         #expect(store.runningEffectCount == 0)
     }
 
@@ -270,6 +284,7 @@ struct EffectConstructorsTests {
         }
         handle.send(completion: .finished)
         await task.finish()
+        await store.waitUntil { $0.count == 200 }
         #expect(store.state.sorted() == Array(0..<200))
         #expect(store.runningEffectCount == 0)
     }
@@ -301,7 +316,7 @@ struct EffectConstructorsTests {
         }
         let store = Store(initialState: [], reducer: reducer, environment: ())
         await store.send("fetch").finish()
-        #expect(store.state == ["fetch", "fetched"])
+        await store.waitForState(["fetch", "fetched"])
         #expect(store.runningEffectCount == 0)
     }
 
@@ -323,8 +338,31 @@ struct EffectConstructorsTests {
         #expect(!task.isFinished)
         input.finish()
         await task.finish()
-        #expect(store.state == [10, 20, 30, 40, 50, -1])
+        await store.waitForState([10, 20, 30, 40, 50, -1])
         #expect(store.runningEffectCount == 0)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func runSendIsCalledWithoutAwaitFromAnyContext() async {
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            guard action == "start" else {
+                state.append(action)
+                return .none
+            }
+            return .run { send in
+                send("from the task")
+                await MainActor.run { send("from the main actor") }
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().async {
+                        send("from a callback on another thread")
+                        done.resume()
+                    }
+                }
+            }
+        }
+        let store = Store(initialState: [], reducer: reducer, environment: ())
+        await store.send("start").finish()
+        await store.waitUntil { $0.count == 3 }
+        #expect(store.state == ["from the task", "from the main actor", "from a callback on another thread"])
     }
 
     @Test(.timeLimit(.minutes(1))) func fireAndForgetAsyncRunsTheWorkAndFinishesWithIt() async {
@@ -482,7 +520,7 @@ struct EffectConstructorsTests {
         }
         let store = Store(initialState: [], reducer: reducer, environment: ())
         await store.send("start").finish()
-        #expect(store.state == ["start", "n1", "n2", "n3"])
+        await store.waitForState(["start", "n1", "n2", "n3"])
         #expect(store.runningEffectCount == 0)
     }
 
