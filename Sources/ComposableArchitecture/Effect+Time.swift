@@ -224,11 +224,6 @@ package final class ThrottleRegistry: @unchecked Sendable {  // `gates` guarded 
             return gate
         }
     }
-
-    /// The number of identifiers with a window (for tests).
-    package var count: Int {
-        lock.withLock { gates.count }
-    }
 }
 
 /// One identifier's throttle window: when an action was last sent, the held action, and which

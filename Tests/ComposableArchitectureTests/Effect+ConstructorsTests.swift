@@ -502,10 +502,10 @@ struct EffectConstructorsTests {
         // No `await`: the synchronous overload, which runs at once when started.
         let sync = Effect<Int>.fireAndForget { log.entries.append("sync") }
         // An `await`: the async overload.
-        let async = Effect<Int>.fireAndForget { await Task.yield() }
+        let asynchronous = Effect<Int>.fireAndForget { await Task.yield() }
         _ = sync.sink { _ in }
         #expect(log.entries == ["sync"])
-        _ = async
+        _ = asynchronous
     }
 
     // MARK: - Async sequences
