@@ -1,6 +1,7 @@
 import Dispatch
 
-/// What a store gives the effects it runs: the cancellation identifiers of its store tree.
+/// What a store gives the effects it runs: the cancellation identifiers of its store tree, and
+/// the throttle windows of `throttle(id:)`.
 ///
 /// A root store makes one; its scopes share it (their actions run on the root). Effects
 /// subscribed to outside any store use ``shared``.
@@ -8,6 +9,8 @@ import Dispatch
 package final class EffectContext: Sendable {
     /// The cancellable effects running under each identifier.
     package let cancellations = CancellationRegistry()
+    /// The throttle window of each identifier (A8).
+    package let throttles = ThrottleRegistry()
 
     /// A new, independent set of identifiers.
     package init() {}
