@@ -297,7 +297,11 @@ final class RootStore<State, Action> {
         // thread, and they hop to the main queue themselves.
         let cancellable = publisher.sink(
             receiveCompletion: { @Sendable [weak effects] _ in
-                finished.store(true, ordering: .releasing)
+                // Only a completion on the main queue can come while `start` subscribes (the
+                // store runs there). One from another thread is recorded first and removed by
+                // the hop below, after the actions it sent before (same queue, FIFO), so a
+                // `StoreTask.finish()` waits for them.
+                if MainQueue.isCurrent { finished.store(true, ordering: .releasing) }
                 onMainQueue { effects?.finished(id) }
             },
             receiveValue: { @Sendable [inbox] action in

@@ -347,8 +347,9 @@ struct StoreContractTests {
             return .none
         }
         let store = Store(initialState: -1, reducer: reducer, environment: ())
+        // finish() returns once the effect's completion has reached the main queue, which is
+        // after the action it sent from the other thread.
         await store.send(0).finish()
-        for _ in 0..<100 where store.state != 1 { await Task.yield() }
         #expect(store.state == 1)
         #expect(probe.onMain == [true, true])
     }
