@@ -64,9 +64,8 @@ final class TestStoreRuntime {
 
     /// Moves the effects an action started to the step that asserted the action.
     func relocate(_ ids: [Int], to location: StepLocation) {
-        for id in ids where running[id] != nil {
-            running[id]!.origin.verb = "receiving"
-            running[id]!.origin.location = location
+        for id in ids {
+            running[id]?.origin.location = location
         }
     }
 
