@@ -317,7 +317,7 @@ final class RootStore<State, Action> {
 /// Runs `body` on the main actor: now when already on the main queue, else as soon as the main
 /// queue gets to it (A9).
 @usableFromInline
-func onMainQueue(_ body: @escaping @MainActor () -> Void) {
+package func onMainQueue(_ body: @escaping @MainActor () -> Void) {
     if MainQueue.isCurrent {
         MainActor.assumeIsolated(body)
     } else {
@@ -332,7 +332,7 @@ func onMainQueue(_ body: @escaping @MainActor () -> Void) {
 /// main-queue block sends everything queued, in order. Actions need not be `Sendable`: an effect
 /// hands each one over, and only the main actor uses it afterwards.
 @usableFromInline
-final class ActionInbox<Action>: @unchecked Sendable {  // all fields guarded by `lock`
+package final class ActionInbox<Action>: @unchecked Sendable {  // all fields guarded by `lock`
     @usableFromInline let lock = Lock()
     /// Delivered on the main queue, sent at once by the delivering call.
     @usableFromInline var immediate: [Action] = []
@@ -342,12 +342,12 @@ final class ActionInbox<Action>: @unchecked Sendable {  // all fields guarded by
     @usableFromInline let send: @MainActor (Action) -> Void
 
     @usableFromInline
-    init(send: @escaping @MainActor (Action) -> Void) {
+    package init(send: @escaping @MainActor (Action) -> Void) {
         self.send = send
     }
 
     @inlinable
-    func deliver(_ action: Action) {
+    package func deliver(_ action: Action) {
         if MainQueue.isCurrent {
             lock.withLock { immediate.append(action) }
             MainActor.assumeIsolated { sendImmediate() }

@@ -67,13 +67,3 @@ final class FailureReporter {
         }
     }
 }
-
-/// Runs `body` on the main actor: now when already on the main queue, else as soon as the main
-/// queue gets to it.
-func onMainQueue(_ body: @escaping @MainActor () -> Void) {
-    if MainQueue.isCurrent {
-        MainActor.assumeIsolated(body)
-    } else {
-        DispatchQueue.main.async { MainActor.assumeIsolated(body) }
-    }
-}

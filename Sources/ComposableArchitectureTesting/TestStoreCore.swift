@@ -51,8 +51,9 @@ final class TestStoreCore<State: Equatable, Action, Environment> {
     private var isRunning = false
     private var current: Queued?
     private var sentResult: (state: State, effects: [Int])?
-    private lazy var inbox = TestActionInbox<Action> { [weak self] action, effect in
-        self?.effectSent(action, from: effect)
+    /// The store's inbox, carrying each action with the id of the effect that sent it.
+    private lazy var inbox = ActionInbox<(action: Action, effect: Int)> { [weak self] sent in
+        self?.effectSent(sent.action, from: sent.effect)
     }
 
     init(initialState: State, reducer: Reducer<State, Action, Environment>, environment: Environment,
@@ -239,7 +240,7 @@ final class TestStoreCore<State: Equatable, Action, Environment> {
                 onMainQueue { runtime?.finished(id) }
             },
             receiveValue: { @Sendable action in
-                inbox.deliver(action, from: id)
+                inbox.deliver((action, id))
             })
         runtime.attach(cancellable, to: id)
         return runtime.isRunning(id) ? [id] : []
