@@ -36,6 +36,27 @@ struct CasePathTests {
         #expect(child.extract(from: .setCount(2)) == nil)
     }
 
+    @Test func aPathWithoutTypeAnnotationIsAPathOfTheCase() {
+        // A case's constructor is a `@Sendable` function in Swift 6; `/` must not make a
+        // `CasePath<@Sendable (Int) -> Action, Void>` of the function itself.
+        let setCount = /Action.setCount
+        #expect(type(of: setCount) == CasePath<Action, Int>.self)
+        #expect(type(of: /Action.move) == CasePath<Action, (Int, Int)>.self)
+        #expect(type(of: /Action.increment) == CasePath<Action, Void>.self)
+        #expect(type(of: /Expression.add) == CasePath<Expression, (Expression, Expression)>.self)
+    }
+
+    @Test func casesWithTheSameBaseNameAreToldApartByTheirLabels() {
+        let scrollBy = /Action.scroll(by:)
+        let scrollTo = /Action.scroll(to:)
+        #expect(scrollBy.extract(from: .scroll(by: 3)) == 3)
+        #expect(scrollBy.extract(from: .scroll(to: 3)) == nil)
+        #expect(scrollTo.extract(from: .scroll(to: 3)) == 3)
+        #expect(scrollTo.extract(from: .scroll(by: 3)) == nil)
+        #expect(scrollBy.embed(4) == .scroll(by: 4))
+        #expect(scrollTo.embed(4) == .scroll(to: 4))
+    }
+
     // MARK: Several values
 
     @Test func severalLabelledValues() {
@@ -78,6 +99,32 @@ struct CasePathTests {
         // A case without a value inside another enum's case does not make the outer one match.
         #expect((/ChildAction.tap).extract(from: .value(0)) == nil)
         #expect((/ChildAction.tap).extract(from: .tap) != nil)
+    }
+
+    @Test func noValueInAnEnumWithACustomDescription() {
+        // Every case describes itself as "Tab": the cases must still be told apart.
+        let home = /Tab.home
+        #expect(home.extract(from: .home) != nil)
+        #expect(home.extract(from: .settings) == nil)
+        #expect(home.extract(from: .profile(1)) == nil)
+        #expect((/Tab.settings).extract(from: .home) == nil)
+        #expect((/Tab.profile).extract(from: .profile(1)) == 1)
+        #expect((/Tab.profile).extract(from: .settings) == nil)
+    }
+
+    // MARK: Generic enums
+
+    @Test func casesOfAGenericEnum() {
+        let loaded = /Loadable<[Int]>.loaded
+        #expect(loaded.extract(from: .loaded([1, 2])) == [1, 2])
+        #expect(loaded.extract(from: .failed("offline")) == nil)
+        #expect(loaded.extract(from: .loading) == nil)
+        #expect(loaded.embed([3]) == .loaded([3]))
+        // `failed` holds a String; so does `Loadable<String>.loaded`: still two cases.
+        #expect((/Loadable<String>.loaded).extract(from: .failed("offline")) == nil)
+        #expect((/Loadable<String>.failed).extract(from: .failed("offline")) == "offline")
+        #expect((/Loadable<String>.loading).extract(from: .loading) != nil)
+        #expect((/Loadable<String>.loading).extract(from: .loaded("")) == nil)
     }
 
     // MARK: Optional payloads
@@ -136,7 +183,7 @@ struct CasePathTests {
     }
 
     @Test func selfIsTheIdentity() {
-        let identity = CasePath<Action, Action>.self
+        let identity = CasePath<Action, Action>.`self`
         let spelled = /Action.self
         for action in Self.everyAction {
             #expect(identity.extract(from: action) == action)
@@ -165,6 +212,7 @@ struct CasePathTests {
             Probe("setCount", /Action.setCount), Probe("setLimit", /Action.setLimit),
             Probe("select", /Action.select), Probe("rename", /Action.rename),
             Probe("search", /Action.search), Probe("move", /Action.move), Probe("pair", /Action.pair),
+            Probe("scroll(by:)", /Action.scroll(by:)), Probe("scroll(to:)", /Action.scroll(to:)),
             Probe("child", /Action.child), Probe("expression", /Action.expression),
         ]
         for action in Self.everyAction {
@@ -192,7 +240,7 @@ struct CasePathTests {
 
 extension CasePathTests {
     /// An enum with every shape of case a case path has to handle.
-    enum Action: Equatable {
+    enum Action: Equatable, Sendable {
         case increment                      // no value
         case reset                          // no value
         case setCount(Int)                  // one value
@@ -202,25 +250,42 @@ extension CasePathTests {
         case search(query: String)          // one labelled value
         case move(from: Int, to: Int)       // several labelled values
         case pair(Int, String)              // several unlabelled values
+        case scroll(by: Int)                // the same base name and payload type...
+        case scroll(to: Int)                // ...as this one: only the labels differ
         case child(ChildAction)
         case expression(Expression)
     }
 
-    enum ChildAction: Equatable {
+    enum ChildAction: Equatable, Sendable {
         case tap
         case value(Int)
     }
 
-    indirect enum Expression: Equatable {
+    indirect enum Expression: Equatable, Sendable {
         case number(Int)
         case negate(Expression)
         case add(Expression, Expression)
     }
 
+    enum Tab: Equatable, CustomStringConvertible {
+        case home
+        case settings
+        case profile(Int)
+
+        var description: String { "Tab" }
+    }
+
+    enum Loadable<Value: Equatable>: Equatable {
+        case loading
+        case loaded(Value)
+        case failed(String)
+    }
+
     /// One of every case of `Action`.
     static let everyAction: [Action] = [
         .increment, .reset, .setCount(1), .setLimit(1), .select(nil), .select(1), .rename("a"),
-        .search(query: "a"), .move(from: 1, to: 2), .pair(1, "a"), .child(.tap), .child(.value(1)),
+        .search(query: "a"), .move(from: 1, to: 2), .pair(1, "a"), .scroll(by: 1), .scroll(to: 1),
+        .child(.tap), .child(.value(1)),
         .expression(.negate(.number(1))),
     ]
 
