@@ -55,7 +55,8 @@ struct ReducerTests {
                 return .none
             }
         }
-        let combinations: [(Reducer<[String], String, Void>, Reducer<[String], String, Void>) -> Reducer<[String], String, Void>] = [
+        typealias Log = Reducer<[String], String, Void>
+        let combinations: [(Log, Log) -> Log] = [
             { .combine($0, $1) }, { .combine([$0, $1]) }, { $0.combined(with: $1) },
         ]
         for combine in combinations {
@@ -85,7 +86,8 @@ struct ReducerTests {
 
     @Test func pullbackRunsTheChildOnItsStateForItsActionsOnly() {
         let (child, calls) = counter()
-        let app = child.pullback(state: \AppState.count, action: /AppAction.counter, environment: { (environment: AppEnvironment) in environment.step })
+        let app: Reducer<AppState, AppAction, AppEnvironment> =
+            child.pullback(state: \.count, action: /AppAction.counter, environment: { $0.step })
         var state = AppState()
         let ignored = app.run(&state, .rename("x"), AppEnvironment())
         #expect(ignored.isNone)
@@ -112,7 +114,8 @@ struct ReducerTests {
 
     @Test func pullbackThroughAnEnumPropertyRunsTheChildForItsActionsOnly() {
         let (child, calls) = counter()
-        let app = child.pullback(state: \AppState.count, action: \AppAction.counterAction, environment: { (environment: AppEnvironment) in environment.step })
+        let app: Reducer<AppState, AppAction, AppEnvironment> =
+            child.pullback(state: \.count, action: \.counterAction, environment: { $0.step })
         var state = AppState()
         #expect(app.run(&state, .rename("x"), AppEnvironment()).isNone)
         #expect(state == AppState())
