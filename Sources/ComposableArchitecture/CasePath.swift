@@ -6,7 +6,7 @@
 /// `/` prefix operator:
 ///
 /// ```swift
-/// enum AppAction {
+/// enum AppAction: Equatable {
 ///     case counter(CounterAction)
 ///     case move(from: Int, to: Int)
 ///     case reset
@@ -14,13 +14,16 @@
 /// let counter = /AppAction.counter            // CasePath<AppAction, CounterAction>
 /// counter.extract(from: .counter(.increment)) // .increment
 /// counter.extract(from: .reset)               // nil
-/// let move = /AppAction.move                  // CasePath<AppAction, (from: Int, to: Int)>
+/// let move = /AppAction.move                  // CasePath<AppAction, (Int, Int)>
 /// let reset = /AppAction.reset                // CasePath<AppAction, Void>
 /// ```
 ///
 /// Cases with one value, several values (a tuple, labelled or not) and no value all work;
-/// `indirect` cases too. Extraction reads the case with `Mirror`, so it costs a little more than
+/// `indirect` cases, generic enums and cases that share a base name (`move(by:)`,
+/// `move(from:to:)`) too. Extraction reads the case with `Mirror`, so it costs a little more than
 /// a `switch`; write a `CasePath(embed:extract:)` by hand where that matters.
+///
+/// A case without a value needs an `Equatable` enum (see ``/(case:)``).
 public struct CasePath<Root, Value> {
     private let embedBody: (Value) -> Root
     private let extractBody: (Root) -> Value?
@@ -60,18 +63,21 @@ prefix operator /
 
 /// The case path of an enum case that holds a value (or a tuple of values):
 /// `/AppAction.counter`.
-public prefix func / <Root, Value>(embed: @escaping (Value) -> Root) -> CasePath<Root, Value> {
+///
+/// In Swift 6 a case's constructor is a `@Sendable` function, and this takes it as it is.
+public prefix func / <Root, Value>(embed: @escaping @Sendable (Value) -> Root) -> CasePath<Root, Value> {
     CasePath(embed: embed, extract: { root in extractCase(embed, from: root) })
 }
 
 /// The case path of an enum case without a value: `/AppAction.reset`.
-public prefix func / <Root>(case: Root) -> CasePath<Root, Void> {
-    let label = caseLabel(of: `case`)
-    return CasePath(
-        embed: { `case` },
-        extract: { root in
-            Mirror(reflecting: root).children.isEmpty && caseLabel(of: root) == label ? () : nil
-        })
+///
+/// The enum must be `Equatable`: `==` is what tells such a case apart from the others. (An
+/// unconstrained version would also accept a case constructor, `/AppAction.counter`, and make a
+/// useless path of the function itself: Swift prefers it to the conversion of the constructor.)
+/// For an enum that is not `Equatable`, write the path by hand:
+/// `CasePath(embed: { .reset }, extract: { if case .reset = $0 { () } else { nil } })`.
+public prefix func / <Root: Equatable>(case: Root) -> CasePath<Root, Void> {
+    CasePath(embed: { `case` }, extract: { root in root == `case` ? () : nil })
 }
 
 /// The identity case path: `/AppAction.self`.
@@ -82,17 +88,13 @@ public prefix func / <Root>(type: Root.Type) -> CasePath<Root, Root> {
 /// The value of `root` if `root` is the case `embed` makes.
 private func extractCase<Root, Value>(_ embed: (Value) -> Root, from root: Root) -> Value? {
     let mirror = Mirror(reflecting: root)
-    guard mirror.displayStyle == .enum, let child = mirror.children.first,
+    guard mirror.displayStyle == .enum || mirror.displayStyle == .optional, let child = mirror.children.first,
           let value = child.value as? Value ?? (Mirror(reflecting: child.value).children.first?.value as? Value)
     else { return nil }
-    // Same payload type is not enough (two cases may hold an Int): the case must match too.
-    let embedded = Mirror(reflecting: embed(value))
-    return embedded.children.first?.label == child.label ? value : nil
-}
-
-/// The name of the case `value` is, for an enum.
-private func caseLabel<Root>(of value: Root) -> String {
-    let mirror = Mirror(reflecting: value)
-    if let label = mirror.children.first?.label { return label }
-    return String(describing: value)
+    // Same payload type is not enough (two cases may hold an Int): the case must match too —
+    // its name, and its payload's type, which tells `move(by:)` from `move(from:to:)`.
+    guard let embedded = Mirror(reflecting: embed(value)).children.first,
+          embedded.label == child.label, type(of: embedded.value) == type(of: child.value)
+    else { return nil }
+    return value
 }

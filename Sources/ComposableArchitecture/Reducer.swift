@@ -125,8 +125,14 @@ public struct Reducer<State, Action, Environment> {
     /// reported (``RuntimeIssues``) with a message naming the action and where this reducer was
     /// made — usually an effect that outlived the feature that started it:
     ///
-    /// > An `optional()` reducer (Sources/App/Search.swift:42) received an action while its state
-    /// > was nil: `SearchAction.response(...)`. ...
+    /// > An `optional()` reducer (App/Search.swift:42) received an action while its state was
+    /// > nil: `SearchAction.response("swift")`. The action changed nothing. An effect probably
+    /// > outlived the state it belongs to: cancel it when the state goes away
+    /// > (`cancellable(id:)`, `cancel(id:)`).
+    ///
+    /// The same happens to an action sent to a scoped store of that state after it became `nil`
+    /// (`store.scope(state: \.search, action: AppAction.search)`): the scope sends it on, and
+    /// this reducer reports it.
     ///
     /// ```swift
     /// searchReducer.optional().pullback(state: \.search, action: /AppAction.search, environment: { $0 })
@@ -152,8 +158,11 @@ public struct Reducer<State, Action, Environment> {
     /// (``RuntimeIssues``) with a message naming the action, the `id` and where this reducer was
     /// made:
     ///
-    /// > A `forEach` reducer (Sources/App/Todos.swift:30) received an action for an element that is
-    /// > not in its collection: id `3`, action `TodoAction.toggle`. ...
+    /// > A `forEach` reducer (App/Todos.swift:30) received an action for an element that is not
+    /// > in its collection: id `3`, action `TodoAction.toggle`. The action changed nothing. An
+    /// > effect probably outlived the element it belongs to: cancel it when the element is removed.
+    ///
+    /// The same happens to an action sent to a scoped store of a removed element (a row's store).
     ///
     /// ```swift
     /// todoReducer.forEach(state: \.todos, action: /AppAction.todo(id:action:), environment: { $0 })

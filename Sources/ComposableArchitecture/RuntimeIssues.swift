@@ -5,7 +5,22 @@ import Foundation
 ///
 /// By default a report is written to standard error, prefixed with `[ComposableArchitecture]`.
 /// `TestStore` binds ``handler`` so that a report fails the test. Every message names the action
-/// and the reducer (by where it was made: file and line).
+/// and the reducer or store that received it (by where it was made: file and line). In each
+/// case the action changes nothing and starts nothing:
+/// - ``Reducer/optional(fileID:line:)`` got an action while its state was `nil`: "An
+///   `optional()` reducer (file:line) received an action while its state was nil: `action`. ..."
+/// - ``Reducer/forEach(state:action:environment:fileID:line:)`` got an action for an id that is
+///   not in its collection: "A `forEach` reducer (file:line) received an action for an element
+///   that is not in its collection: id `id`, action `action`. ..."
+/// - a store made by ``Store/ifLet(then:else:fileID:line:)`` got an action after its state became
+///   `nil`: "A store made by `ifLet` (file:line) received an action after its state had become
+///   nil: `action`. The action was not sent ..."
+/// - `Effect.run`'s `send` was called after the closure had returned (see
+///   ``Effect/run(priority:operation:)``): "An action was sent with `send` after its `Effect.run`
+///   closure had returned; it was dropped. ..."
+///
+/// A report is a bug in the app, usually an effect or a view that outlived the state it belongs
+/// to: the message says which.
 public enum RuntimeIssues {
     /// The current task's handler; `nil` writes to standard error.
     @TaskLocal public static var handler: (@Sendable (String) -> Void)?
