@@ -107,14 +107,20 @@ enum Seed5 {
             continuation.yield(event)
         }
 
-        /// The next `count` events.
-        func next(_ count: Int = 1) async -> [String] {
-            var events: [String] = []
-            for await event in stream {
-                events.append(event)
-                if events.count == count { break }
+        /// The next `count` events, or those that came within `timeout` (a failing test then
+        /// fails at once instead of at the suite's time limit; the events stop after a timeout).
+        func next(_ count: Int = 1, timeout: Duration = .seconds(10)) async -> [String] {
+            let stream = self.stream
+            let events = Recorder<String>()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await event in stream where events.append(event) == count { return }
+                }
+                group.addTask { try? await Task.sleep(for: timeout) }
+                await group.next()
+                group.cancelAll()
             }
-            return events
+            return events.all
         }
     }
 
@@ -290,9 +296,15 @@ struct Seed5AsyncEffectsTests {
     }
 
     /// Moves `scheduler` until `isDone`, letting the tasks that hand work to it run between
-    /// moves; bounded by the suite's time limit.
-    func advance(_ scheduler: TestSchedulerOf<DispatchQueue>, until isDone: () -> Bool) async {
+    /// moves; gives up (failing) after ten seconds.
+    func advance(_ scheduler: TestSchedulerOf<DispatchQueue>, until isDone: () -> Bool,
+                 sourceLocation: SourceLocation = #_sourceLocation) async {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
         while !isDone() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("The scheduler's work did not arrive within 10 seconds", sourceLocation: sourceLocation)
+                return
+            }
             scheduler.advance()
             if isDone() { return }
             try? await Task.sleep(for: .milliseconds(1))
