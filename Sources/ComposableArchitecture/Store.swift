@@ -12,7 +12,7 @@ import Synchronization
 /// let store = Store(initialState: AppState(), reducer: appReducer, environment: .live)
 /// store.send(.counter(.increment))
 /// store.state.counter.count   // 1
-/// let c = store.publisher.counter.count.sink { print("count:", $0) }
+/// let c = store.publisher(for: \.counter.count).sink { print("count:", $0) }
 /// ```
 ///
 /// What ``send(_:)`` guarantees (CONTRACT.md, part 2):
@@ -96,11 +96,24 @@ public final class Store<State, Action> {
     }
 
     /// The state over time: the current state when subscribed, then the state after each
-    /// outermost send. `store.publisher.counter.count` is a publisher of a part of the state that
+    /// outermost send. `store.publisher.user.name` is a publisher of a part of the state that
     /// sends only when that part changes.
     @MainActor
     public var publisher: StorePublisher<State> {
         StorePublisher(subject.eraseToAnyPublisher())
+    }
+
+    /// A publisher of the part of the state at `keyPath`: its current value when subscribed, then
+    /// each change (duplicates removed). The same as `store.publisher.count`, for a property whose
+    /// name is also an operator's (`count`, `first`, `min`, ...), which the dynamic member cannot
+    /// reach.
+    ///
+    /// ```swift
+    /// let c = store.publisher(for: \.count).sink { print("count:", $0) }
+    /// ```
+    @MainActor
+    public func publisher<Value: Equatable>(for keyPath: KeyPath<State, Value>) -> StorePublisher<Value> {
+        publisher[dynamicMember: keyPath]
     }
 
     /// A store of part of this store's state and a subset of its actions, for a child feature's

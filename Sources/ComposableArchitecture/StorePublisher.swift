@@ -5,7 +5,7 @@
 /// only when the part changes:
 ///
 /// ```swift
-/// let c = store.publisher.counter.count.sink { print("count:", $0) }
+/// let c = store.publisher.user.name.sink { print("name:", $0) }
 /// ```
 @dynamicMemberLookup
 public struct StorePublisher<State>: Publisher {
