@@ -223,7 +223,7 @@ struct AppTests {
 
     // MARK: Logging
 
-    @Test func whileLoggingIsOnEveryActionAndItsDiffIsWrittenToTheLog() {
+    @Test func whileLoggingIsOnEveryActionAndItsDiffIsWrittenToTheLog() throws {
         let app = AppHarness()
         let store = app.makeStore(AppState(count: 1))
         store.send(.counter(.incrementButtonTapped)) { $0.count = 2 }
@@ -256,7 +256,7 @@ struct AppTests {
             $0.nthPrimeAlert = NthPrimeAlert(n: 3, prime: 5)
         }
         store.send(.primeModalDismissed)
-        #expect(app.log.count == 5)
+        try #require(app.log.count == 5)
         #expect(app.log[3].hasPrefix("received action:\n  AppAction.nthPrime(NthPrimeAction.nthPrimeResponse(n: 3, prime: 5"))
         #expect(app.log[4] == "received action:\n  AppAction.primeModalDismissed\n  (No state changes)")
 
