@@ -17,9 +17,15 @@ let package = Package(
         .target(name: "ComposableArchitecture", dependencies: ["Streams"]),
         .target(name: "ComposableArchitectureTesting", dependencies: ["ComposableArchitecture", "StreamsTesting"]),
         .executableTarget(name: "StreamsBenchmarks", dependencies: ["Streams", "ComposableArchitecture"]),
+        // The showcase app: its features (not a product), and a terminal front end (`swift run PrimeTime`).
+        .target(name: "PrimeTimeCore", dependencies: ["ComposableArchitecture"]),
+        .executableTarget(name: "PrimeTime", dependencies: ["PrimeTimeCore"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "ComposableArchitectureTests",
                     dependencies: ["ComposableArchitecture", "ComposableArchitectureTesting", "StreamsTesting"]),
+        // PrimeTime's features with TestStore, and an end-to-end run of the built PrimeTime executable.
+        .testTarget(name: "PrimeTimeCoreTests",
+                    dependencies: ["PrimeTimeCore", "ComposableArchitectureTesting", "StreamsTesting"]),
         // Real-thread stress tests; `.ci/run` runs them again under ThreadSanitizer.
         .testTarget(name: "StreamsStressTests", dependencies: ["Streams", "StreamsTesting"]),
     ],
