@@ -221,6 +221,9 @@ public enum FavoritesFileStatus: Equatable, Sendable {
     /// It could not be read (see the message): left untouched, nothing is autosaved; an
     /// explicit save overwrites it.
     case leftUntouched
+    /// Read, but the last write failed (see the message): the list in memory holds changes the
+    /// file lacks. Changes are still autosaved, and a load keeps what only memory holds.
+    case unsaved
 }
 
 /// The favorite primes screen's state.
@@ -246,7 +249,9 @@ public enum FavoritePrimesAction: Equatable, Sendable {
     case deleteFavoritePrimes(atOffsets: IndexSet)
     /// Write the list to the file, even one that was left untouched.
     case saveButtonTapped
-    /// Read the list from the file, replacing the one in memory. The app sends it at launch.
+    /// Read the list from the file. The app sends it at launch. The file's list replaces the
+    /// one in memory when the two were in sync; otherwise favorites only memory holds are kept
+    /// (after the file's) and saved.
     case loadButtonTapped
     /// The file client read the file: the primes (`nil`: no file), or why not.
     case loadResponse(Result<[Int]?, FavoritesFileError>)
@@ -289,9 +294,11 @@ enum FavoritesFileID: Hashable, Sendable {
 /// - Delete removes the favorites at the offsets (autosaving is
 ///   ``Reducer/autosavingFavoritePrimes(state:action:environment:)``'s job).
 /// - Load reads the file off the main queue; the response replaces the list (a missing file
-///   gives an empty list) and marks the file ``FavoritesFileStatus/inSync``. A file that cannot
-///   be read leaves the list as it was, shows why, and marks the file
-///   ``FavoritesFileStatus/leftUntouched``.
+///   gives an empty list) and marks the file ``FavoritesFileStatus/inSync``. It never loses a
+///   favorite that only memory holds — one saved before the launch load returned, or while the
+///   file was left untouched, or since a write failed: those stay, after the file's, and the
+///   merged list is saved. A file that cannot be read leaves the list as it was, shows why, and
+///   marks the file ``FavoritesFileStatus/leftUntouched``.
 /// - Save writes the list (and cancels a load in flight, whose answer would undo what the user
 ///   just saved); success marks the file in sync and clears the message, failure shows why and
 ///   keeps the list.
@@ -314,10 +321,13 @@ enum FavoritesFileID: Hashable, Sendable {
             .cancellable(id: FavoritesFileID.load, cancelInFlight: true)
 
     case let .loadResponse(.success(primes)):
-        state.favoritePrimes = primes ?? []
+        let loaded = primes ?? []
+        // In sync, memory holds nothing the file lacks; otherwise it may (see FavoritesFileStatus).
+        let onlyInMemory = state.fileStatus == .inSync ? [] : state.favoritePrimes.filter { !loaded.contains($0) }
+        state.favoritePrimes = loaded + onlyInMemory
         state.fileStatus = .inSync
         state.message = nil
-        return .none
+        return onlyInMemory.isEmpty ? .none : environment.save(state.favoritePrimes)
 
     case let .loadResponse(.failure(error)):
         state.fileStatus = .leftUntouched
@@ -330,6 +340,7 @@ enum FavoritesFileID: Hashable, Sendable {
         return .none
 
     case let .saveResponse(.failure(error)):
+        if state.fileStatus == .inSync { state.fileStatus = .unsaved }
         state.message = error.message
         return .none
 
@@ -341,7 +352,7 @@ enum FavoritesFileID: Hashable, Sendable {
 
 extension Reducer {
     /// A reducer that runs this one, then saves the favorites when an action changed them and the
-    /// file is ``FavoritesFileStatus/inSync``.
+    /// file is ``FavoritesFileStatus/inSync`` (or ``FavoritesFileStatus/unsaved``: it tries again).
     ///
     /// It watches every action, so a change made by any feature (saving a prime on the "is this
     /// prime?" screen, deleting on the list) is saved. It does not save what a load just read
@@ -362,7 +373,9 @@ extension Reducer {
             let before = state[keyPath: toFavoritesState].favoritePrimes
             let effect = self.run(&state, action, environment)
             let favorites = state[keyPath: toFavoritesState]
-            guard favorites.favoritePrimes != before, favorites.fileStatus == .inSync else { return effect }
+            guard favorites.favoritePrimes != before,
+                  favorites.fileStatus == .inSync || favorites.fileStatus == .unsaved
+            else { return effect }
             if case .loadResponse = toFavoritesAction.extract(from: action) { return effect }
             let save = toFavoritesEnvironment(environment).save(favorites.favoritePrimes).map(toFavoritesAction.embed)
             return .merge(effect, save)

@@ -9,7 +9,7 @@ import Dispatch
 public struct NthPrimeAlert: Equatable, Sendable {
     /// The n asked about.
     public var n: Int
-    /// The nth prime; `nil` when there is none (n < 1).
+    /// The nth prime; `nil` when there is none (n < 1) or it is past ``Primes/largestN``.
     public var prime: Int?
 
     /// An alert for the answer `prime` to "what is the `n`th prime?".
@@ -18,10 +18,13 @@ public struct NthPrimeAlert: Equatable, Sendable {
         self.prime = prime
     }
 
-    /// The alert's text: "The 6th prime is 13." or "There is no 0th prime: primes are counted from 1."
+    /// The alert's text: "The 6th prime is 13.", "There is no 0th prime: primes are counted
+    /// from 1." or, past ``Primes/largestN``, that PrimeTime does not go that far.
     public var message: String {
         if let prime {
             "The \(Primes.ordinal(n)) prime is \(prime)."
+        } else if n > Primes.largestN {
+            "The \(Primes.ordinal(n)) prime is further than PrimeTime computes (up to the \(Primes.ordinal(Primes.largestN)))."
         } else {
             "There is no \(Primes.ordinal(n)) prime: primes are counted from 1."
         }

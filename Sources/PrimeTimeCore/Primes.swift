@@ -24,7 +24,12 @@ public enum Primes {
         return true
     }
 
-    /// The `n`th prime, counting from 1 (the 1st prime is 2); `nil` when `n` is less than 1.
+    /// The largest `n` that ``nth(_:)`` answers: the millionth prime (15,485,863) takes a sieve of
+    /// about 16 MB; much further, memory runs out.
+    public static let largestN = 1_000_000
+
+    /// The `n`th prime, counting from 1 (the 1st prime is 2); `nil` when `n` is less than 1 or
+    /// greater than ``largestN``.
     ///
     /// It sieves up to an upper bound of the nth prime (`n (ln n + ln ln n)` for `n ≥ 6`,
     /// Rosser's theorem), so asking for the millionth prime takes a few megabytes and a few tens of
@@ -38,7 +43,7 @@ public enum Primes {
     ///
     /// - Complexity: O(m log log m) time and O(m) memory, where m ≈ n ln n.
     public static func nth(_ n: Int) -> Int? {
-        guard n >= 1 else { return nil }
+        guard n >= 1, n <= largestN else { return nil }
         let bound: Int
         if n < 6 {
             bound = 11

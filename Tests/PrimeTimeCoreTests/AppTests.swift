@@ -97,7 +97,10 @@ struct AppTests {
             $0.activityFeed = [at(0, .removedFavoritePrime(3))]
         }
         app.scheduler.advance()
-        store.receive(.favoritePrimes(.saveResponse(.failure(unwritable)))) { $0.message = unwritable.message }
+        store.receive(.favoritePrimes(.saveResponse(.failure(unwritable)))) {
+            $0.message = unwritable.message
+            $0.favoritesFileStatus = .unsaved
+        }
         #expect(store.state.favoritePrimes == [2, 5])
         store.send(.favoritePrimes(.messageDismissed)) { $0.message = nil }
     }

@@ -51,7 +51,7 @@ struct FavoritePrimesTests {
         let scheduler = DispatchQueue.test
         let file = FileStub()
         file.loadResult = .success([2, 3, 5])
-        let store = makeStore(FavoritePrimesState(favoritePrimes: [7]), file: file, scheduler: scheduler)
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [7], fileStatus: .inSync), file: file, scheduler: scheduler)
         store.send(.loadButtonTapped)
         // Delivered on the main queue: nothing before the scheduler runs.
         scheduler.advance()
@@ -106,6 +106,49 @@ struct FavoritePrimesTests {
         #expect(file.saved == [[2, 7], [7]])
     }
 
+    @Test func aLoadKeepsFavoritesOnlyMemoryHoldsAndSavesThem() {
+        // A favorite saved before the launch load returns is not in the file yet.
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        file.loadResult = .success([2, 3])
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [7, 3]), file: file, scheduler: scheduler)
+        store.send(.loadButtonTapped)
+        scheduler.advance()
+        store.receive(.loadResponse(.success([2, 3]))) {
+            $0.favoritePrimes = [2, 3, 7]
+            $0.fileStatus = .inSync
+        }
+        scheduler.advance()
+        store.receive(.saveResponse(.success([2, 3, 7])))
+        #expect(file.saved == [[2, 3, 7]])
+    }
+
+    @Test func aLoadAfterAWriteFailedKeepsWhatWasNotWritten() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        file.saveError = unwritable
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [2], fileStatus: .inSync), file: file, scheduler: scheduler)
+        store.send(.saveButtonTapped)
+        scheduler.advance()
+        store.receive(.saveResponse(.failure(unwritable))) {
+            $0.message = unwritable.message
+            $0.fileStatus = .unsaved
+        }
+        // Meanwhile the file came to hold [5] (written elsewhere): the load adds it and keeps 2.
+        file.saveError = nil
+        file.loadResult = .success([5])
+        store.send(.loadButtonTapped)
+        scheduler.advance()
+        store.receive(.loadResponse(.success([5]))) {
+            $0.favoritePrimes = [5, 2]
+            $0.fileStatus = .inSync
+            $0.message = nil
+        }
+        scheduler.advance()
+        store.receive(.saveResponse(.success([5, 2])))
+        #expect(file.saved == [[2], [5, 2]])
+    }
+
     @Test func aNewLoadCancelsTheOneInFlight() {
         let scheduler = DispatchQueue.test
         let file = FileStub()
@@ -145,6 +188,7 @@ struct FavoritePrimesTests {
         scheduler.advance()
         store.receive(.saveResponse(.failure(unwritable))) {
             $0.message = "Could not save the favorites to /ro/favorites.json: Read-only file system. They are kept in memory."
+            $0.fileStatus = .unsaved
         }
         #expect(store.state.favoritePrimes == [2, 3])
         // An autosave that fails also keeps the list; the message stays until dismissed.

@@ -39,6 +39,14 @@ struct PrimesTests {
         #expect(Primes.nth(.min) == nil)
     }
 
+    @Test func nthStopsAtTheLargestNItAnswers() {
+        #expect(Primes.nth(Primes.largestN) == 15_485_863)
+        #expect(Primes.nth(Primes.largestN + 1) == nil)
+        #expect(Primes.nth(.max) == nil)
+        #expect(NthPrimeAlert(n: Primes.largestN + 1, prime: nil).message
+            == "The 1000001st prime is further than PrimeTime computes (up to the 1000000th).")
+    }
+
     @Test func ordinals() {
         let cases: [(Int, String)] = [
             (0, "0th"), (1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (10, "10th"),
