@@ -1,0 +1,351 @@
+import ComposableArchitecture
+import Dispatch
+import Foundation
+
+// The favorite primes: a list the user deletes from, saved to and loaded from a JSON file.
+//
+// The file is only ever written by a save: an explicit one (the user asks), or an autosave after
+// the list changed (``Reducer/autosavingFavoritePrimes(state:action:environment:)``). Autosave
+// waits until the file has been read, so a change made before the launch load returns never
+// overwrites favorites the app has not seen yet; and a file that could not be read (not JSON,
+// not a list of primes, no permission) is left untouched until the user saves explicitly.
+
+// MARK: - The file
+
+/// Why the favorites file could not be read or written. Its ``message`` is what the user sees.
+public struct FavoritesFileError: Error, Equatable, Sendable {
+    /// What went wrong.
+    public enum Kind: Equatable, Sendable {
+        /// The file exists but could not be read (permissions, a directory, ...).
+        case unreadable
+        /// The file is not valid JSON.
+        case notJSON
+        /// The file is JSON, but not a list of distinct primes.
+        case notPrimes
+        /// The file could not be written.
+        case unwritable
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// The file's path, as shown to the user.
+    public var path: String
+    /// Why, in a few words (from the system or the decoder).
+    public var reason: String
+
+    /// An error of `kind` about the file at `path`, because of `reason`.
+    public init(_ kind: Kind, path: String, reason: String) {
+        self.kind = kind
+        self.path = path
+        self.reason = reason
+    }
+
+    /// The sentence shown to the user: what happened, and what became of the file and the list.
+    public var message: String {
+        switch kind {
+        case .unreadable:
+            "Could not read the favorites file \(path): \(reason). It was left untouched; saving overwrites it."
+        case .notJSON:
+            "The favorites file \(path) is not valid JSON: \(reason). It was left untouched; saving overwrites it."
+        case .notPrimes:
+            "The favorites file \(path) is not a list of distinct primes: \(reason). It was left untouched; saving overwrites it."
+        case .unwritable:
+            "Could not save the favorites to \(path): \(reason). They are kept in memory."
+        }
+    }
+}
+
+/// The favorites file's format: a JSON array of distinct primes, such as `[2,3,5]`.
+public enum FavoritesFile {
+    /// `primes` as the file's bytes: a JSON array.
+    public static func encode(_ primes: [Int]) -> Data {
+        // Encoding an array of Int cannot fail.
+        (try? JSONEncoder().encode(primes)) ?? Data("[]".utf8)
+    }
+
+    /// The primes in the file at `path` whose bytes are `data`, or why they are not a list of
+    /// distinct primes (``FavoritesFileError/Kind/notJSON`` or ``FavoritesFileError/Kind/notPrimes``).
+    ///
+    /// ```swift
+    /// FavoritesFile.decode(Data("[2,3]".utf8), path: "f.json")   // .success([2, 3])
+    /// FavoritesFile.decode(Data("[4]".utf8), path: "f.json")     // .failure(… "4 is not prime")
+    /// ```
+    public static func decode(_ data: Data, path: String) -> Result<[Int], FavoritesFileError> {
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            let reason = data.isEmpty ? "the file is empty" : jsonReason(error)
+            return .failure(FavoritesFileError(.notJSON, path: path, reason: reason))
+        }
+        let primes: [Int]
+        do {
+            primes = try JSONDecoder().decode([Int].self, from: data)
+        } catch {
+            let found = json is [Any] ? "an array with something other than whole numbers" : "not an array"
+            return .failure(FavoritesFileError(.notPrimes, path: path, reason: "expected an array of whole numbers, found \(found)"))
+        }
+        var seen = Set<Int>()
+        for prime in primes {
+            guard Primes.isPrime(prime) else {
+                return .failure(FavoritesFileError(.notPrimes, path: path, reason: "\(prime) is not prime"))
+            }
+            guard seen.insert(prime).inserted else {
+                return .failure(FavoritesFileError(.notPrimes, path: path, reason: "\(prime) appears twice"))
+            }
+        }
+        return .success(primes)
+    }
+
+    /// A short reason from a JSON parser error.
+    private static func jsonReason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty {
+            return detail
+        }
+        return nsError.localizedDescription
+    }
+}
+
+/// Reads and writes the favorites file, as effects.
+///
+/// Both effects send one `Result` and finish. Live (``live(file:)``) the work runs on a serial
+/// background queue, so reads and writes happen in the order they were started and never on the
+/// main queue; the reducer delivers the results on its main queue. Tests pass closures returning
+/// `Effect(value: ...)`.
+public struct FavoritesFileClient {
+    /// Reads the favorites: `.success(nil)` when there is no file yet, `.success(primes)` for a
+    /// valid file, `.failure` for one that cannot be read or is not a list of distinct primes.
+    public var load: () -> Effect<Result<[Int]?, FavoritesFileError>>
+    /// Writes `primes`, replacing the file; sends back the primes it wrote, or why it could not.
+    public var save: (_ primes: [Int]) -> Effect<Result<[Int], FavoritesFileError>>
+
+    /// A client that loads with `load` and saves with `save`.
+    public init(
+        load: @escaping () -> Effect<Result<[Int]?, FavoritesFileError>>,
+        save: @escaping (_ primes: [Int]) -> Effect<Result<[Int], FavoritesFileError>>
+    ) {
+        self.load = load
+        self.save = save
+    }
+
+    /// The client of the JSON file at `file`: reads and writes (atomically: a failed write leaves
+    /// the old file) on a serial background queue of its own.
+    public static func live(file: URL) -> FavoritesFileClient {
+        let queue = DispatchQueue(label: "PrimeTime.favoritesFile", qos: .userInitiated)
+        return FavoritesFileClient(
+            load: {
+                .future { callback in
+                    queue.async { callback(read(file)) }
+                }
+            },
+            save: { primes in
+                .future { callback in
+                    queue.async { callback(write(primes, to: file)) }
+                }
+            }
+        )
+    }
+
+    private static func read(_ file: URL) -> Result<[Int]?, FavoritesFileError> {
+        let path = file.path
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            if isMissingFile(error) { return .success(nil) }
+            return .failure(FavoritesFileError(.unreadable, path: path, reason: systemReason(error)))
+        }
+        return FavoritesFile.decode(data, path: path).map { Optional($0) }
+    }
+
+    private static func write(_ primes: [Int], to file: URL) -> Result<[Int], FavoritesFileError> {
+        do {
+            try FavoritesFile.encode(primes).write(to: file, options: .atomic)
+            return .success(primes)
+        } catch {
+            return .failure(FavoritesFileError(.unwritable, path: file.path, reason: systemReason(error)))
+        }
+    }
+
+    private static func isMissingFile(_ error: any Error) -> Bool {
+        let nsError = error as NSError
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == CocoaError.fileReadNoSuchFile.rawValue { return true }
+        if nsError.domain == NSPOSIXErrorDomain, nsError.code == Int(ENOENT) { return true }
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain, underlying.code == Int(ENOENT) { return true }
+        return false
+    }
+
+    /// The system's reason for `error` (strerror's text when there is a POSIX error under it).
+    private static func systemReason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(nsError.code)))
+        }
+        return nsError.localizedDescription
+    }
+}
+
+// MARK: - The feature
+
+/// What the app knows about the favorites file, which decides whether changes are autosaved.
+public enum FavoritesFileStatus: Equatable, Sendable {
+    /// Not read yet: changes are not autosaved (the file may hold favorites not seen yet).
+    case notLoaded
+    /// Read, or written, successfully: changes are autosaved.
+    case inSync
+    /// It could not be read (see the message): left untouched, nothing is autosaved; an
+    /// explicit save overwrites it.
+    case leftUntouched
+}
+
+/// The favorite primes screen's state.
+public struct FavoritePrimesState: Equatable, Sendable {
+    /// The favorite primes, in the order they were saved.
+    public var favoritePrimes: [Int]
+    /// A problem with the favorites file to show the user, until dismissed.
+    public var message: String?
+    /// What the app knows about the file (whether changes are autosaved).
+    public var fileStatus: FavoritesFileStatus
+
+    /// A state with `favoritePrimes`, no message, and the file not read yet by default.
+    public init(favoritePrimes: [Int] = [], message: String? = nil, fileStatus: FavoritesFileStatus = .notLoaded) {
+        self.favoritePrimes = favoritePrimes
+        self.message = message
+        self.fileStatus = fileStatus
+    }
+}
+
+/// What happens on the favorite primes screen.
+public enum FavoritePrimesAction: Equatable, Sendable {
+    /// Delete the favorites at these positions (0-based; positions past the end are ignored).
+    case deleteFavoritePrimes(atOffsets: IndexSet)
+    /// Write the list to the file, even one that was left untouched.
+    case saveButtonTapped
+    /// Read the list from the file, replacing the one in memory. The app sends it at launch.
+    case loadButtonTapped
+    /// The file client read the file: the primes (`nil`: no file), or why not.
+    case loadResponse(Result<[Int]?, FavoritesFileError>)
+    /// The file client wrote the file: the primes written, or why not.
+    case saveResponse(Result<[Int], FavoritesFileError>)
+    /// The user dismissed the message.
+    case messageDismissed
+}
+
+/// What the favorite primes feature needs from the outside world.
+public struct FavoritePrimesEnvironment {
+    /// Reads and writes the favorites file.
+    public var file: FavoritesFileClient
+    /// Where file results are delivered: the main queue live, a `TestScheduler` in tests.
+    public var mainQueue: AnySchedulerOf<DispatchQueue>
+
+    /// An environment using `file`, delivering on `mainQueue`.
+    public init(file: FavoritesFileClient, mainQueue: AnySchedulerOf<DispatchQueue>) {
+        self.file = file
+        self.mainQueue = mainQueue
+    }
+
+    /// The effect that writes `primes` and feeds back ``FavoritePrimesAction/saveResponse(_:)``,
+    /// on the main queue. A newer save replaces an older one's response (writes happen in order).
+    func save(_ primes: [Int]) -> Effect<FavoritePrimesAction> {
+        file.save(primes)
+            .receive(on: mainQueue)
+            .map(FavoritePrimesAction.saveResponse)
+            .cancellable(id: FavoritesFileID.save, cancelInFlight: true)
+    }
+}
+
+/// Identifiers of the file work in flight.
+enum FavoritesFileID: Hashable, Sendable {
+    case load, save
+}
+
+/// The favorite primes logic.
+///
+/// - Delete removes the favorites at the offsets (autosaving is
+///   ``Reducer/autosavingFavoritePrimes(state:action:environment:)``'s job).
+/// - Load reads the file off the main queue; the response replaces the list (a missing file
+///   gives an empty list) and marks the file ``FavoritesFileStatus/inSync``. A file that cannot
+///   be read leaves the list as it was, shows why, and marks the file
+///   ``FavoritesFileStatus/leftUntouched``.
+/// - Save writes the list (and cancels a load in flight, whose answer would undo what the user
+///   just saved); success marks the file in sync and clears the message, failure shows why and
+///   keeps the list.
+@MainActor public let favoritePrimesReducer = Reducer<FavoritePrimesState, FavoritePrimesAction, FavoritePrimesEnvironment> {
+    state, action, environment in
+    switch action {
+    case let .deleteFavoritePrimes(offsets):
+        for offset in offsets.reversed() where offset < state.favoritePrimes.count {
+            state.favoritePrimes.remove(at: offset)
+        }
+        return .none
+
+    case .saveButtonTapped:
+        return .merge(.cancel(id: FavoritesFileID.load), environment.save(state.favoritePrimes))
+
+    case .loadButtonTapped:
+        return environment.file.load()
+            .receive(on: environment.mainQueue)
+            .map(FavoritePrimesAction.loadResponse)
+            .cancellable(id: FavoritesFileID.load, cancelInFlight: true)
+
+    case let .loadResponse(.success(primes)):
+        state.favoritePrimes = primes ?? []
+        state.fileStatus = .inSync
+        state.message = nil
+        return .none
+
+    case let .loadResponse(.failure(error)):
+        state.fileStatus = .leftUntouched
+        state.message = error.message
+        return .none
+
+    case .saveResponse(.success):
+        state.fileStatus = .inSync
+        state.message = nil
+        return .none
+
+    case let .saveResponse(.failure(error)):
+        state.message = error.message
+        return .none
+
+    case .messageDismissed:
+        state.message = nil
+        return .none
+    }
+}
+
+extension Reducer {
+    /// A reducer that runs this one, then saves the favorites when an action changed them and the
+    /// file is ``FavoritesFileStatus/inSync``.
+    ///
+    /// It watches every action, so a change made by any feature (saving a prime on the "is this
+    /// prime?" screen, deleting on the list) is saved. It does not save what a load just read
+    /// (the file already holds it), nor while the file has not been read yet or was left
+    /// untouched: then only an explicit ``FavoritePrimesAction/saveButtonTapped`` writes.
+    ///
+    /// ```swift
+    /// let appReducer = featuresReducer.autosavingFavoritePrimes(
+    ///     state: \.favoritePrimesState, action: /AppAction.favoritePrimes,
+    ///     environment: { FavoritePrimesEnvironment(file: $0.favoritesFile, mainQueue: $0.mainQueue) })
+    /// ```
+    public func autosavingFavoritePrimes(
+        state toFavoritesState: KeyPath<State, FavoritePrimesState>,
+        action toFavoritesAction: CasePath<Action, FavoritePrimesAction>,
+        environment toFavoritesEnvironment: @escaping (Environment) -> FavoritePrimesEnvironment
+    ) -> Reducer {
+        Reducer { state, action, environment in
+            let before = state[keyPath: toFavoritesState].favoritePrimes
+            let effect = self.run(&state, action, environment)
+            let favorites = state[keyPath: toFavoritesState]
+            guard favorites.favoritePrimes != before, favorites.fileStatus == .inSync else { return effect }
+            if case .loadResponse = toFavoritesAction.extract(from: action) { return effect }
+            let save = toFavoritesEnvironment(environment).save(favorites.favoritePrimes).map(toFavoritesAction.embed)
+            return .merge(effect, save)
+        }
+    }
+}
