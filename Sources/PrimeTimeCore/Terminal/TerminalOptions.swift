@@ -7,9 +7,6 @@ public struct TerminalOptions: Equatable, Sendable {
     public static let defaultFavoritesPath = "favorite-primes.json"
     /// The log file's path when `--log-file` is not given: `primetime.log` in the current directory.
     public static let defaultLogPath = "primetime.log"
-    /// How long "what is the nth prime?" takes to answer when `--latency-ms` is not given.
-    public static let defaultLatencyMilliseconds = 500
-
     /// `--help`: print the help and exit.
     public var showHelp = false
     /// `--script "..."`: the commands to run, instead of reading standard input.
@@ -18,8 +15,9 @@ public struct TerminalOptions: Equatable, Sendable {
     public var favoritesPath = TerminalOptions.defaultFavoritesPath
     /// `--log-file PATH`.
     public var logPath = TerminalOptions.defaultLogPath
-    /// `--latency-ms N`: the nth-prime calculator's simulated latency.
-    public var latencyMilliseconds = TerminalOptions.defaultLatencyMilliseconds
+    /// `--latency-ms N`: the nth-prime calculator's simulated latency; `nil` for the live app's
+    /// (300 to 500 milliseconds).
+    public var latencyMilliseconds: Int?
 
     /// The defaults.
     public init() {}
