@@ -204,7 +204,7 @@ public struct AppEnvironment {
             mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
             favoritesFile: .live(file: favoritesFile),
             now: { Date() },
-            log: LogFile.appending(to: logFile)
+            log: LogFile(url: logFile).append
         )
     }
 
@@ -219,24 +219,36 @@ public struct AppEnvironment {
     }
 }
 
-/// The log file.
-enum LogFile {
-    /// A writer appending each report, and a newline, to `url` on a serial background queue;
-    /// it creates the file if needed.
-    static func appending(to url: URL) -> (String) -> Void {
-        let queue = DispatchQueue(label: "PrimeTime.log", qos: .utility)
-        return { report in
-            let data = Data((report + "\n").utf8)
-            queue.async {
-                if let handle = try? FileHandle(forWritingTo: url) {
-                    _ = try? handle.seekToEnd()
-                    try? handle.write(contentsOf: data)
-                    try? handle.close()
-                } else {
-                    try? data.write(to: url)
-                }
+/// The log file: reports appended on a serial background queue, so logging never blocks the
+/// main queue and reports stay in order.
+final class LogFile: Sendable {
+    let url: URL
+    private let queue = DispatchQueue(label: "PrimeTime.log", qos: .utility)
+
+    /// A log appending to `url` (created when first written to).
+    init(url: URL) {
+        self.url = url
+    }
+
+    /// Appends `report` and a newline, later, on the log's queue. A log that cannot be written is
+    /// skipped: logging is a debugging aid and must not disturb the app.
+    func append(_ report: String) {
+        let data = Data((report + "\n").utf8)
+        let url = self.url
+        queue.async {
+            if let handle = try? FileHandle(forWritingTo: url) {
+                _ = try? handle.seekToEnd()
+                try? handle.write(contentsOf: data)
+                try? handle.close()
+            } else {
+                try? data.write(to: url)
             }
         }
+    }
+
+    /// Waits until everything appended so far is written.
+    func flush() {
+        queue.sync {}
     }
 }
 

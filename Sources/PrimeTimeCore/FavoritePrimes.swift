@@ -101,9 +101,9 @@ public enum FavoritesFile {
     private static func jsonReason(_ error: any Error) -> String {
         let nsError = error as NSError
         if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty {
-            return detail
+            return tidy(detail)
         }
-        return nsError.localizedDescription
+        return tidy(nsError.localizedDescription)
     }
 }
 
@@ -149,6 +149,10 @@ public struct FavoritesFileClient {
 
     private static func read(_ file: URL) -> Result<[Int]?, FavoritesFileError> {
         let path = file.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return .failure(FavoritesFileError(.unreadable, path: path, reason: "it is a directory"))
+        }
         let data: Data
         do {
             data = try Data(contentsOf: file)
@@ -160,6 +164,11 @@ public struct FavoritesFileClient {
     }
 
     private static func write(_ primes: [Int], to file: URL) -> Result<[Int], FavoritesFileError> {
+        let folder = file.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return .failure(FavoritesFileError(.unwritable, path: file.path, reason: "the folder \(folder.path) does not exist"))
+        }
         do {
             try FavoritesFile.encode(primes).write(to: file, options: .atomic)
             return .success(primes)
@@ -186,8 +195,19 @@ public struct FavoritesFileClient {
         if nsError.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(nsError.code)))
         }
-        return nsError.localizedDescription
+        return tidy(nsError.localizedDescription)
     }
+}
+
+/// A system message as a reason inside a sentence: without Foundation's "The operation could
+/// not be completed." preamble, nor a final period.
+func tidy(_ description: String) -> String {
+    var text = Substring(description)
+    let preamble = "The operation could not be completed."
+    if text.hasPrefix(preamble) { text = text.dropFirst(preamble.count) }
+    text = text.drop(while: { $0 == " " })
+    while text.last == "." || text.last == " " { text = text.dropLast() }
+    return text.isEmpty ? description : String(text)
 }
 
 // MARK: - The feature

@@ -1,0 +1,259 @@
+import ComposableArchitecture
+import ComposableArchitectureTesting
+import Foundation
+import PrimeTimeCore
+import StreamsTesting
+import Testing
+
+/// A file client whose answers the test chooses; both answer at once (delivery is on the
+/// reducer's main queue, a `TestScheduler`). It counts loads and records what it was asked to save.
+@MainActor
+final class FileStub {
+    var loadResult: Result<[Int]?, FavoritesFileError> = .success(nil)
+    var saveError: FavoritesFileError?
+    var loads = 0
+    var saved: [[Int]] = []
+
+    var client: FavoritesFileClient {
+        FavoritesFileClient(
+            load: {
+                self.loads += 1
+                return Effect(value: self.loadResult)
+            },
+            save: { primes in
+                self.saved.append(primes)
+                return Effect(value: self.saveError.map { .failure($0) } ?? .success(primes))
+            })
+    }
+}
+
+let notJSON = FavoritesFileError(.notJSON, path: "/tmp/favorites.json", reason: "Unexpected character")
+let unwritable = FavoritesFileError(.unwritable, path: "/ro/favorites.json", reason: "Read-only file system")
+
+@MainActor
+@Suite("Favorite primes")
+struct FavoritePrimesTests {
+    /// The feature with autosave, as the app runs it.
+    static let reducer = favoritePrimesReducer.autosavingFavoritePrimes(
+        state: \.self, action: /FavoritePrimesAction.self, environment: { $0 })
+
+    func makeStore(_ state: FavoritePrimesState, file: FileStub, scheduler: TestSchedulerOf<DispatchQueue>)
+        -> TestStore<FavoritePrimesState, FavoritePrimesAction, FavoritePrimesEnvironment>
+    {
+        TestStore(
+            initialState: state, reducer: Self.reducer,
+            environment: FavoritePrimesEnvironment(file: file.client, mainQueue: scheduler.eraseToAnyScheduler()))
+    }
+
+    // MARK: Load
+
+    @Test func loadReplacesTheListAndDoesNotWriteItBack() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        file.loadResult = .success([2, 3, 5])
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [7]), file: file, scheduler: scheduler)
+        store.send(.loadButtonTapped)
+        // Delivered on the main queue: nothing before the scheduler runs.
+        scheduler.advance()
+        store.receive(.loadResponse(.success([2, 3, 5]))) {
+            $0.favoritePrimes = [2, 3, 5]
+            $0.fileStatus = .inSync
+        }
+        scheduler.advance(by: .seconds(1))
+        #expect(file.loads == 1)
+        #expect(file.saved == [])
+    }
+
+    @Test func aMissingFileStartsEmpty() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        file.loadResult = .success(nil)
+        let store = makeStore(FavoritePrimesState(), file: file, scheduler: scheduler)
+        store.send(.loadButtonTapped)
+        scheduler.advance()
+        store.receive(.loadResponse(.success(nil))) { $0.fileStatus = .inSync }
+        #expect(store.state.message == nil)
+        #expect(file.saved == [])
+    }
+
+    @Test func aCorruptFileIsReportedLeftUntouchedAndOnlyAnExplicitSaveWritesIt() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        file.loadResult = .failure(notJSON)
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [2, 3, 7]), file: file, scheduler: scheduler)
+        store.send(.loadButtonTapped)
+        scheduler.advance()
+        store.receive(.loadResponse(.failure(notJSON))) {
+            $0.fileStatus = .leftUntouched
+            $0.message = "The favorites file /tmp/favorites.json is not valid JSON: Unexpected character. "
+                + "It was left untouched; saving overwrites it."
+        }
+        // A change is not autosaved: no effect, nothing written.
+        store.send(.deleteFavoritePrimes(atOffsets: [1])) { $0.favoritePrimes = [2, 7] }
+        scheduler.advance(by: .seconds(1))
+        #expect(file.saved == [])
+
+        // The user saves: now the file is written, and changes are autosaved again.
+        store.send(.saveButtonTapped)
+        scheduler.advance()
+        store.receive(.saveResponse(.success([2, 7]))) {
+            $0.fileStatus = .inSync
+            $0.message = nil
+        }
+        store.send(.deleteFavoritePrimes(atOffsets: [0])) { $0.favoritePrimes = [7] }
+        scheduler.advance()
+        store.receive(.saveResponse(.success([7])))
+        #expect(file.saved == [[2, 7], [7]])
+    }
+
+    @Test func aNewLoadCancelsTheOneInFlight() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        file.loadResult = .success([2])
+        let store = makeStore(FavoritePrimesState(), file: file, scheduler: scheduler)
+        store.send(.loadButtonTapped)
+        file.loadResult = .success([3])
+        store.send(.loadButtonTapped)
+        scheduler.advance()
+        store.receive(.loadResponse(.success([3]))) {
+            $0.favoritePrimes = [3]
+            $0.fileStatus = .inSync
+        }
+        #expect(file.loads == 2)
+    }
+
+    // MARK: Save
+
+    @Test func saveWritesTheListAndClearsAnEarlierMessage() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        let store = makeStore(
+            FavoritePrimesState(favoritePrimes: [5, 2], message: "old problem", fileStatus: .inSync),
+            file: file, scheduler: scheduler)
+        store.send(.saveButtonTapped)
+        #expect(file.saved == [[5, 2]])
+        scheduler.advance()
+        store.receive(.saveResponse(.success([5, 2]))) { $0.message = nil }
+    }
+
+    @Test func aWriteFailureIsShownAndTheListIsKept() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        file.saveError = unwritable
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [2, 3], fileStatus: .inSync), file: file, scheduler: scheduler)
+        store.send(.saveButtonTapped)
+        scheduler.advance()
+        store.receive(.saveResponse(.failure(unwritable))) {
+            $0.message = "Could not save the favorites to /ro/favorites.json: Read-only file system. They are kept in memory."
+        }
+        #expect(store.state.favoritePrimes == [2, 3])
+        // An autosave that fails also keeps the list; the message stays until dismissed.
+        store.send(.deleteFavoritePrimes(atOffsets: [0])) { $0.favoritePrimes = [3] }
+        scheduler.advance()
+        store.receive(.saveResponse(.failure(unwritable)))
+        store.send(.messageDismissed) { $0.message = nil }
+        #expect(file.saved == [[2, 3], [3]])
+    }
+
+    @Test func saveCancelsALoadInFlightSoItsAnswerDoesNotUndoTheSave() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        file.loadResult = .success([2])
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [3, 5]), file: file, scheduler: scheduler)
+        store.send(.loadButtonTapped)
+        store.send(.saveButtonTapped)
+        scheduler.advance()
+        store.receive(.saveResponse(.success([3, 5]))) { $0.fileStatus = .inSync }
+    }
+
+    @Test func aNewerSaveReplacesTheAnswerOfAnOlderOne() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [2, 3, 5], fileStatus: .inSync), file: file, scheduler: scheduler)
+        store.send(.deleteFavoritePrimes(atOffsets: [0])) { $0.favoritePrimes = [3, 5] }
+        store.send(.deleteFavoritePrimes(atOffsets: [0])) { $0.favoritePrimes = [5] }
+        scheduler.advance()
+        store.receive(.saveResponse(.success([5])))
+        #expect(file.saved == [[3, 5], [5]])
+    }
+
+    // MARK: Delete
+
+    @Test func deleteAtOffsetsIgnoringOnesPastTheEnd() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [2, 3, 5, 7], fileStatus: .inSync), file: file, scheduler: scheduler)
+        store.send(.deleteFavoritePrimes(atOffsets: [0, 2, 9])) { $0.favoritePrimes = [3, 7] }
+        scheduler.advance()
+        store.receive(.saveResponse(.success([3, 7])))
+        // Nothing to delete: no change, no save.
+        store.send(.deleteFavoritePrimes(atOffsets: [5]))
+        store.send(.deleteFavoritePrimes(atOffsets: []))
+        #expect(file.saved == [[3, 7]])
+    }
+
+    @Test func changesBeforeTheFileWasReadAreNotAutosaved() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [2, 3]), file: file, scheduler: scheduler)
+        store.send(.deleteFavoritePrimes(atOffsets: [0])) { $0.favoritePrimes = [3] }
+        scheduler.advance(by: .seconds(1))
+        #expect(file.saved == [])
+    }
+
+    @Test func messageDismissed() {
+        let store = makeStore(FavoritePrimesState(message: "m"), file: FileStub(), scheduler: DispatchQueue.test)
+        store.send(.messageDismissed) { $0.message = nil }
+        store.send(.messageDismissed)
+    }
+
+    // MARK: The file format
+
+    @Test func encodeIsAJSONArray() {
+        #expect(String(decoding: FavoritesFile.encode([2, 3, 5]), as: UTF8.self) == "[2,3,5]")
+        #expect(String(decoding: FavoritesFile.encode([]), as: UTF8.self) == "[]")
+    }
+
+    @Test func decodeAValidFile() {
+        #expect(FavoritesFile.decode(Data("[2, 3, 5]".utf8), path: "f") == .success([2, 3, 5]))
+        #expect(FavoritesFile.decode(Data(" [ ]\n".utf8), path: "f") == .success([]))
+        #expect(FavoritesFile.decode(FavoritesFile.encode([7, 2]), path: "f") == .success([7, 2]))
+    }
+
+    @Test(arguments: ["", "[2, 3", "{not json", "[2,,3]", "nul"])
+    func decodeSomethingThatIsNotJSON(text: String) throws {
+        let error = try #require(failure(FavoritesFile.decode(Data(text.utf8), path: "/f.json")))
+        #expect(error.kind == .notJSON)
+        #expect(error.path == "/f.json")
+        #expect(!error.reason.isEmpty)
+        #expect(!error.reason.hasSuffix("."))
+        #expect(error.message.hasPrefix("The favorites file /f.json is not valid JSON: "))
+        #expect(error.message.hasSuffix(". It was left untouched; saving overwrites it."))
+        if text.isEmpty { #expect(error.reason == "the file is empty") }
+    }
+
+    @Test(arguments: [
+        ("{\"a\": 1}", "expected an array of whole numbers, found not an array"),
+        ("5", "expected an array of whole numbers, found not an array"),
+        ("[2, \"3\"]", "expected an array of whole numbers, found an array with something other than whole numbers"),
+        ("[2, 3.5]", "expected an array of whole numbers, found an array with something other than whole numbers"),
+        ("[2, 4]", "4 is not prime"),
+        ("[-3]", "-3 is not prime"),
+        ("[5, 3, 5]", "5 appears twice"),
+    ])
+    func decodeJSONThatIsNotAListOfDistinctPrimes(text: String, reason: String) throws {
+        let error = try #require(failure(FavoritesFile.decode(Data(text.utf8), path: "/f.json")))
+        #expect(error == FavoritesFileError(.notPrimes, path: "/f.json", reason: reason))
+        #expect(error.message == "The favorites file /f.json is not a list of distinct primes: \(reason). "
+            + "It was left untouched; saving overwrites it.")
+    }
+
+    @Test func unreadableMessage() {
+        #expect(FavoritesFileError(.unreadable, path: "/d", reason: "Is a directory").message
+            == "Could not read the favorites file /d: Is a directory. It was left untouched; saving overwrites it.")
+    }
+}
+
+func failure<Success>(_ result: Result<Success, FavoritesFileError>) -> FavoritesFileError? {
+    if case .failure(let error) = result { error } else { nil }
+}
