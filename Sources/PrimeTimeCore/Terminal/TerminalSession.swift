@@ -138,35 +138,23 @@ extension AppEnvironment {
     }
 }
 
-/// The log file: appends each report and a line end, in order, on a background queue, creating
-/// the file if needed; ``flush()`` waits until everything appended so far is written. A log that
-/// cannot be written is skipped.
+/// The log file for the terminal front end: the app's own log writer (appending each report on
+/// a background queue), made visible to the program so that it can ``flush()`` before it exits.
 public final class TerminalLog: Sendable {
-    private let file: URL
-    private let queue = DispatchQueue(label: "PrimeTime.terminalLog", qos: .utility)
+    private let file: LogFile
 
-    /// A log appending to `file`.
+    /// A log appending to `file` (created when first written to).
     public init(file: URL) {
-        self.file = file
+        self.file = LogFile(url: file)
     }
 
     /// Appends `report` and a line end, later, on the log's queue.
     public func append(_ report: String) {
-        let data = Data((report + "\n").utf8)
-        let file = self.file
-        queue.async {
-            if let handle = try? FileHandle(forWritingTo: file) {
-                _ = try? handle.seekToEnd()
-                try? handle.write(contentsOf: data)
-                try? handle.close()
-            } else {
-                try? data.write(to: file)
-            }
-        }
+        file.append(report)
     }
 
     /// Waits until every report appended so far is written.
     public func flush() {
-        queue.sync {}
+        file.flush()
     }
 }
