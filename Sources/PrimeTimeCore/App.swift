@@ -222,6 +222,7 @@ public struct AppEnvironment {
 /// The log file: reports appended on a serial background queue, so logging never blocks the
 /// main queue and reports stay in order.
 final class LogFile: Sendable {
+    /// The file the reports go to.
     let url: URL
     private let queue = DispatchQueue(label: "PrimeTime.log", qos: .utility)
 

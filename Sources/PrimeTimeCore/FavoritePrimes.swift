@@ -201,7 +201,7 @@ public struct FavoritesFileClient {
 
 /// A system message as a reason inside a sentence: without Foundation's "The operation could
 /// not be completed." preamble, nor a final period.
-func tidy(_ description: String) -> String {
+private func tidy(_ description: String) -> String {
     var text = Substring(description)
     let preamble = "The operation could not be completed."
     if text.hasPrefix(preamble) { text = text.dropFirst(preamble.count) }
