@@ -25,7 +25,7 @@ let package = Package(
                     dependencies: ["ComposableArchitecture", "ComposableArchitectureTesting", "StreamsTesting"]),
         // PrimeTime's features with TestStore, and an end-to-end run of the built PrimeTime executable.
         .testTarget(name: "PrimeTimeCoreTests",
-                    dependencies: ["PrimeTimeCore", "ComposableArchitectureTesting", "StreamsTesting"]),
+                    dependencies: ["PrimeTimeCore", "PrimeTime", "ComposableArchitectureTesting", "StreamsTesting"]),
         // Real-thread stress tests; `.ci/run` runs them again under ThreadSanitizer.
         .testTarget(name: "StreamsStressTests", dependencies: ["Streams", "StreamsTesting"]),
     ],

@@ -1,0 +1,116 @@
+import Foundation
+
+extension TerminalCommand {
+    /// What this command does in `state`: the app's actions to send, or — when it does not apply
+    /// where the user is — the message to show, in which case nothing is sent.
+    ///
+    /// The rules follow the screens: counter commands need the counter screen with nothing over
+    /// it; the nth-prime answer is an alert, so it must be dismissed before anything else on
+    /// the counter; `save` and `remove` need "is this prime?" open (and a count they apply to);
+    /// the list and file commands need the favorites screen. `help` and `quit` are the front
+    /// end's own and send nothing.
+    ///
+    /// ```swift
+    /// TerminalCommand.increment.actions(in: AppState())
+    /// // .success([.counter(.incrementButtonTapped)])
+    /// TerminalCommand.saveFavorite.actions(in: AppState())
+    /// // .failure(... "\"save\" works on \"is this prime?\". Type \"prime\" to open it.")
+    /// ```
+    public func actions(in state: AppState) -> Result<[AppAction], TerminalRejection> {
+        switch self {
+        case .increment:
+            return counterCommand("inc", state) ?? .success([.counter(.incrementButtonTapped)])
+        case .decrement:
+            return counterCommand("dec", state) ?? .success([.counter(.decrementButtonTapped)])
+        case .isThisPrime:
+            return counterCommand("prime", state) ?? .success([.isPrimeButtonTapped])
+        case .nthPrime:
+            if let rejected = counterCommand("nth", state) { return rejected }
+            if state.isNthPrimeRequestInFlight { return reject("Already computing; wait for the answer.") }
+            return .success([.nthPrime(.nthPrimeButtonTapped)])
+        case .showFavorites:
+            return counterCommand("favorites", state) ?? .success([.screenSelected(.favoritePrimes)])
+        case .saveFavorite:
+            if let rejected = primeModalCommand("save", state) { return rejected }
+            if !state.isPrime { return reject("\(state.count) is not prime, so it cannot be a favorite.") }
+            if state.isFavorite { return reject("\(state.count) is already a favorite.") }
+            return .success([.primeModal(.saveFavoritePrimeTapped)])
+        case .removeFavorite:
+            if let rejected = primeModalCommand("remove", state) { return rejected }
+            if !state.isFavorite { return reject("\(state.count) is not a favorite.") }
+            return .success([.primeModal(.removeFavoritePrimeTapped)])
+        case .dismiss:
+            if state.screen == .counter, state.nthPrimeAlert != nil { return .success([.nthPrime(.alertDismissButtonTapped)]) }
+            if state.screen == .counter, state.isPrimeModalShown { return .success([.primeModalDismissed]) }
+            if state.message != nil { return .success([.favoritePrimes(.messageDismissed)]) }
+            return reject("Nothing to dismiss.")
+        case .showCounter:
+            return favoritesCommand("counter", state) ?? .success([.screenSelected(.counter)])
+        case let .deleteFavorite(number):
+            if let rejected = favoritesCommand("del", state) { return rejected }
+            let count = state.favoritePrimes.count
+            guard number >= 1, number <= count else {
+                let list = switch count {
+                case 0: "the list is empty"
+                case 1: "the list has 1 favorite"
+                default: "the list has \(count) favorites"
+                }
+                return reject("There is no favorite number \(number): \(list).")
+            }
+            return .success([.favoritePrimes(.deleteFavoritePrimes(atOffsets: IndexSet(integer: number - 1)))])
+        case .saveFile:
+            return favoritesCommand("save-file", state) ?? .success([.favoritePrimes(.saveButtonTapped)])
+        case .loadFile:
+            return favoritesCommand("load", state) ?? .success([.favoritePrimes(.loadButtonTapped)])
+        case .toggleLog:
+            return .success([.loggingToggled])
+        case .help, .quit:
+            return .success([])
+        }
+    }
+
+    private func reject(_ message: String) -> Result<[AppAction], TerminalRejection> {
+        .failure(TerminalRejection(message))
+    }
+
+    /// The rejection of a counter-screen command, unless the counter screen is shown with nothing over it.
+    private func counterCommand(_ name: String, _ state: AppState) -> Result<[AppAction], TerminalRejection>? {
+        if state.screen != .counter {
+            return reject("\"\(name)\" works on the counter screen. Type \"counter\" to go back.")
+        }
+        if state.nthPrimeAlert != nil {
+            return reject("\"\(name)\" is not available while the answer is shown. Type \"dismiss\" first.")
+        }
+        if state.isPrimeModalShown {
+            return reject("\"\(name)\" is not available on \"is this prime?\". Type \"dismiss\" to close it.")
+        }
+        return nil
+    }
+
+    /// The rejection of an "is this prime?" command, unless that screen is open.
+    private func primeModalCommand(_ name: String, _ state: AppState) -> Result<[AppAction], TerminalRejection>? {
+        if state.screen == .counter, state.isPrimeModalShown, state.nthPrimeAlert == nil { return nil }
+        if state.screen == .counter, state.nthPrimeAlert != nil {
+            return reject("\"\(name)\" is not available while the answer is shown. Type \"dismiss\" first.")
+        }
+        let hint = state.screen == .counter ? "Type \"prime\" to open it." : "Type \"counter\", then \"prime\"."
+        return reject("\"\(name)\" works on \"is this prime?\". \(hint)")
+    }
+
+    /// The rejection of a favorites-screen command, unless that screen is shown.
+    private func favoritesCommand(_ name: String, _ state: AppState) -> Result<[AppAction], TerminalRejection>? {
+        if state.screen == .favoritePrimes { return nil }
+        return reject("\"\(name)\" works on the favorite primes screen. Type \"favorites\" to go there.")
+    }
+}
+
+/// Why a command was not run where the user is; its ``message`` is shown, and nothing changes.
+public struct TerminalRejection: Error, Equatable, Sendable {
+    /// The sentence shown to the user.
+    public let message: String
+
+    /// A rejection saying `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The `PrimeTime` program's command-line options.
+public struct TerminalOptions: Equatable, Sendable {
+    /// The favorites file's path when `--favorites-file` is not given: `favorite-primes.json` in
+    /// the current directory.
+    public static let defaultFavoritesPath = "favorite-primes.json"
+    /// The log file's path when `--log-file` is not given: `primetime.log` in the current directory.
+    public static let defaultLogPath = "primetime.log"
+    /// `--help`: print the help and exit.
+    public var showHelp = false
+    /// `--script "..."`: the commands to run, instead of reading standard input.
+    public var script: String?
+    /// `--favorites-file PATH`.
+    public var favoritesPath = TerminalOptions.defaultFavoritesPath
+    /// `--log-file PATH`.
+    public var logPath = TerminalOptions.defaultLogPath
+    /// `--latency-ms N`: the nth-prime calculator's simulated latency; `nil` for the live app's
+    /// (300 to 500 milliseconds).
+    public var latencyMilliseconds: Int?
+
+    /// The defaults.
+    public init() {}
+
+    /// The favorites file, relative paths taken from the current directory.
+    public var favoritesFile: URL { URL(fileURLWithPath: favoritesPath) }
+
+    /// The log file, relative paths taken from the current directory.
+    public var logFile: URL { URL(fileURLWithPath: logPath) }
+
+    /// The options in `arguments` (without the program's name), or a message saying what is wrong.
+    ///
+    /// ```swift
+    /// TerminalOptions.parse(["--script", "inc; nth", "--latency-ms", "0"])
+    /// ```
+    public static func parse(_ arguments: [String]) -> Result<TerminalOptions, TerminalOptionsError> {
+        var options = TerminalOptions()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            // `--name=value` is the same as `--name value`.
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(TerminalOptionsError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = rest.popFirst() else { throw TerminalOptionsError("\(name) needs a value.") }
+                return next
+            }
+            do throws(TerminalOptionsError) {
+                switch name {
+                case "-h", "--help":
+                    options.showHelp = true
+                case "--script":
+                    options.script = try value()
+                case "--favorites-file":
+                    options.favoritesPath = try value()
+                    if options.favoritesPath.isEmpty { throw TerminalOptionsError("--favorites-file needs a path.") }
+                case "--log-file":
+                    options.logPath = try value()
+                    if options.logPath.isEmpty { throw TerminalOptionsError("--log-file needs a path.") }
+                case "--latency-ms":
+                    let text = try value()
+                    guard let milliseconds = Int(text), milliseconds >= 0 else {
+                        throw TerminalOptionsError("--latency-ms needs a number of milliseconds (0 or more), not \"\(text)\".")
+                    }
+                    options.latencyMilliseconds = milliseconds
+                default:
+                    throw TerminalOptionsError("Unknown option \"\(argument)\".")
+                }
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(options)
+    }
+
+    /// The commands of a `--script`: separated by `;` or line ends.
+    ///
+    /// ```swift
+    /// TerminalOptions.scriptLines("inc; inc\nprime")   // ["inc", "inc", "prime"]
+    /// ```
+    public static func scriptLines(_ script: String) -> [String] {
+        script.split(whereSeparator: { $0 == ";" || $0 == "\n" || $0 == "\r\n" })
+            .map { String($0).trimmingWhitespace() }
+            .filter { !$0.isEmpty }
+    }
+}
+
+/// What is wrong with the command line; the program prints it with a pointer to `--help` and
+/// exits with status 2.
+public struct TerminalOptionsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The message, one sentence.
+    public let message: String
+
+    /// An error saying `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    /// The message and how to get help.
+    public var description: String { "PrimeTime: \(message) Try \"PrimeTime --help\"." }
+}

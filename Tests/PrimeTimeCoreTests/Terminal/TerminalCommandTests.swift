@@ -1,0 +1,99 @@
+import PrimeTimeCore
+import Testing
+
+@Suite("Terminal commands and options")
+struct TerminalCommandTests {
+    // MARK: - Parsing commands
+
+    @Test(arguments: [
+        ("+", TerminalCommand.increment), ("inc", .increment), ("-", .decrement), ("dec", .decrement),
+        ("p", .isThisPrime), ("prime", .isThisPrime), ("s", .saveFavorite), ("save", .saveFavorite),
+        ("r", .removeFavorite), ("remove", .removeFavorite), ("n", .nthPrime), ("nth", .nthPrime),
+        ("d", .dismiss), ("dismiss", .dismiss), ("f", .showFavorites), ("favorites", .showFavorites),
+        ("c", .showCounter), ("counter", .showCounter), ("del 2", .deleteFavorite(number: 2)),
+        ("save-file", .saveFile), ("load", .loadFile), ("l", .toggleLog), ("log", .toggleLog),
+        ("h", .help), ("help", .help), ("q", .quit), ("quit", .quit),
+    ])
+    func everyKeyAndNameParses(input: String, command: TerminalCommand) {
+        #expect(TerminalCommands.parse(input) == .command(command))
+    }
+
+    @Test func caseAndSurroundingSpacesDoNotMatter() {
+        #expect(TerminalCommands.parse("  INC \t") == .command(.increment))
+        #expect(TerminalCommands.parse("Del   3") == .command(.deleteFavorite(number: 3)))
+    }
+
+    @Test func emptyLinesAndCommentsAreNothing() {
+        #expect(TerminalCommands.parse("") == .nothing)
+        #expect(TerminalCommands.parse("   ") == .nothing)
+        #expect(TerminalCommands.parse("# a comment") == .nothing)
+    }
+
+    @Test func unknownCommandsGetAMessage() {
+        #expect(TerminalCommands.parse("xyz")
+                == .invalid(message: "Unknown command \"xyz\". Type \"help\" for the list."))
+        #expect(TerminalCommands.parse("incc")
+                == .invalid(message: "Unknown command \"incc\". Type \"help\" for the list."))
+    }
+
+    @Test func argumentsAreChecked() {
+        #expect(TerminalCommands.parse("inc 2")
+                == .invalid(message: "\"inc\" takes no argument. Type \"help\" for the list."))
+        let usage = ParsedInput.invalid(message: "Usage: del N (a number, as listed). Type \"help\" for the list.")
+        #expect(TerminalCommands.parse("del") == usage)
+        #expect(TerminalCommands.parse("del two") == usage)
+        #expect(TerminalCommands.parse("del 1 2") == usage)
+    }
+
+    @Test func keysParseOnlyForCommandsWithAKey() {
+        #expect(TerminalCommands.parse(key: "+") == .command(.increment))
+        #expect(TerminalCommands.parse(key: "N") == .command(.nthPrime))
+        #expect(TerminalCommands.parse(key: "x") == .invalid(message: "Unknown key \"x\". Press \"h\" for help."))
+        #expect(TerminalCommands.parse(key: "\u{7}") == .invalid(message: "Unknown key \"\\u{7}\". Press \"h\" for help."))
+    }
+
+    @Test func theHelpListsEveryCommandOnce() {
+        let help = TerminalCommands.helpLines
+        #expect(help.count == TerminalCommands.table.count)
+        for (line, spec) in zip(help, TerminalCommands.table) {
+            #expect(line.contains(spec.usage))
+            #expect(line.contains(spec.summary))
+        }
+        #expect(help[0].hasPrefix("  +  inc"))
+        #expect(TerminalHelp.lines.contains(where: { $0.contains("del N") }))
+    }
+
+    // MARK: - Options
+
+    @Test func defaultOptions() throws {
+        let options = try TerminalOptions.parse([]).get()
+        #expect(options == TerminalOptions())
+        #expect(options.favoritesFile.lastPathComponent == "favorite-primes.json")
+        #expect(options.logFile.lastPathComponent == "primetime.log")
+    }
+
+    @Test func everyOption() throws {
+        let options = try TerminalOptions.parse([
+            "--favorites-file", "/tmp/f.json", "--log-file=/tmp/l.log", "--latency-ms", "0",
+            "--script", "inc; nth", "--help",
+        ]).get()
+        #expect(options.favoritesFile.path == "/tmp/f.json")
+        #expect(options.logFile.path == "/tmp/l.log")
+        #expect(options.latencyMilliseconds == 0)
+        #expect(options.script == "inc; nth")
+        #expect(options.showHelp)
+    }
+
+    @Test func badOptionsSayWhatIsWrong() {
+        #expect(TerminalOptions.parse(["--frobnicate"]) == .failure(TerminalOptionsError("Unknown option \"--frobnicate\".")))
+        #expect(TerminalOptions.parse(["--script"]) == .failure(TerminalOptionsError("--script needs a value.")))
+        #expect(TerminalOptions.parse(["--latency-ms", "-1"])
+                == .failure(TerminalOptionsError("--latency-ms needs a number of milliseconds (0 or more), not \"-1\".")))
+        #expect(TerminalOptionsError("x").description == "PrimeTime: x Try \"PrimeTime --help\".")
+    }
+
+    @Test func scriptLinesSplitOnSemicolonsAndLineEnds() {
+        #expect(TerminalOptions.scriptLines("inc; inc\nprime ;; \r\nsave") == ["inc", "inc", "prime", "save"])
+        #expect(TerminalOptions.scriptLines("") == [])
+    }
+}

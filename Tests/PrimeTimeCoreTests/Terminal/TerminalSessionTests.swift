@@ -1,0 +1,111 @@
+import ComposableArchitecture
+import Dispatch
+import Foundation
+import PrimeTimeCore
+import Testing
+
+@MainActor
+@Suite("Terminal session (line mode)")
+struct TerminalSessionTests {
+    /// An environment with the favorites "file" in `file` (nil: none), saves recorded in `saved`,
+    /// and the nth prime computed at once; answers delivered on the main queue.
+    final class World {
+        var file: Result<[Int]?, FavoritesFileError>
+        var saved: [[Int]] = []
+        var logged: [String] = []
+        init(file: Result<[Int]?, FavoritesFileError>) { self.file = file }
+
+        var environment: AppEnvironment {
+            AppEnvironment(
+                nthPrime: { Effect(value: Primes.nth($0)) },
+                mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
+                favoritesFile: FavoritesFileClient(
+                    load: { Effect(value: self.file) },
+                    save: { primes in
+                        self.saved.append(primes)
+                        return Effect(value: .success(primes))
+                    }),
+                now: { Date(timeIntervalSince1970: 0) },
+                log: { self.logged.append($0) })
+        }
+    }
+
+    func run(_ script: String, world: World) async -> (status: Int32, output: [String]) {
+        let session = TerminalSession(environment: world.environment)
+        var output: [String] = []
+        let status = await session.runLines(TerminalOptions.scriptLines(script), write: { output.append($0) })
+        return (status, output.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) })
+    }
+
+    @Test func aScriptPrintsTheStateAfterEachCommandWithEffectsFinished() async {
+        let world = World(file: .success(nil))
+        let (status, output) = await run("inc; inc; prime; save; dismiss; nth", world: world)
+        #expect(status == 0)
+        #expect(output == [
+            "== Counter ==", "Count: 0", "Favorites: 0 | Log: off",
+            "", "> inc", "== Counter ==", "Count: 1", "Favorites: 0 | Log: off",
+            "", "> inc", "== Counter ==", "Count: 2", "Favorites: 0 | Log: off",
+            "", "> prime", "== Counter > Is this prime? ==", "Count: 2", "2 is prime.  (save)", "Favorites: 0 | Log: off",
+            "", "> save", "== Counter > Is this prime? ==", "Count: 2", "2 is prime, and a favorite.  (remove)",
+            "Favorites: 1 | Log: off",
+            "", "> dismiss", "== Counter ==", "Count: 2", "Favorites: 1 | Log: off",
+            "", "> nth", "== Counter ==", "Count: 2", "The 2nd prime is 3.  (dismiss)", "Favorites: 1 | Log: off",
+        ])
+        // The file was read (missing: empty), so the saved favorite was autosaved.
+        #expect(world.saved == [[2]])
+    }
+
+    @Test func badCommandsChangeNothingTheRestRunsAndTheStatusIsOne() async {
+        let world = World(file: .success([2, 3]))
+        let (status, output) = await run("xyz\ninc 3\nsave\nfavorites\ndel 5\ndel 1", world: world)
+        #expect(status == 1)
+        #expect(output.contains("! Unknown command \"xyz\". Type \"help\" for the list."))
+        #expect(output.contains("! \"inc\" takes no argument. Type \"help\" for the list."))
+        #expect(output.contains("! \"save\" works on \"is this prime?\". Type \"prime\" to open it."))
+        #expect(output.contains("! There is no favorite number 5: the list has 2 favorites."))
+        // Loading counts as adding (the activity feed's rule); "del 1" removed 2 and autosaved.
+        #expect(output.suffix(8) == [
+            "> del 1", "== Favorite primes ==", "1. 3", "Activity:", "  + 2 added", "  + 3 added", "  - 2 removed",
+            "Favorites: 1 | Log: off",
+        ])
+        #expect(world.saved == [[3]])
+    }
+
+    @Test func aCorruptFileIsReportedAndNotAutosaved() async {
+        let error = FavoritesFileError(.notJSON, path: "f.json", reason: "bad")
+        let world = World(file: .failure(error))
+        let (status, output) = await run("prime; dismiss; inc; inc; prime; save; dismiss; dismiss", world: world)
+        #expect(status == 0)
+        #expect(output.prefix(4) == ["== Counter ==", "Count: 0", "Message: \(error.message)  (dismiss)", "Favorites: 0 | Log: off"])
+        // The first "dismiss" closed the modal, the message stays...
+        #expect(output.contains("Message: \(error.message)  (dismiss)"))
+        #expect(output.dropLast(5).suffix(3) == ["Count: 2", "Message: \(error.message)  (dismiss)", "Favorites: 1 | Log: off"])
+        // ... until the last one; no command made it autosave the favorite saved in memory.
+        #expect(output.suffix(3) == ["== Counter ==", "Count: 2", "Favorites: 1 | Log: off"])
+        #expect(world.saved == [])
+    }
+
+    @Test func helpListsTheCommandsAndQuitStops() async {
+        let world = World(file: .success(nil))
+        let (status, output) = await run("help; quit; inc", world: world)
+        #expect(status == 0)
+        #expect(output.contains(TerminalCommands.helpLines[0]))
+        #expect(output.last == "> quit")
+        #expect(!output.contains("> inc"))
+    }
+
+    @Test func commentsAndBlankLinesAreSkipped() async {
+        let world = World(file: .success(nil))
+        let (_, output) = await run("# counting\n\ninc", world: world)
+        #expect(output.filter { $0.hasPrefix(">") } == ["> inc"])
+    }
+
+    @Test func loggingWritesActionsWhileOn() async {
+        let world = World(file: .success(nil))
+        let (_, output) = await run("log; inc; log; inc", world: world)
+        #expect(output.contains("Favorites: 0 | Log: on"))
+        // The toggle on, the increment, the toggle off: three reports; the last inc is not logged.
+        #expect(world.logged.count == 3)
+        #expect(world.logged[1].contains("incrementButtonTapped"))
+    }
+}
