@@ -103,7 +103,7 @@ public enum TerminalCommands {
         TerminalCommandSpec(key: nil, name: "save-file", argument: nil, screens: "favorites",
                             summary: "Write the favorite primes to the favorites file.", make: { _ in .saveFile }),
         TerminalCommandSpec(key: nil, name: "load", argument: nil, screens: "favorites",
-                            summary: "Read the favorites file, replacing the list.", make: { _ in .loadFile }),
+                            summary: "Read the favorites file (keeping favorites not saved yet).", make: { _ in .loadFile }),
         TerminalCommandSpec(key: "l", name: "log", argument: nil, screens: "anywhere",
                             summary: "Turn logging of every action to the log file on or off.", make: { _ in .toggleLog }),
         TerminalCommandSpec(key: "h", name: "help", argument: nil, screens: "anywhere",
