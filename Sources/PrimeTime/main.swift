@@ -2,8 +2,8 @@ import Foundation
 import PrimeTimeCore
 
 // The PrimeTime terminal front end: options, then line mode or interactive mode. The logic is in
-// PrimeTimeCore's Terminal folder (TerminalSession, TerminalCommands, TerminalScreen); this file
-// and RawTerminal.swift only connect it to the process. `main` is async: while it awaits, the
+// PrimeTimeCore's Terminal folder (TerminalSession, TerminalCommand, TerminalScreen); this file,
+// InteractiveMode.swift and StandardInputLines.swift only connect it to the process. `main` is async: while it awaits, the
 // main queue runs, which is where effects deliver (Docs/MainQueue.md, approach 3).
 
 let options: TerminalOptions
