@@ -7,10 +7,9 @@ import Foundation
 public struct Activity: Equatable, Sendable {
     /// What happened.
     public enum Kind: Equatable, Sendable {
-        /// The prime became a favorite (saved on the "is this prime?" screen, or loaded).
+        /// The prime became a favorite (saved on the "is this prime?" screen).
         case addedFavoritePrime(Int)
-        /// The prime stopped being a favorite (removed, deleted from the list, or not in a
-        /// loaded file).
+        /// The prime stopped being a favorite (removed, or deleted from the list).
         case removedFavoritePrime(Int)
     }
 
@@ -33,7 +32,9 @@ extension Reducer {
     /// A reducer that runs this one and records, in the activity feed, every favorite prime that
     /// an action added or removed — whichever feature did it.
     ///
-    /// It compares the favorites before and after each action: each prime no longer there is
+    /// It compares the favorites before and after each action that `records` (all by default;
+    /// the app leaves out the file's load, which is not something the user did): each prime no
+    /// longer there is
     /// recorded as ``Activity/Kind/removedFavoritePrime(_:)``, then each new one as
     /// ``Activity/Kind/addedFavoritePrime(_:)``, in list order, all stamped with one reading of
     /// the clock `now`. The feed is oldest first and bounded: once it holds `limit` entries, the
@@ -41,7 +42,7 @@ extension Reducer {
     ///
     /// ```swift
     /// appReducer.activityFeed(favoritePrimes: \.favoritePrimes, activityFeed: \.activityFeed,
-    ///                         now: { $0.now() })
+    ///                         now: { $0.now() }, records: { !$0.isFileLoad })
     /// ```
     ///
     /// - Complexity: O(n) in the number of favorites per action that changed them; O(1) otherwise.
@@ -49,9 +50,11 @@ extension Reducer {
         favoritePrimes toFavoritePrimes: KeyPath<State, [Int]>,
         activityFeed toActivityFeed: WritableKeyPath<State, [Activity]>,
         limit: Int = Activity.feedLimit,
-        now: @escaping (Environment) -> Date
+        now: @escaping (Environment) -> Date,
+        records: @escaping (Action) -> Bool = { _ in true }
     ) -> Reducer {
         Reducer { state, action, environment in
+            guard records(action) else { return self.run(&state, action, environment) }
             let before = state[keyPath: toFavoritePrimes]
             let effect = self.run(&state, action, environment)
             let after = state[keyPath: toFavoritePrimes]

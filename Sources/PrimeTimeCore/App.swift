@@ -163,6 +163,14 @@ public enum AppAction: Equatable, Sendable {
     case loggingToggled
 }
 
+extension AppAction {
+    /// Whether this is the favorites file's answer to a load: what it changes in the list was
+    /// read, not done by the user, so it is not activity.
+    var isFileLoad: Bool {
+        if case .favoritePrimes(.loadResponse) = self { true } else { false }
+    }
+}
+
 /// Everything the app needs from the outside world.
 public struct AppEnvironment {
     /// Computes the nth prime (`nil` when there is none), eventually.
@@ -319,8 +327,8 @@ extension Reducer where State == AppState, Action == AppAction, Environment == A
 /// 1. actions of a screen that is not shown are ignored (``AppState/accepts(_:)``);
 /// 2. changed favorites are autosaved once the file is in sync
 ///    (``Reducer/autosavingFavoritePrimes(state:action:environment:)``);
-/// 3. every favorite added or removed goes to the activity feed, stamped with the environment's
-///    clock (``Reducer/activityFeed(favoritePrimes:activityFeed:limit:now:)``);
+/// 3. every favorite the user added or removed goes to the activity feed (a load from the file
+///    does not), stamped with the environment's clock (``Reducer/activityFeed(favoritePrimes:activityFeed:limit:now:)``);
 /// 4. while ``AppState/isLogging`` is on, every action and its state diff is written to the
 ///    environment's log.
 ///
@@ -330,5 +338,6 @@ extension Reducer where State == AppState, Action == AppAction, Environment == A
     .ignoringUnacceptedActions()
     .autosavingFavoritePrimes(
         state: \.favoritePrimesState, action: /AppAction.favoritePrimes, environment: \.favoritePrimesEnvironment)
-    .activityFeed(favoritePrimes: \.favoritePrimes, activityFeed: \.activityFeed, now: { $0.now() })
+    .activityFeed(favoritePrimes: \.favoritePrimes, activityFeed: \.activityFeed, now: { $0.now() },
+                  records: { !$0.isFileLoad })
     .loggingWhenEnabled()

@@ -29,14 +29,13 @@ struct LiveAppTests {
         await store.receive(.favoritePrimes(.loadResponse(.success([2, 3])))) {
             $0.favoritePrimes = [2, 3]
             $0.favoritesFileStatus = .inSync
-            $0.activityFeed = [at(0, .addedFavoritePrime(2)), at(0, .addedFavoritePrime(3))]
         }
 
         store.send(.loggingToggled) { $0.isLogging = true }
         store.send(.isPrimeButtonTapped) { $0.isPrimeModalShown = true }
         store.send(.primeModal(.saveFavoritePrimeTapped)) {
             $0.favoritePrimes = [2, 3, 5]
-            $0.activityFeed.append(at(0, .addedFavoritePrime(5)))
+            $0.activityFeed = [at(0, .addedFavoritePrime(5))]
         }
         await store.receive(.favoritePrimes(.saveResponse(.success([2, 3, 5]))))
         #expect(try String(contentsOf: favoritesURL, encoding: .utf8) == "[2,3,5]")
