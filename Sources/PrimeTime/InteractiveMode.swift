@@ -61,6 +61,7 @@ final class InteractiveMode {
                 finish()
                 return exitStatus
             case let .keys(bytes):
+                let wasTyping = keys.prompt != nil
                 for input in keys.receive(bytes) {
                     let (step, _) = session.run(input)
                     switch step {
@@ -73,6 +74,8 @@ final class InteractiveMode {
                         break
                     }
                 }
+                // The last command's problem goes away when the user starts typing the next one.
+                if !wasTyping, keys.prompt != nil { session.clearNotice() }
                 redraw()
             }
         }
