@@ -20,7 +20,7 @@ struct PrimeTimeInteractiveTests {
         let favorites = directory.appendingPathComponent("favorites.json")
         let run = try TerminalRun(["--favorites-file", favorites.path, "--latency-ms", "0",
                                    "--log-file", directory.appendingPathComponent("primetime.log").path])
-        #expect(run.isCookedWithEcho, "a new pseudo-terminal echoes and edits lines")
+        #expect(run.wasCookedWithEchoAtStart, "a new pseudo-terminal echoes and edits lines")
 
         let first = try run.waitForScreen(containing: "Keys: ")
         #expect(first.lines == Self.firstScreen)
@@ -138,6 +138,8 @@ final class TerminalRun {
     /// The terminal device, which the test keeps open to read its settings after the program exits.
     private let device: Int32
     private let deadline: ContinuousClock.Instant
+    /// Whether the terminal edited lines and echoed before the program started.
+    private(set) var wasCookedWithEchoAtStart = false
     /// Everything the program wrote, as bytes (a read may end inside a character).
     private var output: [UInt8] = []
     /// Where in `output` the screens for the last keys sent start.
@@ -161,6 +163,7 @@ final class TerminalRun {
         process.standardInput = terminal
         process.standardOutput = terminal
         process.standardError = terminal
+        wasCookedWithEchoAtStart = isCookedWithEcho
         try process.run()
     }
 
