@@ -29,5 +29,9 @@ if let script = options.script {
 } else {
     status = await session.runLines(StandardInputLines(), write: { print($0) })
 }
+// However the run ended (a quit, the end of input, Ctrl-C or SIGTERM in interactive mode): let
+// the effects in flight finish, so that a change made just before is autosaved, then write the
+// log's last reports.
+await session.finishEffects()
 log.flush()
 exit(status)

@@ -2,7 +2,8 @@
 ///
 /// A key is a command (``TerminalCommands/parse(key:)``). `:` starts typing a whole command
 /// (``prompt``), ended by Return and cancelled by Escape; Backspace deletes. Ctrl-D quits. An
-/// escape sequence (an arrow or function key, which arrives as one read) is an unknown key.
+/// escape sequence (an arrow or function key, which arrives as one read) is an unknown key, and
+/// is ignored while a command is being typed.
 public struct TerminalKeyInput: Sendable {
     /// The command being typed after `:`, or `nil` when keys are commands.
     public private(set) var prompt: String?
@@ -18,7 +19,9 @@ public struct TerminalKeyInput: Sendable {
     /// keys.receive(Array(":del 2\r".utf8))   // [.command(.deleteFavorite(number: 2))]
     /// ```
     public mutating func receive(_ bytes: [UInt8]) -> [ParsedInput] {
-        if bytes.count > 1, bytes[0] == 0x1B, prompt == nil {
+        if bytes.count > 1, bytes[0] == 0x1B {
+            // While typing, it is not an Escape that cancels followed by keys: it does nothing.
+            if prompt != nil { return [] }
             return [.invalid(message: "Unknown key (an arrow or function key). Press \"h\" for help.")]
         }
         var inputs: [ParsedInput] = []

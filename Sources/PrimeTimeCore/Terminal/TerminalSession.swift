@@ -62,6 +62,26 @@ public final class TerminalSession {
         }
     }
 
+    /// Waits until no effect is running (an autosave, a file read, an nth-prime question), or
+    /// until `limit` has passed; returns whether they all finished. The program calls it before
+    /// it exits, so that quitting right after a change does not lose its autosave. The main queue
+    /// keeps running meanwhile, so the effects' answers reach the state.
+    ///
+    /// ```swift
+    /// await session.finishEffects()
+    /// exit(status)
+    /// ```
+    @discardableResult
+    public func finishEffects(limit: Duration = .seconds(2)) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        while store.runningEffectCount > 0 {
+            guard clock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
     /// Clears the notice (interactive mode, when the user starts typing a command).
     public func clearNotice() {
         notice = nil

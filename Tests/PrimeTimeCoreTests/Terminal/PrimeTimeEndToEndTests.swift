@@ -2,24 +2,10 @@ import Foundation
 import PrimeTimeCore
 import Testing
 
-/// Runs the built `PrimeTime` executable (the test target depends on it, so `swift test` builds
-/// it next to the test bundle) and checks its output, exit status and the favorites file.
+/// Runs the built `PrimeTime` executable (``PrimeTimeExecutable``) in line mode and checks its
+/// output, exit status and the favorites file.
 @Suite("PrimeTime end to end", .timeLimit(.minutes(1)))
 struct PrimeTimeEndToEndTests {
-    /// The `PrimeTime` executable in the build products directory, next to the test bundle.
-    static var executable: URL? {
-        var candidates: [URL] = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        if let path = CommandLine.arguments.first {
-            let runner = URL(fileURLWithPath: path).resolvingSymlinksInPath()
-            candidates += [runner.deletingLastPathComponent(), runner.deletingLastPathComponent().deletingLastPathComponent()]
-        }
-        for directory in candidates {
-            let url = directory.appendingPathComponent("PrimeTime")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return nil
-    }
-
     struct Run {
         var status: Int32
         var output: String
@@ -34,7 +20,7 @@ struct PrimeTimeEndToEndTests {
 
     /// Runs PrimeTime with `arguments` (and standard input from `input`, not a terminal).
     func run(_ arguments: [String], input: String = "") throws -> Run {
-        let executable = try #require(Self.executable, "PrimeTime not found next to the tests")
+        let executable = try #require(PrimeTimeExecutable.url, "PrimeTime not found next to the tests")
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -52,15 +38,8 @@ struct PrimeTimeEndToEndTests {
                    errors: String(decoding: errors, as: UTF8.self))
     }
 
-    /// A new empty directory for one test's files.
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("PrimeTimeE2E-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func aScriptSavesFavoritesAndAnswersTheNthPrime() throws {
-        let directory = try temporaryDirectory()
+        let directory = try PrimeTimeExecutable.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let favorites = directory.appendingPathComponent("favorites.json")
         let log = directory.appendingPathComponent("primetime.log")
@@ -87,7 +66,7 @@ struct PrimeTimeEndToEndTests {
     }
 
     @Test func commandsFromStandardInputAndAnExistingFile() throws {
-        let directory = try temporaryDirectory()
+        let directory = try PrimeTimeExecutable.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let favorites = directory.appendingPathComponent("favorites.json")
         try Data("[3,7]".utf8).write(to: favorites)
@@ -100,7 +79,7 @@ struct PrimeTimeEndToEndTests {
     }
 
     @Test func aCorruptFileIsReportedAndLeftByteForByteUntouched() throws {
-        let directory = try temporaryDirectory()
+        let directory = try PrimeTimeExecutable.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let favorites = directory.appendingPathComponent("favorites.json")
         let corrupt = Data("[2, 3, oops".utf8)
@@ -124,7 +103,7 @@ struct PrimeTimeEndToEndTests {
     }
 
     @Test func aWriteFailureIsShownAndKeepsTheFavoritesInMemory() throws {
-        let directory = try temporaryDirectory()
+        let directory = try PrimeTimeExecutable.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // A file inside a directory that does not exist cannot be written.
         let favorites = directory.appendingPathComponent("missing/favorites.json")

@@ -27,4 +27,13 @@ struct TerminalKeyInputTests {
         #expect(keys.prompt == nil)
         #expect(keys.receive(Array(":nope\n".utf8)) == [.invalid(message: "Unknown command \"nope\". Type \"help\" for the list.")])
     }
+
+    @Test func anArrowWhileTypingDoesNothing() {
+        var keys = TerminalKeyInput()
+        #expect(keys.receive(Array(":del".utf8)) == [])
+        // Up arrow: not Escape (cancel), "[" and "A" (unknown keys).
+        #expect(keys.receive([0x1B, 0x5B, 0x41]) == [])
+        #expect(keys.prompt == "del")
+        #expect(keys.receive(Array(" 1\r".utf8)) == [.command(.deleteFavorite(number: 1))])
+    }
 }

@@ -107,4 +107,40 @@ struct TerminalSessionTests {
         #expect(world.logged.count == 3)
         #expect(world.logged[1].contains("incrementButtonTapped"))
     }
+
+    /// A session whose nth-prime answers come from `nthPrime`, the rest from a `World` with no file.
+    func session(nthPrime: @escaping (Int) -> Effect<Int?>) -> TerminalSession {
+        var environment = World(file: .success(nil)).environment
+        environment.nthPrime = nthPrime
+        return TerminalSession(environment: environment)
+    }
+
+    @Test func finishEffectsWaitsForTheEffectsInFlight() async {
+        let session = session(nthPrime: { n in
+            .future { answer in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { answer(Primes.nth(n)) }
+            }
+        })
+        for task in session.launch() { await task.finish() }
+        // As interactive mode does: the commands' tasks are not awaited.
+        _ = session.run(.command(.increment))
+        _ = session.run(.command(.increment))
+        _ = session.run(.command(.nthPrime))
+        #expect(session.lines().contains("Computing the 2nd prime…"))
+        #expect(session.store.runningEffectCount == 1)
+        #expect(await session.finishEffects())
+        #expect(session.store.runningEffectCount == 0)
+        #expect(session.lines().contains("The 2nd prime is 3.  (dismiss)"))
+    }
+
+    @Test func finishEffectsGivesUpAtTheLimit() async {
+        let session = session(nthPrime: { _ in .future { _ in } })  // Never answers.
+        for task in session.launch() { await task.finish() }
+        _ = session.run(.command(.nthPrime))
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(await session.finishEffects(limit: .milliseconds(50)) == false)
+        #expect(clock.now - start >= .milliseconds(50))
+        #expect(session.store.runningEffectCount == 1)
+    }
 }
