@@ -54,8 +54,10 @@ extension TestScheduler {
     /// - Parameters:
     ///   - stride: How far the clock may move (zero by default: run what is due now).
     ///   - condition: What the test waits for.
-    ///   - timeout: The longest real time to wait for work to be scheduled; one second by
-    ///     default. Only a failing test waits that long.
+    ///   - timeout: The longest real time to wait for the condition; thirty seconds by
+    ///     default. Only a failing test waits that long: tasks need a thread of Swift's
+    ///     cooperative pool, and tests running in parallel that block those threads (real-thread
+    ///     stress tests) can keep them from their turn for many seconds.
     ///   - isolation: Where `condition` and the work run: the caller's actor.
     ///   - sourceLocation: Where to report a timeout.
     /// - Returns: Whether `condition` holds: `false` when the time ran out (a test failure is
@@ -64,7 +66,7 @@ extension TestScheduler {
     public func advance(
         by stride: SchedulerTimeType.Stride = .zero,
         until condition: () -> Bool,
-        timeout: Duration = .seconds(1),
+        timeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async -> Bool {

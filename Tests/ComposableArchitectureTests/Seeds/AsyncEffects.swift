@@ -292,7 +292,7 @@ struct Seed5AsyncEffectsTests {
         server.respond(to: "ab", with: ["abacus"])
         // The task answers on its own thread, then hands its action to the scheduler: wait for
         // that (no sleeping) and run it; the clock does not move.
-        await scheduler.advance(until: { store.runningEffectCount == 0 }, timeout: .seconds(10))
+        await scheduler.advance(until: { store.runningEffectCount == 0 })
         await store.receive("results for ab: abacus") { $0.append("results for ab: abacus") }
         #expect(store.runningEffectCount == 0)
     }
