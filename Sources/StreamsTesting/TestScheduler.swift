@@ -5,7 +5,9 @@ import Streams
 /// A scheduler on virtual time: nothing it is given runs until the test moves its clock.
 ///
 /// Time-based code takes a scheduler; in a test, hand it a `TestScheduler` and drive time with
-/// ``advance(by:)``, ``advance(to:)`` and ``run()``. Work runs in order of its time, and work due
+/// ``advance(by:)``, ``advance(to:)`` and ``run()``; when the work is handed over by tasks or
+/// other threads, `await` ``advance(by:until:timeout:isolation:sourceLocation:)``, which waits
+/// for it. Work runs in order of its time, and work due
 /// at the same time in the order it was scheduled — including work scheduled "now" from inside
 /// other work, which runs before the clock moves on. Repeating work is scheduled again after each
 /// run; work whose cancellable was cancelled never runs.
@@ -25,7 +27,7 @@ import Streams
 /// - Threading: safe to use from any thread; work runs on the thread that advances the clock.
 public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
-    private let state: TestSchedulerState<SchedulerTimeType>
+    let state: TestSchedulerState<SchedulerTimeType>
 
     /// A scheduler whose clock starts at `now`.
     public init(now: SchedulerTimeType) {
@@ -136,6 +138,11 @@ final class TestSchedulerState<Time: Strideable & Sendable>: @unchecked Sendable
     var now: Time
     var queue: [Work] = []
     private var nextSequence: UInt64 = 0
+    /// How many times work was scheduled: a waiter that saw `generation` wakes when it changes.
+    private(set) var generation: UInt64 = 0
+    /// Tasks waiting for work to be scheduled (``waitForWork(after:until:)``).
+    private var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+    private var nextWaiter: UInt64 = 0
 
     init(now: Time) {
         self.now = now
@@ -143,13 +150,57 @@ final class TestSchedulerState<Time: Strideable & Sendable>: @unchecked Sendable
 
     /// Queues `action` at `time` (`nil`: now), after everything already queued for that time,
     /// and returns its place in line (for ``remove(_:)``).
+    /// Wakes the tasks waiting for work.
     @discardableResult
     func enqueue(at time: Time?, _ action: @escaping @Sendable () -> Void) -> UInt64 {
-        lock.withLock {
-            nextSequence += 1
-            queue.append(Work(time: time ?? now, sequence: nextSequence, action: action))
-            return nextSequence
+        lock.lock()
+        nextSequence += 1
+        let sequence = nextSequence
+        queue.append(Work(time: time ?? now, sequence: sequence, action: action))
+        generation &+= 1
+        let woken = waiters
+        waiters = [:]
+        lock.unlock()
+        for waiter in woken.values { waiter.resume(returning: true) }
+        return sequence
+    }
+
+    /// Suspends until work is scheduled after the scheduler's ``generation`` was `seen` (at
+    /// once if it already was), and returns `true`; returns `false` when `deadline` passes or
+    /// the task is cancelled first.
+    func waitForWork(after seen: UInt64, until deadline: ContinuousClock.Instant) async -> Bool {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { return false }
+        let id = lock.withLock {
+            nextWaiter += 1
+            return nextWaiter
         }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                lock.lock()
+                if generation != seen || Task.isCancelled {
+                    let scheduled = generation != seen
+                    lock.unlock()
+                    continuation.resume(returning: scheduled)
+                    return
+                }
+                waiters[id] = continuation
+                lock.unlock()
+                // Whole milliseconds, rounded up, at most a day: Dispatch's interval is an `Int`.
+                let milliseconds = (min(remaining, .seconds(86_400)) / .milliseconds(1)).rounded(.up)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(milliseconds))) {
+                    self.stopWaiting(id)
+                }
+            }
+        } onCancel: {
+            stopWaiting(id)
+        }
+    }
+
+    /// Ends waiter `id`'s wait without work, if it still waits.
+    private func stopWaiting(_ id: UInt64) {
+        let waiter = lock.withLock { waiters.removeValue(forKey: id) }
+        waiter?.resume(returning: false)
     }
 
     /// Takes queued work out, so that it never runs.

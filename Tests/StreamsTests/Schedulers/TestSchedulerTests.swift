@@ -112,4 +112,132 @@ struct TestSchedulerTests {
         #expect(log.entries == ["done"])
         #expect(OperationQueue.test.now == RunLoop.test.now)
     }
+
+    // MARK: Work handed over by tasks: advance(by:until:)
+
+    @Test func asyncAdvanceRunsWorkATaskSchedulesAfterItsTurn() async {
+        let scheduler = DispatchQueue.test
+        let log = Log()
+        let (answers, answer) = AsyncStream<String>.makeStream()
+        let task = Task {
+            for await text in answers {
+                scheduler.schedule { log.append(text) }
+            }
+        }
+        answer.yield("hello")
+        let done = await scheduler.advance(until: { log.entries == ["hello"] })
+        #expect(done)
+        answer.yield("again")
+        await scheduler.advance(until: { log.entries == ["hello", "again"] })
+        #expect(log.entries == ["hello", "again"])
+        answer.finish()
+        await task.value
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func anAsyncSequenceDeliveredOnTheSchedulerIsTestedWithoutSleeping() async {
+        let scheduler = DispatchQueue.test
+        let log = Log()
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let start = scheduler.now
+        let cancellable = stream.publisher
+            .receive(on: scheduler)
+            .sink(receiveCompletion: { _ in log.append("finished") }, receiveValue: { log.append("\($0)") })
+        continuation.yield(1)
+        await scheduler.advance(until: { log.entries == ["1"] })
+        continuation.yield(2)
+        continuation.yield(3)
+        continuation.finish()
+        await scheduler.advance(until: { log.entries.last == "finished" })
+        #expect(log.entries == ["1", "2", "3", "finished"])
+        #expect(scheduler.now == start)
+        _ = cancellable
+    }
+
+    @Test func aTaskStartedByWorkSchedulesAtTheTimeTheClockStandsAt() async {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let log = Log()
+        // Like an effect debounced on the scheduler: the async work starts when the wait is over.
+        scheduler.schedule(after: start.advanced(by: .seconds(1))) {
+            log.append("start")
+            Task {
+                await Task.yield()
+                scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { log.append("task+1s") }
+                scheduler.schedule { log.append("task now") }
+            }
+        }
+        // Up to the start, and no further: the clock stands at 1 s while the task runs.
+        await scheduler.advance(by: .seconds(1), until: { log.entries.contains("task now") })
+        #expect(log.entries == ["start", "task now"])
+        #expect(scheduler.now == start.advanced(by: .seconds(1)))
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .seconds(1))
+        #expect(log.entries == ["start", "task now", "task+1s"])
+    }
+
+    @Test func asyncAdvanceStopsTheClockWhereTheConditionHolds() async {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let log = Log()
+        for second in 1...3 {
+            scheduler.schedule(after: start.advanced(by: .seconds(second))) { log.append("\(second)s") }
+        }
+        await scheduler.advance(by: .seconds(10), until: { log.entries.count == 2 })
+        #expect(log.entries == ["1s", "2s"])
+        #expect(scheduler.now == start.advanced(by: .seconds(2)))
+        #expect(scheduler.pendingCount == 1)
+    }
+
+    @Test func asyncAdvanceRunsOnlyTheWorkNeededToReachTheCondition() async {
+        let scheduler = DispatchQueue.test
+        let log = Log()
+        scheduler.schedule { log.append("a") }
+        scheduler.schedule { log.append("b") }
+        await scheduler.advance(until: { log.entries == ["a"] })
+        #expect(log.entries == ["a"])
+        #expect(scheduler.pendingCount == 1)
+        // Already true: nothing runs.
+        await scheduler.advance(until: { true })
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance()
+        #expect(log.entries == ["a", "b"])
+    }
+
+    @Test func asyncAdvanceCanWaitForATaskToScheduleLaterWork() async {
+        // A task that schedules for a later time: wait until it has, then move the clock.
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let log = Log()
+        let task = Task {
+            await Task.yield()
+            scheduler.schedule(after: scheduler.now.advanced(by: .seconds(2))) { log.append("2s") }
+        }
+        await scheduler.advance(until: { scheduler.pendingCount == 1 })
+        #expect(log.entries.isEmpty)
+        scheduler.advance(by: .seconds(2))
+        #expect(log.entries == ["2s"])
+        #expect(scheduler.now == start.advanced(by: .seconds(2)))
+        await task.value
+    }
+
+    @Test func asyncAdvanceFailsWhenTheWorkNeverComes() async {
+        let scheduler = DispatchQueue.test
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5))) {}
+        var held: Bool?
+        await withKnownIssue {
+            held = await scheduler.advance(until: { false }, timeout: .milliseconds(50))
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("1 piece(s) of work are scheduled for later times") }
+        }
+        #expect(held == false)
+        #expect(scheduler.pendingCount == 1)
+    }
+
+    @Test func cancellingTheWaitingTaskEndsTheWaitWithoutAFailure() async {
+        let scheduler = DispatchQueue.test
+        let waiting = Task { await scheduler.advance(until: { false }, timeout: .seconds(60)) }
+        waiting.cancel()
+        #expect(await waiting.value == false)
+    }
 }

@@ -1,0 +1,99 @@
+import Streams
+import Testing
+
+extension TestScheduler {
+    /// Runs the work due by `now + stride` — including work that tasks and other threads
+    /// schedule while it waits — until `condition` holds, waiting at most `timeout` (real time)
+    /// for that work to be scheduled.
+    ///
+    /// A synchronous ``advance(by:)`` runs what is scheduled when it is called. Work that a
+    /// `Task` hands to the scheduler once it has had a turn — the result of an `async` call
+    /// delivered with `receive(on: scheduler)`, an effect made with `.task { }` and debounced
+    /// on the scheduler — is scheduled at a moment the test cannot see, so the test says what
+    /// it waits for instead, and this method runs the scheduler's work as it comes until then.
+    /// It waits for the work to be scheduled (it is woken when it is), and never polls or sleeps.
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test
+    /// var output: [String] = []
+    /// let (answers, continuation) = AsyncStream<String>.makeStream()
+    /// let c = answers.publisher            // a task iterates the stream
+    ///     .receive(on: scheduler)
+    ///     .sink { output.append($0) }
+    /// continuation.yield("hello")
+    /// scheduler.advance()                                      // output == [] (most of the time)
+    /// await scheduler.advance(until: { output == ["hello"] })  // output == ["hello"]
+    /// ```
+    ///
+    /// What it guarantees:
+    /// - It is ``advance(by:)`` that checks `condition` before each piece of work and stops as
+    ///   soon as it holds: the work due by `now + stride` runs one piece at a time, in order of
+    ///   time and then of scheduling, and the work not needed to reach the condition stays
+    ///   queued. So what runs, and where the clock stands, do not depend on how fast the tasks
+    ///   were: only on what they scheduled, in which order.
+    /// - The clock moves to each piece of work's time as it runs, and to `now + stride` when
+    ///   nothing is due before it; never further, so work scheduled for a later time stays
+    ///   queued for the next advance. When `condition` holds from the start, nothing runs.
+    /// - When nothing is due and `condition` does not hold, it suspends until some work is
+    ///   scheduled (any work: `condition` may be about the scheduler itself, such as
+    ///   `pendingCount`), and goes on.
+    /// - `condition` and the work run in the caller's isolation (on the main actor, in a
+    ///   `@MainActor` test).
+    ///
+    /// What it cannot do: know what a task in flight will do, or when. A task that reads the
+    /// clock (`schedule { }` means "now") while the clock is still moving sees wherever it
+    /// happens to be: for a result that does not depend on speed, let the clock stand still
+    /// while tasks run — advance by zero, or only up to the time the async work starts (the
+    /// end of a debounce, a delay), which is where the clock then stays. It sees nothing but
+    /// the scheduler. `condition` is only checked when
+    /// work is scheduled or has run, so it must become true through the scheduler's work (or
+    /// be about the scheduler); a condition that something else makes true is seen at the next
+    /// scheduling, or at the timeout. Work that never comes — a task that is stuck, or that
+    /// schedules for a later time — fails the test after `timeout`.
+    ///
+    /// - Parameters:
+    ///   - stride: How far the clock may move (zero by default: run what is due now).
+    ///   - condition: What the test waits for.
+    ///   - timeout: The longest real time to wait for the condition; thirty seconds by
+    ///     default. Only a failing test waits that long: tasks need a thread of Swift's
+    ///     cooperative pool, and tests running in parallel that block those threads (real-thread
+    ///     stress tests) can keep them from their turn for many seconds.
+    ///   - isolation: Where `condition` and the work run: the caller's actor.
+    ///   - sourceLocation: Where to report a timeout.
+    /// - Returns: Whether `condition` holds: `false` when the time ran out (a test failure is
+    ///   then recorded) or the waiting task was cancelled (nothing recorded: the test is ending).
+    @discardableResult
+    public func advance(
+        by stride: SchedulerTimeType.Stride = .zero,
+        until condition: () -> Bool,
+        timeout: Duration = .seconds(30),
+        isolation: isolated (any Actor)? = #isolation,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Bool {
+        let current = now
+        let target = current.advanced(by: stride)
+        if target < current {
+            fatalError("TestScheduler.advance(by:until:): \(target) is before the current time \(current)")
+        }
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            // Read before looking for work: work scheduled after this point wakes the wait.
+            let seen = state.lock.withLock { state.generation }
+            if let work = state.takeNext(dueBy: target) {
+                work()
+                continue
+            }
+            guard await state.waitForWork(after: seen, until: deadline) else {
+                if condition() { return true }
+                if Task.isCancelled { return false }
+                let later = pendingCount
+                Issue.record(
+                    Comment(rawValue: "TestScheduler.advance(until:): the condition did not hold within \(timeout)"
+                        + (later == 0 ? "; no work is scheduled." : "; \(later) piece(s) of work are scheduled for later times.")),
+                    sourceLocation: sourceLocation)
+                return false
+            }
+        }
+        return true
+    }
+}
