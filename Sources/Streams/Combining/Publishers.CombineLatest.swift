@@ -401,7 +401,7 @@ struct Latest4<A, B, C, D>: LatestValues {
 /// every upstream as it is.
 @usableFromInline
 final class CombineLatestSubscription<Storage: LatestValues, Downstream: Subscriber>:
-    CombiningSubscription<Downstream>, SlotStoring,
+    CombiningSubscription<Downstream, CombineLatestSubscription<Storage, Downstream>>, CombiningRules, SlotStoring,
     @unchecked Sendable  // all added state is guarded by `lock`
 where Storage.Output == Downstream.Input {
     @exclusivity(unchecked) @usableFromInline var latest = Storage()
@@ -439,22 +439,22 @@ where Storage.Output == Downstream.Input {
     }
 
     @inlinable
-    override func initialDemandLocked(for index: Int) -> Subscribers.Demand {
+    func initialDemandLocked(for index: Int) -> Subscribers.Demand {
         requested
     }
 
     @inlinable
-    override func demandDidGrowLocked(by added: Subscribers.Demand) {
+    func demandDidGrowLocked(by added: Subscribers.Demand) {
         requestFromEveryUpstreamLocked(added)
     }
 
     @inlinable
-    override func upstreamFinishedLocked(at index: Int) {
+    func upstreamFinishedLocked(at index: Int) {
         if finishedCount == slots.count { endLocked(.finished) }
     }
 
     @inlinable
-    override func takeWaitingLocked() -> Any {
+    func takeWaitingLocked() -> Any {
         let taken = latest
         latest = Storage()
         return taken

@@ -905,7 +905,8 @@ extension Publishers.Merge7 {
 /// order, and is paid for, in that order, as demand comes; then its upstream is asked for the
 /// next. Invariant: `waiting` is empty or `demand` is zero.
 @usableFromInline
-final class MergeSubscription<Downstream: Subscriber>: CombiningSubscription<Downstream>,
+final class MergeSubscription<Downstream: Subscriber>:
+    CombiningSubscription<Downstream, MergeSubscription<Downstream>>, CombiningRules,
     @unchecked Sendable  // all added state is guarded by `lock`
 {
     /// Values that found no demand, with their upstream's index, oldest first; at most one per
@@ -944,12 +945,12 @@ final class MergeSubscription<Downstream: Subscriber>: CombiningSubscription<Dow
     }
 
     @inlinable
-    override func initialDemandLocked(for index: Int) -> Subscribers.Demand {
+    func initialDemandLocked(for index: Int) -> Subscribers.Demand {
         isUnlimited ? .unlimited : .max(1)
     }
 
     @inlinable
-    override func demandDidGrowLocked(by added: Subscribers.Demand) {
+    func demandDidGrowLocked(by added: Subscribers.Demand) {
         if isUnlimited { return }
         if demand == .unlimited {
             isUnlimited = true
@@ -966,7 +967,7 @@ final class MergeSubscription<Downstream: Subscriber>: CombiningSubscription<Dow
     }
 
     @inlinable
-    override func upstreamFinishedLocked(at index: Int) {
+    func upstreamFinishedLocked(at index: Int) {
         finishIfDoneLocked()
     }
 
@@ -979,7 +980,7 @@ final class MergeSubscription<Downstream: Subscriber>: CombiningSubscription<Dow
     }
 
     @inlinable
-    override func takeWaitingLocked() -> Any {
+    func takeWaitingLocked() -> Any {
         let taken = waiting
         waiting = FIFOQueue()
         return taken

@@ -397,8 +397,9 @@ struct Zip4Storage<A, B, C, D>: ZipStorage {
 /// and the downstream has demand for it. The downstream's demand, requested or returned, is
 /// passed to every upstream as it is. Invariant: a queue is empty or `demand` is zero.
 @usableFromInline
-final class ZipSubscription<Storage: ZipStorage, Downstream: Subscriber>: CombiningSubscription<Downstream>,
-    SlotStoring, @unchecked Sendable  // all added state is guarded by `lock`
+final class ZipSubscription<Storage: ZipStorage, Downstream: Subscriber>:
+    CombiningSubscription<Downstream, ZipSubscription<Storage, Downstream>>, CombiningRules, SlotStoring,
+    @unchecked Sendable  // all added state is guarded by `lock`
 where Storage.Output == Downstream.Input {
     @exclusivity(unchecked) @usableFromInline var storage = Storage()
     @exclusivity(unchecked) @usableFromInline var queued: [Int]
@@ -456,12 +457,12 @@ where Storage.Output == Downstream.Input {
     }
 
     @inlinable
-    override func initialDemandLocked(for index: Int) -> Subscribers.Demand {
+    func initialDemandLocked(for index: Int) -> Subscribers.Demand {
         requested
     }
 
     @inlinable
-    override func demandDidGrowLocked(by added: Subscribers.Demand) {
+    func demandDidGrowLocked(by added: Subscribers.Demand) {
         while demand != .none && emptyQueues == 0 {
             demand -= 1
             let (tuple, exhausted) = takeTupleLocked()
@@ -475,12 +476,12 @@ where Storage.Output == Downstream.Input {
     }
 
     @inlinable
-    override func upstreamFinishedLocked(at index: Int) {
+    func upstreamFinishedLocked(at index: Int) {
         if queued[index] == 0 { endLocked(.finished) }
     }
 
     @inlinable
-    override func takeWaitingLocked() -> Any {
+    func takeWaitingLocked() -> Any {
         let taken = storage
         storage = Storage()
         for index in queued.indices { queued[index] = 0 }

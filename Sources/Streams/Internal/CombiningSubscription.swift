@@ -21,11 +21,15 @@
 /// only when none of it could go out any more (merge: nothing waits; zip: nothing can be
 /// paired).
 ///
-/// Subclasses take the upstreams' values (with the lock), and implement the `…Locked` hooks:
-/// the first request for an upstream, what more demand does, what an upstream's `.finished`
-/// does, and what is let go when the stream ends.
+/// Subclasses take the upstreams' values (with the lock), and implement the `…Locked` hooks of
+/// ``CombiningRules``: the first request for an upstream, what more demand does, what an
+/// upstream's `.finished` does, and what is let go when the stream ends. A subclass names itself
+/// as `Rules` (`final class MergeSubscription<D>: CombiningSubscription<D, MergeSubscription<D>>`),
+/// so that the engine calls the hooks on the final type, statically: called through the class's
+/// vtable they would run unspecialized, looking up generic metadata at run time on every call.
 @usableFromInline
-class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+class CombiningSubscription<Downstream: Subscriber, Rules: CombiningRules>: Subscription,
+    CustomStringConvertible,
     @unchecked Sendable  // state guarded by `lock`; `downstream` owned by the drain-token holder
 {
     @usableFromInline typealias Output = Downstream.Input
@@ -89,33 +93,9 @@ class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
     @usableFromInline var description: String { "\(name)" }
 
-    // MARK: Hooks (called with the lock held)
-
-    /// The first request for upstream `index`, made as soon as it is subscribed.
+    /// This object as its final subclass, whose hooks the engine calls.
     @inlinable
-    func initialDemandLocked(for index: Int) -> Subscribers.Demand {
-        fatalError("abstract")
-    }
-
-    /// The downstream's demand has grown by `added` (`demand` already includes it): move what
-    /// waited for it into `ready`, and gather the upstream requests it calls for.
-    @inlinable
-    func demandDidGrowLocked(by added: Subscribers.Demand) {
-        fatalError("abstract")
-    }
-
-    /// Upstream `index` finished (its slot is already `.finished` and counted): end the stream
-    /// if that is the rule.
-    @inlinable
-    func upstreamFinishedLocked(at index: Int) {
-        fatalError("abstract")
-    }
-
-    /// Takes the values that wait in the subclass, to be dropped after unlocking.
-    @inlinable
-    func takeWaitingLocked() -> Any {
-        fatalError("abstract")
-    }
+    final var rules: Rules { unsafeDowncast(self, to: Rules.self) }
 
     // MARK: Starting
 
@@ -152,7 +132,7 @@ class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomStringC
         }
         demand += more
         requested += more
-        demandDidGrowLocked(by: more)
+        rules.demandDidGrowLocked(by: more)
         unlockAndFlush()
     }
 
@@ -165,7 +145,7 @@ class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomStringC
         }
         phase = .done
         cancelUpstreamsLocked()
-        leftovers.append(takeWaitingLocked())
+        leftovers.append(rules.takeWaitingLocked())
         leftovers.append(ready)
         ready = FIFOQueue()
         // A drain in progress lets go of the downstream when it sees `.done`; with the token
@@ -187,7 +167,7 @@ class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomStringC
             return
         }
         slots[index] = .subscribed(subscription)
-        let initial = initialDemandLocked(for: index)
+        let initial = rules.initialDemandLocked(for: index)
         lock.unlock()
         if initial != .none { subscription.request(initial) }
     }
@@ -204,7 +184,7 @@ class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomStringC
         finishedCount += 1
         switch completion {
         case .finished:
-            upstreamFinishedLocked(at: index)
+            rules.upstreamFinishedLocked(at: index)
         case .failure:
             endLocked(completion)
         }
@@ -219,7 +199,7 @@ class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     final func endLocked(_ completion: Subscribers.Completion<Failure>) {
         phase = .ending
         cancelUpstreamsLocked()
-        leftovers.append(takeWaitingLocked())
+        leftovers.append(rules.takeWaitingLocked())
         ready.append(.completion(completion))
     }
 
@@ -337,7 +317,7 @@ class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     final func addReturnedDemandLocked(_ more: Subscribers.Demand) {
         guard case .running = phase else { return }
         demand += more
-        demandDidGrowLocked(by: more)
+        rules.demandDidGrowLocked(by: more)
     }
 
     @inlinable
@@ -348,6 +328,21 @@ class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomStringC
         leftovers = []
         return work
     }
+}
+
+/// The hooks a ``CombiningSubscription`` subclass implements, all called with the lock held.
+@usableFromInline
+protocol CombiningRules: AnyObject {
+    /// The first request for upstream `index`, made as soon as it is subscribed.
+    func initialDemandLocked(for index: Int) -> Subscribers.Demand
+    /// The downstream's demand has grown by `added` (`demand` already includes it): move what
+    /// waited for it into `ready`, and gather the upstream requests it calls for.
+    func demandDidGrowLocked(by added: Subscribers.Demand)
+    /// Upstream `index` finished (its slot is already `.finished` and counted): end the stream
+    /// if that is the rule.
+    func upstreamFinishedLocked(at index: Int)
+    /// Takes the values that wait in the subclass, to be dropped after unlocking.
+    func takeWaitingLocked() -> Any
 }
 
 /// A ``CombiningSubscription`` whose upstreams have different output types (zip,
