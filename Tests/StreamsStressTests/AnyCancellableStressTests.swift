@@ -13,61 +13,69 @@ final class SharedCancellable: @unchecked Sendable {  // immutable; AnyCancellab
 
 @Suite("AnyCancellable and subscriptions under concurrency")
 struct AnyCancellableStressTests {
-    @Test func concurrentCancelRunsTheActionOnce_S6() {
-        for _ in 0..<1_000 {
-            let runs = Atomic<Int>(0)
-            let shared = SharedCancellable(AnyCancellable { runs.add(1, ordering: .relaxed) })
-            DispatchQueue.concurrentPerform(iterations: 4) { _ in shared.cancellable.cancel() }
-            #expect(runs.load(ordering: .relaxed) == 1)
+    @Test func concurrentCancelRunsTheActionOnce_S6() async {
+        await onDedicatedThread {
+            for _ in 0..<1_000 {
+                let runs = Atomic<Int>(0)
+                let shared = SharedCancellable(AnyCancellable { runs.add(1, ordering: .relaxed) })
+                DispatchQueue.concurrentPerform(iterations: 4) { _ in shared.cancellable.cancel() }
+                #expect(runs.load(ordering: .relaxed) == 1)
+            }
         }
     }
 
-    @Test func sinkCancelledWhileValuesFlow_S6() {
-        for _ in 0..<200 {
-            let subject = PassthroughSubject<Int, Never>()
-            let received = Atomic<Int>(0)
-            let shared = SharedCancellable(subject.sink { _ in received.add(1, ordering: .relaxed) })
-            DispatchQueue.concurrentPerform(iterations: 3) { index in
-                if index == 0 {
-                    shared.cancellable.cancel()
-                } else {
-                    for i in 0..<100 { subject.send(i) }
+    @Test func sinkCancelledWhileValuesFlow_S6() async {
+        await onDedicatedThread {
+            for _ in 0..<200 {
+                let subject = PassthroughSubject<Int, Never>()
+                let received = Atomic<Int>(0)
+                let shared = SharedCancellable(subject.sink { _ in received.add(1, ordering: .relaxed) })
+                DispatchQueue.concurrentPerform(iterations: 3) { index in
+                    if index == 0 {
+                        shared.cancellable.cancel()
+                    } else {
+                        for i in 0..<100 { subject.send(i) }
+                    }
                 }
+                let seen = received.load(ordering: .relaxed)
+                subject.send(0)
+                #expect(received.load(ordering: .relaxed) == seen)
             }
-            let seen = received.load(ordering: .relaxed)
-            subject.send(0)
-            #expect(received.load(ordering: .relaxed) == seen)
         }
     }
 
-    @Test func sequenceRequestRacingCancel_S6() {
-        for _ in 0..<500 {
-            let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-            (0..<1_000).publisher.subscribe(subscriber)
-            DispatchQueue.concurrentPerform(iterations: 3) { index in
-                if index == 2 {
-                    subscriber.cancel()
-                } else {
-                    for _ in 0..<10 { subscriber.request(.max(5)) }
+    @Test func sequenceRequestRacingCancel_S6() async {
+        await onDedicatedThread {
+            for _ in 0..<500 {
+                let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+                (0..<1_000).publisher.subscribe(subscriber)
+                DispatchQueue.concurrentPerform(iterations: 3) { index in
+                    if index == 2 {
+                        subscriber.cancel()
+                    } else {
+                        for _ in 0..<10 { subscriber.request(.max(5)) }
+                    }
                 }
+                let count = subscriber.values.count
+                subscriber.request(.max(10))
+                #expect(subscriber.values.count == count)
+                #expect(subscriber.values == Array(0..<count))
+                #expect(subscriber.violations.isEmpty)
             }
-            let count = subscriber.values.count
-            subscriber.request(.max(10))
-            #expect(subscriber.values.count == count)
-            #expect(subscriber.values == Array(0..<count))
-            #expect(subscriber.violations.isEmpty)
         }
     }
 
-    @Test func justRequestRacingCancel_S6() {
-        for _ in 0..<1_000 {
-            let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-            Just(1).subscribe(subscriber)
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
-                if index == 0 { subscriber.request(.max(1)) } else { subscriber.cancel() }
+    @Test func justRequestRacingCancel_S6() async {
+        await onDedicatedThread {
+            for _ in 0..<1_000 {
+                let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+                Just(1).subscribe(subscriber)
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    if index == 0 { subscriber.request(.max(1)) } else { subscriber.cancel() }
+                }
+                #expect(subscriber.values.count <= 1)
+                #expect(subscriber.violations.isEmpty)
             }
-            #expect(subscriber.values.count <= 1)
-            #expect(subscriber.violations.isEmpty)
         }
     }
 }

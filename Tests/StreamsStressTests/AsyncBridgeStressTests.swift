@@ -51,88 +51,94 @@ struct AsyncBridgeStressTests {
     }
 
     @Test func aValueRacesTheCancelOfTheWaitingNext() async {
-        for round in 0..<200 {
-            let upstream = TestPublisher<Int, Never>()
-            let values = upstream.values
-            let task = Task {
-                var iterator = values.makeAsyncIterator()
-                return await iterator.next()
+        await onDedicatedThread {
+            for round in 0..<200 {
+                let upstream = TestPublisher<Int, Never>()
+                let values = upstream.values
+                let task = Task {
+                    var iterator = values.makeAsyncIterator()
+                    return await iterator.next()
+                }
+                #expect(await Self.pollUntil { upstream.history.first == .requested(.max(1)) })
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    if index == 0 { upstream.send(round) } else { task.cancel() }
+                }
+                // Either the value won or the cancel did; the task ends either way.
+                let result = await task.value
+                #expect(result == nil || result == round)
+                #expect(await Self.pollUntil { upstream.history.last == .cancelled })
             }
-            #expect(await Self.pollUntil { upstream.history.first == .requested(.max(1)) })
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
-                if index == 0 { upstream.send(round) } else { task.cancel() }
-            }
-            // Either the value won or the cancel did; the task ends either way.
-            let result = await task.value
-            #expect(result == nil || result == round)
-            #expect(await Self.pollUntil { upstream.history.last == .cancelled })
         }
     }
 
     @Test func completionRacesTheCancelOfTheWaitingNext() async {
-        struct Boom: Error {}
-        for _ in 0..<200 {
-            let upstream = TestPublisher<Int, Boom>()
-            let values = upstream.values
-            let task = Task { () -> String in
-                var iterator = values.makeAsyncIterator()
-                do {
-                    return try await iterator.next() == nil ? "nil" : "value"
-                } catch {
-                    return "thrown"
+        await onDedicatedThread {
+            struct Boom: Error {}
+            for _ in 0..<200 {
+                let upstream = TestPublisher<Int, Boom>()
+                let values = upstream.values
+                let task = Task { () -> String in
+                    var iterator = values.makeAsyncIterator()
+                    do {
+                        return try await iterator.next() == nil ? "nil" : "value"
+                    } catch {
+                        return "thrown"
+                    }
                 }
+                #expect(await Self.pollUntil { upstream.history.first == .requested(.max(1)) })
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    if index == 0 { upstream.send(completion: .failure(Boom())) } else { task.cancel() }
+                }
+                let result = await task.value
+                #expect(result == "nil" || result == "thrown")
             }
-            #expect(await Self.pollUntil { upstream.history.first == .requested(.max(1)) })
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
-                if index == 0 { upstream.send(completion: .failure(Boom())) } else { task.cancel() }
-            }
-            let result = await task.value
-            #expect(result == "nil" || result == "thrown")
         }
     }
 
     @Test func requestsRaceTheCancelOfAnAsyncSequencePublisher() async {
-        final class Iterations: Sendable {
-            let live = Atomic<Int>(0)
-        }
-        struct Endless: AsyncSequence, Sendable {
-            let iterations: Iterations
-            final class Iterator: AsyncIteratorProtocol {
+        await onDedicatedThread {
+            final class Iterations: Sendable {
+                let live = Atomic<Int>(0)
+            }
+            struct Endless: AsyncSequence, Sendable {
                 let iterations: Iterations
-                var next = 0
-                init(_ iterations: Iterations) {
-                    self.iterations = iterations
-                    iterations.live.add(1, ordering: .sequentiallyConsistent)
+                final class Iterator: AsyncIteratorProtocol {
+                    let iterations: Iterations
+                    var next = 0
+                    init(_ iterations: Iterations) {
+                        self.iterations = iterations
+                        iterations.live.add(1, ordering: .sequentiallyConsistent)
+                    }
+                    deinit { iterations.live.subtract(1, ordering: .sequentiallyConsistent) }
+                    func next() async -> Int? {
+                        next += 1
+                        return next
+                    }
                 }
-                deinit { iterations.live.subtract(1, ordering: .sequentiallyConsistent) }
-                func next() async -> Int? {
-                    next += 1
-                    return next
-                }
+                func makeAsyncIterator() -> Iterator { Iterator(iterations) }
             }
-            func makeAsyncIterator() -> Iterator { Iterator(iterations) }
-        }
-        let iterations = Iterations()
-        var subscribers: [RecordingSubscriber<Int, Never>] = []
-        for _ in 0..<200 {
-            let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-            Endless(iterations: iterations).publisher.subscribe(subscriber)
-            DispatchQueue.concurrentPerform(iterations: 3) { index in
-                switch index {
-                case 1: subscriber.cancel()
-                default: for _ in 0..<20 { subscriber.request(.max(1)) }
+            let iterations = Iterations()
+            var subscribers: [RecordingSubscriber<Int, Never>] = []
+            for _ in 0..<200 {
+                let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+                Endless(iterations: iterations).publisher.subscribe(subscriber)
+                DispatchQueue.concurrentPerform(iterations: 3) { index in
+                    switch index {
+                    case 1: subscriber.cancel()
+                    default: for _ in 0..<20 { subscriber.request(.max(1)) }
+                    }
                 }
+                subscribers.append(subscriber)
             }
-            subscribers.append(subscriber)
-        }
-        // Every iterating task ends after its cancel.
-        #expect(await Self.pollUntil { iterations.live.load(ordering: .sequentiallyConsistent) == 0 })
-        for subscriber in subscribers {
-            #expect(subscriber.violations.isEmpty)
-            let received = subscriber.values
-            #expect(received == Array(stride(from: 1, through: received.count, by: 1)))
-            #expect(subscriber.values.count <= 40)
-            #expect(subscriber.completion == nil)
+            // Every iterating task ends after its cancel.
+            #expect(await Self.pollUntil { iterations.live.load(ordering: .sequentiallyConsistent) == 0 })
+            for subscriber in subscribers {
+                #expect(subscriber.violations.isEmpty)
+                let received = subscriber.values
+                #expect(received == Array(stride(from: 1, through: received.count, by: 1)))
+                #expect(subscriber.values.count <= 40)
+                #expect(subscriber.completion == nil)
+            }
         }
     }
 

@@ -25,28 +25,30 @@ struct AutoconnectStressTests {
         }
     }
 
-    @Test func subscribersComingAndGoingOnManyThreadsLeaveNoConnectionBehind() {
-        for _ in 0..<200 {
-            let connectable = Counting()
-            let autoconnected = connectable.autoconnect()
-            DispatchQueue.concurrentPerform(iterations: 4) { index in
-                for _ in 0..<5 {
-                    let subscriber = RecordingSubscriber<Int, Never>()
-                    autoconnected.subscribe(subscriber)
-                    if index == 0 { connectable.subject.send(1) }
-                    subscriber.cancel()
-                    subscriber.cancel()
-                    #expect(subscriber.violations.isEmpty)
+    @Test func subscribersComingAndGoingOnManyThreadsLeaveNoConnectionBehind() async {
+        await onDedicatedThread {
+            for _ in 0..<200 {
+                let connectable = Counting()
+                let autoconnected = connectable.autoconnect()
+                DispatchQueue.concurrentPerform(iterations: 4) { index in
+                    for _ in 0..<5 {
+                        let subscriber = RecordingSubscriber<Int, Never>()
+                        autoconnected.subscribe(subscriber)
+                        if index == 0 { connectable.subject.send(1) }
+                        subscriber.cancel()
+                        subscriber.cancel()
+                        #expect(subscriber.violations.isEmpty)
+                    }
                 }
+                let connects = connectable.connects.load(ordering: .sequentiallyConsistent)
+                #expect(connects >= 1)
+                #expect(connectable.disconnects.load(ordering: .sequentiallyConsistent) == connects)
+                // Everyone left: the next subscriber connects again.
+                let last = RecordingSubscriber<Int, Never>()
+                autoconnected.subscribe(last)
+                #expect(connectable.connects.load(ordering: .sequentiallyConsistent) == connects + 1)
+                last.cancel()
             }
-            let connects = connectable.connects.load(ordering: .sequentiallyConsistent)
-            #expect(connects >= 1)
-            #expect(connectable.disconnects.load(ordering: .sequentiallyConsistent) == connects)
-            // Everyone left: the next subscriber connects again.
-            let last = RecordingSubscriber<Int, Never>()
-            autoconnected.subscribe(last)
-            #expect(connectable.connects.load(ordering: .sequentiallyConsistent) == connects + 1)
-            last.cancel()
         }
     }
 }

@@ -25,156 +25,168 @@ struct FlatMapStressTests {
         }
     }
 
-    @Test func innersSendingFromSeveralThreadsAreSerializedAndAllDelivered_S3() {
-        let upstream = PassthroughSubject<Int, Never>()
-        let inners = (0..<Self.threads).map { _ in PassthroughSubject<Int, Never>() }
-        let subscriber = RecordingSubscriber<Int, Never>()
-        upstream.flatMap { inners[$0] }.subscribe(subscriber)
-        for index in inners.indices { upstream.send(index) }
-        upstream.send(completion: .finished)
-        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
-            for i in 0..<Self.perThread { inners[thread].send(thread * 1_000_000 + i) }
-            inners[thread].send(completion: .finished)
+    @Test func innersSendingFromSeveralThreadsAreSerializedAndAllDelivered_S3() async {
+        await onDedicatedThread {
+            let upstream = PassthroughSubject<Int, Never>()
+            let inners = (0..<Self.threads).map { _ in PassthroughSubject<Int, Never>() }
+            let subscriber = RecordingSubscriber<Int, Never>()
+            upstream.flatMap { inners[$0] }.subscribe(subscriber)
+            for index in inners.indices { upstream.send(index) }
+            upstream.send(completion: .finished)
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                for i in 0..<Self.perThread { inners[thread].send(thread * 1_000_000 + i) }
+                inners[thread].send(completion: .finished)
+            }
+            let values = subscriber.values
+            #expect(values.count == Self.threads * Self.perThread)
+            for thread in 0..<Self.threads {
+                #expect(values.filter { $0 / 1_000_000 == thread } == (0..<Self.perThread).map { thread * 1_000_000 + $0 })
+            }
+            #expect(subscriber.completion == .finished)
+            #expect(subscriber.violations.isEmpty)
         }
-        let values = subscriber.values
-        #expect(values.count == Self.threads * Self.perThread)
-        for thread in 0..<Self.threads {
-            #expect(values.filter { $0 / 1_000_000 == thread } == (0..<Self.perThread).map { thread * 1_000_000 + $0 })
-        }
-        #expect(subscriber.completion == .finished)
-        #expect(subscriber.violations.isEmpty)
     }
 
     /// Futures keep their value until asked, so every value arrives, however the requests
     /// (one at a time, from another thread) and the promises (from several threads) interleave.
-    @Test func limitedDemandFromAnotherThreadIsNeverExceededAndNothingIsLost_S1() {
-        let count = Self.threads * Self.perThread
-        let promises = Promises()
-        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        (0..<count).publisher.flatMap { promises.future($0) }.subscribe(subscriber)
-        DispatchQueue.concurrentPerform(iterations: Self.threads + 1) { thread in
-            if thread == Self.threads {
-                for _ in 0..<count { subscriber.request(.max(1)) }
-            } else {
-                for i in stride(from: thread, to: count, by: Self.threads) { promises.fulfil(i) }
-            }
-        }
-        #expect(subscriber.values.sorted() == Array(0..<count))
-        #expect(subscriber.completion == .finished)
-        #expect(subscriber.violations.isEmpty)
-    }
-
-    @Test func maxPublishersBoundsTheLiveInnersUnderConcurrency() {
-        let count = 2_000
-        let promises = Promises()
-        let live = Atomic<Int>(0), mostLive = Atomic<Int>(0), subscribed = Atomic<Int>(0)
-        let subscriber = RecordingSubscriber<Int, Never>()
-        (0..<count).publisher
-            .flatMap(maxPublishers: .max(3)) { index in
-                promises.future(index).handleEvents(
-                    receiveSubscription: { _ in
-                        subscribed.add(1, ordering: .relaxed)
-                        let now = live.add(1, ordering: .acquiringAndReleasing).newValue
-                        var most = mostLive.load(ordering: .relaxed)
-                        while now > most {
-                            let (exchanged, original) = mostLive.compareExchange(
-                                expected: most, desired: now, ordering: .relaxed)
-                            if exchanged { break }
-                            most = original
-                        }
-                    },
-                    receiveCompletion: { _ in live.subtract(1, ordering: .acquiringAndReleasing) })
-            }
-            .subscribe(subscriber)
-        // Fulfil each future once it is subscribed, from two threads, until all are through
-        // (or ten seconds have passed, which means a request to the upstream was lost).
-        let deadline = DispatchTime.now() + .seconds(10)
-        DispatchQueue.concurrentPerform(iterations: 2) { thread in
-            var next = thread
-            while next < count && DispatchTime.now() < deadline {
-                if next < subscribed.load(ordering: .acquiring) {
-                    promises.fulfil(next)
-                    next += 2
+    @Test func limitedDemandFromAnotherThreadIsNeverExceededAndNothingIsLost_S1() async {
+        await onDedicatedThread {
+            let count = Self.threads * Self.perThread
+            let promises = Promises()
+            let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+            (0..<count).publisher.flatMap { promises.future($0) }.subscribe(subscriber)
+            DispatchQueue.concurrentPerform(iterations: Self.threads + 1) { thread in
+                if thread == Self.threads {
+                    for _ in 0..<count { subscriber.request(.max(1)) }
+                } else {
+                    for i in stride(from: thread, to: count, by: Self.threads) { promises.fulfil(i) }
                 }
             }
+            #expect(subscriber.values.sorted() == Array(0..<count))
+            #expect(subscriber.completion == .finished)
+            #expect(subscriber.violations.isEmpty)
         }
-        #expect(subscriber.values.sorted() == Array(0..<count))
-        #expect(mostLive.load(ordering: .relaxed) <= 3)
-        #expect(subscriber.completion == .finished)
-        #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func cancelRacingInnerSendsStopsDelivery_S6() {
-        for _ in 0..<50 {
-            let upstream = PassthroughSubject<Int, Never>()
-            let inners = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
+    @Test func maxPublishersBoundsTheLiveInnersUnderConcurrency() async {
+        await onDedicatedThread {
+            let count = 2_000
+            let promises = Promises()
+            let live = Atomic<Int>(0), mostLive = Atomic<Int>(0), subscribed = Atomic<Int>(0)
             let subscriber = RecordingSubscriber<Int, Never>()
-            upstream.flatMap { inners[$0] }.subscribe(subscriber)
-            upstream.send(0)
-            upstream.send(1)
-            DispatchQueue.concurrentPerform(iterations: 3) { thread in
-                if thread < 2 {
-                    for i in 0..<200 { inners[thread].send(i) }
-                } else {
-                    subscriber.cancel()
+            (0..<count).publisher
+                .flatMap(maxPublishers: .max(3)) { index in
+                    promises.future(index).handleEvents(
+                        receiveSubscription: { _ in
+                            subscribed.add(1, ordering: .relaxed)
+                            let now = live.add(1, ordering: .acquiringAndReleasing).newValue
+                            var most = mostLive.load(ordering: .relaxed)
+                            while now > most {
+                                let (exchanged, original) = mostLive.compareExchange(
+                                    expected: most, desired: now, ordering: .relaxed)
+                                if exchanged { break }
+                                most = original
+                            }
+                        },
+                        receiveCompletion: { _ in live.subtract(1, ordering: .acquiringAndReleasing) })
+                }
+                .subscribe(subscriber)
+            // Fulfil each future once it is subscribed, from two threads, until all are through
+            // (or ten seconds have passed, which means a request to the upstream was lost).
+            let deadline = DispatchTime.now() + .seconds(10)
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                var next = thread
+                while next < count && DispatchTime.now() < deadline {
+                    if next < subscribed.load(ordering: .acquiring) {
+                        promises.fulfil(next)
+                        next += 2
+                    }
                 }
             }
-            let seen = subscriber.values.count
-            inners[0].send(-1)
-            inners[1].send(-1)
-            #expect(subscriber.values.count == seen)
-            #expect(subscriber.completion == nil)
+            #expect(subscriber.values.sorted() == Array(0..<count))
+            #expect(mostLive.load(ordering: .relaxed) <= 3)
+            #expect(subscriber.completion == .finished)
             #expect(subscriber.violations.isEmpty)
         }
     }
 
-    @Test func aFailureRacingValuesEndsTheStreamOnce_S4() {
-        struct Boom: Error, Equatable {}
-        for _ in 0..<50 {
-            let upstream = PassthroughSubject<Int, Boom>()
-            let inners = (0..<3).map { _ in PassthroughSubject<Int, Boom>() }
-            let subscriber = RecordingSubscriber<Int, Boom>()
-            upstream.flatMap { inners[$0] }.subscribe(subscriber)
-            for index in inners.indices { upstream.send(index) }
-            DispatchQueue.concurrentPerform(iterations: 3) { thread in
-                if thread == 2 {
-                    inners[2].send(completion: .failure(Boom()))
-                } else {
-                    for i in 0..<300 { inners[thread].send(i) }
+    @Test func cancelRacingInnerSendsStopsDelivery_S6() async {
+        await onDedicatedThread {
+            for _ in 0..<50 {
+                let upstream = PassthroughSubject<Int, Never>()
+                let inners = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
+                let subscriber = RecordingSubscriber<Int, Never>()
+                upstream.flatMap { inners[$0] }.subscribe(subscriber)
+                upstream.send(0)
+                upstream.send(1)
+                DispatchQueue.concurrentPerform(iterations: 3) { thread in
+                    if thread < 2 {
+                        for i in 0..<200 { inners[thread].send(i) }
+                    } else {
+                        subscriber.cancel()
+                    }
                 }
+                let seen = subscriber.values.count
+                inners[0].send(-1)
+                inners[1].send(-1)
+                #expect(subscriber.values.count == seen)
+                #expect(subscriber.completion == nil)
+                #expect(subscriber.violations.isEmpty)
             }
-            #expect(subscriber.completion == .failure(Boom()))
-            if case .completion? = subscriber.events.last {} else { Issue.record("the failure is not the last event") }
-            #expect(subscriber.violations.isEmpty)
         }
     }
 
-    @Test func switchToLatestSwitchingWhileTheInnerSendsIsSerialized_S3() {
-        let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
-        let inners = (0..<Self.threads).map { _ in PassthroughSubject<Int, Never>() }
-        let subscriber = RecordingSubscriber<Int, Never>()
-        upstream.switchToLatest().subscribe(subscriber)
-        upstream.send(inners[0])
-        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
-            if thread == 0 {
-                for next in 1..<Self.threads { upstream.send(inners[next]) }
-            } else {
-                for i in 0..<Self.perThread {
-                    for inner in inners { inner.send(thread * 1_000_000 + i) }
+    @Test func aFailureRacingValuesEndsTheStreamOnce_S4() async {
+        await onDedicatedThread {
+            struct Boom: Error, Equatable {}
+            for _ in 0..<50 {
+                let upstream = PassthroughSubject<Int, Boom>()
+                let inners = (0..<3).map { _ in PassthroughSubject<Int, Boom>() }
+                let subscriber = RecordingSubscriber<Int, Boom>()
+                upstream.flatMap { inners[$0] }.subscribe(subscriber)
+                for index in inners.indices { upstream.send(index) }
+                DispatchQueue.concurrentPerform(iterations: 3) { thread in
+                    if thread == 2 {
+                        inners[2].send(completion: .failure(Boom()))
+                    } else {
+                        for i in 0..<300 { inners[thread].send(i) }
+                    }
                 }
+                #expect(subscriber.completion == .failure(Boom()))
+                if case .completion? = subscriber.events.last {} else { Issue.record("the failure is not the last event") }
+                #expect(subscriber.violations.isEmpty)
             }
         }
-        inners.last!.send(-1)
-        upstream.send(completion: .finished)
-        inners.last!.send(completion: .finished)
-        let values = subscriber.values
-        #expect(values.last == -1)
-        // Each sending thread's values arrive in the order it sent them.
-        for thread in 1..<Self.threads {
-            let fromThread = values.filter { $0 / 1_000_000 == thread }
-            #expect(fromThread == fromThread.sorted())
+    }
+
+    @Test func switchToLatestSwitchingWhileTheInnerSendsIsSerialized_S3() async {
+        await onDedicatedThread {
+            let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+            let inners = (0..<Self.threads).map { _ in PassthroughSubject<Int, Never>() }
+            let subscriber = RecordingSubscriber<Int, Never>()
+            upstream.switchToLatest().subscribe(subscriber)
+            upstream.send(inners[0])
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                if thread == 0 {
+                    for next in 1..<Self.threads { upstream.send(inners[next]) }
+                } else {
+                    for i in 0..<Self.perThread {
+                        for inner in inners { inner.send(thread * 1_000_000 + i) }
+                    }
+                }
+            }
+            inners.last!.send(-1)
+            upstream.send(completion: .finished)
+            inners.last!.send(completion: .finished)
+            let values = subscriber.values
+            #expect(values.last == -1)
+            // Each sending thread's values arrive in the order it sent them.
+            for thread in 1..<Self.threads {
+                let fromThread = values.filter { $0 / 1_000_000 == thread }
+                #expect(fromThread == fromThread.sorted())
+            }
+            #expect(subscriber.completion == .finished)
+            #expect(subscriber.violations.isEmpty)
         }
-        #expect(subscriber.completion == .finished)
-        #expect(subscriber.violations.isEmpty)
     }
 }

@@ -88,34 +88,40 @@ struct ReceiveOnStressTests {
     }
 
     @Test func fourSendersOntoASerialQueue_S3_S13() async {
-        let queue = DispatchQueue(label: "receive-on.serial")
-        let key = DispatchSpecificKey<Bool>()
-        queue.setSpecific(key: key, value: true)
-        let offQueue = Atomic<Int>(0)
-        let subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject.receive(on: queue).sink { _ in
-            if DispatchQueue.getSpecific(key: key) != true { offQueue.add(1, ordering: .relaxed) }
+        await onDedicatedThread {
+            let queue = DispatchQueue(label: "receive-on.serial")
+            let key = DispatchSpecificKey<Bool>()
+            queue.setSpecific(key: key, value: true)
+            let offQueue = Atomic<Int>(0)
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.receive(on: queue).sink { _ in
+                if DispatchQueue.getSpecific(key: key) != true { offQueue.add(1, ordering: .relaxed) }
+            }
+            if let recorder = await deliverFromFourSenders(on: queue) {
+                expectEveryValueOnceInSenderOrder(recorder)
+            }
+            DispatchQueue.concurrentPerform(iterations: Self.senders) { _ in
+                for i in 0..<500 { subject.send(i) }
+            }
+            await drained(queue)
+            #expect(offQueue.load(ordering: .relaxed) == 0)
+            _ = cancellable
         }
-        if let recorder = await deliverFromFourSenders(on: queue) {
-            expectEveryValueOnceInSenderOrder(recorder)
-        }
-        DispatchQueue.concurrentPerform(iterations: Self.senders) { _ in
-            for i in 0..<500 { subject.send(i) }
-        }
-        await drained(queue)
-        #expect(offQueue.load(ordering: .relaxed) == 0)
-        _ = cancellable
     }
 
     @Test func fourSendersOntoAConcurrentQueue_S3_S13() async {
-        if let recorder = await deliverFromFourSenders(on: DispatchQueue.global()) {
-            expectEveryValueOnceInSenderOrder(recorder)
+        await onDedicatedThread {
+            if let recorder = await deliverFromFourSenders(on: DispatchQueue.global()) {
+                expectEveryValueOnceInSenderOrder(recorder)
+            }
         }
     }
 
     @Test func fourSendersOntoAThreadPerActionScheduler_S3_S13() async {
-        if let recorder = await deliverFromFourSenders(on: Self.threadPerAction) {
-            expectEveryValueOnceInSenderOrder(recorder)
+        await onDedicatedThread {
+            if let recorder = await deliverFromFourSenders(on: Self.threadPerAction) {
+                expectEveryValueOnceInSenderOrder(recorder)
+            }
         }
     }
 
@@ -147,30 +153,32 @@ struct ReceiveOnStressTests {
         }
     }
 
-    @Test func noValueWhileTheSubscriptionIsHandedOverOnAnotherThread_S3() {
-        // `Just` sends its value inside the first request, during receive(subscription:); the
-        // pass that the scheduler then runs on another thread must leave it queued until the
-        // handover is over.
-        let scheduler = DispatchQueue.test
-        let slot = RecorderSlot<Int, Never>()
-        let valuesDuringHandover = Atomic<Int>(-1)
-        let recorder = RecordingSubscriber<Int, Never>(onSubscription: { _ in
-            let advanced = DispatchSemaphore(value: 0)
-            Thread {  // its own thread: waiting here must not depend on a pool thread
-                scheduler.advance()
-                advanced.signal()
-            }.start()
-            _ = advanced.wait(timeout: .now() + 60)
-            valuesDuringHandover.store(slot.recorder?.values.count ?? -1, ordering: .relaxed)
-        })
-        slot.recorder = recorder
-        Just(1).receive(on: scheduler).subscribe(recorder)
-        slot.recorder = nil
-        #expect(valuesDuringHandover.load(ordering: .relaxed) == 0)
-        #expect(recorder.values == [])
-        #expect(scheduler.pendingCount == 1)  // scheduled again once the handover was over
-        scheduler.advance()
-        #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    @Test func noValueWhileTheSubscriptionIsHandedOverOnAnotherThread_S3() async {
+        await onDedicatedThread {
+            // `Just` sends its value inside the first request, during receive(subscription:); the
+            // pass that the scheduler then runs on another thread must leave it queued until the
+            // handover is over.
+            let scheduler = DispatchQueue.test
+            let slot = RecorderSlot<Int, Never>()
+            let valuesDuringHandover = Atomic<Int>(-1)
+            let recorder = RecordingSubscriber<Int, Never>(onSubscription: { _ in
+                let advanced = DispatchSemaphore(value: 0)
+                Thread {  // its own thread: waiting here must not depend on a pool thread
+                    scheduler.advance()
+                    advanced.signal()
+                }.start()
+                _ = advanced.wait(timeout: .now() + 60)
+                valuesDuringHandover.store(slot.recorder?.values.count ?? -1, ordering: .relaxed)
+            })
+            slot.recorder = recorder
+            Just(1).receive(on: scheduler).subscribe(recorder)
+            slot.recorder = nil
+            #expect(valuesDuringHandover.load(ordering: .relaxed) == 0)
+            #expect(recorder.values == [])
+            #expect(scheduler.pendingCount == 1)  // scheduled again once the handover was over
+            scheduler.advance()
+            #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+        }
     }
 
     @Test func docExampleDeliversOnTheQueue() async {
