@@ -284,8 +284,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Values waiting for demand or for the token holder.
     @exclusivity(unchecked) @usableFromInline var buffer = FIFOQueue<Waiting>()
     @exclusivity(unchecked) @usableFromInline var isDraining = false
-    /// The completion the token holder is to deliver.
-    @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+    /// The completion the token holder is to deliver; its failure, a `Failure`, is kept as
+    /// `any Error`. (Of type `Completion<Failure>?`, the field cost the class's deinit, which
+    /// is never specialized, two generic metadata lookups per subscription.)
+    @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<any Error>?
     /// `false` once a completion is decided or the downstream cancelled: signals are ignored.
     @exclusivity(unchecked) @usableFromInline var isActive = true
     /// The completion was delivered or the downstream cancelled: nothing more goes out.
@@ -568,7 +570,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let transform = self.transform.take()
         var dropped = FIFOQueue<Waiting>()
         if case .failure = completion { dropped = buffer.takeAll() }
-        pendingCompletion = completion
+        pendingCompletion = switch completion {
+        case .finished: .finished
+        case .failure(let failure): .failure(failure)
+        }
         let mustDrain = !isDraining
         isDraining = true
         lock.unlock()
@@ -595,9 +600,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 _ = downstream
                 return
             }
-            if let completion = pendingCompletion {
-                let failed = if case .failure = completion { true } else { false }
-                if failed || buffer.isEmpty {
+            if let pending = pendingCompletion {
+                let completion: Subscribers.Completion<Failure>? = switch pending {
+                case .failure(let failure): .failure(failure as! Failure)  // stored from a `Failure`
+                case .finished: buffer.isEmpty ? .finished : nil
+                }
+                if let completion {
                     pendingCompletion = nil
                     isTerminated = true
                     isDraining = false
