@@ -209,10 +209,11 @@ extension Publishers {
 /// downstream receives, and the hub of the inner publishers, each subscribed with a
 /// ``FlatMapInnerSubscriber`` that names its slot here.
 ///
-/// One lock guards everything, the inners' state included. An inner's state is a slot in
-/// `slots` (its subscription, and whether it was asked for `.unlimited`); a slot is reused
-/// once its inner is over, under a new generation, so a late signal of the inner that had it
-/// before is told apart. No object is allocated per inner publisher.
+/// One lock guards everything, the inners' state included. An inner's state is a slot (its
+/// subscription, and whether it was asked for `.unlimited`): slot 0 is `firstSlot`, stored
+/// inline, the others are in `otherSlots`, allocated only once two inners are live at once. A
+/// slot is reused once its inner is over, under a new generation, so a late signal of the
+/// inner that had it before is told apart. No object is allocated per inner publisher.
 ///
 /// The downstream's demand is counted here (requested plus returned, minus delivered). Each
 /// inner publisher is asked for one value at a time (for `.unlimited` once the downstream's
@@ -244,20 +245,6 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline typealias Failure = NewPublisher.Failure
     @usableFromInline typealias Inner = FlatMapInnerSubscriber<UpstreamOutput, NewPublisher, Downstream>
 
-    /// One inner publisher's state.
-    @usableFromInline
-    struct InnerSlot {
-        @usableFromInline var subscription: (any Subscription)?
-        /// Counts the inners that had this slot; the live one's signals carry it.
-        @usableFromInline var generation = 0
-        @usableFromInline var isLive = false
-        @usableFromInline var isSubscribed = false
-        @usableFromInline var isUnlimited = false
-
-        @inlinable
-        init() {}
-    }
-
     /// A value waiting to go down, and the inner that sent it.
     @usableFromInline
     struct Waiting {
@@ -284,7 +271,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Whether the upstream has sent its subscription (a second one is cancelled).
     @exclusivity(unchecked) @usableFromInline var upstreamSubscribed = false
     @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
-    @exclusivity(unchecked) @usableFromInline var slots: ContiguousArray<InnerSlot> = []
+    /// Slot 0, inline: a flatMap whose inners come one after another allocates no slot array.
+    @exclusivity(unchecked) @usableFromInline var firstSlot = FlatMapInnerSlot()
+    /// Slots 1, 2, ...: slot `i` is `otherSlots[i - 1]`.
+    @exclusivity(unchecked) @usableFromInline var otherSlots: ContiguousArray<FlatMapInnerSlot> = []
+    /// Freed slots, reused last freed first. While `otherSlots` is empty it stays empty: slot 0
+    /// is then the only slot, free when not live.
     @exclusivity(unchecked) @usableFromInline var freeSlots: ContiguousArray<Int> = []
     @exclusivity(unchecked) @usableFromInline var liveInners = 0
     /// The downstream's outstanding demand.
@@ -292,8 +284,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Values waiting for demand or for the token holder.
     @exclusivity(unchecked) @usableFromInline var buffer = FIFOQueue<Waiting>()
     @exclusivity(unchecked) @usableFromInline var isDraining = false
-    /// The completion the token holder is to deliver.
-    @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+    /// The completion the token holder is to deliver; its failure, a `Failure`, is kept as
+    /// `any Error`. (Of type `Completion<Failure>?`, the field cost the class's deinit, which
+    /// is never specialized, two generic metadata lookups per subscription.)
+    @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<any Error>?
     /// `false` once a completion is decided or the downstream cancelled: signals are ignored.
     @exclusivity(unchecked) @usableFromInline var isActive = true
     /// The completion was delivered or the downstream cancelled: nothing more goes out.
@@ -332,16 +326,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             lock.unlock()
             return .none
         }
-        let slot: Int
-        if let free = freeSlots.popLast() {
-            slot = free
-        } else {
-            slot = slots.count
-            slots.append(InnerSlot())
+        let slot = takeSlot()
+        let generation = withSlot(slot) {
+            $0.generation &+= 1
+            $0.isLive = true
+            return $0.generation
         }
-        slots[slot].generation &+= 1
-        slots[slot].isLive = true
-        let generation = slots[slot].generation
         liveInners += 1
         lock.unlock()
         transform(input).receive(subscriber: Inner(parent: self, slot: slot, generation: generation))
@@ -376,21 +366,23 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Whether `slot` still belongs to the inner of `generation`. Call with the lock held.
     @inlinable
     func isLive(_ slot: Int, _ generation: Int) -> Bool {
-        slots[slot].isLive && slots[slot].generation == generation
+        withSlot(slot) { $0.isLive && $0.generation == generation }
     }
 
     @inlinable
     func innerSubscribed(_ subscription: any Subscription, slot: Int, generation: Int) {
         lock.lock()
-        guard isActive, isLive(slot, generation), !slots[slot].isSubscribed else {
+        guard isActive, withSlot(slot, { $0.isLive && $0.generation == generation && !$0.isSubscribed }) else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        slots[slot].isSubscribed = true
-        slots[slot].subscription = subscription
         let unlimited = demand == .unlimited
-        slots[slot].isUnlimited = unlimited
+        withSlot(slot) {
+            $0.isSubscribed = true
+            $0.subscription = subscription
+            $0.isUnlimited = unlimited
+        }
         lock.unlock()
         subscription.request(unlimited ? .unlimited : .max(1))
     }
@@ -421,7 +413,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         var unlimiting: ContiguousArray<any Subscription>?
         if more != .none && !isTerminated { unlimiting = addDemand(more) }
         // The value used the inner's one unit of demand: ask it for the next.
-        let next: Subscribers.Demand = isLive(slot, generation) && !slots[slot].isUnlimited ? .max(1) : .none
+        let next: Subscribers.Demand = withSlot(slot) {
+            $0.isLive && $0.generation == generation && !$0.isUnlimited ? .max(1) : .none
+        }
         if buffer.isEmpty && pendingCompletion == nil && !isTerminated && unlimiting == nil {
             isDraining = false
             lock.unlock()
@@ -510,11 +504,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         demand += more
         guard demand == .unlimited else { return nil }
         var subscriptions = ContiguousArray<any Subscription>()
-        for slot in slots.indices where slots[slot].isLive && !slots[slot].isUnlimited {
+        for slot in 0...otherSlots.count {
             // One without its subscription yet asks for `.unlimited` when it gets it.
-            guard let subscription = slots[slot].subscription else { continue }
-            slots[slot].isUnlimited = true
-            subscriptions.append(subscription)
+            let subscription = withSlot(slot) { inner -> (any Subscription)? in
+                guard inner.isLive, !inner.isUnlimited, let subscription = inner.subscription else { return nil }
+                inner.isUnlimited = true
+                return subscription
+            }
+            if let subscription { subscriptions.append(subscription) }
         }
         return subscriptions
     }
@@ -523,12 +520,30 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// unlocking.
     @inlinable
     func release(_ slot: Int) -> (any Subscription)? {
-        slots[slot].isLive = false
-        slots[slot].isSubscribed = false
-        slots[slot].isUnlimited = false
         liveInners -= 1
-        freeSlots.append(slot)
-        return slots[slot].subscription.take()
+        if !otherSlots.isEmpty { freeSlots.append(slot) }
+        return withSlot(slot) {
+            $0.isLive = false
+            $0.isSubscribed = false
+            $0.isUnlimited = false
+            return $0.subscription.take()
+        }
+    }
+
+    /// Runs `body` on slot `slot`: `firstSlot` or one of `otherSlots`. (Not a `_modify`
+    /// subscript: its coroutine frame was allocated on the heap.)
+    @inlinable @inline(__always)
+    func withSlot<Result>(_ slot: Int, _ body: (inout FlatMapInnerSlot) -> Result) -> Result {
+        slot == 0 ? body(&firstSlot) : body(&otherSlots[slot - 1])
+    }
+
+    /// A free slot for a new inner: the last one freed, or a new one.
+    @inlinable
+    func takeSlot() -> Int {
+        if otherSlots.isEmpty && !firstSlot.isLive { return 0 }
+        if let free = freeSlots.popLast() { return free }
+        otherSlots.append(FlatMapInnerSlot())
+        return otherSlots.count
     }
 
     /// Frees every live inner's slot; returns their subscriptions, to be cancelled after
@@ -536,7 +551,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func releaseAll() -> ContiguousArray<any Subscription> {
         var subscriptions = ContiguousArray<any Subscription>()
-        for slot in slots.indices where slots[slot].isLive {
+        for slot in 0...otherSlots.count where withSlot(slot, { $0.isLive }) {
             if let subscription = release(slot) { subscriptions.append(subscription) }
         }
         return subscriptions
@@ -555,7 +570,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let transform = self.transform.take()
         var dropped = FIFOQueue<Waiting>()
         if case .failure = completion { dropped = buffer.takeAll() }
-        pendingCompletion = completion
+        pendingCompletion = switch completion {
+        case .finished: .finished
+        case .failure(let failure): .failure(failure)
+        }
         let mustDrain = !isDraining
         isDraining = true
         lock.unlock()
@@ -582,9 +600,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 _ = downstream
                 return
             }
-            if let completion = pendingCompletion {
-                let failed = if case .failure = completion { true } else { false }
-                if failed || buffer.isEmpty {
+            if let pending = pendingCompletion {
+                let completion: Subscribers.Completion<Failure>? = switch pending {
+                case .failure(let failure): .failure(failure as! Failure)  // stored from a `Failure`
+                case .finished: buffer.isEmpty ? .finished : nil
+                }
+                if let completion {
                     pendingCompletion = nil
                     isTerminated = true
                     isDraining = false
@@ -603,8 +624,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             }
             demand -= 1
             // The value waited with its inner's demand used up: ask the inner for the next.
-            let next = isLive(waiting.slot, waiting.generation) && !slots[waiting.slot].isUnlimited
-                ? slots[waiting.slot].subscription : nil
+            let next = withSlot(waiting.slot) {
+                $0.isLive && $0.generation == waiting.generation && !$0.isUnlimited ? $0.subscription : nil
+            }
             let downstream = self.downstream.take().unsafelyUnwrapped
             lock.unlock()
             let more = downstream.receive(waiting.value)
@@ -618,6 +640,20 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             }
         }
     }
+}
+
+/// One inner publisher's state in a ``FlatMapSubscription``, guarded by its lock.
+@usableFromInline
+struct FlatMapInnerSlot {
+    @usableFromInline var subscription: (any Subscription)?
+    /// Counts the inners that had this slot; the live one's signals carry it.
+    @usableFromInline var generation = 0
+    @usableFromInline var isLive = false
+    @usableFromInline var isSubscribed = false
+    @usableFromInline var isUnlimited = false
+
+    @inlinable
+    init() {}
 }
 
 /// The subscriber `flatMap` subscribes each inner publisher with: it passes the inner's

@@ -434,6 +434,22 @@ struct FlatMapTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    @Test func aFailureSentFromInsideReceiveIsDeliveredAfterIt_S3() {
+        let upstream = TestPublisher<Inner, Boom>()
+        let first = Inner(), second = Inner()
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: .unlimited, onValue: { value in
+            if value == 1 { second.send(completion: .failure(Boom())) }
+            return .none
+        })
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        upstream.send(first)
+        upstream.send(second)
+        first.send(1)
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+        #expect(first.history == [.requested(.unlimited), .cancelled])
+        #expect(subscriber.violations.isEmpty)
+    }
+
     @Test func cancelFromInsideReceiveStopsDelivery_S6() {
         let box = Box<RecordingSubscriber<Int, Never>>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onValue: { _ in
