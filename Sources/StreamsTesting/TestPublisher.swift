@@ -19,7 +19,9 @@ import Streams
 /// A subscriber is let go when it cancels or after the completion, as a real publisher must (S7).
 ///
 /// - Threading: every member may be used from any thread; `send` calls subscribers on the
-///   calling thread.
+///   calling thread. A subscriber gets values and the completion only once it has its
+///   subscription: what another thread sends while it is being subscribed passes it by (a
+///   completion waits for it). Sends from several threads at once are not serialized.
 public final class TestPublisher<Output, Failure: Error>: Publisher,
     @unchecked Sendable  // all mutable state is guarded by `lock`
 {
@@ -61,6 +63,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
         let completion = self.completion
         lock.unlock()
         subscriber.receive(subscription: subscription)
+        subscription.handOver()
         if let completion { subscription.complete(completion) }
     }
 
@@ -106,6 +109,10 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
         private var _history: [Event] = []
         private var _demand: Subscribers.Demand = .none
         private var _isCancelled = false
+        /// Whether the subscriber has returned from `receive(subscription:)`: until then it
+        /// gets nothing (S3), and a completion waits in `pendingCompletion`.
+        private var isHandedOver = false
+        private var pendingCompletion: Subscribers.Completion<Failure>?
         private let onCancel: (@Sendable () -> Void)?
 
         init(_ subscriber: AnySubscriber<Output, Failure>, onCancel: (@Sendable () -> Void)?) {
@@ -145,9 +152,20 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
         /// "TestSubscription".
         public var description: String { "TestSubscription" }
 
+        /// The subscriber has its subscription: from now on it is sent to, starting with a
+        /// completion that arrived meanwhile.
+        func handOver() {
+            lock.lock()
+            isHandedOver = true
+            let pending = pendingCompletion
+            pendingCompletion = nil
+            lock.unlock()
+            if let pending { complete(pending) }
+        }
+
         func deliver(_ value: Output) -> Subscribers.Demand? {
             lock.lock()
-            guard let subscriber else {
+            guard isHandedOver, let subscriber else {
                 lock.unlock()
                 return nil
             }
@@ -160,6 +178,11 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
 
         func complete(_ completion: Subscribers.Completion<Failure>) {
             lock.lock()
+            guard isHandedOver else {
+                pendingCompletion = pendingCompletion ?? completion
+                lock.unlock()
+                return
+            }
             let subscriber = self.subscriber
             self.subscriber = nil
             lock.unlock()
