@@ -7,24 +7,22 @@ import Testing
 @MainActor
 @Suite("Terminal session (line mode)")
 struct TerminalSessionTests {
-    /// An environment with the favorites "file" in `file` (nil: none), saves recorded in `saved`,
-    /// and the nth prime computed at once; answers delivered on the main queue.
+    /// An environment with the favorites "file" answering `file` (nil: none), saves recorded in
+    /// `saved` (the feature tests' ``FileStub``), and the nth prime computed at once; answers
+    /// delivered on the main queue.
+    @MainActor
     final class World {
-        var file: Result<[Int]?, FavoritesFileError>
-        var saved: [[Int]] = []
+        let stub = FileStub()
         var logged: [String] = []
-        init(file: Result<[Int]?, FavoritesFileError>) { self.file = file }
+        init(file: Result<[Int]?, FavoritesFileError>) { stub.loadResult = file }
+
+        var saved: [[Int]] { stub.saved }
 
         var environment: AppEnvironment {
             AppEnvironment(
                 nthPrime: { Effect(value: Primes.nth($0)) },
                 mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
-                favoritesFile: FavoritesFileClient(
-                    load: { Effect(value: self.file) },
-                    save: { primes in
-                        self.saved.append(primes)
-                        return Effect(value: .success(primes))
-                    }),
+                favoritesFile: stub.client,
                 now: { Date(timeIntervalSince1970: 0) },
                 log: { self.logged.append($0) })
         }
