@@ -15,7 +15,7 @@ import Synchronization
 /// let c = store.publisher(for: \.counter.count).sink { print("count:", $0) }
 /// ```
 ///
-/// What ``send(_:)`` guarantees (CONTRACT.md, part 2):
+/// What ``send(_:)`` guarantees (Docs/Contract.md, part 2):
 /// - It is iterative (A1): an action sent while a send is running — by an effect, an observer of
 ///   the state, a deinit — is queued and run, first in first out, by the running loop; a million
 ///   actions chained through synchronous effects run without the stack growing.

@@ -40,7 +40,7 @@ public enum Exhaustivity: Sendable, Hashable {
 /// }
 /// ```
 ///
-/// It is exhaustive by default (``Exhaustivity/on``, CONTRACT.md rule A11). The test fails, at
+/// It is exhaustive by default (``Exhaustivity/on``, Docs/Contract.md rule A11). The test fails, at
 /// the file and line of the step, with a readable diff (``Diff``: `- expected`, `+ actual`), on:
 /// - a state change the step did not assert, or asserted wrongly;
 /// - an asserted change that did not happen;

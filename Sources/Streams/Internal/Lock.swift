@@ -10,7 +10,8 @@ import Musl
 /// platforms) on its own stable heap address.
 ///
 /// Not `Synchronization.Mutex`: on Linux with Swift 6.3, ThreadSanitizer cannot see that lock and
-/// reports false races on the state it guards (see DESIGN.md). Rules for every user of this type:
+/// reports false races on the state it guards (measured: a correct Mutex-guarded counter fails
+/// `swift test --sanitize=thread`; the same counter over pthread_mutex passes). Rules for every user of this type:
 /// never call out (downstream, upstream, a user closure) while holding it, and release captured
 /// closures after unlocking.
 @usableFromInline
