@@ -167,7 +167,7 @@ where Downstream.Input == NewPublisher.Output {
     @inlinable
     init(downstream: Downstream, handler: @escaping CatchHandler<UpstreamFailure, NewPublisher>, name: StaticString) {
         subscribeReplacement = { $0.subscribe($1, generation: 1) }
-        super.init(downstream: downstream, context: handler, name: name)
+        super.init(downstream: downstream, context: handler, name: name, reportsNoneRequest: true)
     }
 
     @inlinable

@@ -420,7 +420,7 @@ where Storage.Output == Downstream.Input {
     @inlinable
     func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand {
         lock.lock()
-        guard case .running = phase else {
+        guard case .running = phase, isSubscribedLocked(index) else {
             lock.unlock()
             return .none
         }

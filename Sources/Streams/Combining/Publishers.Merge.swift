@@ -926,7 +926,7 @@ final class MergeSubscription<Downstream: Subscriber>:
     @inlinable
     func receive(_ value: Downstream.Input, at index: Int) -> Subscribers.Demand {
         lock.lock()
-        guard case .running = phase else {
+        guard case .running = phase, isSubscribedLocked(index) else {
             lock.unlock()
             return .none
         }

@@ -124,7 +124,8 @@ class CombiningSubscription<Downstream: Subscriber, Rules: CombiningRules>: Subs
 
     @inlinable
     final func request(_ more: Subscribers.Demand) {
-        guard more.isValidRequest(of: "\(name)") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard more != .none else { return }
         lock.lock()
         guard case .running = phase else {
             lock.unlock()
@@ -192,6 +193,15 @@ class CombiningSubscription<Downstream: Subscriber, Rules: CombiningRules>: Subs
     }
 
     // MARK: For subclasses
+
+    /// Whether upstream `index` has sent its subscription and not yet completed: only then are
+    /// its values taken (a misbehaving upstream's value before or after that is ignored, S2).
+    /// Call with the lock held.
+    @inlinable
+    final func isSubscribedLocked(_ index: Int) -> Bool {
+        if case .subscribed = slots[index] { return true }
+        return false
+    }
 
     /// Ends the stream with `completion`, queued behind the values already paid for: cancels the
     /// upstreams still running and drops what waits. Call with the lock held.

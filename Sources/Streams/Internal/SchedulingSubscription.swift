@@ -128,7 +128,8 @@ class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
 
     @inlinable
     final func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "\(name)") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard demand != .none else { return }
         addDemand(demand)
     }
 

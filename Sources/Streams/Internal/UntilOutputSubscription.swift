@@ -204,7 +204,8 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "\(name)") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard demand != .none else { return }
         lock.lock()
         guard !isDone else {
             lock.unlock()

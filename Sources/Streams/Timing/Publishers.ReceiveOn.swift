@@ -334,7 +334,8 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "ReceiveOn") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard demand != .none else { return }
         lock.lock()
         let upstream = self.upstream
         lock.unlock()

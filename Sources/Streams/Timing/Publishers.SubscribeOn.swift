@@ -182,7 +182,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "SubscribeOn") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard demand != .none else { return }
         lock.lock()
         let isActive = upstream != nil
         lock.unlock()

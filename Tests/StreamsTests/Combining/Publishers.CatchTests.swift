@@ -248,6 +248,20 @@ struct CatchTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's catch and tryCatch ignore what the upstream or the replacement sends before
+        // its subscription or after its end, and cancel a second subscription.
+        checkIgnoresMisbehavingUpstream({ $0.catch { _ in Just(-1) } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.catch { _ in Empty(completeImmediately: false) } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ replacement in Fail<Int, Boom>(error: Boom()).catch { _ in replacement } },
+                                        value: 1, failure: Fatal())
+        checkIgnoresMisbehavingUpstream({ $0.tryCatch { _ in Just(-1) } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ replacement in Fail<Int, Boom>(error: Boom()).tryCatch { _ in replacement } },
+                                        value: 1, failure: Fatal())
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -307,6 +307,21 @@ struct CombineLatestTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's combineLatest ignores what an upstream sends before its subscription or
+        // after its end, and cancels a second subscription; each input is checked.
+        checkIgnoresMisbehavingUpstream({ $0.combineLatest(Just(2).setFailureType(to: Boom.self)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).combineLatest($0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.combineLatest(Empty(completeImmediately: false)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).combineLatest(Just(3).setFailureType(to: Boom.self), $0) },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).combineLatest(Just(3).setFailureType(to: Boom.self),
+                                                                                             Just(4).setFailureType(to: Boom.self), $0) },
+                                        value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -287,6 +287,18 @@ struct ConcatenateTests {
         #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's Concatenate ignores what its prefix or suffix sends before its subscription
+        // or after its end, and cancels a second subscription; both sides are checked.
+        checkIgnoresMisbehavingUpstream({ $0.append(Just(2).setFailureType(to: Boom.self)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.append(Empty(completeImmediately: false)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).append($0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.prepend(Just(2).setFailureType(to: Boom.self)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty<Int, Boom>().prepend($0) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {

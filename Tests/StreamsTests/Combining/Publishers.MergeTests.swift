@@ -461,6 +461,38 @@ struct MergeTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's merge ignores what an upstream sends before its subscription or after its
+        // end, and cancels a second subscription; each input is checked.
+        checkIgnoresMisbehavingUpstream({ $0.merge(with: Empty()) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: $0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.merge(with: Empty(completeImmediately: false)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty(completeImmediately: false).merge(with: $0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), $0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), Empty(), $0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), Empty(), Empty(), $0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), Empty(), Empty(), Empty(), $0) },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), Empty(), Empty(), Empty(), Empty(), $0) },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), Empty(), Empty(), Empty(), Empty(), Empty(), $0) },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Publishers.MergeMany([$0, $0]) }, value: 1, failure: Boom())
+    }
+
+    @Test func valuesOfAFinishedUpstreamAreIgnoredWhileOthersRun_S2() {
+        let misbehaving = MisbehavingPublisher<Int, Never>([.subscription, .completion(.finished), .value(9)])
+        let other = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        misbehaving.merge(with: other).subscribe(subscriber)
+        other.send(1)
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completion == nil)
+        #expect(subscriber.violations.isEmpty)
+    }
+
     // MARK: Contract
 
     @Test func contract() {

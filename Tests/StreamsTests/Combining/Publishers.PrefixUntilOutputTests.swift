@@ -246,6 +246,17 @@ struct PrefixUntilOutputTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's prefix(untilOutputFrom:) ignores what the upstream or the trigger sends
+        // before its subscription or after its end, and cancels a second subscription.
+        checkIgnoresMisbehavingUpstream({ $0.prefix(untilOutputFrom: Self.silent) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.prefix(untilOutputFrom: Empty<Int, Boom>()) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(1).setFailureType(to: Boom.self).append(Empty(completeImmediately: false))
+                                            .prefix(untilOutputFrom: $0) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {

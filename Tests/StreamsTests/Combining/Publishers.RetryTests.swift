@@ -231,6 +231,16 @@ struct RetryTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's retry ignores what an attempt sends before its subscription or after its
+        // end (an early failure does not start a new attempt), and cancels a second subscription.
+        checkIgnoresMisbehavingUpstream({ $0.retry(1) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.retry(3) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.retry() }, value: 1)
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -304,6 +304,20 @@ struct SwitchToLatestTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's switchToLatest ignores what its upstream, or an inner publisher, sends
+        // before its subscription or after its end, and cancels a second subscription.
+        checkIgnoresMisbehavingUpstream({ $0.switchToLatest() },
+                                        value: Just(7).setFailureType(to: Boom.self).eraseToAnyPublisher(),
+                                        failure: Boom())
+        checkIgnoresMisbehavingUpstream({ inner in Just(inner).setFailureType(to: Boom.self).switchToLatest() },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ inner in Just(inner).setFailureType(to: Boom.self).append(Empty(completeImmediately: false)).switchToLatest() },
+                                        value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -110,6 +110,15 @@ struct AssertNoFailureTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func passesAMisbehavingUpstreamThrough_S2() {
+        // Like Combine's, assertNoFailure keeps no state and hands the upstream's subscription
+        // down: it is transparent, and the next stateful subscriber ignores the misbehaviour.
+        checkPassesMisbehavingUpstreamThrough({ (upstream: MisbehavingPublisher<Int, Boom>) in upstream.assertNoFailure() },
+                                              value: 1)
+    }
+
     // MARK: Contract
 
     @Test func contract() {

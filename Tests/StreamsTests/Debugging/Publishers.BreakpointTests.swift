@@ -125,6 +125,15 @@ struct BreakpointTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func passesAMisbehavingUpstreamThrough_S2() {
+        // Like Combine's, breakpoint keeps no state and hands the upstream's subscription
+        // down: it is transparent, and the next stateful subscriber ignores the misbehaviour.
+        checkPassesMisbehavingUpstreamThrough({ $0.breakpoint() }, value: 1, failure: Boom())
+        checkPassesMisbehavingUpstreamThrough({ $0.breakpointOnError() }, value: 1)
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -272,6 +272,14 @@ struct PrintTests {
         #expect(log.lines.count == 20_003)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // print keeps state (it sees requests and cancels), so it ignores what its upstream
+        // sends before the subscription or after its end, and cancels a second subscription.
+        checkIgnoresMisbehavingUpstream({ $0.print(to: TextLog()) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -329,6 +329,18 @@ struct CollectByTimeTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's collect(.byTime) and collect(.byTimeOrCount) ignore what their upstream
+        // sends before the subscription or after its end, and cancel a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.collect(.byTime(scheduler, .seconds(1))) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+        checkIgnoresMisbehavingUpstream({ $0.collect(.byTimeOrCount(scheduler, .seconds(1), 2)) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+    }
+
     // MARK: Contract
 
     @Test func contractOnVirtualTime() {

@@ -244,6 +244,16 @@ struct DebounceTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's debounce ignores what its upstream sends before the subscription or after
+        // its end, and cancels a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.debounce(for: .seconds(1), scheduler: scheduler) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -287,6 +287,17 @@ struct ReceiveOnTests {
         #expect(subscriber.values == Array(0..<100))
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's receive(on:) ignores what its upstream sends before the subscription or
+        // after its end, and cancels a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.receive(on: scheduler) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance() })
+        checkIgnoresMisbehavingUpstream({ $0.receive(on: ImmediateScheduler.shared) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {

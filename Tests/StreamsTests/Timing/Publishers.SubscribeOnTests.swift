@@ -255,6 +255,17 @@ struct SubscribeOnTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's subscribe(on:) ignores what its upstream sends before the subscription or
+        // after its end, and cancels a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.subscribe(on: scheduler) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance() })
+        checkIgnoresMisbehavingUpstream({ $0.subscribe(on: ImmediateScheduler.shared) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {

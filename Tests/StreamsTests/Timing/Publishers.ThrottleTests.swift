@@ -271,6 +271,18 @@ struct ThrottleTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's throttle ignores what its upstream sends before the subscription or after
+        // its end, and cancels a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.throttle(for: .seconds(1), scheduler: scheduler, latest: true) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+        checkIgnoresMisbehavingUpstream({ $0.throttle(for: .seconds(1), scheduler: scheduler, latest: false) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -260,6 +260,18 @@ struct TimeoutTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's timeout ignores what its upstream sends before the subscription or after its
+        // end, and cancels a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.timeout(.seconds(1), scheduler: scheduler) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+        checkIgnoresMisbehavingUpstream({ $0.timeout(.seconds(1), scheduler: scheduler) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance() })
+    }
+
     // MARK: Contract
 
     @Test func contract() {
