@@ -322,7 +322,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         lock.lock()
-        guard isActive, let transform else {
+        // Before the upstream's subscription, or after its end, a value is ignored (S2).
+        guard isActive, upstreamSubscribed, let transform else {
             lock.unlock()
             return .none
         }
@@ -341,7 +342,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard isActive else {
+        // Before the upstream's subscription, or after its end, a completion is ignored (S2).
+        guard isActive, upstreamSubscribed, !upstreamFinished else {
             lock.unlock()
             return
         }
@@ -363,10 +365,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     // MARK: The inner publishers' signals
 
-    /// Whether `slot` still belongs to the inner of `generation`. Call with the lock held.
+    /// Whether `slot` still belongs to the inner of `generation`, and that inner has sent its
+    /// subscription: only then are its value and completion taken (S2). Call with the lock held.
     @inlinable
     func isLive(_ slot: Int, _ generation: Int) -> Bool {
-        withSlot(slot) { $0.isLive && $0.generation == generation }
+        withSlot(slot) { $0.isLive && $0.isSubscribed && $0.generation == generation }
     }
 
     @inlinable
@@ -455,6 +458,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        // S9: Combine's flatMap traps on `.none`; it is reported.
         guard demand.isValidRequest(of: "FlatMap") else { return }
         lock.lock()
         guard !isTerminated else {

@@ -262,7 +262,8 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func receive(_ input: Inner) -> Subscribers.Demand {
         lock.lock()
-        guard isActive else {
+        // Before the upstream's subscription, or after its end, a publisher is ignored (S2).
+        guard isActive, upstreamSubscribed, !upstreamFinished else {
             lock.unlock()
             return .none
         }
@@ -280,7 +281,8 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard isActive else {
+        // Before the upstream's subscription, or after its end, a completion is ignored (S2).
+        guard isActive, upstreamSubscribed, !upstreamFinished else {
             lock.unlock()
             return
         }
@@ -319,7 +321,8 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func innerValue(_ value: Downstream.Input, generation: Int) -> Subscribers.Demand {
         lock.lock()
-        guard isActive, generation == innerGeneration, hasInner, demand != .none else {
+        // An inner's value before its subscription, or after its end, is ignored (S2).
+        guard isActive, generation == innerGeneration, hasInner, innerAttached, demand != .none else {
             lock.unlock()
             return .none
         }
@@ -363,7 +366,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func innerCompleted(_ completion: Subscribers.Completion<Failure>, generation: Int) {
         lock.lock()
-        guard isActive, generation == innerGeneration, hasInner else {
+        guard isActive, generation == innerGeneration, hasInner, innerAttached else {
             lock.unlock()
             return
         }
@@ -387,6 +390,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        // S9: Combine's switchToLatest traps on `.none`; it is reported.
         guard demand.isValidRequest(of: "SwitchToLatest") else { return }
         lock.lock()
         guard !isTerminated else {

@@ -160,7 +160,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream else {
+        // Before the subscription, or once over, a value is ignored (S2).
+        guard isSubscribed, let downstream else {
             lock.unlock()
             return .none
         }
@@ -171,6 +172,11 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
+        // Before the subscription, or once over, a completion is ignored (S2).
+        guard isSubscribed else {
+            lock.unlock()
+            return
+        }
         let downstream = self.downstream.take()
         let upstream = self.upstream.take()
         lock.unlock()

@@ -94,12 +94,17 @@ struct DropUntilOutputTests {
         #expect(upstream.history == [.requested(.max(5))])
     }
 
-    @Test func requestingNoneIsAnAPIViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().drop(untilOutputFrom: Empty<Int, Never>(completeImmediately: false))
-            .subscribe(subscriber)
+        upstream.drop(untilOutputFrom: Empty<Int, Never>(completeImmediately: false)).subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.request(.none) }
-        #expect(messages.count == 1 && messages[0].contains("S9") && messages[0].contains("DropUntilOutput"))
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
+        subscriber.request(.max(1))
+        #expect(upstream.history == [.requested(.max(1))])
     }
 
     // MARK: Completion and failure
@@ -258,13 +263,13 @@ struct DropUntilOutputTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.drop(untilOutputFrom: Just(0)) }
-        checkContract { (0..<300).publisher.drop(untilOutputFrom: Empty<Int, Never>()) }
-        checkContract { (0..<300).publisher.setFailureType(to: Boom.self)
-            .drop(untilOutputFrom: Fail<Int, Boom>(error: Boom())) }
-        checkContract { (0..<300).publisher.tryMap { n -> Int in
+        checkContract({ (0..<300).publisher.drop(untilOutputFrom: Just(0)) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.drop(untilOutputFrom: Empty<Int, Never>()) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.setFailureType(to: Boom.self)
+            .drop(untilOutputFrom: Fail<Int, Boom>(error: Boom())) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
-        }.drop(untilOutputFrom: Just(0).setFailureType(to: (any Error).self)) }
+        }.drop(untilOutputFrom: Just(0).setFailureType(to: (any Error).self)) }, requestingNone: .isIgnored)
     }
 }

@@ -205,13 +205,19 @@ struct MergeTests {
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().merge(with: TestPublisher<Int, Never>()).subscribe(subscriber)
-        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("Merge") == true)
+        upstream.merge(with: TestPublisher<Int, Never>()).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
+        _ = upstream.send(1)
+        #expect(subscriber.values.isEmpty)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1])
     }
 
     // MARK: Completion and failure
@@ -496,25 +502,25 @@ struct MergeTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { Just(1).merge(with: Just(2)) }
-        checkContract { (0..<300).publisher.merge(with: Empty()) }
-        checkContract({ (0..<300).publisher.merge(with: (300..<600).publisher) }, deterministic: false)
-        checkContract { Just(1).merge(with: Just(2), Just(3)) }
-        checkContract { Just(1).merge(with: Just(2), Just(3), Just(4)) }
-        checkContract { Just(1).merge(with: Just(2), Just(3), Just(4), Just(5)) }
-        checkContract { Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6)) }
-        checkContract { Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6), Just(7)) }
-        checkContract { Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8)) }
-        checkContract { Publishers.MergeMany((0..<20).map { Just($0) }) }
-        checkContract { Publishers.MergeMany<Just<Int>>([]) }
+        checkContract({ Just(1).merge(with: Just(2)) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.merge(with: Empty()) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.merge(with: (300..<600).publisher) }, deterministic: false, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3), Just(4)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3), Just(4), Just(5)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6), Just(7)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8)) }, requestingNone: .isIgnored)
+        checkContract({ Publishers.MergeMany((0..<20).map { Just($0) }) }, requestingNone: .isIgnored)
+        checkContract({ Publishers.MergeMany<Just<Int>>([]) }, requestingNone: .isIgnored)
     }
 
     @Test func contractWhenEndingEarlyOrFailing() {
-        checkContract { Just(1).merge(with: Just(2), Just(3)).first() }
-        checkContract({ (0..<300).publisher.merge(with: (300..<600).publisher).prefix(5) }, deterministic: false)
-        checkContract { Fail<Int, Boom>(error: Boom()).merge(with: (0..<300).publisher.setFailureType(to: Boom.self)) }
+        checkContract({ Just(1).merge(with: Just(2), Just(3)).first() }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.merge(with: (300..<600).publisher).prefix(5) }, deterministic: false, requestingNone: .isIgnored)
+        checkContract({ Fail<Int, Boom>(error: Boom()).merge(with: (0..<300).publisher.setFailureType(to: Boom.self)) }, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.setFailureType(to: Boom.self).merge(with: Fail(error: Boom())) },
-                      deterministic: false)
+                      deterministic: false, requestingNone: .isIgnored)
     }
 }
 

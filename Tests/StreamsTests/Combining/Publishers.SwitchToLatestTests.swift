@@ -322,7 +322,10 @@ struct SwitchToLatestTests {
 
     @Test func contract() {
         checkContract { Just((0..<300).publisher).switchToLatest() }
-        checkContract { (0..<3).publisher.map { n in (0..<100).publisher.map { $0 + n * 100 } }.switchToLatest().last() }
+        // Which values get through depends on when demand comes (a publisher replaced before it
+        // was asked for anything sends nothing).
+        checkContract({ (0..<3).publisher.map { n in (0..<100).publisher.map { $0 + n * 100 } }.switchToLatest() },
+                      deterministic: false)
         checkContract { Just(Just(1)).switchToLatest() }
         checkContract { Empty<Just<Int>, Never>().switchToLatest() }
         checkContract { Just((0..<300).publisher).switchToLatest().prefix(10) }

@@ -152,14 +152,19 @@ struct CollectByTimeTests {
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
         let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<[Int], Never>(demand: nil)
-        TestPublisher<Int, Never>().collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("CollectByTime") == true)
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
+        _ = upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values.isEmpty)
     }
 
     // MARK: Completion and failure
