@@ -39,7 +39,8 @@ extension Publisher {
     /// - Completion: `.finished` once the upstream and all inner publishers have finished and
     ///   every waiting value is delivered. The first failure, of the upstream or of an inner
     ///   publisher, cancels the upstream and every other inner publisher and goes down at once;
-    ///   waiting values are dropped.
+    ///   waiting values are dropped. What the upstream or an inner publisher sends before its
+    ///   subscription or after its end is ignored, and a second subscription is cancelled (S2).
     /// - Cancellation: cancels the upstream and every inner publisher, and lets go of the
     ///   subscriber, `transform` and the waiting values (S6, S7).
     /// - Threading: `transform` runs on the upstream's thread; values are delivered on the

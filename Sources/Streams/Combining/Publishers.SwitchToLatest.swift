@@ -34,7 +34,9 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     ///   outstanding, so switching never gives the inner publishers together more than the
     ///   subscriber asked for (S1). Asking for `.none` is an API violation (S9).
     /// - Completion: `.finished` once the upstream and the current inner publisher have both
-    ///   finished. A failure of either goes down at once and cancels the other.
+    ///   finished. A failure of either goes down at once and cancels the other. What the upstream
+    ///   or an inner publisher sends before its subscription or after its end is ignored, and a
+    ///   second subscription is cancelled (S2).
     /// - Cancellation: cancels the upstream and the current inner publisher, and lets go of the
     ///   subscriber (S6, S7).
     /// - Threading: values are delivered on the thread of the inner publisher that sends them.

@@ -34,10 +34,11 @@ extension Publisher {
     /// - Demand: passes through unchanged, but each `request` is scheduled: the upstream sees
     ///   it when the scheduler runs it, not before `request` returns. Demand returned from
     ///   `receive(_:)` goes back to the upstream directly, as the return value. Asking for
-    ///   `.none` is an API violation, reported at the call (S9).
+    ///   `.none` does nothing and is not passed on, as in Combine (S9).
     /// - Completion: passes through unchanged, on the thread the upstream sends it; the
     ///   downstream and the upstream subscription are let go (S7). Nothing the upstream sends
-    ///   after it is passed on (S4).
+    ///   after it is passed on (S4). What the upstream sends before its subscription or after its
+    ///   end is ignored, and a second subscription is cancelled (S2).
     /// - Cancellation: `cancel()` stops delivery at once: whatever the upstream sends after it is
     ///   dropped (a value already being delivered on another thread may still arrive), later
     ///   requests are not sent, and the downstream is let go (S6, S7). The upstream is cancelled

@@ -311,6 +311,15 @@ struct CombineLatestTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (CombineLatest)", as in Combine.
+        let subscriber = RecordingSubscriber<(Int, Int), Never>(demand: nil)
+        TestPublisher<Int, Never>().combineLatest(TestPublisher<Int, Never>()).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "CombineLatest")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {
@@ -318,7 +327,7 @@ struct CombineLatestTests {
         // after its end, and cancels a second subscription; each input is checked.
         checkIgnoresMisbehavingUpstream({ $0.combineLatest(Just(2).setFailureType(to: Boom.self)) }, value: 1, failure: Boom())
         checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).combineLatest($0) }, value: 1, failure: Boom())
-        checkIgnoresMisbehavingUpstream({ $0.combineLatest(Empty(completeImmediately: false)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.combineLatest(Empty<Int, Boom>(completeImmediately: false)) }, value: 1, failure: Boom())
         checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).combineLatest(Just(3).setFailureType(to: Boom.self), $0) },
                                         value: 1, failure: Boom())
         checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).combineLatest(Just(3).setFailureType(to: Boom.self),

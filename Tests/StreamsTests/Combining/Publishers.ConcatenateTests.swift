@@ -291,6 +291,18 @@ struct ConcatenateTests {
         #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Concatenate)", as in Combine.
+        let subscriber1 = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().append(TestPublisher<Int, Never>()).subscribe(subscriber1)
+        #expect(subscriber1.subscription.map { String(describing: $0) } == "Concatenate")
+        let subscriber2 = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().prepend(TestPublisher<Int, Never>()).subscribe(subscriber2)
+        #expect(subscriber2.subscription.map { String(describing: $0) } == "Concatenate")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {

@@ -246,18 +246,29 @@ struct DropUntilOutputTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (DropUntilOutput)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().drop(untilOutputFrom: Empty<Int, Never>(completeImmediately: false)).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "DropUntilOutput")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {
         // Combine's drop(untilOutputFrom:) ignores what the upstream or the trigger sends before
         // its subscription or after its end, and cancels a second subscription.
-        checkIgnoresMisbehavingUpstream({ $0.drop(untilOutputFrom: Just(0)) }, value: 1, failure: Boom())
-        checkIgnoresMisbehavingUpstream({ $0.drop(untilOutputFrom: Empty<Int, Never>(completeImmediately: false)) },
+        checkIgnoresMisbehavingUpstream({ $0.drop(untilOutputFrom: Just(0).setFailureType(to: Boom.self)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.drop(untilOutputFrom: Empty<Int, Boom>(completeImmediately: false)) },
                                         value: 1, failure: Boom())
-        checkIgnoresMisbehavingUpstream({ Just(1).setFailureType(to: Boom.self).append(Empty(completeImmediately: false))
-                                            .drop(untilOutputFrom: $0) }, value: 1, failure: Boom())
-        checkIgnoresMisbehavingUpstream({ trigger in [1, 2].publisher.setFailureType(to: Boom.self)
-                                            .drop(untilOutputFrom: trigger) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ (trigger: MisbehavingPublisher<Int, Boom>) in
+            Just(1).setFailureType(to: Boom.self).append(Empty(completeImmediately: false)).drop(untilOutputFrom: trigger)
+        }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ (trigger: MisbehavingPublisher<Int, Boom>) in
+            [1, 2].publisher.setFailureType(to: Boom.self).drop(untilOutputFrom: trigger)
+        }, value: 1, failure: Boom())
     }
 
     // MARK: Contract

@@ -462,6 +462,15 @@ struct FlatMapTests {
         #expect(subscriber.events.count == 2)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (FlatMap)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().flatMap { Just($0) }.subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "FlatMap")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {

@@ -467,6 +467,18 @@ struct MergeTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Merge)", as in Combine.
+        let subscriber1 = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().merge(with: TestPublisher<Int, Never>()).subscribe(subscriber1)
+        #expect(subscriber1.subscription.map { String(describing: $0) } == "Merge")
+        let subscriber2 = RecordingSubscriber<Int, Never>(demand: nil)
+        Publishers.MergeMany([TestPublisher<Int, Never>(), TestPublisher<Int, Never>(), TestPublisher<Int, Never>()]).subscribe(subscriber2)
+        #expect(subscriber2.subscription.map { String(describing: $0) } == "Merge")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {

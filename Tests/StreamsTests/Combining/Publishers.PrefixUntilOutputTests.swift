@@ -252,6 +252,15 @@ struct PrefixUntilOutputTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (PrefixUntilOutput)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().prefix(untilOutputFrom: Self.silent).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "PrefixUntilOutput")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {
@@ -259,8 +268,9 @@ struct PrefixUntilOutputTests {
         // before its subscription or after its end, and cancels a second subscription.
         checkIgnoresMisbehavingUpstream({ $0.prefix(untilOutputFrom: Self.silent) }, value: 1, failure: Boom())
         checkIgnoresMisbehavingUpstream({ $0.prefix(untilOutputFrom: Empty<Int, Boom>()) }, value: 1, failure: Boom())
-        checkIgnoresMisbehavingUpstream({ Just(1).setFailureType(to: Boom.self).append(Empty(completeImmediately: false))
-                                            .prefix(untilOutputFrom: $0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ (trigger: MisbehavingPublisher<Int, Boom>) in
+            Just(1).setFailureType(to: Boom.self).append(Empty(completeImmediately: false)).prefix(untilOutputFrom: trigger)
+        }, value: 1, failure: Boom())
     }
 
     // MARK: Contract

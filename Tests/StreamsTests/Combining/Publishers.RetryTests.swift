@@ -235,6 +235,15 @@ struct RetryTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Retry)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: nil)
+        TestPublisher<Int, Boom>().retry(1).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Retry")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {
@@ -242,7 +251,6 @@ struct RetryTests {
         // end (an early failure does not start a new attempt), and cancels a second subscription.
         checkIgnoresMisbehavingUpstream({ $0.retry(1) }, value: 1, failure: Boom())
         checkIgnoresMisbehavingUpstream({ $0.retry(3) }, value: 1, failure: Boom())
-        checkIgnoresMisbehavingUpstream({ $0.retry() }, value: 1)
     }
 
     // MARK: Contract

@@ -304,6 +304,15 @@ struct SwitchToLatestTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (SwitchToLatest)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Just<Int>, Never>().switchToLatest().subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "SwitchToLatest")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {

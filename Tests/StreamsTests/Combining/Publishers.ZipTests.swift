@@ -328,6 +328,18 @@ struct ZipTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Zip)", as in Combine.
+        let subscriber1 = RecordingSubscriber<(Int, Int), Never>(demand: nil)
+        TestPublisher<Int, Never>().zip(TestPublisher<Int, Never>()).subscribe(subscriber1)
+        #expect(subscriber1.subscription.map { String(describing: $0) } == "Zip")
+        let subscriber2 = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().zip(TestPublisher<Int, Never>(), TestPublisher<Int, Never>()) { $0 + $1 + $2 }.subscribe(subscriber2)
+        #expect(subscriber2.subscription.map { String(describing: $0) } == "Zip")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {
@@ -335,7 +347,7 @@ struct ZipTests {
         // and cancels a second subscription; each input is checked.
         checkIgnoresMisbehavingUpstream({ $0.zip(Just(2).setFailureType(to: Boom.self)) }, value: 1, failure: Boom())
         checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).zip($0) }, value: 1, failure: Boom())
-        checkIgnoresMisbehavingUpstream({ $0.zip(Empty(completeImmediately: false)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.zip(Empty<Int, Boom>(completeImmediately: false)) }, value: 1, failure: Boom())
         checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).zip(Just(3).setFailureType(to: Boom.self), $0) },
                                         value: 1, failure: Boom())
         checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).zip(Just(3).setFailureType(to: Boom.self),

@@ -260,6 +260,15 @@ struct HandleEventsTests {
         #expect(requests == 10_001)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (HandleEvents)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().handleEvents().subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "HandleEvents")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {

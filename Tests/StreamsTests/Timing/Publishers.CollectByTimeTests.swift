@@ -334,6 +334,15 @@ struct CollectByTimeTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (CollectByTime)", as in Combine.
+        let subscriber = RecordingSubscriber<[Int], Never>(demand: nil)
+        TestPublisher<Int, Never>().collect(.byTime(DispatchQueue.test, .seconds(1))).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "CollectByTime")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {

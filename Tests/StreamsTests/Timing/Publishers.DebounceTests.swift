@@ -250,6 +250,15 @@ struct DebounceTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Debounce)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().debounce(for: .seconds(1), scheduler: DispatchQueue.test).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Debounce")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {

@@ -234,6 +234,15 @@ struct DelayTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Delay)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().delay(for: .seconds(1), scheduler: DispatchQueue.test).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Delay")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {

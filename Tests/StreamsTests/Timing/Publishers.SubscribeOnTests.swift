@@ -256,6 +256,15 @@ struct SubscribeOnTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (SubscribeOn)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "SubscribeOn")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {

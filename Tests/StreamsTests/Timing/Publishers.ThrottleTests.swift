@@ -276,6 +276,15 @@ struct ThrottleTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Throttle)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().throttle(for: .seconds(1), scheduler: DispatchQueue.test, latest: true).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Throttle")
+    }
+
     // MARK: Misbehaving upstream (S2)
 
     @Test func ignoresMisbehavingUpstream_S2() {
