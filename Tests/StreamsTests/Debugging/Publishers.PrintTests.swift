@@ -230,7 +230,7 @@ struct PrintTests {
         let box = Box()
         let log = TextLog()
         log.onWrite = { line in
-            if line == "receive value: (2)\n" { box.subscriber?.cancel() }
+            if line == "receive value: (2)" { box.subscriber?.cancel() }
         }
         let subscriber = RecordingSubscriber<Int, Never>(demand: .unlimited)
         box.subscriber = subscriber
