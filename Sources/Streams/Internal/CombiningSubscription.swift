@@ -21,6 +21,11 @@
 /// only when none of it could go out any more (merge: nothing waits; zip: nothing can be
 /// paired).
 ///
+/// An upstream's value or completion is taken only between its subscription and its end (the
+/// subclasses check ``isSubscribedLocked(_:)`` per value): what a misbehaving upstream sends
+/// before or after is ignored, and a second subscription is cancelled (S2). `request(.none)` is
+/// accepted and does nothing, as in Combine (S9).
+///
 /// Subclasses take the upstreams' values (with the lock), and implement the `…Locked` hooks of
 /// ``CombiningRules``: the first request for an upstream, what more demand does, what an
 /// upstream's `.finished` does, and what is let go when the stream ends. A subclass names itself
