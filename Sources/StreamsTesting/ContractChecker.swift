@@ -2,12 +2,16 @@ import Dispatch
 import Streams
 import Testing
 
-/// What a publisher does when asked for `.none` (rule S9).
+/// What a publisher does when asked for `.none` (rule S9), as Combine's does.
 public enum NoneRequestBehavior: Sendable {
-    /// Reports an API violation naming S9 (subjects, `Just`, `Future`, most operators).
+    /// Reports an API violation naming S9: the publishers where Combine traps (`Just`, `Future`,
+    /// subjects, `Optional` and `Result` publishers, `dropFirst`, `drop(while:)`, `collect(_:)`,
+    /// `flatMap`, `switchToLatest`, `replaceError`, `replaceEmpty`, `catch`), and an operator
+    /// that passes requests straight on to one of them (`map`, `handleEvents`, ...).
     case isViolation
-    /// Accepts it and does nothing (`Publishers.Sequence`, and operators that pass requests
-    /// straight to it).
+    /// Accepts it and does nothing: most operators (one with a subscription of its own does not
+    /// pass `.none` on), `buffer`, `Publishers.Sequence`, and an operator that passes requests
+    /// straight on to one of these.
     case isIgnored
 }
 
@@ -25,13 +29,19 @@ public enum NoneRequestBehavior: Sendable {
 /// - S2, S3, S4: the subscription comes first, once; signals never overlap; nothing follows the
 ///   completion (watched by ``RecordingSubscriber`` in every run).
 /// - S5: a completion that arrives without demand is accepted (nothing to check: it is allowed).
-/// - S6: `cancel()` twice, then `request`, delivers nothing; cancelling inside the first value
-///   stops delivery; `request` racing `cancel` on two threads never breaks S3 or crashes.
+/// - S6: nothing arrives once `cancel()` has returned: `cancel()` twice, then `request`,
+///   delivers nothing; cancelling after the first value of a stepwise run, then requesting
+///   more, delivers nothing more; cancelling inside the first value stops delivery; `request`
+///   racing `cancel` on two threads never breaks S3 or crashes, and nothing arrives after both
+///   have returned.
 /// - S7: after `cancel()`, and after the completion, the subscription no longer keeps the
 ///   subscriber alive.
 /// - S8: requesting from inside `receive(subscription:)` and `receive(_:)` delivers the same
 ///   values, without the stack growing with the number of values (checked from 100 values on).
 /// - S9: `request(.none)` is reported as a violation, or ignored, as `requestingNone` says.
+///   Combine traps only for a few publishers (see ``NoneRequestBehavior``); most operators
+///   ignore it, so pass `.isIgnored` for them. The default, `.isViolation`, is kept for the
+///   callers that check a trapping publisher without naming it.
 ///
 /// ```swift
 /// @Test func contract() {
@@ -169,10 +179,26 @@ private struct ContractChecker<P: Publisher> {
         recorder.cancel()
         recorder.cancel()
         recorder.request(.max(1))
+        recorder.request(.unlimited)
         if recorder.events.count != before {
             fail("S6", "events arrived after cancel(): \(recorder.events.dropFirst(before).map(\.description))")
         }
         report(recorder, in: "cancel")
+
+        // Cancelled after its first value, a stream sends nothing more, whatever is asked for.
+        let stepwise = Recorder(demand: nil)
+        subscribe(stepwise)
+        stepwise.request(.max(1))
+        if stepwise.completion == nil && !stepwise.values.isEmpty {
+            let seen = stepwise.events.count
+            stepwise.cancel()
+            stepwise.request(.max(1))
+            stepwise.request(.unlimited)
+            if stepwise.events.count != seen {
+                fail("S6", "events arrived after cancel() following the first value: \(stepwise.events.dropFirst(seen).map(\.description))")
+            }
+        }
+        report(stepwise, in: "cancel after the first value")
 
         let slot = RecorderSlot<Recorder>()
         let cancelling = Recorder(demand: .unlimited, onValue: { _ in
@@ -196,6 +222,12 @@ private struct ContractChecker<P: Publisher> {
                 if index == 0 { racing.request(.max(1)) } else { racing.cancel() }
             }
             racing.cancel()
+            let seen = racing.events.count
+            racing.request(.unlimited)
+            if racing.events.count != seen {
+                fail("S6", "events arrived after cancel() [request racing cancel]: \(racing.events.dropFirst(seen).map(\.description))")
+                break
+            }
             for violation in racing.violations {
                 fail(String(violation.prefix(2)), "\(violation) [request racing cancel]")
             }

@@ -132,6 +132,62 @@ public func checkIgnoresMisbehavingUpstream<Output, Failure: Error, P: Publisher
     }
 }
 
+/// Checks that an operator that keeps no state and hands the upstream's subscription straight
+/// down (`map`, `breakpoint`, `assertNoFailure`, ...) is transparent to a misbehaving upstream,
+/// as Combine's are (rule S2): whatever the upstream sends out of order reaches the downstream
+/// unchanged, for the next stateful subscriber to ignore.
+///
+/// Runs the scripts of ``checkIgnoresMisbehavingUpstream(_:value:failure:settle:sourceLocation:)``
+/// (and a second subscription) and compares what the downstream sees through the operator with
+/// what a subscriber attached directly to the upstream sees: the same events and the same broken
+/// rules. Pass a `value` the operator passes on unchanged.
+///
+/// ```swift
+/// @Test func passesAMisbehavingUpstreamThrough() {
+///     checkPassesMisbehavingUpstreamThrough({ $0.breakpoint() }, value: 1, failure: Boom())
+/// }
+/// ```
+public func checkPassesMisbehavingUpstreamThrough<Output, Failure: Error, P: Publisher>(
+    _ makeOperator: (MisbehavingPublisher<Output, Failure>) -> P,
+    value: Output,
+    failure: Failure? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) where P.Output == Output {
+    typealias Upstream = MisbehavingPublisher<Output, Failure>
+    var endings: [Subscribers.Completion<Failure>] = [.finished]
+    if let failure { endings.append(.failure(failure)) }
+    var scripts: [[Upstream.Signal]] = [[.subscription, .subscription, .completion(.finished)]]
+    for ending in endings {
+        scripts.append([.value(value), .completion(ending), .subscription, .completion(ending)])
+        scripts.append([.subscription, .completion(ending), .value(value), .completion(ending)])
+    }
+
+    func describeSignal(_ signal: Upstream.Signal) -> String {
+        switch signal {
+        case .subscription: "subscription"
+        case .value(let value): String(describing: value)
+        case .completion(.finished): "finished"
+        case .completion(.failure(let error)): "failure(\(error))"
+        }
+    }
+
+    for script in scripts {
+        let direct = RecordingSubscriber<Output, Failure>(demand: .unlimited)
+        Upstream(script).subscribe(direct)
+        let through = RecordingSubscriber<P.Output, P.Failure>(demand: .unlimited)
+        makeOperator(Upstream(script)).subscribe(through)
+        let expected = direct.events.map(\.description)
+        let actual = through.events.map(\.description)
+        if actual != expected || through.violations != direct.violations {
+            Issue.record("""
+                S2: with the script \(script.map(describeSignal)), the downstream saw \(actual) \
+                (broken rules: \(through.violations)) where the upstream sent \(expected) \
+                (broken rules: \(direct.violations)): the operator is not transparent
+                """, sourceLocation: sourceLocation)
+        }
+    }
+}
+
 private final class SubscriptionList<Output, Failure: Error>: @unchecked Sendable {  // guarded by `lock`
     private let lock = Lock()
     private var items: [TestPublisher<Output, Failure>.TestSubscription] = []

@@ -29,7 +29,8 @@ extension Publisher {
     ///   for everything still outstanding when it is subscribed. Asking for `.none` is an API
     ///   violation (S9).
     /// - Completion: the upstream's `.finished` as is; after a failure, the replacement's
-    ///   completion.
+    ///   completion. What a source sends before its subscription or after its end is ignored, and a
+    ///   second subscription is cancelled (S2).
     /// - Cancellation: cancels the upstream or the replacement, whichever is live, and lets go
     ///   of the subscriber and of `handler` (S6, S7). `handler` is let go once it has run.
     /// - Threading: `handler` runs, and the replacement is subscribed, on the thread of the
@@ -167,7 +168,7 @@ where Downstream.Input == NewPublisher.Output {
     @inlinable
     init(downstream: Downstream, handler: @escaping CatchHandler<UpstreamFailure, NewPublisher>, name: StaticString) {
         subscribeReplacement = { $0.subscribe($1, generation: 1) }
-        super.init(downstream: downstream, context: handler, name: name)
+        super.init(downstream: downstream, context: handler, name: name, reportsNoneRequest: true)
     }
 
     @inlinable

@@ -31,10 +31,13 @@ extension Publisher {
     /// - Demand: each of the downstream's requests, and demand it returns from `receive(_:)`,
     ///   is passed to every upstream. A tuple goes out only against demand (S1): when a value
     ///   arrives while the downstream has no demand, its tuple is dropped, but the value is
-    ///   remembered, so the next tuple sent has it.
+    ///   remembered, so the next tuple sent has it. Asking for `.none` does nothing and is not
+    ///   passed on, as in Combine (S9).
     /// - Completion: `.finished` once every upstream has finished (if one finishes without ever
     ///   sending a value, nothing is ever sent, and the stream still waits for the others). The
-    ///   first failure cancels the other upstreams and goes down at once.
+    ///   first failure cancels the other upstreams and goes down at once. What an upstream sends
+    ///   before its subscription or after its end is ignored, and a second subscription is
+    ///   cancelled (S2).
     /// - Cancellation: cancels every upstream and lets go of the downstream and the latest
     ///   values (S7).
     /// - Threading: the upstreams may send from several threads at once; the downstream is
@@ -420,7 +423,7 @@ where Storage.Output == Downstream.Input {
     @inlinable
     func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand {
         lock.lock()
-        guard case .running = phase else {
+        guard case .running = phase, isSubscribedLocked(index) else {
             lock.unlock()
             return .none
         }

@@ -20,7 +20,9 @@ extension Publisher {
     /// ```
     ///
     /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
-    /// - Completion: `.finished` once the upstream finishes; the upstream's failure as is.
+    /// - Completion: `.finished` once the upstream finishes; the upstream's failure as is. What a
+    ///   source sends before its subscription or after its end is ignored, and a second subscription
+    ///   is cancelled (S2).
     /// - Cancellation: cancels whichever part is live; the upstream is never subscribed if
     ///   cancelled before the values are through.
     /// - Combine compatibility: as Combine. On a `Publishers.Sequence` of a
@@ -167,7 +169,7 @@ extension Publisher {
     /// - Demand: the operator counts the subscriber's demand (requested plus returned, minus
     ///   delivered). Requests go to the live publisher as they come; the next one is asked for
     ///   everything still outstanding when it is subscribed (nothing, if nothing is). Asking for
-    ///   `.none` is an API violation (S9).
+    ///   `.none` does nothing, as in Combine (S9).
     /// - Completion: `.finished` once the second publisher finishes; a failure of either at
     ///   once, and the second is then never subscribed.
     /// - Cancellation: cancels whichever is live and lets go of the subscriber and of the

@@ -34,10 +34,13 @@ extension Publisher {
     /// - Demand: the downstream's demand goes to the upstream unchanged (demand asked for before
     ///   the upstream has sent its subscription is passed on when it does). A value dropped
     ///   before the trigger fires uses up the demand it was sent for, as Combine documents: it
-    ///   is not asked for again. The trigger is asked for `.max(1)`.
+    ///   is not asked for again. The trigger is asked for `.max(1)`. Asking for `.none` does
+    ///   nothing and is not passed on, as in Combine (S9).
     /// - Completion: the upstream's completion as is, at any time (the trigger is then
     ///   cancelled); the trigger's completion if it comes before its value (the upstream is
-    ///   then cancelled); after its value, the trigger's completion is ignored.
+    ///   then cancelled); after its value, the trigger's completion is ignored. What the upstream
+    ///   or the trigger sends before its subscription or after its end is ignored, and a second
+    ///   subscription is cancelled (S2).
     /// - Cancellation: the trigger's value cancels the trigger; a cancel from downstream
     ///   cancels both publishers.
     /// - Threading: the two publishers may send on different threads; the downstream is never

@@ -39,7 +39,8 @@ extension Publisher {
     /// - Completion: `.finished` once the upstream and all inner publishers have finished and
     ///   every waiting value is delivered. The first failure, of the upstream or of an inner
     ///   publisher, cancels the upstream and every other inner publisher and goes down at once;
-    ///   waiting values are dropped.
+    ///   waiting values are dropped. What the upstream or an inner publisher sends before its
+    ///   subscription or after its end is ignored, and a second subscription is cancelled (S2).
     /// - Cancellation: cancels the upstream and every inner publisher, and lets go of the
     ///   subscriber, `transform` and the waiting values (S6, S7).
     /// - Threading: `transform` runs on the upstream's thread; values are delivered on the
@@ -322,7 +323,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         lock.lock()
-        guard isActive, let transform else {
+        // Before the upstream's subscription, or after its end, a value is ignored (S2).
+        guard isActive, upstreamSubscribed, let transform else {
             lock.unlock()
             return .none
         }
@@ -341,7 +343,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard isActive else {
+        // Before the upstream's subscription, or after its end, a completion is ignored (S2).
+        guard isActive, upstreamSubscribed, !upstreamFinished else {
             lock.unlock()
             return
         }
@@ -363,10 +366,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     // MARK: The inner publishers' signals
 
-    /// Whether `slot` still belongs to the inner of `generation`. Call with the lock held.
+    /// Whether `slot` still belongs to the inner of `generation`, and that inner has sent its
+    /// subscription: only then are its value and completion taken (S2). Call with the lock held.
     @inlinable
     func isLive(_ slot: Int, _ generation: Int) -> Bool {
-        withSlot(slot) { $0.isLive && $0.generation == generation }
+        withSlot(slot) { $0.isLive && $0.isSubscribed && $0.generation == generation }
     }
 
     @inlinable
@@ -455,6 +459,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        // S9: Combine's flatMap traps on `.none`; it is reported.
         guard demand.isValidRequest(of: "FlatMap") else { return }
         lock.lock()
         guard !isTerminated else {

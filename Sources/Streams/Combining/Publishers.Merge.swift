@@ -31,10 +31,12 @@ extension Publisher {
     ///   demand, each upstream is asked for one value at a time, also before any demand: a value
     ///   that arrives without demand waits, and its upstream is asked for the next one only once
     ///   it has been delivered. So at most one value per upstream waits, and waiting values go
-    ///   out in the order they arrived, as demand comes: no upstream starves another.
+    ///   out in the order they arrived, as demand comes: no upstream starves another. Asking for
+    ///   `.none` does nothing and is not passed on, as in Combine (S9).
     /// - Completion: `.finished` once every upstream has finished and every waiting value has
     ///   been delivered. The first failure cancels the other upstreams and goes down at once;
-    ///   values still waiting for demand are dropped.
+    ///   values still waiting for demand are dropped. What an upstream sends before its
+    ///   subscription or after its end is ignored, and a second subscription is cancelled (S2).
     /// - Cancellation: cancels every upstream and lets go of the downstream (S7).
     /// - Threading: the upstreams may send from several threads at once. The downstream is
     ///   called one signal at a time (S3): a value that arrives while another is being delivered
@@ -926,7 +928,7 @@ final class MergeSubscription<Downstream: Subscriber>:
     @inlinable
     func receive(_ value: Downstream.Input, at index: Int) -> Subscribers.Demand {
         lock.lock()
-        guard case .running = phase else {
+        guard case .running = phase, isSubscribedLocked(index) else {
             lock.unlock()
             return .none
         }

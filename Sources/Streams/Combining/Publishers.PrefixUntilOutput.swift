@@ -34,9 +34,11 @@ extension Publisher {
     ///   differ from the upstream's; its completion is ignored.
     /// - Demand: the downstream's demand goes to the upstream unchanged (demand asked for before
     ///   the upstream has sent its subscription is passed on when it does). The trigger is asked
-    ///   for `.max(1)`.
+    ///   for `.max(1)`. Asking for `.none` does nothing and is not passed on, as in Combine (S9).
     /// - Completion: `.finished` at the trigger's first value; before that, the upstream's
-    ///   completion as is (the trigger is then cancelled).
+    ///   completion as is (the trigger is then cancelled). What the upstream or the trigger sends
+    ///   before its subscription or after its end is ignored, and a second subscription is
+    ///   cancelled (S2).
     /// - Cancellation: the trigger's value cancels both publishers (S15); a cancel from
     ///   downstream cancels both too.
     /// - Threading: the two publishers may send on different threads; the downstream is never

@@ -35,9 +35,11 @@ extension Publisher {
     ///   count retries without limit, as Combine does (see ``Publishers/Retry/retries``).
     /// - Demand: the operator counts the subscriber's demand (requested plus returned, minus
     ///   delivered) and passes requests to the live attempt as they come; each new attempt is
-    ///   asked for everything still outstanding. Asking for `.none` is an API violation (S9).
+    ///   asked for everything still outstanding. Asking for `.none` does nothing, as in
+    ///   Combine (S9).
     /// - Completion: `.finished` when an attempt finishes; the failure of the last allowed
-    ///   attempt.
+    ///   attempt. What a source sends before its subscription or after its end is ignored, and a
+    ///   second subscription is cancelled (S2).
     /// - Cancellation: cancels the live attempt and lets go of the subscriber and the upstream
     ///   publisher (S6, S7).
     /// - Threading: a new attempt is subscribed on the thread of the previous one's failure. An

@@ -34,7 +34,9 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     ///   outstanding, so switching never gives the inner publishers together more than the
     ///   subscriber asked for (S1). Asking for `.none` is an API violation (S9).
     /// - Completion: `.finished` once the upstream and the current inner publisher have both
-    ///   finished. A failure of either goes down at once and cancels the other.
+    ///   finished. A failure of either goes down at once and cancels the other. What the upstream
+    ///   or an inner publisher sends before its subscription or after its end is ignored, and a
+    ///   second subscription is cancelled (S2).
     /// - Cancellation: cancels the upstream and the current inner publisher, and lets go of the
     ///   subscriber (S6, S7).
     /// - Threading: values are delivered on the thread of the inner publisher that sends them.
@@ -262,7 +264,8 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func receive(_ input: Inner) -> Subscribers.Demand {
         lock.lock()
-        guard isActive else {
+        // Before the upstream's subscription, or after its end, a publisher is ignored (S2).
+        guard isActive, upstreamSubscribed, !upstreamFinished else {
             lock.unlock()
             return .none
         }
@@ -280,7 +283,8 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard isActive else {
+        // Before the upstream's subscription, or after its end, a completion is ignored (S2).
+        guard isActive, upstreamSubscribed, !upstreamFinished else {
             lock.unlock()
             return
         }
@@ -319,7 +323,8 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func innerValue(_ value: Downstream.Input, generation: Int) -> Subscribers.Demand {
         lock.lock()
-        guard isActive, generation == innerGeneration, hasInner, demand != .none else {
+        // An inner's value before its subscription, or after its end, is ignored (S2).
+        guard isActive, generation == innerGeneration, hasInner, innerAttached, demand != .none else {
             lock.unlock()
             return .none
         }
@@ -363,7 +368,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @inlinable
     func innerCompleted(_ completion: Subscribers.Completion<Failure>, generation: Int) {
         lock.lock()
-        guard isActive, generation == innerGeneration, hasInner else {
+        guard isActive, generation == innerGeneration, hasInner, innerAttached else {
             lock.unlock()
             return
         }
@@ -387,6 +392,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        // S9: Combine's switchToLatest traps on `.none`; it is reported.
         guard demand.isValidRequest(of: "SwitchToLatest") else { return }
         lock.lock()
         guard !isTerminated else {

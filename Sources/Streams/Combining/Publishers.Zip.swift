@@ -32,12 +32,14 @@ extension Publisher {
     ///   demand returned from `receive(_:)` alike): `n` tuples need `n` values from each, so zip
     ///   never asks an upstream for a value it could not pair within the downstream's demand.
     ///   A tuple goes out only against demand (S1); an upstream that sends more than it was asked
-    ///   for has its extra values kept for later pairs.
+    ///   for has its extra values kept for later pairs. Asking for `.none` does nothing and is not
+    ///   passed on, as in Combine (S9).
     /// - Completion: `.finished` as soon as an upstream has finished and has no value left to
     ///   pair: at once, or right after the tuple that takes its last value. No more tuples can
     ///   come, so the other upstreams are cancelled then (before that last tuple goes down). The
     ///   first failure cancels the other upstreams and goes down at once; unpaired values are
-    ///   dropped.
+    ///   dropped. What an upstream sends before its subscription or after its end is ignored, and a
+    ///   second subscription is cancelled (S2).
     /// - Cancellation: cancels every upstream and lets go of the downstream (S7).
     /// - Threading: the upstreams may send from several threads at once; the downstream is
     ///   called one signal at a time (S3), by the thread that completes a tuple or the one
@@ -416,7 +418,7 @@ where Storage.Output == Downstream.Input {
     @inlinable
     func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand {
         lock.lock()
-        guard case .running = phase else {
+        guard case .running = phase, isSubscribedLocked(index) else {
             lock.unlock()
             return .none
         }

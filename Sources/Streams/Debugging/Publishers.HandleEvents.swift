@@ -48,7 +48,9 @@ extension Publisher {
     ///   as it is: asking for `.none` does what the upstream does with it (`Publishers.Sequence`
     ///   ignores it, `Just` reports it, S9).
     /// - Completion: passes through, after `receiveCompletion`. The closures are released
-    ///   after the completion (S7), and nothing the upstream sends later is passed on (S4).
+    ///   after the completion (S7), and nothing the upstream sends later is passed on (S4). A
+    ///   value or completion that arrives before the upstream's subscription is ignored too,
+    ///   without running a closure, and a second subscription is cancelled (S2).
     /// - Cancellation: `receiveCancel` runs once, then the upstream is cancelled and the
     ///   closures are released (S6, S7); later requests and cancels do nothing and run no
     ///   closure.
@@ -58,7 +60,8 @@ extension Publisher {
     ///   its way when another thread cancels may still run `receiveOutput`; no closure runs while
     ///   the operator holds its lock.
     /// - Combine compatibility: as Combine, except that Combine passes on values and completions
-    ///   that arrive after a completion or cancel, and keeps the downstream after cancel.
+    ///   that arrive before the subscription or after a completion or cancel, and keeps the
+    ///   downstream after cancel.
     /// - Complexity: O(1) per event; one uncontended lock per value, one more when
     ///   `receiveOutput` is given (to notice a cancel from inside it) and one more when the
     ///   downstream returns demand and `receiveRequest` is given.

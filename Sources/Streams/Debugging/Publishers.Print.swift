@@ -36,11 +36,13 @@ extension Publisher {
     ///   to the upstream as it is: asking for `.none` does what the upstream does with it
     ///   (`Publishers.Sequence` ignores it, `Just` reports it, S9).
     /// - Completion: logged, then passed on; nothing the upstream sends afterwards is passed on
-    ///   or logged (S4), and the stream is let go (S7).
+    ///   or logged (S4), and the stream is let go (S7). A value or completion that arrives
+    ///   before the upstream's subscription is ignored and not logged, and a second
+    ///   subscription is cancelled (S2).
     /// - Cancellation: `receive cancel` is logged once, then the upstream is cancelled (S6, S7);
     ///   later requests and cancels do nothing and log nothing.
-    /// - Threading: each line is written with one `write(_:)` call, line and newline together,
-    ///   on the thread of an event: a value's where the upstream delivers, a request's where the
+    /// - Threading: each line is written with three `write(_:)` calls, as Combine makes them
+    ///   (`""`, the line, `"\n"`), on the thread of an event: a value's where the upstream delivers, a request's where the
     ///   downstream asks. Writes through one `print` publisher (all its subscriptions) never
     ///   overlap and keep the order of the events, so a stream used by only that publisher
     ///   needs no lock of its own; a stream shared with other code must be thread-safe. A line
@@ -48,7 +50,8 @@ extension Publisher {
     ///   `print`s to standard output share one such writer.
     /// - Combine compatibility: Combine's format. A subscription is shown by its description:
     ///   `(Sequence)` for a sequence's, where Combine shows the sequence's elements. Combine
-    ///   also logs events that follow a completion or cancel.
+    ///   also logs events that follow a completion or cancel, and passes on what a misbehaving
+    ///   upstream sends out of order.
     /// - Complexity: O(1) per event besides formatting the value and writing the line; two
     ///   uncontended locks per value.
     @inlinable
@@ -136,7 +139,8 @@ final class PrintWriter: @unchecked Sendable {  // `pending`, `isWriting` guarde
     /// The writer of every `print` without a stream of its own.
     static let standardOutput = PrintWriter(StandardOutput())
 
-    /// Writes `line` and a newline, now or, if another caller is writing, just after it.
+    /// Writes `line` and a newline, now or, if another caller is writing, just after it: three
+    /// calls of the stream's `write(_:)`, `""`, `line` and `"\n"`, as Combine makes them.
     func write(_ line: String) {
         lock.lock()
         pending.append(line)
@@ -149,7 +153,13 @@ final class PrintWriter: @unchecked Sendable {  // `pending`, `isWriting` guarde
             let lines = pending
             pending = []
             lock.unlock()
-            for line in lines { stream.write(line + "\n") }
+            // Three writes per line, as Combine's `print` makes them (it prints each line with
+            // `Swift.print(_:to:)`): an empty separator, the line, the newline.
+            for line in lines {
+                stream.write("")
+                stream.write(line)
+                stream.write("\n")
+            }
             lock.lock()
         }
         isWriting = false

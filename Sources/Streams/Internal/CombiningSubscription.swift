@@ -21,6 +21,11 @@
 /// only when none of it could go out any more (merge: nothing waits; zip: nothing can be
 /// paired).
 ///
+/// An upstream's value or completion is taken only between its subscription and its end (the
+/// subclasses check ``isSubscribedLocked(_:)`` per value): what a misbehaving upstream sends
+/// before or after is ignored, and a second subscription is cancelled (S2). `request(.none)` is
+/// accepted and does nothing, as in Combine (S9).
+///
 /// Subclasses take the upstreams' values (with the lock), and implement the `…Locked` hooks of
 /// ``CombiningRules``: the first request for an upstream, what more demand does, what an
 /// upstream's `.finished` does, and what is let go when the stream ends. A subclass names itself
@@ -124,7 +129,8 @@ class CombiningSubscription<Downstream: Subscriber, Rules: CombiningRules>: Subs
 
     @inlinable
     final func request(_ more: Subscribers.Demand) {
-        guard more.isValidRequest(of: "\(name)") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard more != .none else { return }
         lock.lock()
         guard case .running = phase else {
             lock.unlock()
@@ -192,6 +198,15 @@ class CombiningSubscription<Downstream: Subscriber, Rules: CombiningRules>: Subs
     }
 
     // MARK: For subclasses
+
+    /// Whether upstream `index` has sent its subscription and not yet completed: only then are
+    /// its values taken (a misbehaving upstream's value before or after that is ignored, S2).
+    /// Call with the lock held.
+    @inlinable
+    final func isSubscribedLocked(_ index: Int) -> Bool {
+        if case .subscribed = slots[index] { return true }
+        return false
+    }
 
     /// Ends the stream with `completion`, queued behind the values already paid for: cancels the
     /// upstreams still running and drops what waits. Call with the lock held.

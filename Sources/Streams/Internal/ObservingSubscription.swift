@@ -40,7 +40,9 @@ final class EventHooks<Input, Failure: Error> {
 /// requests go to the upstream subscription as they are (also `.none`, which the upstream
 /// reports or ignores, S9), so S1 is the upstream's to keep. What it adds: after `cancel()` or
 /// the completion, nothing more is delivered or run (S4, S6), and the downstream, the upstream
-/// subscription and the hooks are let go (S7). A second upstream subscription is cancelled (S2).
+/// subscription and the hooks are let go (S7). A value or completion that arrives before the
+/// upstream's subscription or after the end is ignored, without running a hook, and a second
+/// upstream subscription is cancelled (S2).
 @usableFromInline
 final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // `downstream`, `hooks` and `upstream` are guarded by `lock`
@@ -85,7 +87,8 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream, let hooks else {
+        // Before the subscription, or once over, a value is ignored and runs no hook (S2).
+        guard upstream != nil, let downstream, let hooks else {
             lock.unlock()
             return .none
         }
@@ -105,6 +108,11 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
+        // Before the subscription, or once over, a completion is ignored and runs no hook (S2).
+        guard upstream != nil else {
+            lock.unlock()
+            return
+        }
         let downstream = self.downstream.take()
         let hooks = self.hooks.take()
         upstream = nil

@@ -23,6 +23,11 @@
 /// after unlocking (S7). Work still in the scheduler keeps this object (not the downstream) alive
 /// until it runs; then it finds the phase `done` and does nothing.
 ///
+/// `request(.none)` is accepted and does nothing, as in Combine (S9). Subclasses take the
+/// upstream's values and completion only while the phase is `running`: what a misbehaving
+/// upstream sends before its subscription or after its end is ignored, and a second
+/// subscription is cancelled (S2).
+///
 /// Subclasses implement the upstream's `receive(_:)` and `receive(completion:)`, and
 /// ``addDemand(_:)``, which takes the downstream's requests and the demand it returns from
 /// `receive(_:)`.
@@ -128,7 +133,8 @@ class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
 
     @inlinable
     final func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "\(name)") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard demand != .none else { return }
         addDemand(demand)
     }
 

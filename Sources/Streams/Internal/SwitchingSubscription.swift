@@ -12,7 +12,8 @@
 ///
 /// Each source is subscribed with a ``SwitchingSourceSubscriber`` stamped with the source's
 /// *generation*; once a source has completed, the generation moves on and anything that
-/// source still sends is ignored (S4). Only one source is live at a time and the next one is
+/// source still sends is ignored (S4). A value or completion a source sends before its
+/// subscription is ignored too, and a second subscription is cancelled (S2). Only one source is live at a time and the next one is
 /// subscribed from the previous one's completion, so the downstream is only called from the
 /// live source's signals, which never overlap (S3); `request` and `cancel` touch only the lock
 /// and the live source's subscription, so they never call the downstream.
@@ -46,12 +47,15 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
     /// Completed or cancelled.
     @exclusivity(unchecked) @usableFromInline var isDone = false
     @usableFromInline let name: StaticString
+    /// Whether `request(.none)` is reported as an API violation (S9) rather than ignored.
+    @usableFromInline let reportsNoneRequest: Bool
 
     @inlinable
-    init(downstream: Downstream, context: Context, name: StaticString) {
+    init(downstream: Downstream, context: Context, name: StaticString, reportsNoneRequest: Bool = false) {
         self.downstream = downstream
         self.context = context
         self.name = name
+        self.reportsNoneRequest = reportsNoneRequest
     }
 
     @usableFromInline var description: String { "\(name)" }
@@ -91,7 +95,7 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
     @inlinable
     final func deliver(_ value: Downstream.Input, generation: Int) -> Subscribers.Demand {
         lock.lock()
-        guard !isDone, generation == self.generation, demand != .none, let downstream else {
+        guard !isDone, generation == self.generation, sourceAttached, demand != .none, let downstream else {
             lock.unlock()
             return .none
         }
@@ -111,7 +115,8 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
         _ completion: Subscribers.Completion<SourceFailure>, generation: Int
     ) {
         lock.lock()
-        guard !isDone, generation == self.generation else {
+        // A completion before the source's subscription is ignored, like one after it (S2).
+        guard !isDone, generation == self.generation, sourceAttached else {
             lock.unlock()
             return
         }
@@ -179,7 +184,11 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
 
     @inlinable
     final func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "\(name)") else { return }
+        if demand == .none {
+            // S9: Combine's `catch` traps here; `append`/`prepend` and `retry` do nothing.
+            if reportsNoneRequest { reportAPIViolation("S9", "\(name) was asked for .none; a request must be for at least one value") }
+            return
+        }
         lock.lock()
         guard !isDone else {
             lock.unlock()

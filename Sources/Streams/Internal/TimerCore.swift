@@ -158,7 +158,8 @@ where Downstream.Failure == Never {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "Timer") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard demand != .none else { return }
         lock.withLock {
             if downstream != nil { self.demand += demand }
         }

@@ -16,6 +16,9 @@
 /// holds when the downstream itself makes the trigger fire from inside `receive(_:)`: no nested
 /// call, no deadlock. Nothing is called while `lock` is held.
 ///
+/// What either publisher sends before its subscription, or after it is over, is ignored, and a
+/// second subscription is cancelled (S2).
+///
 /// The downstream gets this subscription before either publisher is subscribed; demand it asks
 /// for before the upstream's subscription arrives is kept and passed on when it does. Demand
 /// then goes straight to the upstream. The trigger is asked for `.max(1)`.
@@ -45,6 +48,9 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @usableFromInline var trigger: (any Subscription)?
     /// Whether the trigger's subscription has arrived (a second one is cancelled, S2).
     @usableFromInline var hasTrigger = false
+    /// Whether the trigger is over: it sent its value or completed. What it sends afterwards,
+    /// or before its subscription, is ignored (S2).
+    @usableFromInline var triggerDone = false
     /// Demand asked for before the upstream's subscription arrived.
     @usableFromInline var pendingDemand = Subscribers.Demand.none
     /// Whether upstream values go downstream: from the start for `prefix`, after the trigger's
@@ -89,7 +95,8 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         // `drop` before the trigger: the value is dropped and its demand is spent, as in Combine.
-        guard !isDone, isOpen, let downstream else {
+        // A value before the upstream's subscription is ignored (S2).
+        guard !isDone, isOpen, upstream != nil, let downstream else {
             lock.unlock()
             return .none
         }
@@ -111,7 +118,8 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard !isDone else {
+        // A completion before the upstream's subscription is ignored (S2).
+        guard !isDone, upstream != nil else {
             lock.unlock()
             return
         }
@@ -144,6 +152,13 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     /// The trigger's first value: `prefix` ends the stream, `drop` opens it.
     @usableFromInline
     func triggerFired() {
+        lock.lock()
+        guard hasTrigger, !triggerDone else {
+            lock.unlock()
+            return
+        }
+        triggerDone = true
+        lock.unlock()
         switch mode {
         case .prefix:
             end(with: .finished)
@@ -165,6 +180,11 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @usableFromInline
     func triggerCompleted(endingWith completion: Subscribers.Completion<Failure>?) {
         lock.lock()
+        guard hasTrigger, !triggerDone else {
+            lock.unlock()
+            return
+        }
+        triggerDone = true
         guard let completion, !isOpen else {
             let finished = trigger.take()
             lock.unlock()
@@ -204,7 +224,8 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "\(name)") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard demand != .none else { return }
         lock.lock()
         guard !isDone else {
             lock.unlock()

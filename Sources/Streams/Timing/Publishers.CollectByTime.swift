@@ -41,10 +41,12 @@ extension Publisher {
     /// - Demand: asks the upstream for `.unlimited` (a window can hold any number of values).
     ///   An array is only sent when the downstream has asked for one (S1): a window that closes
     ///   without demand keeps its array, in order behind earlier ones, until demand arrives; the
-    ///   windows go on meanwhile, so a downstream that never asks makes arrays pile up.
+    ///   windows go on meanwhile, so a downstream that never asks makes arrays pile up. Asking for
+    ///   `.none` does nothing and is not passed on, as in Combine (S9).
     /// - Completion: `.finished` comes after the waiting arrays and the open window's values (as
     ///   the last array) are sent. A failure is passed on right away (on the scheduler), without
-    ///   demand, and the collected values are dropped.
+    ///   demand, and the collected values are dropped. What the upstream sends before its
+    ///   subscription or after its end is ignored, and a second subscription is cancelled (S2).
     /// - Cancellation: cancels the upstream and the windows' schedule, and drops the collected
     ///   values (S6, S7).
     /// - Threading: arrays and the completion are delivered on `scheduler` (S13).
@@ -255,7 +257,8 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "CollectByTime") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard demand != .none else { return }
         lock.lock()
         guard case .active = status else {
             lock.unlock()

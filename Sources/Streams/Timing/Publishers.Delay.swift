@@ -35,9 +35,12 @@ extension Publisher {
     ///   - options: Options for the scheduler.
     /// - Demand: requests go straight to the upstream, and demand the downstream returns from
     ///   `receive(_:)` is requested from the upstream when the value is delivered. So the
-    ///   upstream sends only what was asked for (S1); values on their way count against it.
+    ///   upstream sends only what was asked for (S1); values on their way count against it. Asking
+    ///   for `.none` does nothing and is not passed on, as in Combine (S9).
     /// - Completion: `.finished` and failures are delayed like values, after every value sent
-    ///   before them. A request made while only the completion is still on its way is ignored.
+    ///   before them. A request made while only the completion is still on its way is ignored. What
+    ///   the upstream sends before its subscription or after its end is ignored, and a second
+    ///   subscription is cancelled (S2).
     /// - Cancellation: cancels the upstream; events on their way are dropped and the downstream
     ///   is let go at once (S6, S7). Scheduled work keeps the operator's (small) subscription
     ///   object until it runs, and then does nothing.

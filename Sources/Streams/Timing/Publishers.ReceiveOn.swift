@@ -68,10 +68,12 @@ extension Publisher {
     ///   synchronous upstream (`Just`, a sequence) produces its values there; they wait in the
     ///   queue for the scheduler. Demand the downstream returns from `receive(_:)` is requested
     ///   from the upstream on the scheduler, just after that value was delivered. Asking for
-    ///   `.none` is an API violation (S9). Values in the queue were all asked for, so none is
+    ///   `.none` does nothing and is not passed on, as in Combine (S9). Values in the queue
+    ///   were all asked for, so none is
     ///   delivered without demand (S1).
     /// - Completion: queued behind the values, so it arrives after the last of them; anything
-    ///   the upstream sends after its completion is ignored (S4).
+    ///   the upstream sends after its completion is ignored (S4). What the upstream sends before
+    ///   its subscription or after its end is ignored, and a second subscription is cancelled (S2).
     /// - Cancellation: `cancel()` cancels the upstream and drops the events still queued; the
     ///   downstream, the upstream subscription and the queued values are let go at once (S6,
     ///   S7). Precisely: once `cancel()` has returned, no event is taken out of the queue any
@@ -334,7 +336,8 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "ReceiveOn") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard demand != .none else { return }
         lock.lock()
         let upstream = self.upstream
         lock.unlock()

@@ -34,10 +34,11 @@ extension Publisher {
     /// - Demand: passes through unchanged, but each `request` is scheduled: the upstream sees
     ///   it when the scheduler runs it, not before `request` returns. Demand returned from
     ///   `receive(_:)` goes back to the upstream directly, as the return value. Asking for
-    ///   `.none` is an API violation, reported at the call (S9).
+    ///   `.none` does nothing and is not passed on, as in Combine (S9).
     /// - Completion: passes through unchanged, on the thread the upstream sends it; the
     ///   downstream and the upstream subscription are let go (S7). Nothing the upstream sends
-    ///   after it is passed on (S4).
+    ///   after it is passed on (S4). What the upstream sends before its subscription or after its
+    ///   end is ignored, and a second subscription is cancelled (S2).
     /// - Cancellation: `cancel()` stops delivery at once: whatever the upstream sends after it is
     ///   dropped (a value already being delivered on another thread may still arrive), later
     ///   requests are not sent, and the downstream is let go (S6, S7). The upstream is cancelled
@@ -160,7 +161,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream else {
+        // Before the subscription, or once over, a value is ignored (S2).
+        guard isSubscribed, let downstream else {
             lock.unlock()
             return .none
         }
@@ -171,6 +173,11 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
+        // Before the subscription, or once over, a completion is ignored (S2).
+        guard isSubscribed else {
+            lock.unlock()
+            return
+        }
         let downstream = self.downstream.take()
         let upstream = self.upstream.take()
         lock.unlock()
@@ -182,7 +189,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "SubscribeOn") else { return }
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard demand != .none else { return }
         lock.lock()
         let isActive = upstream != nil
         lock.unlock()

@@ -44,8 +44,11 @@ extension Publisher {
     ///   Combine does) and keeps the downstream's demand itself. A value that arrives while the
     ///   downstream has no outstanding demand and nothing is waiting is dropped (S1; as Combine);
     ///   the waiting value holds one unit of demand, so replacing it (`latest: true`) needs none.
+    ///   Asking for `.none` does nothing and is not passed on, as in Combine (S9).
     /// - Completion: if a value is waiting, the completion (`.finished` or a failure) is delivered
-    ///   right after it, at its time; otherwise at once, on the scheduler.
+    ///   right after it, at its time; otherwise at once, on the scheduler. What the upstream sends
+    ///   before its subscription or after its end is ignored, and a second subscription is
+    ///   cancelled (S2).
     /// - Cancellation: cancels the upstream; the waiting value and the downstream are let go at
     ///   once (S6, S7); the already scheduled delivery then does nothing.
     /// - Threading: values and the completion are delivered from work scheduled on `scheduler`

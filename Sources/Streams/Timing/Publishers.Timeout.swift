@@ -39,10 +39,12 @@ extension Publisher {
     ///     instead.
     /// - Demand: requests go straight to the upstream, and demand the downstream returns from
     ///   `receive(_:)` is requested from the upstream when the value is delivered (S1). The timer
-    ///   runs whether or not the downstream has asked for anything.
+    ///   runs whether or not the downstream has asked for anything. Asking for `.none` does nothing
+    ///   and is not passed on, as in Combine (S9).
     /// - Completion: the upstream's completion is passed on (after the values before it); on a
     ///   timeout, the upstream is cancelled and `.finished` or `.failure(customError())` follows
-    ///   the values already on their way.
+    ///   the values already on their way. What the upstream sends before its subscription or after
+    ///   its end is ignored, and a second subscription is cancelled (S2).
     /// - Cancellation: cancels the upstream and the timer; the downstream and `customError` are
     ///   let go at once (S6, S7).
     /// - Threading: values and the completion are delivered from work scheduled on `scheduler`

@@ -30,7 +30,8 @@ extension Scheduler {
     ///     ``Scheduler/minimumTolerance``.
     ///   - options: Options for the scheduler's repeating schedule.
     /// - Demand: a tick goes to each subscriber that has demand at that moment; a subscriber
-    ///   without demand misses the tick (it is not saved for later).
+    ///   without demand misses the tick (it is not saved for later). Asking for `.none` does
+    ///   nothing, as in Combine (S9).
     /// - Completion: never completes.
     /// - Cancellation: cancelling a subscriber detaches it; cancelling the connection stops the
     ///   repeating schedule.

@@ -33,7 +33,7 @@ extension Timer {
     ///   - mode: The run loop mode the timer fires in.
     ///   - options: Kept for Combine compatibility; a run loop takes no options.
     /// - Demand: a tick goes to each subscriber that has demand at that moment; one without
-    ///   demand misses it.
+    ///   demand misses it. Asking for `.none` does nothing, as in Combine (S9).
     /// - Completion: never completes.
     /// - Cancellation: cancelling a subscriber detaches it; cancelling the connection
     ///   invalidates the timer.

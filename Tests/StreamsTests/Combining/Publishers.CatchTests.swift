@@ -248,6 +248,32 @@ struct CatchTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Catch)", as in Combine.
+        let subscriber1 = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Boom>().catch { _ in Just(0) }.subscribe(subscriber1)
+        #expect(subscriber1.subscription.map { String(describing: $0) } == "Catch")
+        let subscriber2 = RecordingSubscriber<Int, any Error>(demand: nil)
+        TestPublisher<Int, Boom>().tryCatch { _ in Just(0) }.subscribe(subscriber2)
+        #expect(subscriber2.subscription.map { String(describing: $0) } == "TryCatch")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's catch and tryCatch ignore what the upstream or the replacement sends before
+        // its subscription or after its end, and cancel a second subscription.
+        checkIgnoresMisbehavingUpstream({ $0.catch { _ in Just(-1) } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.catch { _ in Empty<Int, Never>(completeImmediately: false) } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ (replacement: MisbehavingPublisher<Int, Fatal>) in Fail<Int, Boom>(error: Boom()).catch { _ in replacement } },
+                                        value: 1, failure: Fatal())
+        checkIgnoresMisbehavingUpstream({ $0.tryCatch { _ in Just(-1) } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ (replacement: MisbehavingPublisher<Int, Fatal>) in Fail<Int, Boom>(error: Boom()).tryCatch { _ in replacement } },
+                                        value: 1, failure: Fatal())
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -163,13 +163,17 @@ struct CombineLatestTests {
         #expect(subscriber.values == [3])
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<(Int, Int), Never>(demand: nil)
-        TestPublisher<Int, Never>().combineLatest(TestPublisher<Int, Never>()).subscribe(subscriber)
-        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("CombineLatest") == true)
+        upstream.combineLatest(TestPublisher<Int, Never>()).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
+        subscriber.request(.max(1))
+        #expect(upstream.history == [.requested(.max(1))])
     }
 
     // MARK: Completion and failure
@@ -307,22 +311,46 @@ struct CombineLatestTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (CombineLatest)", as in Combine.
+        let subscriber = RecordingSubscriber<(Int, Int), Never>(demand: nil)
+        TestPublisher<Int, Never>().combineLatest(TestPublisher<Int, Never>()).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "CombineLatest")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's combineLatest ignores what an upstream sends before its subscription or
+        // after its end, and cancels a second subscription; each input is checked.
+        checkIgnoresMisbehavingUpstream({ $0.combineLatest(Just(2).setFailureType(to: Boom.self)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).combineLatest($0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.combineLatest(Empty<Int, Boom>(completeImmediately: false)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).combineLatest(Just(3).setFailureType(to: Boom.self), $0) },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).combineLatest(Just(3).setFailureType(to: Boom.self),
+                                                                                             Just(4).setFailureType(to: Boom.self), $0) },
+                                        value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { Just(1).combineLatest(Just(2)) }
-        checkContract { Just(1).combineLatest((0..<300).publisher) }
-        checkContract { Just(1).combineLatest((0..<300).publisher) { $0 + $1 } }
-        checkContract { Just(1).combineLatest(Just(2), (0..<300).publisher) }
-        checkContract { Just(1).combineLatest(Just(2), (0..<300).publisher) { $0 + $1 + $2 } }
-        checkContract { Just(1).combineLatest(Just(2), Just(3), (0..<300).publisher) }
-        checkContract { Just(1).combineLatest(Just(2), Just(3), (0..<300).publisher) { $0 + $1 + $2 + $3 } }
-        checkContract({ (0..<300).publisher.combineLatest((0..<300).publisher) }, deterministic: false)
+        checkContract({ Just(1).combineLatest(Just(2)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).combineLatest((0..<300).publisher) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).combineLatest((0..<300).publisher) { $0 + $1 } }, requestingNone: .isIgnored)
+        checkContract({ Just(1).combineLatest(Just(2), (0..<300).publisher) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).combineLatest(Just(2), (0..<300).publisher) { $0 + $1 + $2 } }, requestingNone: .isIgnored)
+        checkContract({ Just(1).combineLatest(Just(2), Just(3), (0..<300).publisher) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).combineLatest(Just(2), Just(3), (0..<300).publisher) { $0 + $1 + $2 + $3 } }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.combineLatest((0..<300).publisher) }, deterministic: false, requestingNone: .isIgnored)
     }
 
     @Test func contractWhenEndingEarlyOrFailing() {
-        checkContract { Just(1).combineLatest((0..<300).publisher).prefix(5) }
-        checkContract { Fail<Int, Boom>(error: Boom()).combineLatest((0..<300).publisher.setFailureType(to: Boom.self)) }
-        checkContract { Just(1).setFailureType(to: Boom.self).combineLatest(Fail<Int, Boom>(error: Boom())) }
+        checkContract({ Just(1).combineLatest((0..<300).publisher).prefix(5) }, requestingNone: .isIgnored)
+        checkContract({ Fail<Int, Boom>(error: Boom()).combineLatest((0..<300).publisher.setFailureType(to: Boom.self)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).setFailureType(to: Boom.self).combineLatest(Fail<Int, Boom>(error: Boom())) }, requestingNone: .isIgnored)
     }
 }

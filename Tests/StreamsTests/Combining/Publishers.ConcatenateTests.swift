@@ -115,13 +115,17 @@ struct ConcatenateTests {
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        [1].publisher.append(2...3).subscribe(subscriber)
+        upstream.append(2...3).subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("Concatenate") == true)
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
+        subscriber.request(.max(1))
+        #expect(upstream.history == [.requested(.max(1))])
     }
 
     // MARK: Completion and failure
@@ -287,17 +291,41 @@ struct ConcatenateTests {
         #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Concatenate)", as in Combine.
+        let subscriber1 = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().append(TestPublisher<Int, Never>()).subscribe(subscriber1)
+        #expect(subscriber1.subscription.map { String(describing: $0) } == "Concatenate")
+        let subscriber2 = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().prepend(TestPublisher<Int, Never>()).subscribe(subscriber2)
+        #expect(subscriber2.subscription.map { String(describing: $0) } == "Concatenate")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's Concatenate ignores what its prefix or suffix sends before its subscription
+        // or after its end, and cancels a second subscription; both sides are checked.
+        checkIgnoresMisbehavingUpstream({ $0.append(Just(2).setFailureType(to: Boom.self)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.append(Empty(completeImmediately: false)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).append($0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.prepend(Just(2).setFailureType(to: Boom.self)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty<Int, Boom>().prepend($0) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<150).publisher.append(150..<300) }
-        checkContract { (0..<150).publisher.prepend(150..<300) }
-        checkContract { Just(1).append(2, 3) }
-        checkContract { Empty<Int, Never>().append(Just(1)) }
-        checkContract { Just(1).append(Empty()) }
-        checkContract { (0..<150).publisher.append(150..<300).prefix(200) }
-        checkContract { (0..<100).publisher.setFailureType(to: Boom.self).append(Fail(error: Boom())) }
-        checkContract { Fail<Int, Boom>(error: Boom()).append(Just(1).setFailureType(to: Boom.self)) }
+        checkContract({ (0..<150).publisher.append(150..<300) }, requestingNone: .isIgnored)
+        checkContract({ (0..<150).publisher.prepend(150..<300) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).append(2, 3) }, requestingNone: .isIgnored)
+        checkContract({ Empty<Int, Never>().append(Just(1)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).append(Empty()) }, requestingNone: .isIgnored)
+        checkContract({ (0..<150).publisher.append(150..<300).prefix(200) }, requestingNone: .isIgnored)
+        checkContract({ (0..<100).publisher.setFailureType(to: Boom.self).append(Fail(error: Boom())) }, requestingNone: .isIgnored)
+        checkContract({ Fail<Int, Boom>(error: Boom()).append(Just(1).setFailureType(to: Boom.self)) }, requestingNone: .isIgnored)
         // The fused form is a Publishers.Sequence, which ignores `.none` (S9).
         checkContract({ [1, 2].publisher.append(3, 4) }, requestingNone: .isIgnored)
     }

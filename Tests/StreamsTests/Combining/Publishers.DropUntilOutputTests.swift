@@ -94,12 +94,17 @@ struct DropUntilOutputTests {
         #expect(upstream.history == [.requested(.max(5))])
     }
 
-    @Test func requestingNoneIsAnAPIViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().drop(untilOutputFrom: Empty<Int, Never>(completeImmediately: false))
-            .subscribe(subscriber)
+        upstream.drop(untilOutputFrom: Empty<Int, Never>(completeImmediately: false)).subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.request(.none) }
-        #expect(messages.count == 1 && messages[0].contains("S9") && messages[0].contains("DropUntilOutput"))
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
+        subscriber.request(.max(1))
+        #expect(upstream.history == [.requested(.max(1))])
     }
 
     // MARK: Completion and failure
@@ -241,16 +246,41 @@ struct DropUntilOutputTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (DropUntilOutput)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().drop(untilOutputFrom: Empty<Int, Never>(completeImmediately: false)).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "DropUntilOutput")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's drop(untilOutputFrom:) ignores what the upstream or the trigger sends before
+        // its subscription or after its end, and cancels a second subscription.
+        checkIgnoresMisbehavingUpstream({ $0.drop(untilOutputFrom: Just(0).setFailureType(to: Boom.self)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.drop(untilOutputFrom: Empty<Int, Boom>(completeImmediately: false)) },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ (trigger: MisbehavingPublisher<Int, Boom>) in
+            Just(1).setFailureType(to: Boom.self).append(Empty(completeImmediately: false)).drop(untilOutputFrom: trigger)
+        }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ (trigger: MisbehavingPublisher<Int, Boom>) in
+            [1, 2].publisher.setFailureType(to: Boom.self).drop(untilOutputFrom: trigger)
+        }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.drop(untilOutputFrom: Just(0)) }
-        checkContract { (0..<300).publisher.drop(untilOutputFrom: Empty<Int, Never>()) }
-        checkContract { (0..<300).publisher.setFailureType(to: Boom.self)
-            .drop(untilOutputFrom: Fail<Int, Boom>(error: Boom())) }
-        checkContract { (0..<300).publisher.tryMap { n -> Int in
+        checkContract({ (0..<300).publisher.drop(untilOutputFrom: Just(0)) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.drop(untilOutputFrom: Empty<Int, Never>()) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.setFailureType(to: Boom.self)
+            .drop(untilOutputFrom: Fail<Int, Boom>(error: Boom())) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
-        }.drop(untilOutputFrom: Just(0).setFailureType(to: (any Error).self)) }
+        }.drop(untilOutputFrom: Just(0).setFailureType(to: (any Error).self)) }, requestingNone: .isIgnored)
     }
 }

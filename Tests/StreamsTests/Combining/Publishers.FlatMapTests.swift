@@ -462,6 +462,32 @@ struct FlatMapTests {
         #expect(subscriber.events.count == 2)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (FlatMap)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().flatMap { Just($0) }.subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "FlatMap")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's flatMap ignores what its upstream, or an inner publisher, sends before its
+        // subscription or after its end, and cancels a second subscription.
+        checkIgnoresMisbehavingUpstream({ $0.flatMap { Just($0 * 10).setFailureType(to: Boom.self) } },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.flatMap(maxPublishers: .max(1)) { Just($0 * 10).setFailureType(to: Boom.self) } },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ inner in Just(0).setFailureType(to: Boom.self).flatMap { _ in inner } },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ inner in [0, 1].publisher.setFailureType(to: Boom.self).flatMap { _ in inner } },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ inner in Empty<Int, Boom>(completeImmediately: false).prepend(0).flatMap { _ in inner } },
+                                        value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -205,13 +205,19 @@ struct MergeTests {
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().merge(with: TestPublisher<Int, Never>()).subscribe(subscriber)
-        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("Merge") == true)
+        upstream.merge(with: TestPublisher<Int, Never>()).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(!upstream.history.contains(.requested(.none)))
+        #expect(subscriber.events.count == 1)  // just the subscription
+        _ = upstream.send(1)
+        #expect(subscriber.values.isEmpty)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1])
     }
 
     // MARK: Completion and failure
@@ -461,28 +467,72 @@ struct MergeTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Merge)", as in Combine.
+        let subscriber1 = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().merge(with: TestPublisher<Int, Never>()).subscribe(subscriber1)
+        #expect(subscriber1.subscription.map { String(describing: $0) } == "Merge")
+        let subscriber2 = RecordingSubscriber<Int, Never>(demand: nil)
+        Publishers.MergeMany([TestPublisher<Int, Never>(), TestPublisher<Int, Never>(), TestPublisher<Int, Never>()]).subscribe(subscriber2)
+        #expect(subscriber2.subscription.map { String(describing: $0) } == "Merge")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's merge ignores what an upstream sends before its subscription or after its
+        // end, and cancels a second subscription; each input is checked.
+        checkIgnoresMisbehavingUpstream({ $0.merge(with: Empty()) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: $0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.merge(with: Empty(completeImmediately: false)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty(completeImmediately: false).merge(with: $0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), $0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), Empty(), $0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), Empty(), Empty(), $0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), Empty(), Empty(), Empty(), $0) },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), Empty(), Empty(), Empty(), Empty(), $0) },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Empty().merge(with: Empty(), Empty(), Empty(), Empty(), Empty(), Empty(), $0) },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Publishers.MergeMany([$0, $0]) }, value: 1, failure: Boom())
+    }
+
+    @Test func valuesOfAFinishedUpstreamAreIgnoredWhileOthersRun_S2() {
+        let misbehaving = MisbehavingPublisher<Int, Never>([.subscription, .completion(.finished), .value(9)])
+        let other = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        misbehaving.merge(with: other).subscribe(subscriber)
+        other.send(1)
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completion == nil)
+        #expect(subscriber.violations.isEmpty)
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { Just(1).merge(with: Just(2)) }
-        checkContract { (0..<300).publisher.merge(with: Empty()) }
-        checkContract({ (0..<300).publisher.merge(with: (300..<600).publisher) }, deterministic: false)
-        checkContract { Just(1).merge(with: Just(2), Just(3)) }
-        checkContract { Just(1).merge(with: Just(2), Just(3), Just(4)) }
-        checkContract { Just(1).merge(with: Just(2), Just(3), Just(4), Just(5)) }
-        checkContract { Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6)) }
-        checkContract { Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6), Just(7)) }
-        checkContract { Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8)) }
-        checkContract { Publishers.MergeMany((0..<20).map { Just($0) }) }
-        checkContract { Publishers.MergeMany<Just<Int>>([]) }
+        checkContract({ Just(1).merge(with: Just(2)) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.merge(with: Empty()) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.merge(with: (300..<600).publisher) }, deterministic: false, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3), Just(4)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3), Just(4), Just(5)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6), Just(7)) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8)) }, requestingNone: .isIgnored)
+        checkContract({ Publishers.MergeMany((0..<20).map { Just($0) }) }, requestingNone: .isIgnored)
+        checkContract({ Publishers.MergeMany<Just<Int>>([]) }, requestingNone: .isIgnored)
     }
 
     @Test func contractWhenEndingEarlyOrFailing() {
-        checkContract { Just(1).merge(with: Just(2), Just(3)).first() }
-        checkContract({ (0..<300).publisher.merge(with: (300..<600).publisher).prefix(5) }, deterministic: false)
-        checkContract { Fail<Int, Boom>(error: Boom()).merge(with: (0..<300).publisher.setFailureType(to: Boom.self)) }
+        checkContract({ Just(1).merge(with: Just(2), Just(3)).first() }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.merge(with: (300..<600).publisher).prefix(5) }, deterministic: false, requestingNone: .isIgnored)
+        checkContract({ Fail<Int, Boom>(error: Boom()).merge(with: (0..<300).publisher.setFailureType(to: Boom.self)) }, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.setFailureType(to: Boom.self).merge(with: Fail(error: Boom())) },
-                      deterministic: false)
+                      deterministic: false, requestingNone: .isIgnored)
     }
 }
 

@@ -83,11 +83,17 @@ struct PrefixUntilOutputTests {
         #expect(upstream.history == [.requested(.max(5))])
     }
 
-    @Test func requestingNoneIsAnAPIViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().prefix(untilOutputFrom: Self.silent).subscribe(subscriber)
+        upstream.prefix(untilOutputFrom: Self.silent).subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.request(.none) }
-        #expect(messages.count == 1 && messages[0].contains("S9") && messages[0].contains("PrefixUntilOutput"))
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
+        subscriber.request(.max(1))
+        #expect(upstream.history == [.requested(.max(1))])
     }
 
     // MARK: Completion and failure
@@ -246,15 +252,36 @@ struct PrefixUntilOutputTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (PrefixUntilOutput)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().prefix(untilOutputFrom: Self.silent).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "PrefixUntilOutput")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's prefix(untilOutputFrom:) ignores what the upstream or the trigger sends
+        // before its subscription or after its end, and cancels a second subscription.
+        checkIgnoresMisbehavingUpstream({ $0.prefix(untilOutputFrom: Self.silent) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.prefix(untilOutputFrom: Empty<Int, Boom>()) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ (trigger: MisbehavingPublisher<Int, Boom>) in
+            Just(1).setFailureType(to: Boom.self).append(Empty(completeImmediately: false)).prefix(untilOutputFrom: trigger)
+        }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.prefix(untilOutputFrom: Self.silent) }
-        checkContract { (0..<300).publisher.prefix(untilOutputFrom: Empty<Int, Boom>()) }
-        checkContract { (0..<300).publisher.prefix(untilOutputFrom: Just(1)) }
-        checkContract { (0..<300).publisher.tryMap { n -> Int in
+        checkContract({ (0..<300).publisher.prefix(untilOutputFrom: Self.silent) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.prefix(untilOutputFrom: Empty<Int, Boom>()) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.prefix(untilOutputFrom: Just(1)) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
-        }.prefix(untilOutputFrom: Self.silent) }
+        }.prefix(untilOutputFrom: Self.silent) }, requestingNone: .isIgnored)
     }
 }

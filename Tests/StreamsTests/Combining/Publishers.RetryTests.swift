@@ -94,13 +94,17 @@ struct RetryTests {
         #expect(attempts.publishers[1].history == [.requested(.max(5)), .requested(.max(1))])
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
+        let upstream = TestPublisher<Int, Boom>()
         let subscriber = RecordingSubscriber<Int, Boom>(demand: nil)
-        TestPublisher<Int, Boom>().retry(1).subscribe(subscriber)
+        upstream.retry(1).subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("Retry") == true)
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
+        subscriber.request(.max(1))
+        #expect(upstream.history == [.requested(.max(1))])
     }
 
     // MARK: Completion and failure
@@ -231,23 +235,41 @@ struct RetryTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Retry)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: nil)
+        TestPublisher<Int, Boom>().retry(1).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Retry")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's retry ignores what an attempt sends before its subscription or after its
+        // end (an early failure does not start a new attempt), and cancels a second subscription.
+        checkIgnoresMisbehavingUpstream({ $0.retry(1) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.retry(3) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.setFailureType(to: Boom.self).retry(3) }
-        checkContract { Fail<Int, Boom>(error: Boom()).retry(3) }
-        checkContract {
+        checkContract({ (0..<300).publisher.setFailureType(to: Boom.self).retry(3) }, requestingNone: .isIgnored)
+        checkContract({ Fail<Int, Boom>(error: Boom()).retry(3) }, requestingNone: .isIgnored)
+        checkContract({
             Attempts([
                 (0..<100).publisher.setFailureType(to: Boom.self).append(Fail(error: Boom())).eraseToAnyPublisher(),
                 (100..<200).publisher.setFailureType(to: Boom.self).append(Fail(error: Boom())).eraseToAnyPublisher(),
                 (200..<300).publisher.setFailureType(to: Boom.self).eraseToAnyPublisher(),
             ]).publisher.retry(2)
-        }
-        checkContract {
+        }, requestingNone: .isIgnored)
+        checkContract({
             Attempts([
                 (0..<100).publisher.setFailureType(to: Boom.self).append(Fail(error: Boom())).eraseToAnyPublisher(),
                 (100..<200).publisher.setFailureType(to: Boom.self).append(Fail(error: Boom())).eraseToAnyPublisher(),
             ]).publisher.retry(1)
-        }
+        }, requestingNone: .isIgnored)
     }
 }

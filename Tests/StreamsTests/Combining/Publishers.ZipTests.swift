@@ -148,13 +148,17 @@ struct ZipTests {
         #expect(subscriber.values.map { [$0.0, $0.1] } == [[1, 2]])
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<(Int, Int), Never>(demand: nil)
-        TestPublisher<Int, Never>().zip(TestPublisher<Int, Never>()).subscribe(subscriber)
-        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("Zip") == true)
+        upstream.zip(TestPublisher<Int, Never>()).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
+        subscriber.request(.max(1))
+        #expect(upstream.history == [.requested(.max(1))])
     }
 
     // MARK: Completion and failure
@@ -324,22 +328,49 @@ struct ZipTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Zip)", as in Combine.
+        let subscriber1 = RecordingSubscriber<(Int, Int), Never>(demand: nil)
+        TestPublisher<Int, Never>().zip(TestPublisher<Int, Never>()).subscribe(subscriber1)
+        #expect(subscriber1.subscription.map { String(describing: $0) } == "Zip")
+        let subscriber2 = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().zip(TestPublisher<Int, Never>(), TestPublisher<Int, Never>()) { $0 + $1 + $2 }.subscribe(subscriber2)
+        #expect(subscriber2.subscription.map { String(describing: $0) } == "Zip")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's zip ignores what an upstream sends before its subscription or after its end,
+        // and cancels a second subscription; each input is checked.
+        checkIgnoresMisbehavingUpstream({ $0.zip(Just(2).setFailureType(to: Boom.self)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).zip($0) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.zip(Empty<Int, Boom>(completeImmediately: false)) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).zip(Just(3).setFailureType(to: Boom.self), $0) },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ Just(2).setFailureType(to: Boom.self).zip(Just(3).setFailureType(to: Boom.self),
+                                                                                   Just(4).setFailureType(to: Boom.self), $0) },
+                                        value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.zip((0..<300).publisher) }
-        checkContract { (0..<300).publisher.zip((0..<300).publisher) { $0 * $1 } }
-        checkContract { Just(1).zip(Just(2)) }
-        checkContract { (0..<300).publisher.zip(Just(1), (0..<300).publisher) }
-        checkContract { (0..<300).publisher.zip((0..<300).publisher, (0..<300).publisher) { $0 + $1 + $2 } }
-        checkContract { (0..<300).publisher.zip((0..<300).publisher, (0..<300).publisher, (0..<300).publisher) }
-        checkContract { Just(1).zip(Just(2), Just(3), Just(4)) { $0 + $1 + $2 + $3 } }
+        checkContract({ (0..<300).publisher.zip((0..<300).publisher) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.zip((0..<300).publisher) { $0 * $1 } }, requestingNone: .isIgnored)
+        checkContract({ Just(1).zip(Just(2)) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.zip(Just(1), (0..<300).publisher) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.zip((0..<300).publisher, (0..<300).publisher) { $0 + $1 + $2 } }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.zip((0..<300).publisher, (0..<300).publisher, (0..<300).publisher) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).zip(Just(2), Just(3), Just(4)) { $0 + $1 + $2 + $3 } }, requestingNone: .isIgnored)
     }
 
     @Test func contractWhenEndingEarlyOrFailing() {
-        checkContract { (0..<300).publisher.zip((0..<10).publisher) }
-        checkContract { (0..<300).publisher.zip((0..<300).publisher).prefix(5) }
-        checkContract { (0..<300).publisher.setFailureType(to: Boom.self).zip(Fail<Int, Boom>(error: Boom())) }
-        checkContract { Fail<Int, Boom>(error: Boom()).zip((0..<300).publisher.setFailureType(to: Boom.self)) }
+        checkContract({ (0..<300).publisher.zip((0..<10).publisher) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.zip((0..<300).publisher).prefix(5) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.setFailureType(to: Boom.self).zip(Fail<Int, Boom>(error: Boom())) }, requestingNone: .isIgnored)
+        checkContract({ Fail<Int, Boom>(error: Boom()).zip((0..<300).publisher.setFailureType(to: Boom.self)) }, requestingNone: .isIgnored)
     }
 }

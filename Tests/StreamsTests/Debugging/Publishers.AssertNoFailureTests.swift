@@ -110,6 +110,25 @@ struct AssertNoFailureTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func handsTheUpstreamSubscriptionDown() {
+        // As in Combine, the operator keeps no state and the downstream gets the upstream's own
+        // subscription (what `print()` shows as "receive subscription: (…)").
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Boom>().assertNoFailure().subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "TestSubscription")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func passesAMisbehavingUpstreamThrough_S2() {
+        // Like Combine's, assertNoFailure keeps no state and hands the upstream's subscription
+        // down: it is transparent, and the next stateful subscriber ignores the misbehaviour.
+        checkPassesMisbehavingUpstreamThrough({ (upstream: MisbehavingPublisher<Int, Boom>) in upstream.assertNoFailure() },
+                                              value: 1)
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -125,6 +125,26 @@ struct BreakpointTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func handsTheUpstreamSubscriptionDown() {
+        // As in Combine, the operator keeps no state and the downstream gets the upstream's own
+        // subscription (what `print()` shows as "receive subscription: (…)").
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().breakpoint().subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "TestSubscription")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func passesAMisbehavingUpstreamThrough_S2() {
+        // Like Combine's, breakpoint keeps no state and hands the upstream's subscription
+        // down: it is transparent, and the next stateful subscriber ignores the misbehaviour.
+        checkPassesMisbehavingUpstreamThrough({ $0.breakpoint() }, value: 1, failure: Boom())
+        checkPassesMisbehavingUpstreamThrough({ (upstream: MisbehavingPublisher<Int, Boom>) in upstream.breakpointOnError() },
+                                              value: 1)
+    }
+
     // MARK: Contract
 
     @Test func contract() {

@@ -260,6 +260,38 @@ struct HandleEventsTests {
         #expect(requests == 10_001)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (HandleEvents)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().handleEvents().subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "HandleEvents")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // handleEvents keeps state (it sees requests and cancels), so it ignores what its
+        // upstream sends before the subscription or after its end, and cancels a second
+        // subscription.
+        checkIgnoresMisbehavingUpstream({ $0.handleEvents(receiveOutput: { _ in }) }, value: 1, failure: Boom())
+    }
+
+    @Test func hooksDoNotSeeIgnoredSignals_S2() {
+        let log = Log()
+        let upstream = MisbehavingPublisher<Int, Boom>([.value(1), .completion(.finished), .subscription,
+                                                         .value(2), .completion(.finished), .value(3),
+                                                         .completion(.failure(Boom()))])
+        let subscriber = RecordingSubscriber<Int, Boom>()
+        upstream.handleEvents(receiveOutput: { log.add("value \($0)") },
+                              receiveCompletion: { log.add("completion \($0)") })
+            .subscribe(subscriber)
+        #expect(log.entries == ["value 2", "completion finished"])
+        #expect(subscriber.values == [2])
+        #expect(subscriber.violations.isEmpty)
+    }
+
     // MARK: Contract
 
     @Test func contract() {

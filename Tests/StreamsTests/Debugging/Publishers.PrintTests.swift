@@ -12,10 +12,13 @@ struct PrintTests {
     final class TextLog: TextOutputStream {
         var text = ""
         var writes = 0
+        /// Every `write(_:)` call's string, in order.
+        var calls: [String] = []
         var onWrite: ((String) -> Void)?
         func write(_ string: String) {
             text += string
             writes += 1
+            calls.append(string)
             onWrite?(string)
         }
         /// The lines written, each with its newline.
@@ -54,9 +57,48 @@ struct PrintTests {
             receive finished
 
             """)
-        // One write per line, the newline included.
-        #expect(log.writes == 4)
+        // Three writes per line, as Combine makes them: "", the line, "\n".
+        #expect(log.writes == 12)
         _ = cancellable
+    }
+
+    @Test func writesEachLineInTheCallsCombineMakes() {
+        // Combine writes each line with `Swift.print(_:to:)`: three `write(_:)` calls, an empty
+        // separator, the line, and the newline. Demand returned from `receive(_:)` is logged
+        // with "(synchronous)"; `.none` returned is not logged.
+        let log = TextLog()
+        let upstream = TestPublisher<Int, Boom>()
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: .max(2), onValue: { $0 == 1 ? .max(1) : .none })
+        upstream.print("👉", to: log).subscribe(subscriber)
+        _ = upstream.send(1)
+        _ = upstream.send(2)
+        subscriber.request(.unlimited)
+        upstream.send(completion: .failure(Boom()))
+        #expect(log.calls == [
+            "", "👉: receive subscription: (TestSubscription)", "\n",
+            "", "👉: request max: (2)", "\n",
+            "", "👉: receive value: (1)", "\n",
+            "", "👉: request max: (1) (synchronous)", "\n",
+            "", "👉: receive value: (2)", "\n",
+            "", "👉: request unlimited", "\n",
+            "", "👉: receive error: (Boom)", "\n",
+        ])
+    }
+
+    @Test func writesCancelInTheCallsCombineMakes() {
+        let log = TextLog()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        upstream.print(to: log).subscribe(subscriber)
+        _ = upstream.send(7)
+        subscriber.cancel()
+        #expect(log.calls == [
+            "", "receive subscription: (TestSubscription)", "\n",
+            "", "request unlimited", "\n",
+            "", "receive value: (7)", "\n",
+            "", "receive cancel", "\n",
+        ])
+        #expect(upstream.isCancelled)
     }
 
     // MARK: Demand
@@ -188,7 +230,7 @@ struct PrintTests {
         let box = Box()
         let log = TextLog()
         log.onWrite = { line in
-            if line == "receive value: (2)\n" { box.subscriber?.cancel() }
+            if line == "receive value: (2)" { box.subscriber?.cancel() }
         }
         let subscriber = RecordingSubscriber<Int, Never>(demand: .unlimited)
         box.subscriber = subscriber
@@ -270,6 +312,23 @@ struct PrintTests {
         #expect(subscriber.violations.isEmpty)
         // subscription, 10,001 requests, 10,000 values, finished
         #expect(log.lines.count == 20_003)
+    }
+
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Print)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().print(to: TextLog()).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Print")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // print keeps state (it sees requests and cancels), so it ignores what its upstream
+        // sends before the subscription or after its end, and cancels a second subscription.
+        checkIgnoresMisbehavingUpstream({ $0.print(to: TextLog()) }, value: 1, failure: Boom())
     }
 
     // MARK: Contract

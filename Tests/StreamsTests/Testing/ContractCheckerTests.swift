@@ -58,6 +58,39 @@ struct ContractCheckerTests {
         }
     }
 
+    /// Delivers its values as they are asked for, but its `cancel()` does nothing (breaks S6).
+    struct IgnoresCancel: Publisher {
+        typealias Output = Int
+        typealias Failure = Never
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+            subscriber.receive(subscription: IgnoringSubscription(subscriber: subscriber))
+        }
+        final class IgnoringSubscription<S: Subscriber>: Subscription, @unchecked Sendable  // `next`, `subscriber` guarded by `lock`
+        where S.Input == Int, S.Failure == Never {
+            let lock = Lock()
+            var subscriber: S?
+            var next = 0
+            init(subscriber: S) { self.subscriber = subscriber }
+            func request(_ demand: Subscribers.Demand) {
+                var demand = demand
+                while demand > 0 {
+                    let (subscriber, value): (S?, Int) = lock.withLock {
+                        next += 1
+                        return (next <= 10 ? self.subscriber : nil, next)
+                    }
+                    guard let subscriber else { return }
+                    demand -= 1
+                    demand += subscriber.receive(value)
+                    if value == 10 {
+                        lock.withLock { self.subscriber = nil }
+                        subscriber.receive(completion: .finished)
+                    }
+                }
+            }
+            func cancel() {}
+        }
+    }
+
     @Test func catchesValuesBeyondDemand_S1() {
         let problems = contractProblems { IgnoresDemand() }
         #expect(problems.contains { $0.hasPrefix("S1:") }, "\(problems)")
@@ -81,6 +114,11 @@ struct ContractCheckerTests {
     @Test func catchesSilentNoneRequest_S9() {
         let problems = contractProblems { Recursive(count: 5) }
         #expect(problems.contains { $0.hasPrefix("S9:") }, "\(problems)")
+    }
+
+    @Test func catchesEventsAfterCancel_S6() {
+        let problems = contractProblems({ IgnoresCancel() }, requestingNone: .isIgnored)
+        #expect(problems.contains { $0.hasPrefix("S6:") && $0.contains("after cancel()") }, "\(problems)")
     }
 
     @Test func passesAGoodPublisher() {

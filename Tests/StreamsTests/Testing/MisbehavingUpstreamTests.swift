@@ -60,6 +60,16 @@ struct MisbehavingUpstreamTests {
         }
     }
 
+    @Test func transparencyCheckPassesAPassThroughOperator() {
+        checkPassesMisbehavingUpstreamThrough({ PassThrough(upstream: $0) }, value: 1, failure: Boom())
+    }
+
+    @Test func transparencyCheckCatchesAnOperatorThatGuards() {
+        withKnownIssue {
+            checkPassesMisbehavingUpstreamThrough({ Guarding(upstream: $0) }, value: 1, failure: Boom())
+        }
+    }
+
     @Test func theScriptRunsInOrderAndRecordsSubscriptions() {
         let upstream = MisbehavingPublisher<Int, Never>([.subscription, .value(1), .value(2), .subscription, .value(3)])
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(3))

@@ -152,14 +152,19 @@ struct CollectByTimeTests {
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
         let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<[Int], Never>(demand: nil)
-        TestPublisher<Int, Never>().collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("CollectByTime") == true)
+        #expect(messages.isEmpty)
+        #expect(!upstream.history.contains(.requested(.none)))
+        #expect(subscriber.events.count == 1)  // just the subscription
+        _ = upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values.isEmpty)
     }
 
     // MARK: Completion and failure
@@ -327,6 +332,27 @@ struct CollectByTimeTests {
         #expect(subscriber.values == [[1]])
         #expect(upstream.isCancelled)
         #expect(subscriber.violations.isEmpty)
+    }
+
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (CollectByTime)", as in Combine.
+        let subscriber = RecordingSubscriber<[Int], Never>(demand: nil)
+        TestPublisher<Int, Never>().collect(.byTime(DispatchQueue.test, .seconds(1))).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "CollectByTime")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's collect(.byTime) and collect(.byTimeOrCount) ignore what their upstream
+        // sends before the subscription or after its end, and cancel a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.collect(.byTime(scheduler, .seconds(1))) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+        checkIgnoresMisbehavingUpstream({ $0.collect(.byTimeOrCount(scheduler, .seconds(1), 2)) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
     }
 
     // MARK: Contract

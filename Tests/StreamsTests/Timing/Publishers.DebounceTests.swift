@@ -111,13 +111,19 @@ struct DebounceTests {
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
         let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
-        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
+        upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(!upstream.history.contains(.requested(.none)))
+        #expect(subscriber.events.count == 1)  // just the subscription
+        _ = upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values.isEmpty)
     }
 
     // MARK: Completion and failure
@@ -244,6 +250,25 @@ struct DebounceTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Debounce)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().debounce(for: .seconds(1), scheduler: DispatchQueue.test).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Debounce")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's debounce ignores what its upstream sends before the subscription or after
+        // its end, and cancels a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.debounce(for: .seconds(1), scheduler: scheduler) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+    }
+
     // MARK: Contract
 
     @Test func contract() {
@@ -252,12 +277,12 @@ struct DebounceTests {
         // what comes due without demand, so a subscriber that asks one at a time gets fewer
         // values than an unlimited one — allowed (S1 forbids more, not fewer).
         let immediate = ImmediateScheduler.shared
-        checkContract({ (0..<300).publisher.debounce(for: .seconds(1), scheduler: immediate) }, deterministic: false)
+        checkContract({ (0..<300).publisher.debounce(for: .seconds(1), scheduler: immediate) }, deterministic: false, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
-        }.debounce(for: .seconds(1), scheduler: immediate) }, deterministic: false)
-        checkContract({ Just(1).debounce(for: .seconds(1), scheduler: immediate) }, deterministic: false)
-        checkContract { Fail<Int, Boom>(error: Boom()).debounce(for: .seconds(1), scheduler: immediate) }
+        }.debounce(for: .seconds(1), scheduler: immediate) }, deterministic: false, requestingNone: .isIgnored)
+        checkContract({ Just(1).debounce(for: .seconds(1), scheduler: immediate) }, deterministic: false, requestingNone: .isIgnored)
+        checkContract({ Fail<Int, Boom>(error: Boom()).debounce(for: .seconds(1), scheduler: immediate) }, requestingNone: .isIgnored)
     }
 }

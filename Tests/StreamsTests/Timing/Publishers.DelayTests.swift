@@ -101,14 +101,16 @@ struct DelayTests {
         #expect(subscriber.completion == .finished)
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
         let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
-        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("Delay") == true)
+        upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
     }
 
     // MARK: Completion and failure
@@ -232,20 +234,39 @@ struct DelayTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Delay)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().delay(for: .seconds(1), scheduler: DispatchQueue.test).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Delay")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's delay ignores what its upstream sends before the subscription or after its
+        // end, and cancels a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.delay(for: .seconds(1), scheduler: scheduler) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+    }
+
     // MARK: Contract
 
     @Test func contract() {
         // The ImmediateScheduler makes `delay` synchronous, so the checker's synchronous runs
         // apply in full. (On virtual time the checks above cover the same rules.)
         let immediate = ImmediateScheduler.shared
-        checkContract { (0..<300).publisher.delay(for: .seconds(1), scheduler: immediate) }
-        checkContract { (0..<300).publisher.tryMap { n -> Int in
+        checkContract({ (0..<300).publisher.delay(for: .seconds(1), scheduler: immediate) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
-        }.delay(for: .seconds(1), scheduler: immediate) }
-        checkContract { Just(1).delay(for: .seconds(1), scheduler: immediate) }
-        checkContract { Empty<Int, Never>().delay(for: .seconds(1), scheduler: immediate) }
-        checkContract { Fail<Int, Boom>(error: Boom()).delay(for: .seconds(1), scheduler: immediate) }
+        }.delay(for: .seconds(1), scheduler: immediate) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).delay(for: .seconds(1), scheduler: immediate) }, requestingNone: .isIgnored)
+        checkContract({ Empty<Int, Never>().delay(for: .seconds(1), scheduler: immediate) }, requestingNone: .isIgnored)
+        checkContract({ Fail<Int, Boom>(error: Boom()).delay(for: .seconds(1), scheduler: immediate) }, requestingNone: .isIgnored)
     }
 }
 

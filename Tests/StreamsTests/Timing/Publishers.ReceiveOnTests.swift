@@ -98,14 +98,17 @@ struct ReceiveOnTests {
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func requestingNoneIsAnAPIViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
+        let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        upstream.receive(on: DispatchQueue.test).subscribe(subscriber)
-        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("ReceiveOn") == true)
+        upstream.receive(on: scheduler).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
+        scheduler.advance()
         #expect(upstream.history == [])
     }
 
@@ -287,20 +290,40 @@ struct ReceiveOnTests {
         #expect(subscriber.values == Array(0..<100))
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (ReceiveOn)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().receive(on: DispatchQueue.test).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "ReceiveOn")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's receive(on:) ignores what its upstream sends before the subscription or
+        // after its end, and cancels a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.receive(on: scheduler) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance() })
+        checkIgnoresMisbehavingUpstream({ $0.receive(on: ImmediateScheduler.shared) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.receive(on: ImmediateScheduler.shared) }
-        checkContract { Just(1).receive(on: ImmediateScheduler.shared) }
-        checkContract { Empty<Int, Never>().receive(on: ImmediateScheduler.shared) }
-        checkContract { Fail<Int, Boom>(error: Boom()).receive(on: ImmediateScheduler.shared) }
-        checkContract { (0..<300).publisher.map { $0 * 2 }.receive(on: ImmediateScheduler.shared).map { $0 + 1 } }
-        checkContract {
+        checkContract({ (0..<300).publisher.receive(on: ImmediateScheduler.shared) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).receive(on: ImmediateScheduler.shared) }, requestingNone: .isIgnored)
+        checkContract({ Empty<Int, Never>().receive(on: ImmediateScheduler.shared) }, requestingNone: .isIgnored)
+        checkContract({ Fail<Int, Boom>(error: Boom()).receive(on: ImmediateScheduler.shared) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.map { $0 * 2 }.receive(on: ImmediateScheduler.shared).map { $0 + 1 } }, requestingNone: .isIgnored)
+        checkContract({
             (0..<300).publisher.tryMap { n -> Int in
                 if n == 150 { throw Boom() }
                 return n
             }.receive(on: ImmediateScheduler.shared)
-        }
+        }, requestingNone: .isIgnored)
     }
 }
 

@@ -83,16 +83,17 @@ struct SubscribeOnTests {
         #expect(upstream.history == [.requested(.max(1))])
     }
 
-    @Test func requestingNoneIsAnAPIViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
         let scheduler = DispatchQueue.test
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         upstream.subscribe(on: scheduler).subscribe(subscriber)
         scheduler.advance()
-        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("SubscribeOn") == true)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
         scheduler.advance()
         #expect(upstream.history == [])
     }
@@ -255,21 +256,41 @@ struct SubscribeOnTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (SubscribeOn)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "SubscribeOn")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's subscribe(on:) ignores what its upstream sends before the subscription or
+        // after its end, and cancels a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.subscribe(on: scheduler) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance() })
+        checkIgnoresMisbehavingUpstream({ $0.subscribe(on: ImmediateScheduler.shared) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.subscribe(on: ImmediateScheduler.shared) }
-        checkContract { Just(1).subscribe(on: ImmediateScheduler.shared) }
-        checkContract { Empty<Int, Never>().subscribe(on: ImmediateScheduler.shared) }
-        checkContract { Fail<Int, Boom>(error: Boom()).subscribe(on: ImmediateScheduler.shared) }
-        checkContract {
+        checkContract({ (0..<300).publisher.subscribe(on: ImmediateScheduler.shared) }, requestingNone: .isIgnored)
+        checkContract({ Just(1).subscribe(on: ImmediateScheduler.shared) }, requestingNone: .isIgnored)
+        checkContract({ Empty<Int, Never>().subscribe(on: ImmediateScheduler.shared) }, requestingNone: .isIgnored)
+        checkContract({ Fail<Int, Boom>(error: Boom()).subscribe(on: ImmediateScheduler.shared) }, requestingNone: .isIgnored)
+        checkContract({
             (0..<300).publisher.tryMap { n -> Int in
                 if n == 150 { throw Boom() }
                 return n
             }.subscribe(on: ImmediateScheduler.shared)
-        }
-        checkContract {
+        }, requestingNone: .isIgnored)
+        checkContract({
             (0..<300).publisher.subscribe(on: ImmediateScheduler.shared).receive(on: ImmediateScheduler.shared)
-        }
+        }, requestingNone: .isIgnored)
     }
 }

@@ -144,14 +144,19 @@ struct ThrottleTests {
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
         let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().throttle(for: .seconds(1), scheduler: scheduler, latest: true)
-            .subscribe(subscriber)
-        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(!upstream.history.contains(.requested(.none)))
+        #expect(subscriber.events.count == 1)  // just the subscription
+        _ = upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values.isEmpty)
     }
 
     // MARK: Completion and failure
@@ -271,6 +276,27 @@ struct ThrottleTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Throttle)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().throttle(for: .seconds(1), scheduler: DispatchQueue.test, latest: true).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Throttle")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's throttle ignores what its upstream sends before the subscription or after
+        // its end, and cancels a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.throttle(for: .seconds(1), scheduler: scheduler, latest: true) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+        checkIgnoresMisbehavingUpstream({ $0.throttle(for: .seconds(1), scheduler: scheduler, latest: false) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+    }
+
     // MARK: Contract
 
     @Test func contract() {
@@ -280,13 +306,13 @@ struct ThrottleTests {
         // subscriber that asks one at a time gets fewer values — allowed (S1 forbids more).
         let immediate = ImmediateScheduler.shared
         checkContract({ (0..<300).publisher.throttle(for: .seconds(1), scheduler: immediate, latest: true) },
-                      deterministic: false)
+                      deterministic: false, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.throttle(for: .seconds(1), scheduler: immediate, latest: false) },
-                      deterministic: false)
+                      deterministic: false, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
-        }.throttle(for: .seconds(1), scheduler: immediate, latest: true) }, deterministic: false)
-        checkContract { Fail<Int, Boom>(error: Boom()).throttle(for: .seconds(1), scheduler: immediate, latest: true) }
+        }.throttle(for: .seconds(1), scheduler: immediate, latest: true) }, deterministic: false, requestingNone: .isIgnored)
+        checkContract({ Fail<Int, Boom>(error: Boom()).throttle(for: .seconds(1), scheduler: immediate, latest: true) }, requestingNone: .isIgnored)
     }
 }

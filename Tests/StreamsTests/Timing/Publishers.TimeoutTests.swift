@@ -110,13 +110,16 @@ struct TimeoutTests {
         #expect(subscriber.completion == .finished)
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts `.none` here and does nothing; it is not passed upstream.
         let scheduler = DispatchQueue.test
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)
-        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
+        upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(upstream.history == [])
+        #expect(subscriber.events.count == 1)  // just the subscription
     }
 
     // MARK: Completion and failure
@@ -260,6 +263,27 @@ struct TimeoutTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Description
+
+    @Test func subscriptionIsNamedAsInCombine() {
+        // What `print()` shows as "receive subscription: (Timeout)", as in Combine.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().timeout(.seconds(1), scheduler: DispatchQueue.test).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Timeout")
+    }
+
+    // MARK: Misbehaving upstream (S2)
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // Combine's timeout ignores what its upstream sends before the subscription or after its
+        // end, and cancels a second subscription.
+        let scheduler = DispatchQueue.test
+        checkIgnoresMisbehavingUpstream({ $0.timeout(.seconds(1), scheduler: scheduler) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance(by: .seconds(5)) })
+        checkIgnoresMisbehavingUpstream({ $0.timeout(.seconds(1), scheduler: scheduler) },
+                                        value: 1, failure: Boom(), settle: { scheduler.advance() })
+    }
+
     // MARK: Contract
 
     @Test func contract() {
@@ -271,9 +295,9 @@ struct TimeoutTests {
         // never comes before the subscription (S2) and S4, S6, S7. Values, demand, S9 and
         // timing are covered on virtual time above.
         let immediate = ImmediateScheduler.shared
-        checkContract({ (0..<300).publisher.timeout(.seconds(1), scheduler: immediate) }, deterministic: false)
-        checkContract({ Just(1).timeout(.seconds(1), scheduler: immediate, customError: nil) }, deterministic: false)
-        checkContract { Empty<Int, Never>().timeout(.seconds(1), scheduler: immediate) }
+        checkContract({ (0..<300).publisher.timeout(.seconds(1), scheduler: immediate) }, deterministic: false, requestingNone: .isIgnored)
+        checkContract({ Just(1).timeout(.seconds(1), scheduler: immediate, customError: nil) }, deterministic: false, requestingNone: .isIgnored)
+        checkContract({ Empty<Int, Never>().timeout(.seconds(1), scheduler: immediate) }, requestingNone: .isIgnored)
         let subscriber = RecordingSubscriber<Int, Never>()
         (0..<300).publisher.timeout(.seconds(1), scheduler: immediate).subscribe(subscriber)
         #expect(subscriber.events == [.subscription, .value(0), .completion(.finished)])
