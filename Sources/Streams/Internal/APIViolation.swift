@@ -27,8 +27,10 @@ package func reportAPIViolation(
 }
 
 extension Subscribers.Demand {
-    /// Rule S9: asking for nothing is an API violation for every publisher except
-    /// `Publishers.Sequence`. Reports it and returns `false` for `.none`.
+    /// Rule S9, for the publishers where Combine traps on a zero request (`Just`, `Future`,
+    /// subjects, `Optional`/`Result` publishers, `dropFirst`, `drop(while:)`, `collect(_:)`,
+    /// `flatMap`, `switchToLatest`, `replaceError`, `replaceEmpty`, `catch`): reports `.none` as
+    /// an API violation and returns `false`. Every other publisher ignores `.none` instead.
     @inlinable
     package func isValidRequest(
         of publisher: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
