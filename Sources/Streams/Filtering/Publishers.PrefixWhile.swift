@@ -21,11 +21,13 @@ extension Publisher {
     /// //         finished
     /// ```
     ///
-    /// - Demand: passes through unchanged.
+    /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: `.finished` at the first value that fails the predicate; before that, the
     ///   upstream's completion as is.
-    /// - Cancellation: cancels the upstream as soon as a value fails the predicate (S15); a
-    ///   cancel from downstream goes straight to the upstream.
+    /// - Cancellation: cancels the upstream as soon as a value fails the predicate (S15). The
+    ///   subscriber gets a subscription of its own (`PrefixWhile` in `print()`): `cancel()`
+    ///   cancels the upstream once; after it, or after the end, requests and cancels are
+    ///   ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
     @inlinable
@@ -62,7 +64,8 @@ extension Publisher {
     /// - Completion: `.finished` at the first value that fails the predicate, a failure with
     ///   the thrown error, or the upstream's completion if it comes first.
     /// - Cancellation: cancels the upstream as soon as a value fails the predicate or the
-    ///   predicate throws (S14, S15).
+    ///   predicate throws (S14, S15); otherwise as ``prefix(while:)``, with the subscription
+    ///   named `TryPrefixWhile`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
     @inlinable
@@ -95,7 +98,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: PrefixWhileSubscriber(downstream: subscriber, predicate: predicate))
+            upstream.receive(subscriber: PrefixWhileSubscription(downstream: subscriber, predicate: predicate))
         }
     }
 
@@ -122,31 +125,29 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryPrefixWhileSubscriber<Upstream.Failure, S>(
+            upstream.receive(subscriber: TryPrefixWhileSubscription<Upstream.Failure, S>(
                 downstream: subscriber, predicate: predicate))
         }
     }
 }
 
-// MARK: - Subscribers
+// MARK: - Subscriptions
 
 @usableFromInline
-final class PrefixWhileSubscriber<Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
+final class PrefixWhileSubscription<Downstream: Subscriber>:
+    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>
 {
     @usableFromInline let predicate: (Downstream.Input) -> Bool
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "PrefixWhile")
     }
-
-    @usableFromInline override var description: String { "PrefixWhile" }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         if predicate(input) { return forward(input) }
         finish(.finished)
         return .none
@@ -154,22 +155,20 @@ final class PrefixWhileSubscriber<Downstream: Subscriber>:
 }
 
 @usableFromInline
-final class TryPrefixWhileSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
+final class TryPrefixWhileSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input) throws -> Bool
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "TryPrefixWhile")
     }
-
-    @usableFromInline override var description: String { "TryPrefixWhile" }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         do {
             if try predicate(input) { return forward(input) }
             finish(.finished)

@@ -27,9 +27,11 @@ extension Publisher where Output: Encodable {
     /// ```
     ///
     /// - Parameter encoder: Encodes each value; any ``TopLevelEncoder``.
-    /// - Demand: passes through unchanged.
+    /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the encoding error (upstream cancelled).
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: the subscriber gets a subscription of its own (`Encode` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
+    ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the encoding; no lock.
     @inlinable
@@ -65,9 +67,11 @@ extension Publisher {
     ///   - type: The type to decode each value into.
     ///   - decoder: Decodes each value; any ``TopLevelDecoder`` whose input is this publisher's
     ///     output.
-    /// - Demand: passes through unchanged.
+    /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the decoding error (upstream cancelled).
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: the subscriber gets a subscription of its own (`Decode` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
+    ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the decoding; no lock.
     @inlinable
@@ -103,7 +107,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the encoder.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: EncodeSubscriber<Upstream.Output, Upstream.Failure, Coder, S>(
+            upstream.receive(subscriber: EncodeSubscription<Upstream.Output, Upstream.Failure, Coder, S>(
                 downstream: subscriber, encoder: encoder))
         }
     }
@@ -130,31 +134,29 @@ extension Publishers {
         /// Subscribes `subscriber` through the decoder.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: DecodeSubscriber<Upstream.Failure, Coder, S>(
+            upstream.receive(subscriber: DecodeSubscription<Upstream.Failure, Coder, S>(
                 downstream: subscriber, decoder: decoder))
         }
     }
 }
 
-// MARK: - Subscribers
+// MARK: - Subscriptions
 
 @usableFromInline
-final class EncodeSubscriber<Input: Encodable, UpstreamFailure: Error, Coder: TopLevelEncoder, Downstream: Subscriber>:
-    RelaySubscriber<Input, UpstreamFailure, Downstream>
+final class EncodeSubscription<Input: Encodable, UpstreamFailure: Error, Coder: TopLevelEncoder, Downstream: Subscriber>:
+    RelaySubscription<Input, UpstreamFailure, Downstream>
 where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
     @usableFromInline let encoder: Coder
 
     @inlinable
     init(downstream: Downstream, encoder: Coder) {
         self.encoder = encoder
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "Encode")
     }
-
-    @usableFromInline override var description: String { "Encode" }
 
     @inlinable
     override func receive(_ input: Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         let output: Coder.Output
         do {
             output = try encoder.encode(input)
@@ -167,22 +169,20 @@ where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
 }
 
 @usableFromInline
-final class DecodeSubscriber<UpstreamFailure: Error, Coder: TopLevelDecoder, Downstream: Subscriber>:
-    RelaySubscriber<Coder.Input, UpstreamFailure, Downstream>
+final class DecodeSubscription<UpstreamFailure: Error, Coder: TopLevelDecoder, Downstream: Subscriber>:
+    RelaySubscription<Coder.Input, UpstreamFailure, Downstream>
 where Downstream.Input: Decodable, Downstream.Failure == any Error {
     @usableFromInline let decoder: Coder
 
     @inlinable
     init(downstream: Downstream, decoder: Coder) {
         self.decoder = decoder
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "Decode")
     }
-
-    @usableFromInline override var description: String { "Decode" }
 
     @inlinable
     override func receive(_ input: Coder.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         let output: Downstream.Input
         do {
             output = try decoder.decode(Downstream.Input.self, from: input)

@@ -20,7 +20,8 @@ extension Publisher {
     ///
     /// - Demand: passes through unchanged: one value out for each value in.
     /// - Completion: passes through unchanged.
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: goes straight to the upstream subscription: the subscriber gets the
+    ///   upstream's own subscription, as in Combine.
     /// - Threading: `transform` runs on the thread the upstream delivers on.
     /// - Combine compatibility: as Combine; `map` after `map` fuses into one `Map`.
     /// - Complexity: O(1) per value, no allocation.
@@ -50,10 +51,13 @@ extension Publisher {
     /// //         failure(Zero())
     /// ```
     ///
-    /// - Demand: passes through unchanged.
+    /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: the subscriber gets a subscription of its own (`TryMap` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
+    ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine; `map`/`tryMap` after `tryMap` fuse into one `TryMap`.
+    /// - Complexity: O(1) per value plus the transform; no lock and no allocation per value.
     @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
         Publishers.TryMap(upstream: self, transform: transform)
@@ -125,7 +129,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the transform.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryMapSubscriber(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: TryMapSubscription(downstream: subscriber, transform: transform))
         }
     }
 }
@@ -187,27 +191,27 @@ struct MapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringCon
 }
 
 @usableFromInline
-final class TryMapSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Input, UpstreamFailure, Downstream>
+final class TryMapSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscription<Input, UpstreamFailure, Downstream>
 where Downstream.Failure == any Error {
     @usableFromInline let transform: (Input) throws -> Downstream.Input
 
     @inlinable
     init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input) {
         self.transform = transform
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "TryMap")
     }
-
-    @usableFromInline override var description: String { "TryMap" }
 
     @inlinable
     override func receive(_ input: Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard isLive else { return .none }
+        let output: Downstream.Input
         do {
-            return downstream.receive(try transform(input))
+            output = try transform(input)
         } catch {
             finish(.failure(error))
             return .none
         }
+        return forward(output)
     }
 }
