@@ -172,7 +172,7 @@ struct CompactMapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomSt
 
 @usableFromInline
 final class TryCompactMapSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Input, UpstreamFailure, Downstream>
+    RelaySubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 where Downstream.Failure == any Error {
     @usableFromInline let transform: (Input) throws -> Downstream.Input?
 

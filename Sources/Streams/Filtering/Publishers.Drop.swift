@@ -77,7 +77,7 @@ extension Publishers.Drop: Sendable where Upstream: Sendable {}
 
 @usableFromInline
 final class DropSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>
+    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 {
     /// Values still to drop.
     @exclusivity(unchecked) @usableFromInline var remaining: Int

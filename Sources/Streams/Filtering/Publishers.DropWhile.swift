@@ -131,7 +131,7 @@ extension Publishers {
 
 @usableFromInline
 final class DropWhileSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>
+    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 {
     @usableFromInline let predicate: (Downstream.Input) -> Bool
     /// Whether values are still being tested (until the first that fails the predicate).
@@ -156,7 +156,7 @@ final class DropWhileSubscription<Downstream: Subscriber>:
 
 @usableFromInline
 final class TryDropWhileSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>
+    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input) throws -> Bool
     /// Whether values are still being tested (until the first that fails the predicate).

@@ -176,7 +176,7 @@ struct FilterSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvert
 
 @usableFromInline
 final class TryFilterSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>
+    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 where Downstream.Failure == any Error {
     @usableFromInline let isIncluded: (Downstream.Input) throws -> Bool
 

@@ -3,9 +3,10 @@
 extension Publisher {
     /// Passes on the first value, then finishes.
     ///
-    /// As soon as the first value arrives, `first` sends it, cancels the upstream (it needs
-    /// nothing more from it) and finishes. If the upstream completes before sending a value,
-    /// that completion is passed on and nothing else.
+    /// As soon as the first value arrives, `first` cancels the upstream (it needs nothing more
+    /// from it), then sends the value and finishes, once the subscriber has asked for a value.
+    /// If the upstream completes before sending a value, that completion is passed on and
+    /// nothing else.
     ///
     /// ```text
     /// upstream: -a-b-c-|
@@ -41,9 +42,9 @@ extension Publisher {
 
     /// Passes on the first value that satisfies a predicate, then finishes.
     ///
-    /// Values that fail `predicate` are dropped (upstream is asked for one more in their
-    /// place). The first value that passes is sent, the upstream is cancelled and the stream
-    /// finishes. If the upstream completes first, its completion is passed on.
+    /// Values that fail `predicate` are dropped. At the first value that passes, the upstream
+    /// is cancelled, and the value is sent and the stream finished once the subscriber has
+    /// asked for a value. If the upstream completes first, its completion is passed on.
     ///
     /// ```text
     /// upstream: -1-3-4-5-|
@@ -199,7 +200,7 @@ extension Publishers.First: Sendable where Upstream: Sendable {}
 
 @usableFromInline
 final class FirstSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>
+    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 {
     @inlinable
     init(downstream: Downstream) {
@@ -216,7 +217,7 @@ final class FirstSubscription<Downstream: Subscriber>:
 
 @usableFromInline
 final class FirstWhereSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>
+    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 {
     @usableFromInline let predicate: (Downstream.Input) -> Bool
 
@@ -236,7 +237,7 @@ final class FirstWhereSubscription<Downstream: Subscriber>:
 
 @usableFromInline
 final class TryFirstWhereSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>
+    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input) throws -> Bool
 

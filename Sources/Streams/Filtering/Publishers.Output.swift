@@ -165,7 +165,7 @@ extension Publishers.Output: Sendable where Upstream: Sendable {}
 
 @usableFromInline
 final class OutputSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>
+    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 {
     /// Values still to drop before the range starts.
     @exclusivity(unchecked) @usableFromInline var toSkip: Int

@@ -135,7 +135,7 @@ extension Publishers {
 
 @usableFromInline
 final class PrefixWhileSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>
+    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 {
     @usableFromInline let predicate: (Downstream.Input) -> Bool
 
@@ -156,7 +156,7 @@ final class PrefixWhileSubscription<Downstream: Subscriber>:
 
 @usableFromInline
 final class TryPrefixWhileSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>
+    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input) throws -> Bool
 

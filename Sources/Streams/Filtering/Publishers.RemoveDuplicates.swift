@@ -170,7 +170,7 @@ extension Publishers {
 
 @usableFromInline
 final class RemoveDuplicatesSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>
+    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 {
     @usableFromInline let predicate: (Downstream.Input, Downstream.Input) -> Bool
     /// The last value passed on; `nil` before the first.
@@ -193,7 +193,7 @@ final class RemoveDuplicatesSubscription<Downstream: Subscriber>:
 
 @usableFromInline
 final class TryRemoveDuplicatesSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>
+    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input, Downstream.Input) throws -> Bool
     /// The last value passed on; `nil` before the first.

@@ -88,7 +88,7 @@ extension Publishers {
 /// upstream's serialized signals (S3), so it needs no lock.
 @usableFromInline
 final class MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>:
-    RelaySubscription<Input, Downstream.Failure, Downstream>
+    RelaySubscription<Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 where Downstream.Input == Context.SchedulerTimeType.Stride {
     @usableFromInline let scheduler: Context
     /// The time of the subscription, then of the last value.

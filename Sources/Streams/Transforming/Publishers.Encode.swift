@@ -144,7 +144,7 @@ extension Publishers {
 
 @usableFromInline
 final class EncodeSubscription<Input: Encodable, UpstreamFailure: Error, Coder: TopLevelEncoder, Downstream: Subscriber>:
-    RelaySubscription<Input, UpstreamFailure, Downstream>
+    RelaySubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
     @usableFromInline let encoder: Coder
 
@@ -170,7 +170,7 @@ where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
 
 @usableFromInline
 final class DecodeSubscription<UpstreamFailure: Error, Coder: TopLevelDecoder, Downstream: Subscriber>:
-    RelaySubscription<Coder.Input, UpstreamFailure, Downstream>
+    RelaySubscription<Coder.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 where Downstream.Input: Decodable, Downstream.Failure == any Error {
     @usableFromInline let decoder: Coder
 

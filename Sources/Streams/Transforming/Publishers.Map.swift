@@ -192,7 +192,7 @@ struct MapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringCon
 
 @usableFromInline
 final class TryMapSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Input, UpstreamFailure, Downstream>
+    RelaySubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 where Downstream.Failure == any Error {
     @usableFromInline let transform: (Input) throws -> Downstream.Input
 

@@ -101,7 +101,7 @@ extension Just {
 
 @usableFromInline
 final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable  // `state`, `demand` and `cancelled` are guarded by `lock`
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable  // `state`, `demand` and `cancelled` are guarded by `lock`
 where Downstream.Failure == Never {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = UpstreamFailure
@@ -131,6 +131,8 @@ where Downstream.Failure == Never {
     }
 
     @usableFromInline var description: String { "ReplaceError" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
 
     // MARK: Upstream side
 

@@ -203,7 +203,7 @@ final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStr
 
 @usableFromInline
 final class TryScanSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Input, UpstreamFailure, Downstream>
+    RelaySubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
 where Downstream.Failure == any Error {
     @usableFromInline let nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
     /// The result so far.

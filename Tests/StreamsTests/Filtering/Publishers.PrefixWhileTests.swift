@@ -171,6 +171,18 @@ struct PrefixWhileTests {
         _ = cancellable
     }
 
+    // MARK: Its own subscription
+
+    @Test func subscriptionIsCombinesPrefixWhile() {
+        checkOwnSubscription(named: "PrefixWhile") { $0.prefix { $0 < 3 } }
+        checkOwnSubscription(named: "TryPrefixWhile") { $0.tryPrefix { $0 < 3 } }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.prefix { $0 < 3 } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.tryPrefix { $0 < 3 } }, value: 1, failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {

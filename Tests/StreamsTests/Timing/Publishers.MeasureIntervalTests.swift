@@ -123,6 +123,17 @@ struct MeasureIntervalTests {
         #expect(weakSubscriber == nil)
     }
 
+    // MARK: Its own subscription
+
+    @Test func subscriptionIsCombinesMeasureInterval() {
+        checkOwnSubscription(named: "MeasureInterval") { $0.measureInterval(using: ImmediateScheduler.shared) }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.measureInterval(using: ImmediateScheduler.shared) },
+                                        value: 1, failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {

@@ -141,6 +141,21 @@ struct EncodeTests {
         }
     }
 
+    // MARK: Its own subscription
+
+    @Test func subscriptionsAreCombinesEncodeAndDecode() {
+        checkOwnSubscription(named: "Encode") { $0.encode(encoder: JSONEncoder()) }
+        checkOwnSubscription(named: "Decode") {
+            $0.map { Data("\($0)".utf8) }.decode(type: Int.self, decoder: JSONDecoder())
+        }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.encode(encoder: JSONEncoder()) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.decode(type: Int.self, decoder: JSONDecoder()) },
+                                        value: Data("1".utf8), failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {

@@ -239,6 +239,16 @@ struct ReplaceErrorTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Its own subscription
+
+    @Test func subscriptionIsCombinesReplaceError() {
+        checkOwnSubscription(named: "ReplaceError", requestingNone: .isViolation) { $0.replaceError(with: 0) }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.replaceError(with: 0) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
