@@ -104,7 +104,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the transform.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryCompactMapSubscription(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: TryCompactMapSubscriber(downstream: subscriber, transform: transform))
         }
     }
 }
@@ -171,8 +171,8 @@ struct CompactMapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomSt
 }
 
 @usableFromInline
-final class TryCompactMapSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class TryCompactMapSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Input, UpstreamFailure, Downstream>
 where Downstream.Failure == any Error {
     @usableFromInline let transform: (Input) throws -> Downstream.Input?
 

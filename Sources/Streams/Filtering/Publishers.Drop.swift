@@ -65,7 +65,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the values after the first `count`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DropSubscription(downstream: subscriber, count: count))
+            upstream.receive(subscriber: DropSubscriber(downstream: subscriber, count: count))
         }
     }
 }
@@ -73,11 +73,11 @@ extension Publishers {
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 extension Publishers.Drop: Sendable where Upstream: Sendable {}
 
-// MARK: - Subscription
+// MARK: - Subscriber
 
 @usableFromInline
-final class DropSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class DropSubscriber<Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     /// Values still to drop.
     @exclusivity(unchecked) @usableFromInline var remaining: Int

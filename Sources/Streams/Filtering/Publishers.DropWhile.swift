@@ -94,7 +94,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DropWhileSubscription(downstream: subscriber, predicate: predicate))
+            upstream.receive(subscriber: DropWhileSubscriber(downstream: subscriber, predicate: predicate))
         }
     }
 
@@ -121,17 +121,17 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryDropWhileSubscription<Upstream.Failure, S>(
+            upstream.receive(subscriber: TryDropWhileSubscriber<Upstream.Failure, S>(
                 downstream: subscriber, predicate: predicate))
         }
     }
 }
 
-// MARK: - Subscriptions
+// MARK: - Subscribers
 
 @usableFromInline
-final class DropWhileSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class DropWhileSubscriber<Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     @usableFromInline let predicate: (Downstream.Input) -> Bool
     /// Whether values are still being tested (until the first that fails the predicate).
@@ -155,8 +155,8 @@ final class DropWhileSubscription<Downstream: Subscriber>:
 }
 
 @usableFromInline
-final class TryDropWhileSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class TryDropWhileSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input) throws -> Bool
     /// Whether values are still being tested (until the first that fails the predicate).

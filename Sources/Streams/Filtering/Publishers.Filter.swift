@@ -110,7 +110,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryFilterSubscription(downstream: subscriber, isIncluded: isIncluded))
+            upstream.receive(subscriber: TryFilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 }
@@ -175,8 +175,8 @@ struct FilterSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvert
 }
 
 @usableFromInline
-final class TryFilterSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class TryFilterSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
 where Downstream.Failure == any Error {
     @usableFromInline let isIncluded: (Downstream.Input) throws -> Bool
 

@@ -11,7 +11,7 @@ extension Publisher {
     /// ```text
     /// upstream: -a-b-c-|
     ///           first()
-    /// output:   -[a;|]         (; = upstream cancelled)
+    /// output:   -[;a|]         (; = upstream cancelled)
     /// ```
     ///
     /// ```swift
@@ -49,7 +49,7 @@ extension Publisher {
     /// ```text
     /// upstream: -1-3-4-5-|
     ///           first { $0.isMultiple(of: 2) }
-    /// output:   -----[4;|]
+    /// output:   -----[;4|]
     /// ```
     ///
     /// ```swift
@@ -128,7 +128,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the first value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: FirstSubscription(downstream: subscriber))
+            upstream.receive(subscriber: FirstSubscriber(downstream: subscriber))
         }
     }
 
@@ -155,7 +155,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the first matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: FirstWhereSubscription(downstream: subscriber, predicate: predicate))
+            upstream.receive(subscriber: FirstWhereSubscriber(downstream: subscriber, predicate: predicate))
         }
     }
 
@@ -182,7 +182,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the first matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryFirstWhereSubscription<Upstream.Failure, S>(
+            upstream.receive(subscriber: TryFirstWhereSubscriber<Upstream.Failure, S>(
                 downstream: subscriber, predicate: predicate))
         }
     }
@@ -191,7 +191,7 @@ extension Publishers {
 extension Publishers.First: Equatable where Upstream: Equatable {}
 extension Publishers.First: Sendable where Upstream: Sendable {}
 
-// MARK: - Subscriptions
+// MARK: - Subscribers
 
 // As in Combine, the three ask the upstream for `.unlimited` once the subscriber has its
 // subscription, and hold their answer, or a `.finished` with no answer, until the subscriber has
@@ -199,8 +199,8 @@ extension Publishers.First: Sendable where Upstream: Sendable {}
 // called `TryFirst` there too.
 
 @usableFromInline
-final class FirstSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class FirstSubscriber<Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     @inlinable
     init(downstream: Downstream) {
@@ -216,8 +216,8 @@ final class FirstSubscription<Downstream: Subscriber>:
 }
 
 @usableFromInline
-final class FirstWhereSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class FirstWhereSubscriber<Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     @usableFromInline let predicate: (Downstream.Input) -> Bool
 
@@ -236,8 +236,8 @@ final class FirstWhereSubscription<Downstream: Subscriber>:
 }
 
 @usableFromInline
-final class TryFirstWhereSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class TryFirstWhereSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input) throws -> Bool
 

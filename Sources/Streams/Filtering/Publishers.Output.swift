@@ -153,7 +153,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the values in the range.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OutputSubscription(downstream: subscriber, range: range))
+            upstream.receive(subscriber: OutputSubscriber(downstream: subscriber, range: range))
         }
     }
 }
@@ -161,11 +161,11 @@ extension Publishers {
 extension Publishers.Output: Equatable where Upstream: Equatable {}
 extension Publishers.Output: Sendable where Upstream: Sendable {}
 
-// MARK: - Subscription
+// MARK: - Subscriber
 
 @usableFromInline
-final class OutputSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class OutputSubscriber<Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     /// Values still to drop before the range starts.
     @exclusivity(unchecked) @usableFromInline var toSkip: Int

@@ -98,7 +98,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: PrefixWhileSubscription(downstream: subscriber, predicate: predicate))
+            upstream.receive(subscriber: PrefixWhileSubscriber(downstream: subscriber, predicate: predicate))
         }
     }
 
@@ -125,17 +125,17 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryPrefixWhileSubscription<Upstream.Failure, S>(
+            upstream.receive(subscriber: TryPrefixWhileSubscriber<Upstream.Failure, S>(
                 downstream: subscriber, predicate: predicate))
         }
     }
 }
 
-// MARK: - Subscriptions
+// MARK: - Subscribers
 
 @usableFromInline
-final class PrefixWhileSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class PrefixWhileSubscriber<Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     @usableFromInline let predicate: (Downstream.Input) -> Bool
 
@@ -155,8 +155,8 @@ final class PrefixWhileSubscription<Downstream: Subscriber>:
 }
 
 @usableFromInline
-final class TryPrefixWhileSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class TryPrefixWhileSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input) throws -> Bool
 

@@ -133,7 +133,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the duplicate check.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: RemoveDuplicatesSubscription(downstream: subscriber, predicate: predicate))
+            upstream.receive(subscriber: RemoveDuplicatesSubscriber(downstream: subscriber, predicate: predicate))
         }
     }
 
@@ -160,17 +160,17 @@ extension Publishers {
         /// Subscribes `subscriber` through the duplicate check.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryRemoveDuplicatesSubscription<Upstream.Failure, S>(
+            upstream.receive(subscriber: TryRemoveDuplicatesSubscriber<Upstream.Failure, S>(
                 downstream: subscriber, predicate: predicate))
         }
     }
 }
 
-// MARK: - Subscriptions
+// MARK: - Subscribers
 
 @usableFromInline
-final class RemoveDuplicatesSubscription<Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class RemoveDuplicatesSubscriber<Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     @usableFromInline let predicate: (Downstream.Input, Downstream.Input) -> Bool
     /// The last value passed on; `nil` before the first.
@@ -192,8 +192,8 @@ final class RemoveDuplicatesSubscription<Downstream: Subscriber>:
 }
 
 @usableFromInline
-final class TryRemoveDuplicatesSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Downstream.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class TryRemoveDuplicatesSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input, Downstream.Input) throws -> Bool
     /// The last value passed on; `nil` before the first.

@@ -76,19 +76,19 @@ extension Publishers {
         /// Subscribes `subscriber` to the intervals.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: MeasureIntervalSubscription<Upstream.Output, Context, S>(
+            upstream.receive(subscriber: MeasureIntervalSubscriber<Upstream.Output, Context, S>(
                 downstream: subscriber, scheduler: scheduler))
         }
     }
 }
 
-// MARK: - measureInterval: subscription
+// MARK: - measureInterval: subscriber
 
-/// The subscription of `measureInterval`: the time of the last event is only touched from the
+/// The subscriber of `measureInterval`: the time of the last event is only touched from the
 /// upstream's serialized signals (S3), so it needs no lock.
 @usableFromInline
-final class MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>:
-    RelaySubscription<Input, Downstream.Failure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class MeasureIntervalSubscriber<Input, Context: Scheduler, Downstream: Subscriber>:
+    RelaySubscriber<Input, Downstream.Failure, Downstream>
 where Downstream.Input == Context.SchedulerTimeType.Stride {
     @usableFromInline let scheduler: Context
     /// The time of the subscription, then of the last value.

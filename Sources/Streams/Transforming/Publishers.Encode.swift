@@ -107,7 +107,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the encoder.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: EncodeSubscription<Upstream.Output, Upstream.Failure, Coder, S>(
+            upstream.receive(subscriber: EncodeSubscriber<Upstream.Output, Upstream.Failure, Coder, S>(
                 downstream: subscriber, encoder: encoder))
         }
     }
@@ -134,17 +134,17 @@ extension Publishers {
         /// Subscribes `subscriber` through the decoder.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: DecodeSubscription<Upstream.Failure, Coder, S>(
+            upstream.receive(subscriber: DecodeSubscriber<Upstream.Failure, Coder, S>(
                 downstream: subscriber, decoder: decoder))
         }
     }
 }
 
-// MARK: - Subscriptions
+// MARK: - Subscribers
 
 @usableFromInline
-final class EncodeSubscription<Input: Encodable, UpstreamFailure: Error, Coder: TopLevelEncoder, Downstream: Subscriber>:
-    RelaySubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class EncodeSubscriber<Input: Encodable, UpstreamFailure: Error, Coder: TopLevelEncoder, Downstream: Subscriber>:
+    RelaySubscriber<Input, UpstreamFailure, Downstream>
 where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
     @usableFromInline let encoder: Coder
 
@@ -169,8 +169,8 @@ where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
 }
 
 @usableFromInline
-final class DecodeSubscription<UpstreamFailure: Error, Coder: TopLevelDecoder, Downstream: Subscriber>:
-    RelaySubscription<Coder.Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class DecodeSubscriber<UpstreamFailure: Error, Coder: TopLevelDecoder, Downstream: Subscriber>:
+    RelaySubscriber<Coder.Input, UpstreamFailure, Downstream>
 where Downstream.Input: Decodable, Downstream.Failure == any Error {
     @usableFromInline let decoder: Coder
 

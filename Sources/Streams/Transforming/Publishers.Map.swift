@@ -129,7 +129,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the transform.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryMapSubscription(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: TryMapSubscriber(downstream: subscriber, transform: transform))
         }
     }
 }
@@ -191,8 +191,8 @@ struct MapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringCon
 }
 
 @usableFromInline
-final class TryMapSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class TryMapSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Input, UpstreamFailure, Downstream>
 where Downstream.Failure == any Error {
     @usableFromInline let transform: (Input) throws -> Downstream.Input
 

@@ -134,7 +134,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the accumulator, starting from `initialResult`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryScanSubscription<Upstream.Output, Upstream.Failure, S>(
+            upstream.receive(subscriber: TryScanSubscriber<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
         }
     }
@@ -202,8 +202,8 @@ final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStr
 }
 
 @usableFromInline
-final class TryScanSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable  // its own state: the upstream's serialized signals only (S3)
+final class TryScanSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Input, UpstreamFailure, Downstream>
 where Downstream.Failure == any Error {
     @usableFromInline let nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
     /// The result so far.

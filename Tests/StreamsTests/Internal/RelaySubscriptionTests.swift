@@ -42,17 +42,25 @@ struct RelaySubscriptionTests {
             let upstream = TestPublisher<Int, Never>()
             let subscriber = RecordingSubscriber<Int, any Error>(demand: .unlimited)
             upstream.tryMap { $0 }.subscribe(subscriber)
-            let countAfterCancel = Atomic<Int>(-1)
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { for value in 0..<50 { upstream.send(value) } }
-                group.addTask { for _ in 0..<50 { subscriber.subscription?.request(.max(1)) } }
+            let countAfterCancel = await withTaskGroup(of: Int?.self) { group in
+                group.addTask {
+                    for value in 0..<50 { upstream.send(value) }
+                    return nil
+                }
+                group.addTask {
+                    for _ in 0..<50 { subscriber.subscription?.request(.max(1)) }
+                    return nil
+                }
                 group.addTask {
                     subscriber.cancel()
-                    countAfterCancel.store(subscriber.events.count, ordering: .relaxed)
+                    return subscriber.events.count
                 }
+                var count = 0
+                for await result in group { if let result { count = result } }
+                return count
             }
             // At most one value may have been in flight when cancel() returned.
-            #expect(subscriber.events.count <= countAfterCancel.load(ordering: .relaxed) + 1)
+            #expect(subscriber.events.count <= countAfterCancel + 1)
             #expect(upstream.history.filter { $0 == .cancelled }.count == 1)
             #expect(subscriber.violations.isEmpty)
         }
