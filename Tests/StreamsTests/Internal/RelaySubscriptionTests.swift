@@ -35,6 +35,24 @@ struct RelaySubscriptionTests {
         #expect(subscriber.events.count == 1)
     }
 
+    /// An upstream that keeps sending after the subscriber cancelled inside a value: nothing
+    /// more arrives, and the upstream was cancelled once.
+    @Test func nothingArrivesAfterACancelInsideAValue_S6() {
+        let upstream = MisbehavingPublisher<Int, Boom>([.subscription, .value(1), .value(2), .completion(.finished)])
+        final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, any Error>? }
+        let box = Box()
+        let subscriber = RecordingSubscriber<Int, any Error>(onValue: { _ in
+            box.subscriber?.cancel()
+            return .none
+        })
+        box.subscriber = subscriber
+        upstream.tryMap { $0 }.subscribe(subscriber)
+        box.subscriber = nil
+        #expect(subscriber.events.count == 2)
+        #expect(subscriber.values == [1])
+        #expect(upstream.subscriptions.first?.history == [.requested(.unlimited), .cancelled])
+    }
+
     /// Cancel, request and the upstream's values from several threads at once: nothing arrives
     /// once `cancel()` has returned, the upstream is cancelled once, and no rule is broken.
     @Test func cancelRacingRequestsAndValuesIsSafe_S6() async {
@@ -78,7 +96,8 @@ struct RelaySubscriptionTests {
 /// - after the upstream's completion, requests and cancels do not reach it;
 /// - a subscriber that cancels while receiving its subscription gets nothing more, even from an
 ///   upstream that keeps sending (S6);
-/// - the subscriber is let go after the cancel and after the completion (S7).
+/// - the subscriber is let go after the cancel and after the completion, even while it keeps its
+///   subscription (S7).
 func checkOwnSubscription<P: Publisher>(
     named name: String,
     requestingNone: NoneRequestBehavior = .isIgnored,
@@ -144,8 +163,8 @@ func checkOwnSubscription<P: Publisher>(
                 sourceLocation: sourceLocation)
     }
 
-    // The subscriber is let go after a cancel (once it lets go of the subscription, as a sink
-    // does) and after the completion (S7).
+    // The subscriber is let go after a cancel and after the completion (S7), also while it
+    // keeps its subscription (a RecordingSubscriber does).
     for ends in ["cancel", "completion"] {
         let upstream = Upstream()
         weak var weakSubscriber: RecordingSubscriber<P.Output, P.Failure>?
@@ -155,7 +174,6 @@ func checkOwnSubscription<P: Publisher>(
             makeOperator(upstream.eraseToAnyPublisher()).subscribe(subscriber)
             if ends == "cancel" {
                 subscriber.cancel()
-                subscriber.releaseSubscription()
             } else {
                 upstream.send(completion: .finished)
             }
