@@ -87,6 +87,21 @@ struct FirstTests {
         }
     }
 
+    /// The S5 decision: an upstream `.finished` with no answer also waits for the first
+    /// request; a failure does not wait.
+    @Test func finishedWithoutAnAnswerWaitsForARequest_S5() {
+        let finished = RecordingSubscriber<Int, Never>(demand: nil)
+        Empty<Int, Never>().first { $0 > 1 }.subscribe(finished)
+        #expect(finished.events == [.subscription])
+        finished.request(.max(1))
+        #expect(finished.events == [.subscription, .completion(.finished)])
+
+        let failed = RecordingSubscriber<Int, any Error>(demand: nil)
+        Fail<Int, Boom>(error: Boom()).tryFirst { _ in true }.subscribe(failed)
+        #expect(failed.completion != nil)
+        #expect(failed.values.isEmpty)
+    }
+
     /// Combine delivers 1: `first` takes the current value at once, with its up-front demand.
     @Test func currentValueSubjectGivesItsValueAtSubscription() {
         let subject = CurrentValueSubject<Int, Never>(1)
