@@ -18,7 +18,8 @@ extension Publisher {
     /// ```
     ///
     /// - Demand: passes through; each dropped value gives back `.max(1)` to upstream.
-    /// - Completion, cancellation: pass through unchanged.
+    /// - Completion, cancellation: pass through unchanged: the subscriber gets the upstream's
+    ///   own subscription, as in Combine.
     /// - Combine compatibility: as Combine; `compactMap` or `map` after `compactMap` fuse into
     ///   one `CompactMap`.
     /// - Complexity: O(1) per value, no lock, no allocation.
@@ -45,8 +46,13 @@ extension Publisher {
     /// //         failure(Bad())
     /// ```
     ///
+    /// - Demand: as ``compactMap(_:)``; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled, S14).
+    /// - Cancellation: the subscriber gets a subscription of its own (`TryCompactMap` in
+    ///   `print()`): `cancel()` cancels the upstream once; after it, or after the end, requests
+    ///   and cancels are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value plus the transform; no lock and no allocation per value.
     @inlinable
     public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
         Publishers.TryCompactMap(upstream: self, transform: transform)
@@ -173,16 +179,14 @@ where Downstream.Failure == any Error {
     @inlinable
     init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input?) {
         self.transform = transform
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "TryCompactMap")
     }
-
-    @usableFromInline override var description: String { "TryCompactMap" }
 
     @inlinable
     override func receive(_ input: Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard isLive else { return .none }
         do {
-            if let output = try transform(input) { return downstream.receive(output) }
+            if let output = try transform(input) { return forward(output) }
             return .max(1)
         } catch {
             finish(.failure(error))

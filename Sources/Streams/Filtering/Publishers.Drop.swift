@@ -3,9 +3,8 @@
 extension Publisher {
     /// Drops the first `count` values and passes on the rest.
     ///
-    /// The first `count` values are not sent; each one asks upstream for one more in its place,
-    /// so the downstream's demand is met by the values after them. Everything else passes
-    /// through.
+    /// The first `count` values are not sent; they are asked of the upstream up front, so the
+    /// downstream's demand is met by the values after them. Everything else passes through.
     ///
     /// ```text
     /// upstream: -a-b-c-d-|
@@ -21,10 +20,14 @@ extension Publisher {
     ///
     /// - Parameter count: How many values to drop; 1 by default. It must not be negative (a
     ///   negative count stops the program with a message saying so).
-    /// - Demand: passes through; each dropped value gives back `.max(1)` to upstream.
+    /// - Demand: once the subscriber has its subscription, asks the upstream for what it asked
+    ///   for meanwhile plus `count`, the values that will be dropped; later requests pass
+    ///   through. `request(.none)` is an API violation (S9), as in Combine.
     /// - Completion: passes through unchanged, also while values are still being dropped.
-    /// - Cancellation: goes straight to the upstream subscription.
-    /// - Combine compatibility: the same values and completion as Combine. On a
+    /// - Cancellation: the subscriber gets a subscription of its own (`Drop` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the completion, requests and
+    ///   cancels are ignored and nothing more is delivered (S6).
+    /// - Combine compatibility: as Combine, including the up-front demand. On a
     ///   ``Publishers/Sequence`` it is applied to the sequence itself and returns a
     ///   `Publishers.Sequence`, as in Combine.
     /// - Complexity: O(1) per value; no lock and no allocation per value.
@@ -70,7 +73,7 @@ extension Publishers {
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 extension Publishers.Drop: Sendable where Upstream: Sendable {}
 
-// MARK: - Subscribers
+// MARK: - Subscriber
 
 @usableFromInline
 final class DropSubscriber<Downstream: Subscriber>:
@@ -82,17 +85,17 @@ final class DropSubscriber<Downstream: Subscriber>:
     @inlinable
     init(downstream: Downstream, count: Int) {
         remaining = count
-        super.init(downstream: downstream)
+        // The values to drop are asked for up front, with the downstream's first request (as
+        // Combine), so a dropped value needs no replacement demand.
+        super.init(downstream: downstream, name: "Drop", upFrontDemand: .max(count), reportsNoneRequests: true)
     }
-
-    @usableFromInline override var description: String { "Drop" }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         if remaining > 0 {
             remaining -= 1
-            return .max(1)
+            return .none
         }
         return forward(input)
     }

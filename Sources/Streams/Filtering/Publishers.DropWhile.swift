@@ -22,8 +22,11 @@ extension Publisher {
     /// ```
     ///
     /// - Demand: passes through; each dropped value gives back `.max(1)` to upstream.
+    ///   `request(.none)` is an API violation (S9), as in Combine.
     /// - Completion: passes through unchanged.
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: the subscriber gets a subscription of its own (`DropWhile` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the completion, requests and
+    ///   cancels are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate while dropping; no lock and no
     ///   allocation per value.
@@ -55,9 +58,9 @@ extension Publisher {
     /// // Prints: failure(Bad())
     /// ```
     ///
-    /// - Demand: as ``drop(while:)``.
+    /// - Demand: as ``drop(while:)``, including the API violation for `request(.none)` (S9).
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: as ``drop(while:)``; the subscription is `TryDropWhile` in `print()`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate while dropping; no lock and no
     ///   allocation per value.
@@ -137,14 +140,12 @@ final class DropWhileSubscriber<Downstream: Subscriber>:
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "DropWhile", reportsNoneRequests: true)
     }
-
-    @usableFromInline override var description: String { "DropWhile" }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         if dropping {
             if predicate(input) { return .max(1) }
             dropping = false
@@ -164,14 +165,12 @@ where Downstream.Failure == any Error {
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "TryDropWhile", reportsNoneRequests: true)
     }
-
-    @usableFromInline override var description: String { "TryDropWhile" }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         if dropping {
             do {
                 if try predicate(input) { return .max(1) }

@@ -18,7 +18,8 @@ extension Publisher {
     /// ```
     ///
     /// - Demand: passes through; each dropped value gives back `.max(1)` to upstream.
-    /// - Completion, cancellation: pass through unchanged.
+    /// - Completion, cancellation: pass through unchanged: the subscriber gets the upstream's
+    ///   own subscription, as in Combine.
     /// - Combine compatibility: as Combine; `filter` after `filter` fuses into one `Filter`.
     /// - Complexity: O(1) per value, no lock, no allocation.
     @inlinable
@@ -47,9 +48,13 @@ extension Publisher {
     /// //         failure(Bad())
     /// ```
     ///
-    /// - Demand: as ``filter(_:)``.
+    /// - Demand: as ``filter(_:)``; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
+    /// - Cancellation: the subscriber gets a subscription of its own (`TryFilter` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
+    ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
     @inlinable
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
         Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
@@ -178,16 +183,14 @@ where Downstream.Failure == any Error {
     @inlinable
     init(downstream: Downstream, isIncluded: @escaping (Downstream.Input) throws -> Bool) {
         self.isIncluded = isIncluded
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "TryFilter")
     }
-
-    @usableFromInline override var description: String { "TryFilter" }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard isLive else { return .none }
         do {
-            return try isIncluded(input) ? downstream.receive(input) : .max(1)
+            return try isIncluded(input) ? forward(input) : .max(1)
         } catch {
             finish(.failure(error))
             return .none

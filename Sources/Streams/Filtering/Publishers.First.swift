@@ -3,14 +3,15 @@
 extension Publisher {
     /// Passes on the first value, then finishes.
     ///
-    /// As soon as the first value arrives, `first` sends it, cancels the upstream (it needs
-    /// nothing more from it) and finishes. If the upstream completes before sending a value,
-    /// that completion is passed on and nothing else.
+    /// As soon as the first value arrives, `first` cancels the upstream (it needs nothing more
+    /// from it), then sends the value and finishes, once the subscriber has asked for a value.
+    /// If the upstream completes before sending a value, that completion is passed on and
+    /// nothing else.
     ///
     /// ```text
     /// upstream: -a-b-c-|
     ///           first()
-    /// output:   -[a;|]         (; = upstream cancelled)
+    /// output:   -[;a|]         (; = upstream cancelled)
     /// ```
     ///
     /// ```swift
@@ -20,14 +21,19 @@ extension Publisher {
     /// //         finished
     /// ```
     ///
-    /// - Demand: passes the downstream's demand through to upstream.
-    /// - Completion: `.finished` right after the first value; before it, the upstream's
-    ///   completion as is.
-    /// - Cancellation: cancels the upstream as soon as the first value arrives (S15); a cancel
-    ///   from downstream goes straight to the upstream.
-    /// - Combine compatibility: the same values and completion as Combine. Combine asks the
-    ///   upstream for `.unlimited` on the first request; this operator passes the downstream's
-    ///   demand on instead, which asks upstream for no more than is needed.
+    /// - Demand: asks the upstream for `.unlimited` once the subscriber has its subscription;
+    ///   the subscriber's requests are not passed on. The first value is held until the
+    ///   subscriber has asked for something, then sent with `.finished` (S5). So with
+    ///   `CurrentValueSubject(1).first()`, a `send(0)` before the first request still gives 1.
+    ///   `request(.none)` is ignored.
+    /// - Completion: `.finished` right after the first value; an upstream `.finished` with no
+    ///   value waits for a request too (S5); a failure is passed on at once.
+    /// - Cancellation: cancels the upstream as soon as the first value arrives (S15). The
+    ///   subscriber gets a subscription of its own (`First` in `print()`): `cancel()` cancels
+    ///   the upstream once, or drops a held value; after it, or after the end, requests and
+    ///   cancels are ignored and nothing more is delivered (S6).
+    /// - Combine compatibility: as Combine, including the up-front `.unlimited` and the held
+    ///   answer.
     /// - Complexity: O(1); one allocation per subscription.
     @inlinable
     public func first() -> Publishers.First<Self> {
@@ -36,14 +42,14 @@ extension Publisher {
 
     /// Passes on the first value that satisfies a predicate, then finishes.
     ///
-    /// Values that fail `predicate` are dropped (upstream is asked for one more in their
-    /// place). The first value that passes is sent, the upstream is cancelled and the stream
-    /// finishes. If the upstream completes first, its completion is passed on.
+    /// Values that fail `predicate` are dropped. At the first value that passes, the upstream
+    /// is cancelled, and the value is sent and the stream finished once the subscriber has
+    /// asked for a value. If the upstream completes first, its completion is passed on.
     ///
     /// ```text
     /// upstream: -1-3-4-5-|
     ///           first { $0.isMultiple(of: 2) }
-    /// output:   -----[4;|]
+    /// output:   -----[;4|]
     /// ```
     ///
     /// ```swift
@@ -53,10 +59,12 @@ extension Publisher {
     /// //         finished
     /// ```
     ///
-    /// - Demand: passes through; each value that fails the predicate gives back `.max(1)`.
-    /// - Completion: `.finished` right after the matching value; before it, the upstream's
-    ///   completion as is.
-    /// - Cancellation: cancels the upstream as soon as a value matches (S15).
+    /// - Demand: as ``first()``: `.unlimited` up front, and the matching value is held until
+    ///   the subscriber has asked for something (S5).
+    /// - Completion: `.finished` right after the matching value; an upstream `.finished` with
+    ///   no match waits for a request too (S5); a failure is passed on at once.
+    /// - Cancellation: cancels the upstream as soon as a value matches (S15); otherwise as
+    ///   ``first()``. The subscription is `TryFirst` in `print()`, Combine's name for it.
     /// - Combine compatibility: as ``first()``.
     /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
     @inlinable
@@ -88,10 +96,10 @@ extension Publisher {
     /// ```
     ///
     /// - Demand: as ``first(where:)``.
-    /// - Completion: `.finished` right after the matching value, a failure with the thrown
-    ///   error, or the upstream's completion if it comes first.
+    /// - Completion: `.finished` right after the matching value (held until a request, S5), a
+    ///   failure with the thrown error, or the upstream's completion if it comes first.
     /// - Cancellation: cancels the upstream as soon as a value matches or the predicate throws
-    ///   (S14, S15).
+    ///   (S14, S15); otherwise as ``first()``, with the subscription named `TryFirstWhere`.
     /// - Combine compatibility: as ``first()``.
     /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
     @inlinable
@@ -185,65 +193,71 @@ extension Publishers.First: Sendable where Upstream: Sendable {}
 
 // MARK: - Subscribers
 
+// As in Combine, the three ask the upstream for `.unlimited` once the subscriber has its
+// subscription, and hold their answer, or a `.finished` with no answer, until the subscriber has
+// asked for something (S5). Their names are Combine's: `first(where:)`'s subscription is
+// called `TryFirst` there too.
+
 @usableFromInline
 final class FirstSubscriber<Downstream: Subscriber>:
-    EndingRelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     @inlinable
     init(downstream: Downstream) {
-        super.init(downstream: downstream, name: "First")
+        super.init(downstream: downstream, name: "First", upFrontDemand: .unlimited, answersOnCompletion: true)
     }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        sendLast(input)
+        guard isLive else { return .none }
+        answer(input)
         return .none
     }
 }
 
 @usableFromInline
 final class FirstWhereSubscriber<Downstream: Subscriber>:
-    EndingRelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     @usableFromInline let predicate: (Downstream.Input) -> Bool
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream, name: "FirstWhere")
+        super.init(downstream: downstream, name: "TryFirst", upFrontDemand: .unlimited, answersOnCompletion: true)
     }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
-        guard predicate(input) else { return .max(1) }
-        sendLast(input)
+        guard isLive, predicate(input) else { return .none }
+        answer(input)
         return .none
     }
 }
 
 @usableFromInline
 final class TryFirstWhereSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-    EndingRelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
+    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input) throws -> Bool
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream, name: "TryFirstWhere")
+        super.init(
+            downstream: downstream, name: "TryFirstWhere", upFrontDemand: .unlimited, answersOnCompletion: true)
     }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         do {
-            guard try predicate(input) else { return .max(1) }
+            guard try predicate(input) else { return .none }
         } catch {
             finish(.failure(error))
             return .none
         }
-        sendLast(input)
+        answer(input)
         return .none
     }
 }

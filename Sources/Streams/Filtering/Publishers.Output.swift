@@ -21,9 +21,14 @@ extension Publisher {
     /// - Parameter index: The position of the value to pass on; must not be negative (a
     ///   negative index stops the program with a message saying so).
     /// - Demand: passes through; each value before `index` gives back `.max(1)`.
+    ///   `request(.none)` is ignored.
     /// - Completion: `.finished` right after the value; before it, the upstream's completion.
-    /// - Cancellation: cancels the upstream as soon as the value has been sent (S15).
-    /// - Combine compatibility: as Combine: it is `output(in: index...index)`.
+    /// - Cancellation: cancels the upstream as soon as the value has been sent (S15). The
+    ///   subscriber gets a subscription of its own (`Output` in `print()`): `cancel()` cancels
+    ///   the upstream once; after it, or after the end, requests and cancels are ignored and
+    ///   nothing more is delivered (S6).
+    /// - Combine compatibility: it is `output(in: index...index)`: as Combine, except that it
+    ///   finishes right after the value (see ``output(in:)``).
     /// - Complexity: O(1) per value; no lock and no allocation per value.
     @inlinable
     public func output(at index: Int) -> Publishers.Output<Self> {
@@ -37,8 +42,9 @@ extension Publisher {
     ///
     /// Positions count the upstream's values from 0. Values before the range are dropped;
     /// those inside it are sent; once the last position of the range has been sent, the
-    /// upstream is cancelled and the stream finishes. An empty range finishes at once. A range
-    /// with no upper end (`3...`) passes everything from its start on.
+    /// upstream is cancelled and the stream finishes. An empty range finishes at the upstream's
+    /// first event: its completion, or `.finished` (upstream cancelled) at its first value. A
+    /// range with no upper end (`3...`) passes everything from its start on.
     ///
     /// ```text
     /// upstream: -a-b-c-d-e-|
@@ -56,10 +62,15 @@ extension Publisher {
     ///   `Int` (`1..<3`, `1...2`, `..<3`, `2...`). A range that starts below 0, or ends below 0
     ///   like `..<(-1)`, is a programming error: it stops the program with a message saying so.
     /// - Demand: passes through; each value before the range gives back `.max(1)`.
-    /// - Completion: `.finished` right after the range's last value, or at once for an empty
-    ///   range; before that, the upstream's completion.
-    /// - Cancellation: cancels the upstream as soon as the range is done (S15).
-    /// - Combine compatibility: as Combine; the range is resolved against `0..<Int.max`.
+    ///   `request(.none)` is ignored.
+    /// - Completion: `.finished` right after the range's last value, or for an empty range at
+    ///   the upstream's first value; before that, the upstream's completion.
+    /// - Cancellation: cancels the upstream as soon as the range is done (S15); otherwise as
+    ///   ``output(at:)``.
+    /// - Combine compatibility: as Combine, and the range is resolved against `0..<Int.max`,
+    ///   except for when a non-empty range ends: Combine sends `.finished` and cancels the
+    ///   upstream only when the value *after* the range arrives; this finishes right after the
+    ///   range's last value (S15), which ends the stream sooner with the same values.
     /// - Complexity: O(1) per value; no lock and no allocation per value.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
@@ -78,8 +89,9 @@ extension Publisher {
     /// Passes on at most the first `maxLength` values, then finishes.
     ///
     /// Once `maxLength` values have been sent, the upstream is cancelled and the stream
-    /// finishes; `prefix(0)` finishes at once. If the upstream completes sooner, its
-    /// completion is passed on.
+    /// finishes. `prefix(0)` ends at the upstream's first event, as in Combine: its completion
+    /// is passed on (`Fail(error: e).prefix(0)` fails with `e`), and a first value is not sent
+    /// but finishes the stream. If the upstream completes sooner, its completion is passed on.
     ///
     /// ```text
     /// upstream: -a-b-c-d-|
@@ -94,11 +106,13 @@ extension Publisher {
     ///
     /// - Parameter maxLength: The most values to pass on; must not be negative (a negative
     ///   length stops the program with a message saying so).
-    /// - Demand: passes through unchanged.
-    /// - Completion: `.finished` right after the last value (or at once for `prefix(0)`);
-    ///   before that, the upstream's completion.
-    /// - Cancellation: cancels the upstream as soon as `maxLength` values have been sent (S15).
-    /// - Combine compatibility: as Combine: it is `output(in: 0..<maxLength)`. On a
+    /// - Demand: passes through unchanged; `request(.none)` is ignored.
+    /// - Completion: `.finished` right after the last value (for `prefix(0)`, at the first
+    ///   value); before that, the upstream's completion.
+    /// - Cancellation: cancels the upstream as soon as `maxLength` values have been sent (S15);
+    ///   otherwise as ``output(at:)``.
+    /// - Combine compatibility: it is `output(in: 0..<maxLength)`: as Combine, except that it
+    ///   finishes right after the last value (see ``output(in:)``). On a
     ///   ``Publishers/Sequence`` it is applied to the sequence itself and returns a
     ///   `Publishers.Sequence`.
     /// - Complexity: O(1) per value; no lock and no allocation per value.
@@ -147,11 +161,11 @@ extension Publishers {
 extension Publishers.Output: Equatable where Upstream: Equatable {}
 extension Publishers.Output: Sendable where Upstream: Sendable {}
 
-// MARK: - Subscribers
+// MARK: - Subscriber
 
 @usableFromInline
 final class OutputSubscriber<Downstream: Subscriber>:
-    EndingRelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
+    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
 {
     /// Values still to drop before the range starts.
     @exclusivity(unchecked) @usableFromInline var toSkip: Int
@@ -165,19 +179,12 @@ final class OutputSubscriber<Downstream: Subscriber>:
         super.init(downstream: downstream, name: "Output")
     }
 
-    /// An empty range is done before it starts: finish at once (S15).
-    @inlinable
-    override func didSubscribe(_ subscription: Subscription) {
-        if toSend == 0 { end() }
-    }
-
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         guard toSend > 0 else {
-            // Only reachable when a value arrives while the downstream is still receiving the
-            // subscription, before `didSubscribe` ends an empty range.
-            end()
+            // An empty range ends at the upstream's first event, as in Combine: here a value.
+            finish(.finished)
             return .none
         }
         if toSkip > 0 {

@@ -21,11 +21,13 @@ extension Publisher {
     /// //         finished
     /// ```
     ///
-    /// - Demand: passes through unchanged.
+    /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: `.finished` at the first value that fails the predicate; before that, the
     ///   upstream's completion as is.
-    /// - Cancellation: cancels the upstream as soon as a value fails the predicate (S15); a
-    ///   cancel from downstream goes straight to the upstream.
+    /// - Cancellation: cancels the upstream as soon as a value fails the predicate (S15). The
+    ///   subscriber gets a subscription of its own (`PrefixWhile` in `print()`): `cancel()`
+    ///   cancels the upstream once; after it, or after the end, requests and cancels are
+    ///   ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
     @inlinable
@@ -62,7 +64,8 @@ extension Publisher {
     /// - Completion: `.finished` at the first value that fails the predicate, a failure with
     ///   the thrown error, or the upstream's completion if it comes first.
     /// - Cancellation: cancels the upstream as soon as a value fails the predicate or the
-    ///   predicate throws (S14, S15).
+    ///   predicate throws (S14, S15); otherwise as ``prefix(while:)``, with the subscription
+    ///   named `TryPrefixWhile`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
     @inlinable
@@ -139,14 +142,12 @@ final class PrefixWhileSubscriber<Downstream: Subscriber>:
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "PrefixWhile")
     }
-
-    @usableFromInline override var description: String { "PrefixWhile" }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         if predicate(input) { return forward(input) }
         finish(.finished)
         return .none
@@ -162,14 +163,12 @@ where Downstream.Failure == any Error {
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "TryPrefixWhile")
     }
-
-    @usableFromInline override var description: String { "TryPrefixWhile" }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         do {
             if try predicate(input) { return forward(input) }
             finish(.finished)

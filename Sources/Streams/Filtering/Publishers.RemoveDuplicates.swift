@@ -19,8 +19,11 @@ extension Publisher where Output: Equatable {
     /// ```
     ///
     /// - Demand: passes through; each dropped duplicate gives back `.max(1)` to upstream.
+    ///   `request(.none)` is ignored.
     /// - Completion: passes through unchanged.
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: the subscriber gets a subscription of its own (`RemoveDuplicates` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
+    ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine: a ``Publishers/RemoveDuplicates`` comparing with `==`.
     /// - Complexity: O(1) per value; no lock and no allocation per value.
     @inlinable
@@ -51,8 +54,11 @@ extension Publisher {
     /// ```
     ///
     /// - Demand: passes through; each dropped duplicate gives back `.max(1)` to upstream.
+    ///   `request(.none)` is ignored.
     /// - Completion: passes through unchanged.
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: the subscriber gets a subscription of its own (`RemoveDuplicates` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
+    ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine; `previous` is the last value *passed on*, not the
     ///   last value received.
     /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
@@ -90,7 +96,9 @@ extension Publisher {
     ///
     /// - Demand: as ``removeDuplicates(by:)``.
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: the subscriber gets a subscription of its own (`TryRemoveDuplicates` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
+    ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
     @inlinable
@@ -171,14 +179,12 @@ final class RemoveDuplicatesSubscriber<Downstream: Subscriber>:
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input, Downstream.Input) -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "RemoveDuplicates")
     }
-
-    @usableFromInline override var description: String { "RemoveDuplicates" }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         if let previous, predicate(previous, input) { return .max(1) }
         previous = input
         return forward(input)
@@ -196,14 +202,12 @@ where Downstream.Failure == any Error {
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input, Downstream.Input) throws -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "TryRemoveDuplicates")
     }
-
-    @usableFromInline override var description: String { "TryRemoveDuplicates" }
 
     @inlinable
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         if let previous {
             do {
                 if try predicate(previous, input) { return .max(1) }

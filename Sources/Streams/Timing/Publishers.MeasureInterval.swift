@@ -30,12 +30,17 @@ extension Publisher {
     /// - Parameters:
     ///   - scheduler: The scheduler whose clock (`now`) measures the time.
     ///   - options: Accepted for Combine's signature; unused, as nothing is scheduled.
-    /// - Demand, completion, cancellation: pass through unchanged (the upstream's subscription
-    ///   goes straight to the downstream).
+    /// - Demand: passes through unchanged; `request(.none)` is ignored.
+    /// - Completion: passes through unchanged.
+    /// - Cancellation: the subscriber gets a subscription of its own (`MeasureInterval` in
+    ///   `print()`): `cancel()` cancels the upstream once; after it, or after the completion,
+    ///   requests and cancels are ignored and nothing more is delivered (S6).
     /// - Threading: values go out on the upstream's thread, at once: delivering them later
     ///   would add the scheduling delay to what is measured. This is the one time operator that
     ///   does not deliver on its scheduler (S13 holds: it schedules nothing).
-    /// - Combine compatibility: as Combine, which also reads only the scheduler's `now`.
+    /// - Combine compatibility: as Combine, which also reads only the scheduler's `now`. Demand
+    ///   the subscriber returns for a value is returned to the upstream; Combine passes it on
+    ///   as a `request` instead (the same demand either way).
     /// - Complexity: O(1) per value, no lock, no allocation; reads the clock once per value.
     @inlinable
     public func measureInterval<S: Scheduler>(
@@ -79,49 +84,34 @@ extension Publishers {
 
 // MARK: - measureInterval: subscriber
 
-/// The subscriber of `measureInterval`: it hands the upstream's subscription straight down and
-/// keeps the time of the last event. That time is only touched from the upstream's serialized
-/// signals (S3), so it needs no lock.
+/// The subscriber of `measureInterval`: the time of the last event is only touched from the
+/// upstream's serialized signals (S3), so it needs no lock.
 @usableFromInline
-final class MeasureIntervalSubscriber<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    CustomStringConvertible
+final class MeasureIntervalSubscriber<Input, Context: Scheduler, Downstream: Subscriber>:
+    RelaySubscriber<Input, Downstream.Failure, Downstream>
 where Downstream.Input == Context.SchedulerTimeType.Stride {
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline let downstream: Downstream
     @usableFromInline let scheduler: Context
-    /// The time of the subscription, then of the last value; `nil` before the subscription.
-    @usableFromInline var last: Context.SchedulerTimeType?
+    /// The time of the subscription, then of the last value.
+    @exclusivity(unchecked) @usableFromInline var last: Context.SchedulerTimeType?
 
     @inlinable
     init(downstream: Downstream, scheduler: Context) {
-        self.downstream = downstream
         self.scheduler = scheduler
+        super.init(downstream: downstream, name: "MeasureInterval")
     }
 
-    @usableFromInline var description: String { "MeasureInterval" }
-
+    /// Starts the clock before the downstream has its subscription, as Combine does.
     @inlinable
-    func receive(subscription: any Subscription) {
-        guard last == nil else {
-            subscription.cancel()
-            return
-        }
-        // Before the downstream gets it: a synchronous upstream may send inside `request`.
+    override func willHandOver() {
         last = scheduler.now
-        downstream.receive(subscription: subscription)
     }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        guard isLive else { return .none }
         let now = scheduler.now
         let previous = last ?? now
         last = now
-        return downstream.receive(previous.distance(to: now))
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        downstream.receive(completion: completion)
+        return forward(previous.distance(to: now))
     }
 }

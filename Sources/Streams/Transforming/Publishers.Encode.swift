@@ -27,9 +27,11 @@ extension Publisher where Output: Encodable {
     /// ```
     ///
     /// - Parameter encoder: Encodes each value; any ``TopLevelEncoder``.
-    /// - Demand: passes through unchanged.
+    /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the encoding error (upstream cancelled).
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: the subscriber gets a subscription of its own (`Encode` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
+    ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the encoding; no lock.
     @inlinable
@@ -65,9 +67,11 @@ extension Publisher {
     ///   - type: The type to decode each value into.
     ///   - decoder: Decodes each value; any ``TopLevelDecoder`` whose input is this publisher's
     ///     output.
-    /// - Demand: passes through unchanged.
+    /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the decoding error (upstream cancelled).
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: the subscriber gets a subscription of its own (`Decode` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
+    ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the decoding; no lock.
     @inlinable
@@ -147,14 +151,12 @@ where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
     @inlinable
     init(downstream: Downstream, encoder: Coder) {
         self.encoder = encoder
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "Encode")
     }
-
-    @usableFromInline override var description: String { "Encode" }
 
     @inlinable
     override func receive(_ input: Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         let output: Coder.Output
         do {
             output = try encoder.encode(input)
@@ -175,14 +177,12 @@ where Downstream.Input: Decodable, Downstream.Failure == any Error {
     @inlinable
     init(downstream: Downstream, decoder: Coder) {
         self.decoder = decoder
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "Decode")
     }
-
-    @usableFromInline override var description: String { "Decode" }
 
     @inlinable
     override func receive(_ input: Coder.Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         let output: Downstream.Input
         do {
             output = try decoder.decode(Downstream.Input.self, from: input)

@@ -20,7 +20,8 @@ extension Publisher {
     ///
     /// - Demand: passes through unchanged: one value out for each value in.
     /// - Completion: passes through unchanged.
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: goes straight to the upstream subscription: the subscriber gets the
+    ///   upstream's own subscription, as in Combine.
     /// - Threading: `transform` runs on the thread the upstream delivers on.
     /// - Combine compatibility: as Combine; `map` after `map` fuses into one `Map`.
     /// - Complexity: O(1) per value, no allocation.
@@ -50,10 +51,13 @@ extension Publisher {
     /// //         failure(Zero())
     /// ```
     ///
-    /// - Demand: passes through unchanged.
+    /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: the subscriber gets a subscription of its own (`TryMap` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
+    ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine; `map`/`tryMap` after `tryMap` fuse into one `TryMap`.
+    /// - Complexity: O(1) per value plus the transform; no lock and no allocation per value.
     @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
         Publishers.TryMap(upstream: self, transform: transform)
@@ -195,19 +199,19 @@ where Downstream.Failure == any Error {
     @inlinable
     init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input) {
         self.transform = transform
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "TryMap")
     }
-
-    @usableFromInline override var description: String { "TryMap" }
 
     @inlinable
     override func receive(_ input: Input) -> Subscribers.Demand {
-        guard let downstream else { return .none }
+        guard isLive else { return .none }
+        let output: Downstream.Input
         do {
-            return downstream.receive(try transform(input))
+            output = try transform(input)
         } catch {
             finish(.failure(error))
             return .none
         }
+        return forward(output)
     }
 }

@@ -30,20 +30,16 @@ extension Publisher {
     /// - Demand: requests go to the upstream as they are, and the operator counts what the
     ///   downstream may still receive (requested plus returned, minus delivered). The
     ///   replacement is a value like any other (S1): if the downstream has no demand left when
-    ///   the failure arrives, the replacement and `.finished` wait for its next request. Asking
-    ///   for `.none` does what the upstream does with it (`Publishers.Sequence` ignores it,
-    ///   `Just` reports it, S9); once the upstream has failed and the replacement waits, the
-    ///   subscription behaves like `Just(output)`'s, so `.none` is reported (S9).
+    ///   the failure arrives, the replacement and `.finished` wait for its next request.
+    ///   `request(.none)` is an API violation (S9), as in Combine, and is not passed on.
     /// - Completion: `.finished` passes through; a failure becomes `output` then `.finished`.
     /// - Cancellation: cancels the upstream, or drops a waiting replacement, and lets go of the
     ///   downstream (S6, S7); cancelling while the replacement is being received stops the
     ///   `.finished` that would follow.
     /// - Threading: the replacement is delivered on the thread of the failure, or of the
     ///   request that made room for it.
-    /// - Combine compatibility: as Combine, including the replacement waiting for demand. Combine
-    ///   treats every `request(.none)` as a violation; here, while the upstream is live, `.none`
-    ///   is the upstream's to judge, as for every operator that passes requests through. On
-    ///   `Just`, which cannot fail, it returns the `Just`.
+    /// - Combine compatibility: as Combine, including the replacement waiting for demand and the
+    ///   API violation for `request(.none)`. On `Just`, which cannot fail, it returns the `Just`.
     /// - Complexity: O(1) per value; one uncontended lock per value, two when the downstream
     ///   returns more demand.
     @inlinable
@@ -105,7 +101,7 @@ extension Just {
 
 @usableFromInline
 final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable  // `state`, `demand` and `cancelled` are guarded by `lock`
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable  // `state`, `demand` and `cancelled` are guarded by `lock`
 where Downstream.Failure == Never {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = UpstreamFailure
@@ -135,6 +131,8 @@ where Downstream.Failure == Never {
     }
 
     @usableFromInline var description: String { "ReplaceError" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
 
     // MARK: Upstream side
 
@@ -195,6 +193,8 @@ where Downstream.Failure == Never {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        // Combine traps on `.none` here, whatever the state (S9).
+        guard demand.isValidRequest(of: "ReplaceError") else { return }
         lock.lock()
         switch state {
         case .live(let upstream, _):
@@ -202,11 +202,6 @@ where Downstream.Failure == Never {
             lock.unlock()
             upstream.request(demand)
         case .awaitingDemand(let downstream):
-            guard demand != .none else {
-                lock.unlock()
-                _ = demand.isValidRequest(of: "ReplaceError")
-                return
-            }
             state = .done
             lock.unlock()
             deliverReplacement(to: downstream)

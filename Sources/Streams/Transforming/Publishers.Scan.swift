@@ -20,7 +20,9 @@ extension Publisher {
     ///
     /// - Demand: passes through unchanged: one result out for each value in.
     /// - Completion: passes through unchanged; `initialResult` alone is never sent.
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: goes straight to the upstream subscription: the subscriber gets the
+    ///   upstream's own subscription, as in Combine. A value or completion after the completion
+    ///   is ignored (S2).
     /// - Combine compatibility: as Combine. Each subscription starts again from `initialResult`.
     /// - Complexity: O(1) per value plus the closure; no lock and no allocation per value.
     @inlinable
@@ -55,9 +57,11 @@ extension Publisher {
     /// //         failure(DivisionByZero())
     /// ```
     ///
-    /// - Demand: passes through unchanged.
+    /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
-    /// - Cancellation: goes straight to the upstream subscription.
+    /// - Cancellation: the subscriber gets a subscription of its own (`TryScan` in `print()`):
+    ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
+    ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the closure; no lock and no allocation per value.
     @inlinable
@@ -138,31 +142,62 @@ extension Publishers {
 
 // MARK: - Subscribers
 
+/// `scan`'s subscriber. As in Combine it hands the downstream the upstream's own subscription,
+/// so `request` and `cancel` cost nothing here; it keeps the running result, and so ignores a
+/// value or completion before its subscription or after the completion, and cancels a second
+/// subscription (S2). Only the upstream's serialized signals (S3) touch it: no lock.
 @usableFromInline
-final class ScanSubscriber<Input, Downstream: Subscriber>:
-    RelaySubscriber<Input, Downstream.Failure, Downstream>
+final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
 {
+    @usableFromInline typealias Failure = Downstream.Failure
+
     @usableFromInline let nextPartialResult: (Downstream.Input, Input) -> Downstream.Input
     /// The result so far.
     @exclusivity(unchecked) @usableFromInline var result: Downstream.Input
+    /// `nil` once completed.
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    /// Whether the upstream's subscription has arrived.
+    @exclusivity(unchecked) @usableFromInline var isSubscribed = false
 
     @inlinable
     init(
         downstream: Downstream, initialResult: Downstream.Input,
         nextPartialResult: @escaping (Downstream.Input, Input) -> Downstream.Input
     ) {
+        self.downstream = downstream
         self.result = initialResult
         self.nextPartialResult = nextPartialResult
-        super.init(downstream: downstream)
     }
 
-    @usableFromInline override var description: String { "Scan" }
+    @usableFromInline var description: String { "Scan" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
 
     @inlinable
-    override func receive(_ input: Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+    func receive(subscription: any Subscription) {
+        guard !isSubscribed, let downstream else {
+            subscription.cancel()
+            return
+        }
+        isSubscribed = true
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard isSubscribed, let downstream = self.downstream.take() else { return .none }
         result = nextPartialResult(result, input)
-        return forward(result)
+        // Moved out and back rather than copied: no retain and release per value.
+        let demand = downstream.receive(result)
+        self.downstream = consume downstream
+        return demand
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        guard isSubscribed, let downstream = self.downstream.take() else { return }
+        downstream.receive(completion: completion)
     }
 }
 
@@ -181,14 +216,12 @@ where Downstream.Failure == any Error {
     ) {
         self.result = initialResult
         self.nextPartialResult = nextPartialResult
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: "TryScan")
     }
-
-    @usableFromInline override var description: String { "TryScan" }
 
     @inlinable
     override func receive(_ input: Input) -> Subscribers.Demand {
-        guard downstream != nil else { return .none }
+        guard isLive else { return .none }
         do {
             result = try nextPartialResult(result, input)
         } catch {

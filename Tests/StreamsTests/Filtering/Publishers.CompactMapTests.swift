@@ -77,6 +77,21 @@ struct CompactMapTests {
         #expect(weakCaptured == nil)
     }
 
+    // MARK: Its own subscription
+
+    /// As in Combine, `compactMap` hands the subscriber the upstream's own subscription, and
+    /// `tryCompactMap` a subscription of its own.
+    @Test func compactMapPassesTheUpstreamSubscriptionAndTryCompactMapHasItsOwn() {
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().compactMap { $0 }.subscribe(subscriber)
+        #expect(subscriber.subscription.map { "\($0)" } == "TestSubscription")
+        checkOwnSubscription(named: "TryCompactMap") { $0.tryCompactMap { $0 } }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.tryCompactMap { $0 } }, value: 1, failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {

@@ -26,17 +26,40 @@ struct DropTests {
 
     // MARK: Demand
 
-    @Test func droppedValuesGiveBackOneDemandEach() {
+    /// As Combine: the values to drop are asked for up front, with the subscriber's first request,
+    /// in one request; a dropped value returns no demand.
+    @Test func valuesToDropAreAskedForUpFront() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
         upstream.dropFirst(2).subscribe(subscriber)
-        #expect(upstream.send(1) == .max(1))
-        #expect(upstream.send(2) == .max(1))
+        #expect(upstream.history == [.requested(.max(3))])
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.send(2) == .none)
         #expect(upstream.send(3) == .none)
-        #expect(upstream.history == [.requested(.max(1))])
         #expect(upstream.demand == .none)
         #expect(subscriber.values == [3])
         #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test func valuesToDropAreAskedForEvenWithoutARequest() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        upstream.dropFirst(3).subscribe(subscriber)
+        #expect(upstream.history == [.requested(.max(3))])
+        let none = TestPublisher<Int, Never>()
+        none.dropFirst(0).subscribe(RecordingSubscriber<Int, Never>(demand: nil))
+        #expect(none.history == [])
+    }
+
+    /// Combine delivers 3 here: the current value 6 is dropped with the up-front demand, and the
+    /// value sent afterwards waits in the subject for the first request.
+    @Test func currentValueSubjectDeliversTheValueAfterTheDroppedOne() {
+        let subject = CurrentValueSubject<Int, Never>(6)
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        subject.dropFirst(1).subscribe(subscriber)
+        subject.send(3)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [3])
     }
 
     @Test func laterDemandPassesThroughUnchanged() {
@@ -46,7 +69,27 @@ struct DropTests {
         upstream.send(1)
         #expect(upstream.send(2) == .max(3))
         subscriber.request(.max(4))
-        #expect(upstream.history == [.requested(.max(2)), .requested(.max(4))])
+        #expect(upstream.history == [.requested(.max(3)), .requested(.max(4))])
+    }
+
+    // MARK: Its own subscription
+
+    @Test func subscriptionIsCombinesDrop() {
+        checkOwnSubscription(named: "Drop", requestingNone: .isViolation) { $0.dropFirst(2) }
+    }
+
+    @Test func requestingNoneIsAViolation_S9() {
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().dropFirst().subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.request(.none) }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("S9") == true)
+        #expect(messages.first?.contains("Drop") == true)
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.dropFirst(1) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.dropFirst(0) }, value: 1, failure: Boom())
     }
 
     // MARK: Completion and failure
@@ -85,7 +128,7 @@ struct DropTests {
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
         upstream.dropFirst().subscribe(subscriber)
         subscriber.cancel()
-        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+        #expect(upstream.history == [.requested(.max(2)), .cancelled])
     }
 
     @Test func cancelReleasesTheSubscriber_S7() {
@@ -139,15 +182,16 @@ struct DropTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkContract({ Publishers.Drop(upstream: (0..<300).publisher, count: 100) }, requestingNone: .isIgnored)
-        checkContract({ Publishers.Drop(upstream: (0..<300).publisher, count: 0) }, requestingNone: .isIgnored)
-        checkContract({ Publishers.Drop(upstream: (0..<300).publisher, count: 500) }, requestingNone: .isIgnored)
-        checkContract({
+        // Combine traps on `request(.none)` to dropFirst: a violation (S9).
+        checkContract { Publishers.Drop(upstream: (0..<300).publisher, count: 100) }
+        checkContract { Publishers.Drop(upstream: (0..<300).publisher, count: 0) }
+        checkContract { Publishers.Drop(upstream: (0..<300).publisher, count: 500) }
+        checkContract {
             Publishers.Drop(upstream: (0..<300).publisher.tryMap { n -> Int in
                 if n == 200 { throw Boom() }
                 return n
             }, count: 100)
-        }, requestingNone: .isIgnored)
+        }
         checkContract { Just(1).dropFirst() }
     }
 }

@@ -159,6 +159,18 @@ struct DropWhileTests {
         _ = cancellable
     }
 
+    // MARK: Its own subscription
+
+    @Test func subscriptionIsCombinesDropWhile() {
+        checkOwnSubscription(named: "DropWhile", requestingNone: .isViolation) { $0.drop { $0 < 3 } }
+        checkOwnSubscription(named: "TryDropWhile", requestingNone: .isViolation) { $0.tryDrop { $0 < 3 } }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.drop { $0 < 3 } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.tryDrop { $0 < 3 } }, value: 1, failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {
@@ -179,13 +191,14 @@ struct DropWhileTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkContract({ (0..<300).publisher.drop { $0 < 100 } }, requestingNone: .isIgnored)
-        checkContract({ (0..<300).publisher.drop { _ in true } }, requestingNone: .isIgnored)
-        checkContract({ (0..<300).publisher.tryDrop { $0 < 100 } }, requestingNone: .isIgnored)
-        checkContract({ (0..<300).publisher.tryDrop { n in
+        // Combine traps on `request(.none)` to drop(while:) and tryDrop(while:): a violation (S9).
+        checkContract { (0..<300).publisher.drop { $0 < 100 } }
+        checkContract { (0..<300).publisher.drop { _ in true } }
+        checkContract { (0..<300).publisher.tryDrop { $0 < 100 } }
+        checkContract { (0..<300).publisher.tryDrop { n in
             if n == 150 { throw Boom() }
             return true
-        } }, requestingNone: .isIgnored)
+        } }
         checkContract { Just(1).drop { $0 > 5 } }
     }
 }

@@ -93,6 +93,21 @@ struct FilterTests {
         #expect(weakCaptured == nil)
     }
 
+    // MARK: Its own subscription
+
+    /// As in Combine, `filter` hands the subscriber the upstream's own subscription, and
+    /// `tryFilter` a subscription of its own.
+    @Test func filterPassesTheUpstreamSubscriptionAndTryFilterHasItsOwn() {
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().filter { _ in true }.subscribe(subscriber)
+        #expect(subscriber.subscription.map { "\($0)" } == "TestSubscription")
+        checkOwnSubscription(named: "TryFilter") { $0.tryFilter { $0 > 0 } }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.tryFilter { $0 > 0 } }, value: 1, failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {

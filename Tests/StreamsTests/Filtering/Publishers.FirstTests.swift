@@ -9,17 +9,18 @@ struct FirstTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles("-a-b-|", { $0.first() }, "-[a;|]")
+        assertMarbles("-a-b-|", { $0.first() }, "-[;a|]")
         assertMarbles("---|", { $0.first() }, "---|")
         assertMarbles("-^", { $0.first() }, "-^")
-        assertMarbles("-1-3-4-5-|", { $0.first { Int($0)!.isMultiple(of: 2) } }, "-----[4;|]")
+        assertMarbles("-1-3-4-5-|", { $0.first { Int($0)!.isMultiple(of: 2) } }, "-----[;4|]")
         assertMarbles("-1-3-|", { $0.first { Int($0)!.isMultiple(of: 2) } }, "-----|")
         assertMarbles("-1-3-^", { $0.first { Int($0)!.isMultiple(of: 2) } }, "-----^")
         assertMarbles("-1-x-4-|", { $0.tryFirst { text in
             guard let n = Int(text) else { throw Boom() }
             return n.isMultiple(of: 2)
         } }, "---[;^]")
-        assertMarbles("-1-4-|", { $0.tryFirst { Int($0)!.isMultiple(of: 2) } }, "---[4;|]")
+        // As in Combine, the upstream is cancelled as the answer arrives, before it is sent.
+        assertMarbles("-1-4-|", { $0.tryFirst { Int($0)!.isMultiple(of: 2) } }, "---[;4|]")
         assertMarbles([7, 8, 9].publisher.first(), "[7|]")
         assertMarbles([7, 8, 9].publisher.first { $0 > 7 }, "[8|]")
     }
@@ -50,44 +51,109 @@ struct FirstTests {
 
     // MARK: Demand
 
-    @Test func demandPassesThroughAndUpstreamIsCancelledAfterTheValue_S15() {
+    /// As Combine: `.unlimited` up front, the value goes out with the first request (S15: the
+    /// upstream is cancelled at once), and the subscriber's requests are not passed on.
+    @Test func asksForUnlimitedUpFrontAndCancelsAfterTheValue_S15() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(3))
         upstream.first().subscribe(subscriber)
-        #expect(upstream.history == [.requested(.max(3))])
+        #expect(upstream.history == [.requested(.unlimited)])
         #expect(upstream.send(5) == .none)
-        #expect(upstream.history == [.requested(.max(3)), .cancelled])
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
         #expect(subscriber.events == [.subscription, .value(5), .completion(.finished)])
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func firstWhereGivesBackOneDemandPerRejectedValue() {
-        let upstream = TestPublisher<Int, Never>()
-        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
-        upstream.first { $0 > 2 }.subscribe(subscriber)
-        #expect(upstream.send(1) == .max(1))
-        #expect(upstream.send(2) == .max(1))
-        #expect(upstream.send(3) == .none)
-        #expect(upstream.history == [.requested(.max(1)), .cancelled])
-        #expect(subscriber.events == [.subscription, .value(3), .completion(.finished)])
+    /// Combine's history: the value arrives without demand, waits, and goes out with `.finished`
+    /// at the first request; the upstream was cancelled when it arrived.
+    @Test func theAnswerWaitsForTheFirstRequest_S5() {
+        for makeFirst in [
+            { (p: TestPublisher<Int, Never>) in p.first().eraseToAnyPublisher() },
+            { (p: TestPublisher<Int, Never>) in p.first { $0 > 1 }.eraseToAnyPublisher() },
+        ] {
+            let upstream = TestPublisher<Int, Never>()
+            let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+            makeFirst(upstream).subscribe(subscriber)
+            #expect(upstream.send(1) == .none)
+            #expect(upstream.send(2) == .none)
+            #expect(subscriber.events == [.subscription])
+            #expect(upstream.history == [.requested(.unlimited), .cancelled])
+            subscriber.request(.max(1))
+            subscriber.request(.max(1))
+            #expect(subscriber.values.count == 1)
+            #expect(subscriber.completion == .finished)
+            #expect(upstream.history == [.requested(.unlimited), .cancelled])
+            #expect(subscriber.violations.isEmpty)
+        }
     }
 
-    @Test func tryFirstWhereGivesBackOneDemandPerRejectedValue() {
+    /// The S5 decision: an upstream `.finished` with no answer also waits for the first
+    /// request; a failure does not wait.
+    @Test func finishedWithoutAnAnswerWaitsForARequest_S5() {
+        let finished = RecordingSubscriber<Int, Never>(demand: nil)
+        Empty<Int, Never>().first { $0 > 1 }.subscribe(finished)
+        #expect(finished.events == [.subscription])
+        finished.request(.max(1))
+        #expect(finished.events == [.subscription, .completion(.finished)])
+
+        let failed = RecordingSubscriber<Int, any Error>(demand: nil)
+        Fail<Int, Boom>(error: Boom()).tryFirst { _ in true }.subscribe(failed)
+        #expect(failed.completion != nil)
+        #expect(failed.values.isEmpty)
+    }
+
+    /// Combine delivers 1: `first` takes the current value at once, with its up-front demand.
+    @Test func currentValueSubjectGivesItsValueAtSubscription() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        subject.first().subscribe(subscriber)
+        subject.send(0)
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+    }
+
+    @Test func tryFirstAsksForUnlimitedAndIgnoresRejectedValues() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, any Error>(demand: .max(1))
         upstream.tryFirst { $0 > 1 }.subscribe(subscriber)
-        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(1) == .none)
         #expect(upstream.send(2) == .none)
-        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
         #expect(subscriber.values == [2])
     }
 
-    @Test func laterRequestsReachUpstream() {
+    @Test func laterRequestsAreNotPassedOn() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         upstream.first { $0 > 2 }.subscribe(subscriber)
         subscriber.request(.max(2))
-        #expect(upstream.history == [.requested(.max(2))])
+        #expect(upstream.history == [.requested(.unlimited)])
+    }
+
+    @Test func aCancelDropsTheWaitingAnswer_S6() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        upstream.first().subscribe(subscriber)
+        upstream.send(1)
+        subscriber.cancel()
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription])
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+    }
+
+    // MARK: Its own subscription
+
+    /// Combine's names: `first(where:)`'s subscription is called `TryFirst` in Combine too.
+    @Test func subscriptionsAreNamedLikeCombines() {
+        checkOwnSubscription(named: "First") { $0.first() }
+        checkOwnSubscription(named: "TryFirst") { $0.first { $0 > 1 } }
+        checkOwnSubscription(named: "TryFirstWhere") { $0.tryFirst { $0 > 1 } }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.first() }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.first { $0 > 1 } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.tryFirst { $0 > 1 } }, value: 1, failure: Boom())
     }
 
     // MARK: Completion and failure
@@ -159,7 +225,7 @@ struct FirstTests {
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
         upstream.first().subscribe(subscriber)
         subscriber.cancel()
-        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
     }
 
     @Test func cancelInsideTheValueStopsTheCompletionAndDoesNotCancelTwice_S6() {
@@ -245,7 +311,8 @@ struct FirstTests {
             if n == 150 { throw Boom() }
             return false
         } }, requestingNone: .isIgnored)
-        checkContract { Just(1).first() }
+        // The subscriber holds the operator's own subscription, not Just's: `.none` is ignored.
+        checkContract({ Just(1).first() }, requestingNone: .isIgnored)
     }
 }
 

@@ -80,19 +80,38 @@ struct OutputTests {
 
     // MARK: Completion and failure
 
-    @Test func prefixZeroFinishesAtOnce_S15() {
+    /// As Combine: an empty range does not end at the subscription but at the upstream's first
+    /// event. A value is not sent: it cancels the upstream and finishes (S15).
+    @Test func prefixZeroEndsAtTheUpstreamsFirstValue_S15() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         upstream.prefix(0).subscribe(subscriber)
-        #expect(upstream.history == [.cancelled])
+        #expect(upstream.history == [])
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(1))
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.history == [.requested(.max(1)), .cancelled])
         #expect(subscriber.events == [.subscription, .completion(.finished)])
 
         let emptyRange = RecordingSubscriber<Int, Never>()
         let upstream2 = TestPublisher<Int, Never>()
         upstream2.output(in: 3..<3).subscribe(emptyRange)
+        #expect(upstream2.history == [.requested(.unlimited)])
+        upstream2.send(7)
         #expect(upstream2.history == [.requested(.unlimited), .cancelled])
         #expect(emptyRange.events == [.subscription, .completion(.finished)])
         #expect(emptyRange.violations.isEmpty)
+    }
+
+    /// Combine passes a failure through `prefix(0)`: `Fail(error: e).prefix(0)` fails with `e`.
+    @Test func prefixZeroPassesTheUpstreamsCompletion() {
+        let failed = RecordingSubscriber<Int, Boom>(demand: nil)
+        Fail<Int, Boom>(error: Boom()).prefix(0).subscribe(failed)
+        #expect(failed.events == [.subscription, .completion(.failure(Boom()))])
+
+        let finished = RecordingSubscriber<Int, Never>(demand: nil)
+        Empty<Int, Never>().output(in: 2..<2).subscribe(finished)
+        #expect(finished.events == [.subscription, .completion(.finished)])
     }
 
     @Test func emptyRangeOnASynchronousSourceSendsNothing() {
@@ -208,6 +227,7 @@ struct OutputTests {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil, onSubscription: { $0.cancel() })
         upstream.prefix(0).subscribe(subscriber)
+        upstream.send(1)
         #expect(subscriber.events == [.subscription])
         #expect(upstream.history == [.cancelled])
     }
@@ -244,6 +264,19 @@ struct OutputTests {
         _ = cancellable
     }
 
+    // MARK: Its own subscription
+
+    @Test func subscriptionIsCombinesOutput() {
+        checkOwnSubscription(named: "Output") { $0.output(in: 1..<3) }
+        checkOwnSubscription(named: "Output") { $0.prefix(0) }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.output(at: 1) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.prefix(2) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.prefix(0) }, value: 1, failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {
@@ -274,6 +307,7 @@ struct OutputTests {
             if n == 150 { throw Boom() }
             return n
         }.output(in: 100..<200) }, requestingNone: .isIgnored)
-        checkContract { Just(1).output(at: 0) }
+        // The subscriber holds the operator's own subscription, not Just's: `.none` is ignored.
+        checkContract({ Just(1).output(at: 0) }, requestingNone: .isIgnored)
     }
 }

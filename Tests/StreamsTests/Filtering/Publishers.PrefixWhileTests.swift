@@ -171,6 +171,18 @@ struct PrefixWhileTests {
         _ = cancellable
     }
 
+    // MARK: Its own subscription
+
+    @Test func subscriptionIsCombinesPrefixWhile() {
+        checkOwnSubscription(named: "PrefixWhile") { $0.prefix { $0 < 3 } }
+        checkOwnSubscription(named: "TryPrefixWhile") { $0.tryPrefix { $0 < 3 } }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.prefix { $0 < 3 } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.tryPrefix { $0 < 3 } }, value: 1, failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {
@@ -198,6 +210,7 @@ struct PrefixWhileTests {
             if n == 150 { throw Boom() }
             return true
         } }, requestingNone: .isIgnored)
-        checkContract { Just(1).prefix { $0 > 0 } }
+        // The subscriber holds the operator's own subscription, not Just's: `.none` is ignored.
+        checkContract({ Just(1).prefix { $0 > 0 } }, requestingNone: .isIgnored)
     }
 }

@@ -178,6 +178,18 @@ struct RemoveDuplicatesTests {
         _ = cancellable
     }
 
+    // MARK: Its own subscription
+
+    @Test func subscriptionIsCombinesRemoveDuplicates() {
+        checkOwnSubscription(named: "RemoveDuplicates") { $0.removeDuplicates() }
+        checkOwnSubscription(named: "TryRemoveDuplicates") { $0.tryRemoveDuplicates { $0 == $1 } }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.removeDuplicates() }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.tryRemoveDuplicates { $0 == $1 } }, value: 1, failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {
@@ -216,6 +228,7 @@ struct RemoveDuplicatesTests {
             if next == 150 { throw Boom() }
             return false
         } }, requestingNone: .isIgnored)
-        checkContract { Just(1).removeDuplicates() }
+        // The subscriber holds the operator's own subscription, not Just's: `.none` is ignored.
+        checkContract({ Just(1).removeDuplicates() }, requestingNone: .isIgnored)
     }
 }

@@ -123,6 +123,17 @@ struct MeasureIntervalTests {
         #expect(weakSubscriber == nil)
     }
 
+    // MARK: Its own subscription
+
+    @Test func subscriptionIsCombinesMeasureInterval() {
+        checkOwnSubscription(named: "MeasureInterval") { $0.measureInterval(using: ImmediateScheduler.shared) }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.measureInterval(using: ImmediateScheduler.shared) },
+                                        value: 1, failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {
@@ -145,6 +156,7 @@ struct MeasureIntervalTests {
             if n == 150 { throw Boom() }
             return n
         }.measureInterval(using: ImmediateScheduler.shared) }, requestingNone: .isIgnored)
-        checkContract { Just(1).measureInterval(using: ImmediateScheduler.shared) }
+        // The subscriber holds the operator's own subscription, not Just's: `.none` is ignored.
+        checkContract({ Just(1).measureInterval(using: ImmediateScheduler.shared) }, requestingNone: .isIgnored)
     }
 }

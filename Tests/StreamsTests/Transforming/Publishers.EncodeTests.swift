@@ -141,6 +141,21 @@ struct EncodeTests {
         }
     }
 
+    // MARK: Its own subscription
+
+    @Test func subscriptionsAreCombinesEncodeAndDecode() {
+        checkOwnSubscription(named: "Encode") { $0.encode(encoder: JSONEncoder()) }
+        checkOwnSubscription(named: "Decode") {
+            $0.map { Data("\($0)".utf8) }.decode(type: Int.self, decoder: JSONDecoder())
+        }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.encode(encoder: JSONEncoder()) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.decode(type: Int.self, decoder: JSONDecoder()) },
+                                        value: Data("1".utf8), failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {
@@ -166,6 +181,7 @@ struct EncodeTests {
                       requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.map { $0 == 150 ? Data("x".utf8) : Data("\($0)".utf8) }
             .decode(type: Int.self, decoder: JSONDecoder()) }, requestingNone: .isIgnored)
-        checkContract { Just(Point(x: 1, y: 2)).encode(encoder: PropertyListEncoder()) }
+        // The subscriber holds the operator's own subscription, not Just's: `.none` is ignored.
+        checkContract({ Just(Point(x: 1, y: 2)).encode(encoder: PropertyListEncoder()) }, requestingNone: .isIgnored)
     }
 }

@@ -122,6 +122,16 @@ struct MapErrorTests {
         _ = cancellable
     }
 
+    // MARK: The upstream's subscription
+
+    /// As in Combine, mapError keeps no state and hands the subscriber the upstream's own
+    /// subscription.
+    @Test func passesTheUpstreamSubscription() {
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: nil)
+        TestPublisher<Int, Boom>().mapError { $0 }.subscribe(subscriber)
+        #expect(subscriber.subscription.map { "\($0)" } == "TestSubscription")
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {

@@ -85,6 +85,16 @@ struct MapKeyPathTests {
         #expect(upstream.subscriptions.last?.isAttached == false)
     }
 
+    // MARK: The upstream's subscription
+
+    /// As in Combine, map(keyPath) keeps no state and hands the subscriber the upstream's own
+    /// subscription.
+    @Test func passesTheUpstreamSubscription() {
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: nil)
+        TestPublisher<Int, Boom>().map(\.self).subscribe(subscriber)
+        #expect(subscriber.subscription.map { "\($0)" } == "TestSubscription")
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {

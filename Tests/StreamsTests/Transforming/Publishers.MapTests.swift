@@ -123,6 +123,24 @@ struct MapTests {
         _ = cancellable
     }
 
+    // MARK: Its own subscription
+
+    /// As in Combine, `map` and `replaceNil` hand the subscriber the upstream's own
+    /// subscription, and `tryMap` a subscription of its own.
+    @Test func mapPassesTheUpstreamSubscriptionAndTryMapHasItsOwn() {
+        let mapped = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().map { $0 }.subscribe(mapped)
+        #expect(mapped.subscription.map { "\($0)" } == "TestSubscription")
+        let replaced = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int?, Never>().replaceNil(with: 0).subscribe(replaced)
+        #expect(replaced.subscription.map { "\($0)" } == "TestSubscription")
+        checkOwnSubscription(named: "TryMap") { $0.tryMap { $0 } }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.tryMap { $0 } }, value: 1, failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {

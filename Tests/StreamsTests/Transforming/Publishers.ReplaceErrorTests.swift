@@ -89,16 +89,16 @@ struct ReplaceErrorTests {
         #expect(subscriber.completion == .finished)
     }
 
-    /// While the upstream is live, `.none` goes to it as is (TestPublisher records it without
-    /// complaint); once the replacement waits, the subscription is replaceError's own and
-    /// reports `.none` like `Just` does (S9).
-    @Test func requestingNoneFollowsTheSubscription_S9() {
+    /// Combine traps on `request(.none)` to replaceError, while the upstream is live and while
+    /// the replacement waits: both are reported (S9), and `.none` never reaches the upstream.
+    @Test func requestingNoneIsAViolation_S9() {
         let upstream = TestPublisher<Int, Boom>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         upstream.replaceError(with: 0).subscribe(subscriber)
         let whileLive = recordingAPIViolations { subscriber.request(.none) }
-        #expect(whileLive.isEmpty)
-        #expect(upstream.history == [.requested(.none)])
+        #expect(whileLive.count == 1)
+        #expect(whileLive.first?.contains("S9") == true)
+        #expect(upstream.history == [])
 
         upstream.send(completion: .failure(Boom()))
         let whileWaiting = recordingAPIViolations { subscriber.request(.none) }
@@ -239,15 +239,25 @@ struct ReplaceErrorTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Its own subscription
+
+    @Test func subscriptionIsCombinesReplaceError() {
+        checkOwnSubscription(named: "ReplaceError", requestingNone: .isViolation) { $0.replaceError(with: 0) }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.replaceError(with: 0) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract({ (0..<300).publisher.setFailureType(to: Boom.self).replaceError(with: -1) },
-                      requestingNone: .isIgnored)
-        checkContract({ (0..<300).publisher.tryMap { n -> Int in
+        // Combine traps on `request(.none)` to replaceError: a violation (S9).
+        checkContract { (0..<300).publisher.setFailureType(to: Boom.self).replaceError(with: -1) }
+        checkContract { (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
-        }.replaceError(with: -1) }, requestingNone: .isIgnored)
+        }.replaceError(with: -1) }
         // The upstream fails at once and the replacement waits: `.none` is replaceError's to report.
         checkContract { Fail<Int, Boom>(error: Boom()).replaceError(with: 7) }
         // The upstream is `Just`, which reports `.none` itself.

@@ -160,6 +160,22 @@ struct ScanTests {
         _ = cancellable
     }
 
+    // MARK: Its own subscription
+
+    /// As in Combine, `scan` hands the subscriber the upstream's own subscription (it keeps its
+    /// running result all the same), and `tryScan` a subscription of its own.
+    @Test func scanPassesTheUpstreamSubscriptionAndTryScanHasItsOwn() {
+        let scanned = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().scan(0, +).subscribe(scanned)
+        #expect(scanned.subscription.map { "\($0)" } == "TestSubscription")
+        checkOwnSubscription(named: "TryScan") { $0.tryScan(0, +) }
+    }
+
+    @Test func ignoresMisbehavingUpstream() {
+        checkIgnoresMisbehavingUpstream({ $0.scan(0, +) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.tryScan(0, +) }, value: 1, failure: Boom())
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {

@@ -68,6 +68,16 @@ struct SetFailureTypeTests {
         #expect(upstream.subscriptions.last?.isAttached == false)
     }
 
+    // MARK: The upstream's subscription
+
+    /// As in Combine, setFailureType keeps no state and hands the subscriber the upstream's own
+    /// subscription.
+    @Test func passesTheUpstreamSubscription() {
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: nil)
+        TestPublisher<Int, Never>().setFailureType(to: Boom.self).subscribe(subscriber)
+        #expect(subscriber.subscription.map { "\($0)" } == "TestSubscription")
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {
