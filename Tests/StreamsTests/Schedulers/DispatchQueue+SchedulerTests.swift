@@ -111,3 +111,44 @@ struct DispatchQueueSchedulerTests {
         #expect(Stride(exactly: 2 as UInt64)?.magnitude == 2_000_000_000)
     }
 }
+
+@Suite("DispatchQueue scheduler: Combine's coding")
+struct DispatchQueueSchedulerCodingTests {
+    typealias Time = DispatchQueue.SchedulerTimeType
+    typealias Stride = DispatchQueue.SchedulerTimeType.Stride
+
+    struct Keyed<Value: Codable & Equatable>: Codable, Equatable {
+        var value: Value
+    }
+
+    @Test func strideIsEncodedAsCombineEncodesIt() throws {
+        // Combine's form (OpenCombine's testStrideCodable): the nanoseconds under "_nanoseconds".
+        let encoded = try JSONEncoder().encode(Keyed(value: Stride.nanoseconds(419_872)))
+        #expect(String(decoding: encoded, as: UTF8.self) == #"{"value":{"_nanoseconds":419872}}"#)
+    }
+
+    @Test func strideWrittenByCombineIsRead() throws {
+        let json = #"{"value":{"_nanoseconds":-1500000000}}"#
+        let decoded = try JSONDecoder().decode(Keyed<Stride>.self, from: Data(json.utf8))
+        #expect(decoded.value == .milliseconds(-1_500))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Stride.self, from: Data(#"{"magnitude":1}"#.utf8))
+        }
+    }
+
+    @Test func timeIsItsUptimeInNanoseconds() throws {
+        let time = Time(DispatchTime(uptimeNanoseconds: 42))
+        let encoded = try JSONEncoder().encode(Keyed(value: time))
+        #expect(String(decoding: encoded, as: UTF8.self) == #"{"value":42}"#)
+        #expect(try JSONDecoder().decode(Keyed<Time>.self, from: Data(#"{"value":42}"#.utf8)).value == time)
+    }
+
+    @Test func roundTrips() throws {
+        for stride in [Stride.nanoseconds(0), .seconds(3), .nanoseconds(.max), .nanoseconds(.min), .milliseconds(-7)] {
+            let data = try JSONEncoder().encode(stride)
+            #expect(try JSONDecoder().decode(Stride.self, from: data) == stride)
+        }
+        let far = Time(.distantFuture)
+        #expect(try JSONDecoder().decode(Time.self, from: try JSONEncoder().encode(far)) == far)
+    }
+}
