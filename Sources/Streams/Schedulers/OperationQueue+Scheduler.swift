@@ -86,11 +86,11 @@ extension OperationQueue: Scheduler {
         addOperation(action)
     }
 
-    /// Adds `action` to this queue as an operation at `date` (a dispatch timer waits until then).
+    /// Adds `action` to this queue as an operation at `date` (a dispatch timer waits until then;
+    /// a date too far away to represent is never reached).
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
                          options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
-        let delay = max(0, date.date.timeIntervalSinceNow)
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
+        DispatchQueue.global().asyncAfter(deadline: Self.dispatchTime(of: date)) { [self] in
             addOperation(action)
         }
     }
@@ -102,10 +102,16 @@ extension OperationQueue: Scheduler {
                          _ action: @escaping @Sendable () -> Void) -> Cancellable {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.setEventHandler { [self] in addOperation(action) }
-        let delay = max(0, date.date.timeIntervalSinceNow)
-        timer.schedule(deadline: .now() + delay, repeating: interval.timeInterval,
+        // In clamped nanoseconds: dispatch traps on a `Double` interval it cannot represent.
+        timer.schedule(deadline: Self.dispatchTime(of: date),
+                       repeating: .nanoseconds(Int(clampingSeconds: interval.timeInterval)),
                        leeway: .nanoseconds(Int(clampingSeconds: tolerance.timeInterval)))
         timer.resume()
         return AnyCancellable { timer.cancel() }
+    }
+
+    /// The dispatch time of `date`: now if it is past, the distant future if it is too far away.
+    private static func dispatchTime(of date: SchedulerTimeType) -> DispatchTime {
+        .now() + .nanoseconds(Int(clampingSeconds: max(0, date.date.timeIntervalSinceNow)))
     }
 }

@@ -72,3 +72,18 @@ struct OperationQueueSchedulerTests {
         #expect(log.entries == ["ran"])
     }
 }
+
+@Suite("OperationQueue scheduler: far-future work")
+struct OperationQueueFarFutureTests {
+    @Test func farFutureWorkNeitherTrapsNorRunsAtOnce() {
+        let queue = OperationQueue()
+        let ran = DispatchSemaphore(value: 0)
+        queue.schedule(after: queue.now.advanced(by: .seconds(Int.max))) { ran.signal() }
+        queue.schedule(after: queue.now.advanced(by: .seconds(.infinity))) { ran.signal() }
+        let repeating = queue.schedule(after: queue.now.advanced(by: .seconds(9.3e18)), interval: .seconds(9.3e18)) {
+            ran.signal()
+        }
+        #expect(ran.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        repeating.cancel()
+    }
+}
