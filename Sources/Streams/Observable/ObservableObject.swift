@@ -114,7 +114,4 @@ final class ObjectWillChangeTable: @unchecked Sendable {  // `entries` and `prun
             return publisher
         }
     }
-
-    /// How many objects have an entry (for tests).
-    var count: Int { lock.withLock { entries.count } }
 }
