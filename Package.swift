@@ -8,12 +8,15 @@ let package = Package(
     products: [
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+        .library(name: "StreamsFoundation", targets: ["StreamsFoundation"]),
         .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"]),
         .library(name: "ComposableArchitectureTesting", targets: ["ComposableArchitectureTesting"]),
     ],
     targets: [
         .target(name: "Streams"),
         .target(name: "StreamsTesting", dependencies: ["Streams"]),
+        // Foundation's publishers: NotificationCenter and URLSession.
+        .target(name: "StreamsFoundation", dependencies: ["Streams"]),
         .target(name: "ComposableArchitecture", dependencies: ["Streams"]),
         .target(name: "ComposableArchitectureTesting", dependencies: ["ComposableArchitecture", "StreamsTesting"]),
         .executableTarget(name: "StreamsBenchmarks", dependencies: ["Streams", "ComposableArchitecture"]),
@@ -21,6 +24,7 @@ let package = Package(
         .target(name: "PrimeTimeCore", dependencies: ["ComposableArchitecture"]),
         .executableTarget(name: "PrimeTime", dependencies: ["PrimeTimeCore"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
+        .testTarget(name: "StreamsFoundationTests", dependencies: ["StreamsFoundation", "StreamsTesting"]),
         .testTarget(name: "ComposableArchitectureTests",
                     dependencies: ["ComposableArchitecture", "ComposableArchitectureTesting", "StreamsTesting"]),
         // PrimeTime's features with TestStore, and an end-to-end run of the built PrimeTime executable.

@@ -11,17 +11,37 @@ extension DispatchQueue: Scheduler {
             dispatchTime = time
         }
 
-        /// The interval from this time to `other`.
+        /// The interval from this time to `other`, in nanoseconds.
+        ///
+        /// Saturates instead of wrapping: a distance longer than `Int.max` nanoseconds (to or
+        /// from `DispatchTime.distantFuture`) is `.nanoseconds(.max)`, in either direction, as in
+        /// Combine (where such a distance is `DispatchTimeInterval.never`).
         public func distance(to other: SchedulerTimeType) -> Stride {
-            let start = Int64(bitPattern: dispatchTime.uptimeNanoseconds)
-            let end = Int64(bitPattern: other.dispatchTime.uptimeNanoseconds)
-            return .nanoseconds(Int(end &- start))
+            let start = dispatchTime.uptimeNanoseconds
+            let end = other.dispatchTime.uptimeNanoseconds
+            let length = end >= start ? end - start : start - end
+            if length > UInt64(Int.max) { return .nanoseconds(.max) }
+            return .nanoseconds(end >= start ? Int(length) : -Int(length))
         }
 
         /// This time moved by `n`.
+        ///
+        /// Saturates instead of wrapping, as dispatch itself does: a time past `Int64.max`
+        /// nanoseconds, or a stride of `.nanoseconds(.max)` (`DispatchTimeInterval.never`), gives
+        /// `DispatchTime.distantFuture`, which stays where it is; moving back past the start of
+        /// uptime gives the earliest time, 1 nanosecond.
         public func advanced(by n: Stride) -> SchedulerTimeType {
-            let moved = Int64(bitPattern: dispatchTime.uptimeNanoseconds) &+ Int64(n.magnitude)
-            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(max(0, moved))))
+            let start = dispatchTime.uptimeNanoseconds
+            if start == DispatchTime.distantFuture.uptimeNanoseconds || n.magnitude == .max {
+                return SchedulerTimeType(.distantFuture)
+            }
+            if n.magnitude >= 0 {
+                let (sum, overflow) = start.addingReportingOverflow(UInt64(n.magnitude))
+                if overflow || sum > UInt64(Int64.max) { return SchedulerTimeType(.distantFuture) }
+                return SchedulerTimeType(DispatchTime(uptimeNanoseconds: sum))
+            }
+            let back = UInt64(n.magnitude.magnitude)
+            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: start > back ? start - back : 1))
         }
 
         /// Decodes a time written by ``encode(to:)`` (its uptime in nanoseconds).
@@ -43,6 +63,10 @@ extension DispatchQueue: Scheduler {
 
         /// A duration on a dispatch queue, in nanoseconds. Integer and floating-point literals
         /// are seconds, as in Combine: `let wait: DispatchQueue.SchedulerTimeType.Stride = 0.5`.
+        ///
+        /// Arithmetic never traps: sums and differences stop at `Int.min`/`Int.max` nanoseconds,
+        /// and the constructors clamp. Encoded as Combine encodes it,
+        /// `{"_nanoseconds": <nanoseconds>}`, so that either can read what the other wrote.
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
             ExpressibleByFloatLiteral, Hashable, Codable, Sendable
         {
@@ -84,12 +108,36 @@ extension DispatchQueue: Scheduler {
                 magnitude = nanoseconds
             }
 
-            /// The sum of two durations.
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude &+ rhs.magnitude) }
-            /// The difference of two durations.
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude &- rhs.magnitude) }
-            /// The product of two durations' nanosecond counts.
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude &* rhs.magnitude) }
+            private enum CodingKeys: String, CodingKey {
+                case nanoseconds = "_nanoseconds"
+            }
+
+            /// Decodes a duration in Combine's form, `{"_nanoseconds": <nanoseconds>}`.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                magnitude = Int(clamping: try container.decode(Int64.self, forKey: .nanoseconds))
+            }
+
+            /// Encodes the duration in Combine's form, `{"_nanoseconds": <nanoseconds>}`.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(Int64(magnitude), forKey: .nanoseconds)
+            }
+
+            /// The sum of two durations, stopping at `Int.min`/`Int.max` nanoseconds.
+            public static func + (lhs: Stride, rhs: Stride) -> Stride {
+                let (sum, overflow) = lhs.magnitude.addingReportingOverflow(rhs.magnitude)
+                if overflow { return Stride(nanoseconds: rhs.magnitude < 0 ? .min : .max) }
+                return Stride(nanoseconds: sum)
+            }
+            /// The difference of two durations, stopping at `Int.min`/`Int.max` nanoseconds.
+            public static func - (lhs: Stride, rhs: Stride) -> Stride {
+                let (difference, overflow) = lhs.magnitude.subtractingReportingOverflow(rhs.magnitude)
+                if overflow { return Stride(nanoseconds: rhs.magnitude < 0 ? .max : .min) }
+                return Stride(nanoseconds: difference)
+            }
+            /// Zero, as in Combine: the product of two durations is not a duration.
+            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: 0) }
             /// Adds `rhs` to `lhs`.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
             /// Subtracts `rhs` from `lhs`.

@@ -2,13 +2,16 @@
 /// for.
 ///
 /// Useful to make a time-based operator synchronous, or in tests of code that takes a scheduler
-/// but whose timing does not matter. Its clock never moves.
+/// but whose timing does not matter. Its clock never moves: every time is the same instant, the
+/// distance between any two times is zero, and the duration constructors (`.seconds(_:)`, ...)
+/// give zero, as in Combine.
 ///
 /// ```swift
 /// ImmediateScheduler.shared.schedule { print("now") }   // Prints: now (before returning)
 /// ```
 public struct ImmediateScheduler: Scheduler, Sendable {
-    /// The immediate scheduler's time: a count of ticks that never advances by itself.
+    /// The immediate scheduler's time: a single instant. Advancing it gives the same instant, and
+    /// the distance between two times is always zero (as in Combine).
     public struct SchedulerTimeType: Strideable, Sendable {
         /// A number of ticks.
         public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable,
@@ -44,24 +47,24 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             /// Whether `lhs` is shorter than `rhs`.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
-            /// `s` ticks.
-            public static func seconds(_ s: Int) -> Stride { Stride(s) }
-            /// `s` ticks, rounded toward zero.
-            public static func seconds(_ s: Double) -> Stride { Stride(Int(s)) }
-            /// `ms` ticks.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(ms) }
-            /// `us` ticks.
-            public static func microseconds(_ us: Int) -> Stride { Stride(us) }
-            /// `ns` ticks.
-            public static func nanoseconds(_ ns: Int) -> Stride { Stride(ns) }
+            /// Zero: the immediate scheduler has no clock (as in Combine).
+            public static func seconds(_ s: Int) -> Stride { 0 }
+            /// Zero: the immediate scheduler has no clock (as in Combine).
+            public static func seconds(_ s: Double) -> Stride { 0 }
+            /// Zero: the immediate scheduler has no clock (as in Combine).
+            public static func milliseconds(_ ms: Int) -> Stride { 0 }
+            /// Zero: the immediate scheduler has no clock (as in Combine).
+            public static func microseconds(_ us: Int) -> Stride { 0 }
+            /// Zero: the immediate scheduler has no clock (as in Combine).
+            public static func nanoseconds(_ ns: Int) -> Stride { 0 }
         }
 
-        let ticks: Int
+        init() {}
 
-        /// The distance from this time to `other`.
-        public func distance(to other: SchedulerTimeType) -> Stride { Stride(other.ticks - ticks) }
-        /// This time moved by `n`.
-        public func advanced(by n: Stride) -> SchedulerTimeType { SchedulerTimeType(ticks: ticks + n.magnitude) }
+        /// Zero: every time is the same instant.
+        public func distance(to other: SchedulerTimeType) -> Stride { 0 }
+        /// This same instant: the clock never moves.
+        public func advanced(by n: Stride) -> SchedulerTimeType { self }
     }
 
     /// No options.
@@ -71,7 +74,7 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     public static let shared = ImmediateScheduler()
 
     /// Always the same instant.
-    public var now: SchedulerTimeType { SchedulerTimeType(ticks: 0) }
+    public var now: SchedulerTimeType { SchedulerTimeType() }
     /// Zero.
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 extension RunLoop: Scheduler {
-    /// A point in time on a run loop (or an operation queue): a `Date`.
+    /// A point in time on a run loop: a `Date`, encoded as `{"date": <date>}` (as in Combine).
     public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
         /// The date.
         public var date: Date

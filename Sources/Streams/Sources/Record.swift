@@ -17,6 +17,9 @@
 /// ```
 ///
 /// - Demand: values wait for demand; with no values, the completion is sent at once (S5).
+/// - Coding: when its values and failure are `Codable`, so is a record, in Combine's form, so
+///   either can read a recording the other wrote:
+///   `{"recording": {"output": [1, 2], "completion": {"success": true}}}`.
 /// - Combine compatibility: as Combine.
 public struct Record<Output, Failure: Error>: Publisher {
     /// A list of values and the completion that ends them.
@@ -86,29 +89,40 @@ public struct Record<Output, Failure: Error>: Publisher {
 extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     private enum CodingKeys: String, CodingKey { case output, completion }
 
-    /// Decodes a recording written by ``encode(to:)``.
+    /// Decodes a recording in Combine's form: `{"output": [...], "completion": ...}`, the
+    /// completion as `Subscribers.Completion` encodes it (`{"success": true}`, or
+    /// `{"success": false, "error": ...}`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(output: try container.decode([Output].self, forKey: .output),
                   completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
     }
 
-    /// Encodes the values and the completion.
+    /// Encodes the values and the completion in Combine's form (see ``init(from:)``).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(output, forKey: .output)
         try container.encode(completion, forKey: .completion)
     }
+
+    /// Encodes the recording, as ``encode(to:)`` does (Combine has both spellings).
+    public func encode(into encoder: any Encoder) throws {
+        try encode(to: encoder)
+    }
 }
 
 extension Record: Codable where Output: Codable, Failure: Codable {
-    /// Decodes a record written by ``encode(to:)``.
+    private enum CodingKeys: String, CodingKey { case recording }
+
+    /// Decodes a record in Combine's form: its recording under the key `"recording"`.
     public init(from decoder: any Decoder) throws {
-        self.init(recording: try Recording(from: decoder))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(recording: try container.decode(Recording.self, forKey: .recording))
     }
 
-    /// Encodes the recording.
+    /// Encodes the record in Combine's form: `{"recording": {"output": [...], "completion": ...}}`.
     public func encode(to encoder: any Encoder) throws {
-        try recording.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(recording, forKey: .recording)
     }
 }
