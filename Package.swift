@@ -30,6 +30,10 @@ let package = Package(
         // PrimeTime's features with TestStore, and an end-to-end run of the built PrimeTime executable.
         .testTarget(name: "PrimeTimeCoreTests",
                     dependencies: ["PrimeTimeCore", "PrimeTime", "ComposableArchitectureTesting", "StreamsTesting"]),
+        // Combine-era app code in Swift 5 language mode: it compiles against Streams by changing
+        // only the import (`import Combine` -> `import Streams`).
+        .testTarget(name: "CombineEraTests", dependencies: ["Streams"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
         // Real-thread stress tests; `.ci/run` runs them again under ThreadSanitizer.
         .testTarget(name: "StreamsStressTests", dependencies: ["Streams", "StreamsTesting"]),
     ],
