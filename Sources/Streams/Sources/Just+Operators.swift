@@ -18,7 +18,7 @@ extension Just {
     /// output:   [10|]
     /// ```
     @inlinable
-    public func map<T>(_ transform: (Output) -> T) -> Just<T> {
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Just<T> {
         Just<T>(transform(output))
     }
 
@@ -27,7 +27,7 @@ extension Just {
     ///
     /// `transform` runs once, when `tryMap` is called.
     @inlinable
-    public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, any Error>.Publisher {
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(Result { try transform(output) })
     }
 
@@ -36,7 +36,7 @@ extension Just {
     ///
     /// `transform` runs once, when `compactMap` is called.
     @inlinable
-    public func compactMap<T>(_ transform: (Output) -> T?) -> Optional<T>.Publisher {
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Optional<T>.Publisher {
         Optional<T>.Publisher(transform(output))
     }
 
@@ -45,7 +45,7 @@ extension Just {
     ///
     /// `isIncluded` runs once, when `filter` is called.
     @inlinable
-    public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(isIncluded(output) ? output : nil)
     }
 
@@ -54,7 +54,7 @@ extension Just {
     ///
     /// `predicate` runs once, when `allSatisfy` is called.
     @inlinable
-    public func allSatisfy(_ predicate: (Output) -> Bool) -> Just<Bool> {
+    public func allSatisfy(_ predicate: @escaping (Output) -> Bool) -> Just<Bool> {
         Just<Bool>(predicate(output))
     }
 
@@ -63,7 +63,7 @@ extension Just {
     ///
     /// `predicate` runs once, when `tryAllSatisfy` is called.
     @inlinable
-    public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+    public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(Result { try predicate(output) })
     }
 
@@ -71,7 +71,7 @@ extension Just {
     ///
     /// `predicate` runs once, when `contains(where:)` is called.
     @inlinable
-    public func contains(where predicate: (Output) -> Bool) -> Just<Bool> {
+    public func contains(where predicate: @escaping (Output) -> Bool) -> Just<Bool> {
         Just<Bool>(predicate(output))
     }
 
@@ -80,7 +80,7 @@ extension Just {
     ///
     /// `predicate` runs once, when `tryContains(where:)` is called.
     @inlinable
-    public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+    public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(Result { try predicate(output) })
     }
 
@@ -99,14 +99,14 @@ extension Just {
     /// Returns this `Just`, as Combine does: the only value is the smallest. `areInIncreasingOrder`
     /// is never called.
     @inlinable
-    public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Just<Output> {
+    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Just<Output> {
         self
     }
 
     /// Returns this `Just`, as Combine does: the only value is the largest. `areInIncreasingOrder`
     /// is never called.
     @inlinable
-    public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Just<Output> {
+    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Just<Output> {
         self
     }
 
@@ -127,7 +127,7 @@ extension Just {
     ///
     /// `predicate` runs once, when `drop(while:)` is called.
     @inlinable
-    public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    public func drop(while predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(predicate(output) ? nil : output)
     }
 
@@ -142,7 +142,7 @@ extension Just {
     ///
     /// `predicate` runs once, when `first(where:)` is called.
     @inlinable
-    public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    public func first(where predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(predicate(output) ? output : nil)
     }
 
@@ -157,7 +157,7 @@ extension Just {
     ///
     /// `predicate` runs once, when `last(where:)` is called.
     @inlinable
-    public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    public func last(where predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(predicate(output) ? output : nil)
     }
 
@@ -213,21 +213,21 @@ extension Just {
     ///
     /// `predicate` runs once, when `prefix(while:)` is called.
     @inlinable
-    public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    public func prefix(while predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(predicate(output) ? output : nil)
     }
 
     /// Returns this `Just`, as Combine does: one value has no duplicates. `predicate` is never
     /// called.
     @inlinable
-    public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> {
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Just<Output> {
         self
     }
 
     /// Calls `predicate` now with the value twice, as Combine does, and returns a
     /// `Result.Publisher` of the value, or of the error `predicate` throws (S14).
     @inlinable
-    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
         Result<Output, any Error>.Publisher(Result {
             _ = try predicate(output, output)
             return output
@@ -255,7 +255,7 @@ extension Just {
     /// Returns a `Result.Publisher` of the value with the failure type `E`, as Combine does: a
     /// `Just` never fails, so `transform` is never called.
     @inlinable
-    public func mapError<E: Error>(_ transform: (Never) -> E) -> Result<Output, E>.Publisher {
+    public func mapError<E: Error>(_ transform: @escaping (Never) -> E) -> Result<Output, E>.Publisher {
         Result<Output, E>.Publisher(output)
     }
 
@@ -270,7 +270,7 @@ extension Just {
     ///
     /// `nextPartialResult` runs once, when `reduce` is called.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Never>.Publisher {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Result<T, Never>.Publisher {
         Result<T, Never>.Publisher(nextPartialResult(initialResult, output))
     }
 
@@ -280,7 +280,7 @@ extension Just {
     /// `nextPartialResult` runs once, when `tryReduce` is called.
     @inlinable
     public func tryReduce<T>(
-        _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
     ) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
     }
@@ -290,7 +290,7 @@ extension Just {
     ///
     /// `nextPartialResult` runs once, when `scan` is called.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Never>.Publisher {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Result<T, Never>.Publisher {
         Result<T, Never>.Publisher(nextPartialResult(initialResult, output))
     }
 
@@ -300,7 +300,7 @@ extension Just {
     /// `nextPartialResult` runs once, when `tryScan` is called.
     @inlinable
     public func tryScan<T>(
-        _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
     ) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
     }

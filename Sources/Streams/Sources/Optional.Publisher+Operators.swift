@@ -16,7 +16,7 @@ extension Optional.Publisher {
     ///
     /// `transform` runs once, when `map` is called, and not at all for `nil`.
     @inlinable
-    public func map<T>(_ transform: (Wrapped) -> T) -> Optional<T>.Publisher {
+    public func map<T>(_ transform: @escaping (Wrapped) -> T) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.map(transform))
     }
 
@@ -25,7 +25,7 @@ extension Optional.Publisher {
     ///
     /// `transform` runs once, when `compactMap` is called, and not at all for `nil`.
     @inlinable
-    public func compactMap<T>(_ transform: (Wrapped) -> T?) -> Optional<T>.Publisher {
+    public func compactMap<T>(_ transform: @escaping (Wrapped) -> T?) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.flatMap(transform))
     }
 
@@ -34,7 +34,7 @@ extension Optional.Publisher {
     ///
     /// `isIncluded` runs once, when `filter` is called, and not at all for `nil`.
     @inlinable
-    public func filter(_ isIncluded: (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+    public func filter(_ isIncluded: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { isIncluded($0) ? $0 : nil })
     }
 
@@ -43,7 +43,7 @@ extension Optional.Publisher {
     ///
     /// `predicate` runs once, when `allSatisfy` is called, and not at all for `nil`.
     @inlinable
-    public func allSatisfy(_ predicate: (Wrapped) -> Bool) -> Optional<Bool>.Publisher {
+    public func allSatisfy(_ predicate: @escaping (Wrapped) -> Bool) -> Optional<Bool>.Publisher {
         Optional<Bool>.Publisher(output.map(predicate))
     }
 
@@ -52,7 +52,7 @@ extension Optional.Publisher {
     ///
     /// `predicate` runs once, when `contains(where:)` is called, and not at all for `nil`.
     @inlinable
-    public func contains(where predicate: (Wrapped) -> Bool) -> Optional<Bool>.Publisher {
+    public func contains(where predicate: @escaping (Wrapped) -> Bool) -> Optional<Bool>.Publisher {
         Optional<Bool>.Publisher(output.map(predicate))
     }
 
@@ -73,14 +73,14 @@ extension Optional.Publisher {
     /// Returns this publisher, as Combine does: its value, if any, is the smallest.
     /// `areInIncreasingOrder` is never called.
     @inlinable
-    public func min(by areInIncreasingOrder: (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+    public func min(by areInIncreasingOrder: @escaping (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         self
     }
 
     /// Returns this publisher, as Combine does: its value, if any, is the largest.
     /// `areInIncreasingOrder` is never called.
     @inlinable
-    public func max(by areInIncreasingOrder: (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+    public func max(by areInIncreasingOrder: @escaping (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         self
     }
 
@@ -101,7 +101,7 @@ extension Optional.Publisher {
     ///
     /// `predicate` runs once, when `drop(while:)` is called, and not at all for `nil`.
     @inlinable
-    public func drop(while predicate: (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+    public func drop(while predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? nil : $0 })
     }
 
@@ -116,7 +116,7 @@ extension Optional.Publisher {
     ///
     /// `predicate` runs once, when `first(where:)` is called, and not at all for `nil`.
     @inlinable
-    public func first(where predicate: (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+    public func first(where predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
     }
 
@@ -131,7 +131,7 @@ extension Optional.Publisher {
     ///
     /// `predicate` runs once, when `last(where:)` is called, and not at all for `nil`.
     @inlinable
-    public func last(where predicate: (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+    public func last(where predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
     }
 
@@ -183,7 +183,7 @@ extension Optional.Publisher {
     ///
     /// `predicate` runs once, when `prefix(while:)` is called, and not at all for `nil`.
     @inlinable
-    public func prefix(while predicate: (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+    public func prefix(while predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
     }
 
@@ -192,7 +192,7 @@ extension Optional.Publisher {
     ///
     /// `nextPartialResult` runs once, when `reduce` is called, and not at all for `nil`.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Wrapped) -> T) -> Optional<T>.Publisher {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Wrapped) -> T) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
     }
 
@@ -201,14 +201,14 @@ extension Optional.Publisher {
     ///
     /// `nextPartialResult` runs once, when `scan` is called, and not at all for `nil`.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Wrapped) -> T) -> Optional<T>.Publisher {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Wrapped) -> T) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
     }
 
     /// Returns this publisher, as Combine does: one value has no duplicates. `predicate` is
     /// never called.
     @inlinable
-    public func removeDuplicates(by predicate: (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+    public func removeDuplicates(by predicate: @escaping (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         self
     }
 

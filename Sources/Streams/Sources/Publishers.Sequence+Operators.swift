@@ -88,7 +88,7 @@ extension Publishers.Sequence {
     /// // doubled.sequence == [2, 4, 6]
     /// ```
     @inlinable
-    public func map<T>(_ transform: (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
+    public func map<T>(_ transform: @escaping (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
         Publishers.Sequence<[T], Failure>(sequence: sequence.map(transform))
     }
 
@@ -97,7 +97,7 @@ extension Publishers.Sequence {
     ///
     /// `transform` runs on every element when `compactMap` is called.
     @inlinable
-    public func compactMap<T>(_ transform: (Elements.Element) -> T?) -> Publishers.Sequence<[T], Failure> {
+    public func compactMap<T>(_ transform: @escaping (Elements.Element) -> T?) -> Publishers.Sequence<[T], Failure> {
         Publishers.Sequence<[T], Failure>(sequence: sequence.compactMap(transform))
     }
 
@@ -106,7 +106,7 @@ extension Publishers.Sequence {
     ///
     /// `isIncluded` runs on every element when `filter` is called.
     @inlinable
-    public func filter(_ isIncluded: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
+    public func filter(_ isIncluded: @escaping (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
         Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter(isIncluded))
     }
 
@@ -115,7 +115,7 @@ extension Publishers.Sequence {
     ///
     /// `nextPartialResult` runs on every element when `scan` is called.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
         var accumulator = initialResult
         var results: [T] = []
         results.reserveCapacity(sequence.underestimatedCount)
@@ -144,7 +144,7 @@ extension Publishers.Sequence {
     /// it rejects.
     @inlinable
     public func drop(
-        while predicate: (Elements.Element) -> Bool
+        while predicate: @escaping (Elements.Element) -> Bool
     ) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
         Publishers.Sequence<DropWhileSequence<Elements>, Failure>(sequence: sequence.drop(while: predicate))
     }
@@ -155,7 +155,7 @@ extension Publishers.Sequence {
     /// `predicate` runs when `prefix(while:)` is called, up to the first element it rejects.
     @inlinable
     public func prefix(
-        while predicate: (Elements.Element) -> Bool
+        while predicate: @escaping (Elements.Element) -> Bool
     ) -> Publishers.Sequence<[Elements.Element], Failure> {
         Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.prefix(while: predicate))
     }
@@ -179,7 +179,7 @@ extension Publishers.Sequence {
     ///
     /// `predicate` runs when `allSatisfy` is called, up to the first element it rejects.
     @inlinable
-    public func allSatisfy(_ predicate: (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
+    public func allSatisfy(_ predicate: @escaping (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(.success(sequence.allSatisfy(predicate)))
     }
 
@@ -189,7 +189,7 @@ extension Publishers.Sequence {
     /// `predicate` runs when `tryAllSatisfy` is called, up to the first element it rejects or
     /// throws on.
     @inlinable
-    public func tryAllSatisfy(_ predicate: (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+    public func tryAllSatisfy(_ predicate: @escaping (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(Result { try sequence.allSatisfy(predicate) })
     }
 
@@ -198,7 +198,7 @@ extension Publishers.Sequence {
     ///
     /// `predicate` runs when `contains(where:)` is called, up to the first element it accepts.
     @inlinable
-    public func contains(where predicate: (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
+    public func contains(where predicate: @escaping (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(.success(sequence.contains(where: predicate)))
     }
 
@@ -208,7 +208,7 @@ extension Publishers.Sequence {
     /// `predicate` runs when `tryContains(where:)` is called, up to the first element it
     /// accepts or throws on.
     @inlinable
-    public func tryContains(where predicate: (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+    public func tryContains(where predicate: @escaping (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(Result { try sequence.contains(where: predicate) })
     }
 
@@ -224,7 +224,7 @@ extension Publishers.Sequence {
     ///
     /// `nextPartialResult` runs on every element when `reduce` is called.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Elements.Element) -> T) -> Result<T, Failure>.Publisher {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(.success(sequence.reduce(initialResult, nextPartialResult)))
     }
 
@@ -234,7 +234,7 @@ extension Publishers.Sequence {
     /// `nextPartialResult` runs when `tryReduce` is called, up to the element it throws on.
     @inlinable
     public func tryReduce<T>(
-        _ initialResult: T, _ nextPartialResult: (T, Elements.Element) throws -> T
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) throws -> T
     ) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(Result { try sequence.reduce(initialResult, nextPartialResult) })
     }
@@ -267,7 +267,7 @@ extension Publishers.Sequence where Failure == Never {
     /// `areInIncreasingOrder` runs when `min(by:)` is called.
     @inlinable
     public func min(
-        by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool
+        by areInIncreasingOrder: @escaping (Elements.Element, Elements.Element) -> Bool
     ) -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.min(by: areInIncreasingOrder))
     }
@@ -278,7 +278,7 @@ extension Publishers.Sequence where Failure == Never {
     /// `areInIncreasingOrder` runs when `max(by:)` is called.
     @inlinable
     public func max(
-        by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool
+        by areInIncreasingOrder: @escaping (Elements.Element, Elements.Element) -> Bool
     ) -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.max(by: areInIncreasingOrder))
     }
@@ -288,7 +288,7 @@ extension Publishers.Sequence where Failure == Never {
     ///
     /// `predicate` runs when `first(where:)` is called, up to the first element it accepts.
     @inlinable
-    public func first(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
+    public func first(where predicate: @escaping (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.first(where: predicate))
     }
 }
@@ -363,7 +363,7 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
     /// `predicate` runs when `last(where:)` is called, from the last element back to the first
     /// it accepts.
     @inlinable
-    public func last(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
+    public func last(where predicate: @escaping (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.last(where: predicate))
     }
 }

@@ -12,7 +12,7 @@ extension Result.Publisher {
     ///
     /// `transform` runs once, when `map` is called, and not at all for a failure.
     @inlinable
-    public func map<T>(_ transform: (Success) -> T) -> Result<T, Failure>.Publisher {
+    public func map<T>(_ transform: @escaping (Success) -> T) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(result.map(transform))
     }
 
@@ -21,7 +21,7 @@ extension Result.Publisher {
     ///
     /// `transform` runs once, when `tryMap` is called, and not at all for a failure.
     @inlinable
-    public func tryMap<T>(_ transform: (Success) throws -> T) -> Result<T, any Error>.Publisher {
+    public func tryMap<T>(_ transform: @escaping (Success) throws -> T) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(tryMapResult(transform))
     }
 
@@ -30,7 +30,7 @@ extension Result.Publisher {
     ///
     /// `transform` runs once, when `mapError` is called, and only for a failure.
     @inlinable
-    public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Success, E>.Publisher {
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Result<Success, E>.Publisher {
         Result<Success, E>.Publisher(result.mapError(transform))
     }
 
@@ -39,7 +39,7 @@ extension Result.Publisher {
     ///
     /// `predicate` runs once, when `allSatisfy` is called, and not at all for a failure.
     @inlinable
-    public func allSatisfy(_ predicate: (Success) -> Bool) -> Result<Bool, Failure>.Publisher {
+    public func allSatisfy(_ predicate: @escaping (Success) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(result.map(predicate))
     }
 
@@ -48,7 +48,7 @@ extension Result.Publisher {
     ///
     /// `predicate` runs once, when `tryAllSatisfy` is called, and not at all for a failure.
     @inlinable
-    public func tryAllSatisfy(_ predicate: (Success) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+    public func tryAllSatisfy(_ predicate: @escaping (Success) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(tryMapResult(predicate))
     }
 
@@ -57,7 +57,7 @@ extension Result.Publisher {
     ///
     /// `predicate` runs once, when `contains(where:)` is called, and not at all for a failure.
     @inlinable
-    public func contains(where predicate: (Success) -> Bool) -> Result<Bool, Failure>.Publisher {
+    public func contains(where predicate: @escaping (Success) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(result.map(predicate))
     }
 
@@ -66,7 +66,7 @@ extension Result.Publisher {
     ///
     /// `predicate` runs once, when `tryContains(where:)` is called, and not at all for a failure.
     @inlinable
-    public func tryContains(where predicate: (Success) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+    public func tryContains(where predicate: @escaping (Success) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(tryMapResult(predicate))
     }
 
@@ -86,14 +86,14 @@ extension Result.Publisher {
     /// Returns this publisher, as Combine does: its value is the smallest.
     /// `areInIncreasingOrder` is never called.
     @inlinable
-    public func min(by areInIncreasingOrder: (Success, Success) -> Bool) -> Result<Success, Failure>.Publisher {
+    public func min(by areInIncreasingOrder: @escaping (Success, Success) -> Bool) -> Result<Success, Failure>.Publisher {
         self
     }
 
     /// Returns this publisher, as Combine does: its value is the largest.
     /// `areInIncreasingOrder` is never called.
     @inlinable
-    public func max(by areInIncreasingOrder: (Success, Success) -> Bool) -> Result<Success, Failure>.Publisher {
+    public func max(by areInIncreasingOrder: @escaping (Success, Success) -> Bool) -> Result<Success, Failure>.Publisher {
         self
     }
 
@@ -101,7 +101,7 @@ extension Result.Publisher {
     /// returns a `Result.Publisher` of the value, or of the error it throws (S14); a failure
     /// passes through.
     @inlinable
-    public func tryMin(by areInIncreasingOrder: (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
+    public func tryMin(by areInIncreasingOrder: @escaping (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
         Result<Success, any Error>.Publisher(tryMapResult { value in
             _ = try areInIncreasingOrder(value, value)
             return value
@@ -112,7 +112,7 @@ extension Result.Publisher {
     /// returns a `Result.Publisher` of the value, or of the error it throws (S14); a failure
     /// passes through.
     @inlinable
-    public func tryMax(by areInIncreasingOrder: (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
+    public func tryMax(by areInIncreasingOrder: @escaping (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
         Result<Success, any Error>.Publisher(tryMapResult { value in
             _ = try areInIncreasingOrder(value, value)
             return value
@@ -144,7 +144,7 @@ extension Result.Publisher {
     /// Returns this publisher, as Combine does: one value has no duplicates. `predicate` is never
     /// called.
     @inlinable
-    public func removeDuplicates(by predicate: (Success, Success) -> Bool) -> Result<Success, Failure>.Publisher {
+    public func removeDuplicates(by predicate: @escaping (Success, Success) -> Bool) -> Result<Success, Failure>.Publisher {
         self
     }
 
@@ -152,7 +152,7 @@ extension Result.Publisher {
     /// `Result.Publisher` of the value, or of the error `predicate` throws (S14); a failure
     /// passes through.
     @inlinable
-    public func tryRemoveDuplicates(by predicate: (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
+    public func tryRemoveDuplicates(by predicate: @escaping (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
         Result<Success, any Error>.Publisher(tryMapResult { value in
             _ = try predicate(value, value)
             return value
@@ -188,7 +188,7 @@ extension Result.Publisher {
     ///
     /// `nextPartialResult` runs once, when `reduce` is called, and not at all for a failure.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Success) -> T) -> Result<T, Failure>.Publisher {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Success) -> T) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(result.map { nextPartialResult(initialResult, $0) })
     }
 
@@ -198,7 +198,7 @@ extension Result.Publisher {
     /// `nextPartialResult` runs once, when `tryReduce` is called, and not at all for a failure.
     @inlinable
     public func tryReduce<T>(
-        _ initialResult: T, _ nextPartialResult: (T, Success) throws -> T
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Success) throws -> T
     ) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(tryMapResult { try nextPartialResult(initialResult, $0) })
     }
@@ -208,7 +208,7 @@ extension Result.Publisher {
     ///
     /// `nextPartialResult` runs once, when `scan` is called, and not at all for a failure.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Success) -> T) -> Result<T, Failure>.Publisher {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Success) -> T) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(result.map { nextPartialResult(initialResult, $0) })
     }
 
@@ -218,7 +218,7 @@ extension Result.Publisher {
     /// `nextPartialResult` runs once, when `tryScan` is called, and not at all for a failure.
     @inlinable
     public func tryScan<T>(
-        _ initialResult: T, _ nextPartialResult: (T, Success) throws -> T
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Success) throws -> T
     ) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(tryMapResult { try nextPartialResult(initialResult, $0) })
     }
