@@ -120,7 +120,9 @@ struct ConcatenateTests {
 
     @Test func requestingNoneIsAViolation_S9() {
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        [1].publisher.append(2...3).subscribe(subscriber)
+        let concatenate: Publishers.Concatenate<Publishers.Sequence<[Int], Never>, Publishers.Sequence<ClosedRange<Int>, Never>> =
+            [1].publisher.append(2...3)
+        concatenate.subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.request(.none) }
         #expect(messages.count == 1)
         #expect(messages.first?.contains("S9") == true)
@@ -295,7 +297,7 @@ struct ConcatenateTests {
     @Test func contract() {
         checkContract { (0..<150).publisher.append(150..<300) }
         checkContract { (0..<150).publisher.prepend(150..<300) }
-        checkContract { Just(1).append(2, 3) }
+        checkContract { () -> Publishers.Concatenate<Just<Int>, Publishers.Sequence<[Int], Never>> in Just(1).append(2, 3) }
         checkContract { Empty<Int, Never>().append(Just(1)) }
         checkContract { Just(1).append(Empty()) }
         checkContract { (0..<150).publisher.append(150..<300).prefix(200) }
