@@ -2,8 +2,8 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite("Publishers.Sequence fusion: dropFirst, prefix")
-struct SequenceFusionTests {
+@Suite("Publishers.Sequence operators")
+struct SequenceOperatorsTests {
     struct Boom: Error, Equatable {}
 
     // MARK: Marbles
@@ -142,6 +142,191 @@ struct SequenceFusionTests {
         checkContract({ (0..<300).publisher.prefix(200) }, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.dropFirst(50).prefix(200) }, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.prefix(0) }, requestingNone: .isIgnored)
+    }
+}
+
+
+// MARK: - Operators Combine evaluates at once
+
+extension SequenceOperatorsTests {
+    @Test func specializationsReturnConcretePublishers() {
+        let numbers = [3, 1, 2].publisher
+        #expect(type(of: numbers.map { $0 + 1 }) == Publishers.Sequence<[Int], Never>.self)
+        #expect(type(of: numbers.count()) == Just<Int>.self)
+        #expect(type(of: numbers.min()) == Optional<Int>.Publisher.self)
+        #expect(type(of: numbers.collect()) == Result<[Int], Never>.Publisher.self)
+        let _: Publishers.Sequence<[String], Never> = numbers.map { "\($0)" }
+        let _: Publishers.Sequence<[Int], Never> = numbers.compactMap { $0 }
+        let _: Publishers.Sequence<[Int], Never> = numbers.filter { $0 > 1 }
+        let _: Publishers.Sequence<[Int], Never> = numbers.scan(0, +)
+        let _: Publishers.Sequence<[Int?], Never> = [1, nil].publisher.replaceNil(with: 0)
+        let _: Publishers.Sequence<DropWhileSequence<[Int]>, Never> = numbers.drop { $0 > 2 }
+        let _: Publishers.Sequence<[Int], Never> = numbers.prefix { $0 > 2 }
+        let _: Empty<Int, Never> = numbers.ignoreOutput()
+        let _: Publishers.Sequence<[Int], Boom> = numbers.setFailureType(to: Boom.self)
+        let _: Result<Bool, Never>.Publisher = numbers.allSatisfy { $0 > 0 }
+        let _: Result<Bool, any Error>.Publisher = numbers.tryAllSatisfy { $0 > 0 }
+        let _: Result<Bool, Never>.Publisher = numbers.contains { $0 > 0 }
+        let _: Result<Bool, any Error>.Publisher = numbers.tryContains { $0 > 0 }
+        let _: Result<Bool, Never>.Publisher = numbers.contains(2)
+        let _: Result<Int, Never>.Publisher = numbers.reduce(0, +)
+        let _: Result<Int, any Error>.Publisher = numbers.tryReduce(0, +)
+        let _: Publishers.Sequence<[Int], Never> = numbers.removeDuplicates()
+        let _: Optional<Int>.Publisher = numbers.max()
+        let _: Optional<Int>.Publisher = numbers.min(by: <)
+        let _: Optional<Int>.Publisher = numbers.max(by: <)
+        let _: Optional<Int>.Publisher = numbers.first()
+        let _: Optional<Int>.Publisher = numbers.first { $0 > 1 }
+        let _: Optional<Int>.Publisher = numbers.last()
+        let _: Optional<Int>.Publisher = numbers.last { $0 > 1 }
+        let _: Optional<Int>.Publisher = numbers.output(at: 1)
+        let _: Publishers.Sequence<[Int], Never> = numbers.output(in: 0..<2)
+        let _: Publishers.Sequence<[Int], Never> = numbers.append(4, 5)
+        let _: Publishers.Sequence<[Int], Never> = numbers.append(4...5)
+        let _: Publishers.Sequence<[Int], Never> = numbers.append([4].publisher)
+        let _: Publishers.Sequence<[Int], Never> = numbers.prepend(0)
+        let _: Publishers.Sequence<[Int], Never> = numbers.prepend(-1...0)
+        let _: Publishers.Sequence<[Int], Never> = numbers.prepend([0].publisher)
+    }
+
+    @Test func withAFailureTypeTheAnswersKeepIt() {
+        // As in Combine: where the answer could be a `Just` or an `Optional.Publisher` only for
+        // `Failure == Never`, a sequence with another failure type gets a `Result.Publisher` or
+        // the general operator.
+        let numbers = Publishers.Sequence<[Int], Boom>(sequence: [3, 1, 2])
+        let _: Result<Int, Boom>.Publisher = numbers.count()
+        let _: Result<[Int], Boom>.Publisher = numbers.collect()
+        let _: Result<Int, Boom>.Publisher = numbers.reduce(0, +)
+        let _: Publishers.Sequence<[Int], Boom> = numbers.map { $0 }
+        let _: Publishers.Comparison<Publishers.Sequence<[Int], Boom>> = numbers.min()
+        let _: Publishers.First<Publishers.Sequence<[Int], Boom>> = numbers.first()
+        let _: Publishers.Sequence<[Int], Never> = numbers.setFailureType(to: Never.self)
+        #expect(numbers.count().result == .success(3))
+        #expect(values(numbers.min()) == [1])
+        // Not a random-access collection: a `Result.Publisher`, even without a failure.
+        let _: Result<Int, Never>.Publisher = Set([1, 2]).publisher.count()
+    }
+
+    @Test func transformingOperatorsGiveTheTransformedSequence() {
+        #expect([1, 2, 3].publisher.map { $0 * 10 }.sequence == [10, 20, 30])
+        #expect(["1", "x", "3"].publisher.compactMap { Int($0) }.sequence == [1, 3])
+        #expect((1...6).publisher.filter { $0.isMultiple(of: 2) }.sequence == [2, 4, 6])
+        #expect((0..<5).publisher.scan(0, +).sequence == [0, 1, 3, 6, 10])
+        #expect([1, nil, 3].publisher.replaceNil(with: 0).sequence == [1, 0, 3])
+        #expect(Array((0..<7).publisher.drop { $0 < 5 }.sequence) == [5, 6])
+        #expect((0..<10).publisher.prefix { $0 < 4 }.sequence == [0, 1, 2, 3])
+        #expect([0, 0, 1, 0, 1, 1, 2].publisher.removeDuplicates().sequence == [0, 1, 0, 1, 2])
+        assertMarbles([1, 2, 3].publisher.map { $0 * 2 }, "[246|]")
+        assertMarbles([1, 2, 3].publisher.map { $0 * 2 }, "[24]", demand: .max(2))
+        assertMarbles((1...4).publisher.filter { $0 > 2 }.map { $0 * 10 }, "[3040|]")
+        assertMarbles((0..<10).publisher.ignoreOutput(), "|")
+    }
+
+    @Test func answeringOperatorsGiveTheAnswer() {
+        #expect([1, 2, 3].publisher.allSatisfy { $0 > 0 }.result == .success(true))
+        #expect([Int]().publisher.allSatisfy { $0 > 0 }.result == .success(true))
+        #expect([1, 2, 3].publisher.contains { $0 > 2 }.result == .success(true))
+        #expect((0..<12).publisher.contains(12).result == .success(false))
+        #expect((0...12).publisher.contains(12).result == .success(true))
+        #expect((1..<5).publisher.collect().result == .success([1, 2, 3, 4]))
+        #expect((0..<5).publisher.reduce(10, +).result == .success(20))
+        #expect([Int]().publisher.reduce(1, *).result == .success(1))
+        #expect([3, 4, 5, -1, 2].publisher.min().output == -1)
+        #expect([3, 4, 5, -1, 2].publisher.max().output == 5)
+        #expect([3, 4, 5, -1, 2].publisher.min(by: >).output == 5)
+        #expect([3, 4, 5, -1, 2].publisher.max(by: >).output == -1)
+        #expect([Int]().publisher.min().output == nil)
+        #expect((1..<9).publisher.first { $0.isMultiple(of: 4) }.output == 4)
+        #expect((1..<9).publisher.last { $0.isMultiple(of: 4) }.output == 8)
+        #expect((1..<9).publisher.first { $0 > 20 }.output == nil)
+        #expect([1, 2, 3].publisher.first().output == 1)
+        #expect([1, 2, 3].publisher.last().output == 3)
+        #expect([Int]().publisher.last().output == nil)
+        #expect((0..<Int.max).publisher.count() == Just(Int.max))
+        #expect([1, 1, 1].publisher.count() == Just(3))
+        assertMarbles([1, 2, 3].publisher.reduce(0, +), "[6|]")
+        assertMarbles([1, 2, 3].publisher.max(), "[3|]")
+        assertMarbles([Int]().publisher.max(), "|")
+        assertMarbles([1, 2, 3].publisher.count(), "[3|]")
+    }
+
+    @Test func tryFormsTurnAThrowIntoAFailure_S14() {
+        #expect(try (0..<5).publisher.tryReduce(10, +).result.get() == 20)
+        #expect(throws: Boom.self) { try [1].publisher.tryReduce(0) { _, _ in throw Boom() }.result.get() }
+        #expect(try [Int]().publisher.tryReduce(0) { _, _ in throw Boom() }.result.get() == 0)
+        #expect(try (0..<100).publisher.tryContains { $0 > 100 }.result.get() == false)
+        #expect(throws: Boom.self) { try [2].publisher.tryContains { _ in throw Boom() }.result.get() }
+        #expect(try (1..<10).publisher.tryAllSatisfy { $0 > 0 }.result.get() == true)
+        #expect(throws: Boom.self) { try [2].publisher.tryAllSatisfy { _ in throw Boom() }.result.get() }
+    }
+
+    @Test func outputAtAndInUseTheCollectionsIndices() {
+        #expect([1, 2, 3, 4, 5, 6, 7].publisher.output(at: 3).output == 4)
+        #expect([1, 2, 3].publisher.output(at: 100).output == nil)
+        #expect([1, 2, 3].publisher.output(at: -1).output == nil)
+        #expect([1, 2, 3, 4, 5, 6, 7].publisher.output(in: 1..<4).sequence == [2, 3, 4])
+        // As in Combine: an index of the collection, which for a slice is not a position.
+        let slice = [10, 20, 30, 40][2...]
+        #expect(slice.publisher.output(at: 2).output == 30)
+        #expect(slice.publisher.output(at: 0).output == nil)
+        #expect(slice.publisher.output(in: 3..<4).sequence == [40])
+    }
+
+    @Test func outputInClampsARangeOutsideTheCollection() {
+        // Deliberately unlike a bounds trap: the range is clamped, which gives what the general
+        // operator gives for an array.
+        #expect([1, 2, 3].publisher.output(in: 1..<10).sequence == [2, 3])
+        #expect([1, 2, 3].publisher.output(in: 5..<10).sequence == [])
+        assertMarbles([1, 2, 3].publisher.output(in: 1..<10), "[23|]")
+    }
+
+    @Test func appendAndPrependJoinTheCollections() {
+        #expect([1, 2].publisher.append(3, 4).sequence == [1, 2, 3, 4])
+        #expect([1, 2].publisher.append(3...4).sequence == [1, 2, 3, 4])
+        #expect([1, 2].publisher.append([3, 4].publisher).sequence == [1, 2, 3, 4])
+        #expect([3, 4].publisher.prepend(1, 2).sequence == [1, 2, 3, 4])
+        #expect([3, 4].publisher.prepend(1...2).sequence == [1, 2, 3, 4])
+        #expect([3, 4].publisher.prepend([1, 2].publisher).sequence == [1, 2, 3, 4])
+        #expect(values([3, 4].publisher.prepend(1, 2)) == [1, 2, 3, 4])
+        #expect(values([1, 2].publisher.append(3...4)) == [1, 2, 3, 4])
+    }
+
+    @Test func closuresRunWhenTheOperatorIsCalledNotWhenSubscribed() {
+        // As in Combine: the whole sequence is read and transformed when `map` is called.
+        let counter = CountingSequence(count: 5)
+        final class Log: @unchecked Sendable { var calls = 0 }
+        let log = Log()
+        let mapped = counter.publisher.map { value -> Int in log.calls += 1; return value * 2 }
+        #expect(counter.log.reads == 5)
+        #expect(log.calls == 5)
+        #expect(values(mapped) == [0, 2, 4, 6, 8])
+        #expect(values(mapped) == [0, 2, 4, 6, 8])
+        #expect(log.calls == 5)
+        #expect(counter.log.reads == 5)
+        // An answer reads only as far as it needs.
+        let other = CountingSequence(count: 10)
+        #expect(other.publisher.first { $0 == 3 }.output == 3)
+        #expect(other.log.reads == 4)
+    }
+
+    @Test func requestingNoneOfTheResultsBehavesAsTheirPublisherDoes_S9() {
+        // A `Publishers.Sequence` ignores it; `Optional.Publisher` and `Result.Publisher` report it.
+        let sequence = RecordingSubscriber<Int, Never>(demand: nil)
+        [1, 2].publisher.map { $0 }.subscribe(sequence)
+        #expect(recordingAPIViolations { sequence.subscription?.request(.none) }.isEmpty)
+        let optional = RecordingSubscriber<Int, Never>(demand: nil)
+        [1, 2].publisher.first().subscribe(optional)
+        #expect(recordingAPIViolations { optional.subscription?.request(.none) }.count == 1)
+    }
+
+    @Test func contractOfTheResults() {
+        checkContract({ (0..<300).publisher.map { $0 * 2 } }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.filter { $0.isMultiple(of: 3) }.scan(0, +) }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.drop { $0 < 100 } }, requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.output(in: 100..<200) }, requestingNone: .isIgnored)
+        checkContract { (0..<300).publisher.reduce(0, +) }
+        checkContract { (0..<300).publisher.first { $0 > 100 } }
+        checkContract { (0..<300).publisher.count() }
     }
 }
 
