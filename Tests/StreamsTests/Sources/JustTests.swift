@@ -103,6 +103,10 @@ struct JustTests {
 
     struct Oops: Error, Equatable {}
 
+    /// A `mapError` transform to `Oops` for any failure type (for a `Just`, one that is never
+    /// called).
+    static func toOops<F>(_ failure: F) -> Oops { Oops() }
+
     @Test func specializationsReturnConcretePublishers() {
         let just = Just(1)
         #expect(type(of: just.map { $0 + 1 }) == Just<Int>.self)
@@ -128,7 +132,7 @@ struct JustTests {
         let _: Just<Int> = just.last()
         let _: Optional<Int>.Publisher = just.last { $0 > 0 }
         let _: Empty<Int, Never> = just.ignoreOutput()
-        let _: Result<Int, Oops>.Publisher = just.mapError { _ in Oops() }
+        let _: Result<Int, Oops>.Publisher = just.mapError(Self.toOops)
         let _: Result<Int, Oops>.Publisher = just.setFailureType(to: Oops.self)
         let _: Optional<Int>.Publisher = just.output(at: 0)
         let _: Optional<Int>.Publisher = just.output(in: 0..<2)
@@ -223,11 +227,11 @@ struct JustTests {
 
     @Test func failureTypeSpecializations() {
         #expect(Just(3).setFailureType(to: Oops.self).result == .success(3))
-        #expect(Just(3).mapError { _ in Oops() }.result == .success(3))
+        #expect(Just(3).mapError(Self.toOops).result == .success(3))
         assertMarbles(Just(3).setFailureType(to: Oops.self), "[3|]")
     }
 
-    @Test func tryFormsTurnAThrowIntoAFailure_S14() {
+    @Test func tryFormsTurnAThrowIntoAFailure_S14() throws {
         #expect(try Just(2).tryMap { $0 * 2 }.result.get() == 4)
         #expect(throws: Oops.self) { try Just(2).tryMap { _ -> Int in throw Oops() }.result.get() }
         #expect(try Just(2).tryAllSatisfy { $0 > 1 }.result.get() == true)
@@ -250,7 +254,7 @@ struct JustTests {
         #expect(error is Oops)
     }
 
-    @Test func tryRemoveDuplicatesCallsThePredicateWithTheValueTwice() {
+    @Test func tryRemoveDuplicatesCallsThePredicateWithTheValueTwice() throws {
         // As in Combine.
         final class Log: @unchecked Sendable { var pairs: [[Int]] = [] }
         let log = Log()
@@ -271,12 +275,12 @@ struct JustTests {
         let drop = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Just(1).dropFirst(-1)
         }
-        #expect(String(decoding: drop?.standardErrorContent ?? [], as: UTF8.self)
-            .contains("dropFirst(-1): the number of values to drop must not be negative"))
+        let dropText = String(decoding: drop?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(dropText.contains("dropFirst(-1): the number of values to drop must not be negative"))
         let output = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Just(1).output(at: -2)
         }
-        #expect(String(decoding: output?.standardErrorContent ?? [], as: UTF8.self)
-            .contains("output(at: -2): the index must not be negative"))
+        let outputText = String(decoding: output?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(outputText.contains("output(at: -2): the index must not be negative"))
     }
 }

@@ -148,7 +148,7 @@ struct OptionalPublisherTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Optional(1).publisher.prefix(-1)
         }
-        #expect(String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-            .contains("prefix(-1): the maximum length must not be negative"))
+        let resultText = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(resultText.contains("prefix(-1): the maximum length must not be negative"))
     }
 }

@@ -147,7 +147,7 @@ struct ResultPublisherTests {
         #expect(log.calls == 1)
     }
 
-    @Test func tryFormsTurnAThrowIntoAFailure_S14() {
+    @Test func tryFormsTurnAThrowIntoAFailure_S14() throws {
         let p = Self.success
         #expect(try p.tryMap { $0 + 1 }.result.get() == 4)
         #expect(throws: Other.self) { try p.tryMap { _ -> Int in throw Other() }.result.get() }
