@@ -222,7 +222,7 @@ struct JustTests {
         #expect(Just(3).replaceError(with: 0) == Just(3))
         #expect(Just(3).ignoreOutput() == Empty<Int, Never>())
         assertMarbles(Just(3).ignoreOutput(), "|")
-        assertMarbles(Just(3).collect(), "[[3]|]")
+        #expect(values(Just(3).collect()) == [[3]])
     }
 
     @Test func failureTypeSpecializations() {

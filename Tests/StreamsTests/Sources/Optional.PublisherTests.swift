@@ -129,7 +129,7 @@ struct OptionalPublisherTests {
         #expect(none.output(at: 0).output == nil)
         #expect(none.collect().output == [])
         #expect(none.replaceEmpty(with: 5) == Just(5))
-        assertMarbles(none.collect(), "[[]|]")
+        #expect(values(none.collect()) == [[]])
         assertMarbles(none.count(), "|")
     }
 

@@ -108,7 +108,7 @@ struct ResultPublisherTests {
         #expect(p.replaceError(with: 0).result == .success(3))
         #expect(Result<Int, Never>.success(4).publisher.setFailureType(to: Oops.self).result == .success(4))
         assertMarbles(p.map { $0 * 2 }, "[6|]")
-        assertMarbles(p.collect(), "[[3]|]")
+        #expect(values(p.collect()) == [[3]])
     }
 
     @Test func aFailurePassesThroughAndClosuresAreNotCalled() {
