@@ -321,6 +321,19 @@ extension SequenceOperatorsTests {
         #expect(reported.count == 1)
     }
 
+    @Test func chainsStayUnambiguousNextToTheGeneralOperatorsFusions() {
+        // The specializations take escaping closures, like the general operators, so that a
+        // chain that could also be built from the library's own fusions (`Map.compactMap`,
+        // `CompactMap.map`, ...) still resolves to the specializations, as it does in Combine.
+        func make<P: Publisher>(_ build: () -> P) -> P { build() }
+        let chained = make { (0..<10).publisher.map { $0 * 3 }.compactMap { $0.isMultiple(of: 2) ? $0 : nil }.map { $0 + 1 } }
+        #expect(type(of: chained) == Publishers.Sequence<[Int], Never>.self)
+        #expect(chained.sequence == [1, 7, 13, 19, 25])
+        let onJust = make { Just(2).map { $0 * 3 }.compactMap { $0 > 1 ? $0 : nil }.map { $0 + 1 } }
+        #expect(type(of: onJust) == Optional<Int>.Publisher.self)
+        #expect(onJust.output == 7)
+    }
+
     @Test func contractOfTheResults() {
         checkContract({ (0..<300).publisher.map { $0 * 2 } }, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.filter { $0.isMultiple(of: 3) }.scan(0, +) }, requestingNone: .isIgnored)
