@@ -3,10 +3,11 @@
 // loop), or becomes the `Result.Publisher`, `Optional.Publisher`, `Just` or `Empty` of its
 // answer.
 //
-// `dropFirst`, `prefix`, `setFailureType`, `append`/`prepend` of a sequence publisher and
-// `drop(while:)` keep or wrap the sequence itself. All the others are evaluated eagerly, as in
-// Combine: they read the whole sequence (or as much as the answer needs) and run their closure on
-// its elements when the operator is called, not when someone subscribes. So a side effect in the
+// Only `dropFirst`, `prefix` and `setFailureType` stay lazy: they wrap the sequence, and nothing
+// is read from it until someone subscribes. All the others are evaluated eagerly, as in Combine:
+// they read the sequence (all of it, or as much as the answer needs: `drop(while:)` up to the
+// first element kept) and run their closure when the operator is called, not when someone
+// subscribes; `append` and `prepend` build the joined collection then. So a side effect in the
 // closure happens at construction time, once, however many subscribers there are; a lazy
 // collection's own closures run then too; and a single-pass sequence is consumed then. An
 // infinite sequence never returns from `map`, `filter`, `reduce`, ... (as in Combine); use
