@@ -18,9 +18,11 @@ extension Publisher {
     /// ```
     ///
     /// ```swift
-    /// let multicast = ["a", "b"].publisher
-    ///     .map { value -> String in print("work", value); return value }
-    ///     .multicast { PassthroughSubject<String, Never>() }
+    /// let work = Publishers.Map(upstream: ["a", "b"].publisher) { value -> String in
+    ///     print("work", value)
+    ///     return value
+    /// }
+    /// let multicast = work.multicast { PassthroughSubject<String, Never>() }
     /// let c1 = multicast.sink { print("1 got", $0) }
     /// let c2 = multicast.sink { print("2 got", $0) }
     /// let connection = multicast.connect()

@@ -89,51 +89,6 @@ extension Publishers {
 extension Publishers.Retry: Equatable where Upstream: Equatable {}
 extension Publishers.Retry: Sendable where Upstream: Sendable {}
 
-// MARK: - Fusion
-
-extension Just {
-    /// Returns this `Just`, as Combine does: it cannot fail, so there is nothing to retry.
-    ///
-    /// ```text
-    /// Just(1):  [1|]
-    ///           retry(3)
-    /// output:   [1|]
-    /// ```
-    @inlinable
-    public func retry(_ retries: Int) -> Just<Output> {
-        self
-    }
-}
-
-extension Optional.Publisher {
-    /// Returns this publisher, as Combine does: it cannot fail, so there is nothing to retry.
-    ///
-    /// ```text
-    /// Optional(1).publisher:  [1|]
-    ///                         retry(3)
-    /// output:                 [1|]
-    /// ```
-    @inlinable
-    public func retry(_ retries: Int) -> Optional<Wrapped>.Publisher {
-        self
-    }
-}
-
-extension Result.Publisher {
-    /// Returns this publisher, as Combine does: subscribing again would give the same result,
-    /// so a retried failure ends as the first one did.
-    ///
-    /// ```text
-    /// Result.failure(e).publisher:  ^
-    ///                               retry(3)
-    /// output:                       ^
-    /// ```
-    @inlinable
-    public func retry(_ retries: Int) -> Result<Success, Failure>.Publisher {
-        self
-    }
-}
-
 // MARK: - Subscription
 
 /// The subscription of `retry`: each attempt is a new generation of source subscribed to the

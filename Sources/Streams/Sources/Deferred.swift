@@ -15,6 +15,7 @@
 /// _ = deferred.sink { print($0) }   // Prints: 2
 /// ```
 ///
+/// - Demand: whatever the made publisher does; `request(.none)` too is answered by it (S9).
 /// - Combine compatibility: as Combine.
 public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     /// The deferred publisher's output type.

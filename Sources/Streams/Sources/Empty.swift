@@ -10,7 +10,8 @@
 /// // Prints: finished
 /// ```
 ///
-/// - Demand: finishes without waiting for demand (S5).
+/// - Demand: finishes without waiting for demand (S5). Its subscription ignores every request,
+///   `.none` included, as in Combine (S9).
 /// - Combine compatibility: as Combine.
 public struct Empty<Output, Failure: Error>: Publisher, Equatable {
     /// Whether the publisher finishes as soon as it is subscribed to (`true`) or never (`false`).

@@ -10,7 +10,8 @@
 /// // Prints: failure(Oops())
 /// ```
 ///
-/// - Demand: fails without waiting for demand (S5).
+/// - Demand: fails without waiting for demand (S5). Its subscription ignores every request,
+///   `.none` included, as in Combine (S9).
 /// - Combine compatibility: as Combine.
 public struct Fail<Output, Failure: Error>: Publisher {
     /// The error the publisher fails with.

@@ -16,8 +16,10 @@ import Synchronization
 /// - Demand: waits for demand; asking for `.none` is an API violation (S9).
 /// - Cancellation: thread-safe and idempotent, also against a concurrent `request` (S6): the
 ///   value is delivered at most once, and never after `cancel()` returns.
-/// - Combine compatibility: as Combine. Its operators that Combine evaluates eagerly on `Just`
-///   (`map`, ...) are evaluated eagerly here too and return `Just`.
+/// - Combine compatibility: as Combine. The operators Combine declares on `Just` itself (`map`,
+///   `filter`, `tryMap`, `reduce`, `append`, ...) are declared here too, return the same
+///   publishers (`Just`, `Optional.Publisher`, `Result.Publisher`, `Publishers.Sequence`) and, as
+///   in Combine, run their closures when they are called, not when someone subscribes.
 public struct Just<Output>: Publisher {
     /// `Just` cannot fail.
     public typealias Failure = Never
@@ -40,20 +42,6 @@ public struct Just<Output>: Publisher {
 
 extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
-
-extension Just {
-    /// Transforms the value now and returns a `Just` of the result, as Combine does.
-    ///
-    /// ```text
-    /// Just(1):  [1|]
-    ///           map { $0 * 10 }
-    /// output:   [10|]
-    /// ```
-    @inlinable
-    public func map<T>(_ transform: (Output) -> T) -> Just<T> {
-        Just<T>(transform(output))
-    }
-}
 
 /// The subscription of publishers with at most one value (`Just`, `Result.Publisher`,
 /// `Optional.Publisher`): the value and `.finished` go out on the first request.

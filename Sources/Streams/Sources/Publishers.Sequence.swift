@@ -42,9 +42,14 @@ extension Publishers {
     ///   thread whose request (or subscription) made them available, one caller at a time (S3).
     /// - Cancellation: stops delivery before the next element and releases the subscriber and the
     ///   sequence's iterator (S6, S7).
-    /// - Combine compatibility: as Combine. Operators that need no user closure and cannot change
-    ///   what is observed (`dropFirst`, `prefix`, `setFailureType`, ...) are applied to the
-    ///   sequence itself, so the chain stays one loop.
+    /// - Combine compatibility: as Combine. The operators Combine declares on
+    ///   `Publishers.Sequence` itself are declared here too and return the same publishers:
+    ///   `map`, `filter`, `scan`, `dropFirst`, `prefix`, `append`, ... give a
+    ///   `Publishers.Sequence` (the chain stays one loop); `reduce`, `collect`, `contains`,
+    ///   `allSatisfy`, `count` give a `Result.Publisher` (or a `Just`); `first`, `last`, `min`,
+    ///   `max`, `output(at:)` give an `Optional.Publisher`. As in Combine, those that take a
+    ///   closure or compute an answer read the sequence when they are called, not when someone
+    ///   subscribes.
     /// - Complexity: O(1) per element, no lock and no allocation per element.
     public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
         /// The sequence's element type.

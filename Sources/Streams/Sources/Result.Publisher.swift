@@ -19,7 +19,10 @@ extension Result {
     /// - Demand: the value waits for demand; a failure is sent at once (S5). Asking for `.none`
     ///   is an API violation (S9).
     /// - Cancellation: thread-safe and idempotent, also against a concurrent `request` (S6).
-    /// - Combine compatibility: as Combine, with the cancellation guarantee above.
+    /// - Combine compatibility: as Combine, with the cancellation guarantee above. The operators
+    ///   Combine declares on `Result.Publisher` itself (`map`, `tryMap`, `mapError`, `reduce`,
+    ///   `replaceError`, ...) are declared here too, return the same publishers and, as in
+    ///   Combine, run their closures when they are called.
     public struct Publisher: Streams.Publisher {
         /// The success type.
         public typealias Output = Success

@@ -73,7 +73,8 @@ extension Publisher {
     ///
     /// ```swift
     /// let c = [1, nil, 3].publisher.replaceNil(with: 0).sink { print($0) }
-    /// // Prints: 1, 0, 3
+    /// // Prints: Optional(1), Optional(0), Optional(3)
+    /// // (on a `Publishers.Sequence` the output stays optional, as in Combine)
     /// ```
     ///
     /// - Demand, completion, cancellation: pass through, as for ``map(_:)``.

@@ -71,23 +71,6 @@ extension Publishers {
     }
 }
 
-// MARK: - Fusion
-
-extension Just {
-    /// Returns a `Result.Publisher` of the value, as Combine does: a `Just` never fails, so
-    /// there is nothing to transform and `transform` is never called.
-    ///
-    /// ```text
-    /// Just(1):  [1|]
-    ///           mapError { ... }
-    /// output:   [1|]
-    /// ```
-    @inlinable
-    public func mapError<E: Error>(_ transform: (Never) -> E) -> Result<Output, E>.Publisher {
-        Result<Output, E>.Publisher(output)
-    }
-}
-
 // MARK: - Subscribers
 
 @usableFromInline

@@ -81,22 +81,6 @@ extension Publishers {
 extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
 extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
-// MARK: - Fusion
-
-extension Just {
-    /// Returns this `Just`, as Combine does: it cannot fail, so there is nothing to replace.
-    ///
-    /// ```text
-    /// Just(1):  [1|]
-    ///           replaceError(with: 0)
-    /// output:   [1|]
-    /// ```
-    @inlinable
-    public func replaceError(with output: Output) -> Just<Output> {
-        self
-    }
-}
-
 // MARK: - Subscription
 
 @usableFromInline

@@ -72,37 +72,6 @@ extension Publishers {
 extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 extension Publishers.SetFailureType: Sendable where Upstream: Sendable {}
 
-// MARK: - Fusion
-
-extension Publishers.Sequence where Failure == Never {
-    /// Returns the same sequence publisher with the failure type `E`, as Combine does, so the
-    /// chain stays one loop.
-    ///
-    /// ```text
-    /// [1, 2].publisher:  [12|]
-    ///                    setFailureType(to: E.self)
-    /// output:            [12|]
-    /// ```
-    @inlinable
-    public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> {
-        Publishers.Sequence<Elements, E>(sequence: sequence)
-    }
-}
-
-extension Just {
-    /// Returns a `Result.Publisher` of the value with the failure type `E`, as Combine does.
-    ///
-    /// ```text
-    /// Just(1):  [1|]
-    ///           setFailureType(to: E.self)
-    /// output:   [1|]
-    /// ```
-    @inlinable
-    public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
-        Result<Output, E>.Publisher(output)
-    }
-}
-
 // MARK: - Subscribers
 
 @usableFromInline

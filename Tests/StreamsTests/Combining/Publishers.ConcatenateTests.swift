@@ -47,14 +47,17 @@ struct ConcatenateTests {
         #expect(appendedPublisher.sequence == [1, 2, 3])
         let prependedPublisher: Publishers.Sequence<[Int], Never> = [3].publisher.prepend([1, 2].publisher)
         #expect(prependedPublisher.sequence == [1, 2, 3])
-        // Any other sequence is read when subscribed, by a Concatenate.
+        // Any other sequence is joined now too, as in Combine; asking for the general operator's
+        // type gives a Concatenate, which reads it when subscribed.
         let lazy: Publishers.Concatenate<Publishers.Sequence<[Int], Never>, Publishers.Sequence<ClosedRange<Int>, Never>> =
             [1].publisher.append(2...3)
         #expect(values(lazy) == [1, 2, 3])
     }
 
     @Test func publicPropertiesAndEquatable() {
-        let publisher = Just(1).append(2, 3)
+        // `Just(1).append(2, 3)` is a `Publishers.Sequence`, as in Combine; the type asks for the
+        // general operator.
+        let publisher: Publishers.Concatenate<Just<Int>, Publishers.Sequence<[Int], Never>> = Just(1).append(2, 3)
         #expect(publisher.prefix == Just(1))
         #expect(publisher.suffix.sequence == [2, 3])
         #expect(publisher == Just(1).append(2, 3))
@@ -320,7 +323,8 @@ struct ConcatenateTests {
     @Test func contract() {
         checkContract({ (0..<150).publisher.append(150..<300) }, requestingNone: .isIgnored)
         checkContract({ (0..<150).publisher.prepend(150..<300) }, requestingNone: .isIgnored)
-        checkContract({ Just(1).append(2, 3) }, requestingNone: .isIgnored)
+        checkContract({ () -> Publishers.Concatenate<Just<Int>, Publishers.Sequence<[Int], Never>> in Just(1).append(2, 3) }, requestingNone: .isIgnored)
+        checkContract({ Publishers.Concatenate(prefix: (0..<150).publisher, suffix: (150..<300).publisher) }, requestingNone: .isIgnored)
         checkContract({ Empty<Int, Never>().append(Just(1)) }, requestingNone: .isIgnored)
         checkContract({ Just(1).append(Empty()) }, requestingNone: .isIgnored)
         checkContract({ (0..<150).publisher.append(150..<300).prefix(200) }, requestingNone: .isIgnored)

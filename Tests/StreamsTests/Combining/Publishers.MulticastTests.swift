@@ -22,9 +22,12 @@ struct MulticastTests {
 
     @Test func docExample() {
         let log = LockedLog()
-        let multicast = ["a", "b"].publisher
-            .map { value -> String in log.append("work \(value)"); return value }
-            .multicast { PassthroughSubject<String, Never>() }
+        // `Publishers.Map(upstream:)`: `map` on a sequence would do the work at once, as in Combine.
+        let work = Publishers.Map(upstream: ["a", "b"].publisher) { value -> String in
+            log.append("work \(value)")
+            return value
+        }
+        let multicast = work.multicast { PassthroughSubject<String, Never>() }
         let c1 = multicast.sink { log.append("1 got \($0)") }
         let c2 = multicast.sink { log.append("2 got \($0)") }
         #expect(log.entries == [])

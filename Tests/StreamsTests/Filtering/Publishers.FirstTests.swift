@@ -303,9 +303,13 @@ struct FirstTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkContract({ (0..<300).publisher.first() }, requestingNone: .isIgnored)
-        checkContract({ (0..<300).publisher.first { $0 == 200 } }, requestingNone: .isIgnored)
-        checkContract({ (0..<300).publisher.first { $0 == 1_000 } }, requestingNone: .isIgnored)
+        // The types ask for the general operator: on a sequence Combine evaluates these at once.
+        typealias Numbers = Publishers.Sequence<Range<Int>, Never>
+        checkContract({ () -> Publishers.First<Numbers> in (0..<300).publisher.first() }, requestingNone: .isIgnored)
+        checkContract({ () -> Publishers.FirstWhere<Numbers> in (0..<300).publisher.first { $0 == 200 } },
+                      requestingNone: .isIgnored)
+        checkContract({ () -> Publishers.FirstWhere<Numbers> in (0..<300).publisher.first { $0 == 1_000 } },
+                      requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.tryFirst { $0 == 200 } }, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.tryFirst { n in
             if n == 150 { throw Boom() }

@@ -297,10 +297,12 @@ struct OutputTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkContract({ (0..<300).publisher.output(at: 150) }, requestingNone: .isIgnored)
-        checkContract({ (0..<300).publisher.output(in: 100..<200) }, requestingNone: .isIgnored)
+        // The types ask for the general operator: on a collection Combine evaluates these at once.
+        typealias Output = Publishers.Output<Publishers.Sequence<Range<Int>, Never>>
+        checkContract({ () -> Output in (0..<300).publisher.output(at: 150) }, requestingNone: .isIgnored)
+        checkContract({ () -> Output in (0..<300).publisher.output(in: 100..<200) }, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.output(in: 100...) }, requestingNone: .isIgnored)
-        checkContract({ (0..<300).publisher.output(in: 250..<400) }, requestingNone: .isIgnored)
+        checkContract({ () -> Output in (0..<300).publisher.output(in: 250..<400) }, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.map { $0 }.prefix(120) }, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.map { $0 }.prefix(0) }, requestingNone: .isIgnored)
         checkContract({ (0..<300).publisher.tryMap { n -> Int in

@@ -119,7 +119,10 @@ struct RemoveDuplicatesTests {
 
     @Test func firstValueIsNeverComparedSoItCannotThrow() {
         let subscriber = RecordingSubscriber<Int, any Error>()
-        Just(1).tryRemoveDuplicates { _, _ in throw Boom() }.subscribe(subscriber)
+        // The type asks for the general operator: Combine's `Just.tryRemoveDuplicates` calls the
+        // closure with the value twice, at once.
+        let publisher: Publishers.TryRemoveDuplicates<Just<Int>> = Just(1).tryRemoveDuplicates { _, _ in throw Boom() }
+        publisher.subscribe(subscriber)
         #expect(subscriber.values == [1])
         #expect(subscriber.completion.map { if case .finished = $0 { true } else { false } } == true)
     }

@@ -251,8 +251,9 @@ struct ContainsTests {
     // MARK: Combine compatibility
 
     @Test func equatableWhenTheUpstreamIs() {
-        #expect([1, 2].publisher.contains(1) == [1, 2].publisher.contains(1))
-        #expect([1, 2].publisher.contains(1) != [1, 2].publisher.contains(2))
-        #expect([1, 2].publisher.contains(1) != [1, 3].publisher.contains(1))
+        // (`Publishers.Contains(upstream:output:)`: `contains` on a sequence is evaluated at once.)
+        #expect(Publishers.Contains(upstream: [1, 2].publisher, output: 1) == Publishers.Contains(upstream: [1, 2].publisher, output: 1))
+        #expect(Publishers.Contains(upstream: [1, 2].publisher, output: 1) != Publishers.Contains(upstream: [1, 2].publisher, output: 2))
+        #expect(Publishers.Contains(upstream: [1, 2].publisher, output: 1) != Publishers.Contains(upstream: [1, 3].publisher, output: 1))
     }
 }

@@ -71,10 +71,12 @@ struct ComparisonTests {
 
     @Test func minKeepsTheClosureWithItsArgumentsSwapped() {
         // As in Combine: `Comparison` keeps the greatest value, so `min` reverses the order.
-        let min = [1].publisher.min(by: <)
+        // (On a sequence `min(by:)` is evaluated at once, as in Combine; the types ask for the
+        // general operator.)
+        let min: Publishers.Comparison<Publishers.Sequence<[Int], Never>> = [1].publisher.min(by: <)
         #expect(min.areInIncreasingOrder(2, 1) == true)
         #expect(min.areInIncreasingOrder(1, 2) == false)
-        let max = [1].publisher.max(by: <)
+        let max: Publishers.Comparison<Publishers.Sequence<[Int], Never>> = [1].publisher.max(by: <)
         #expect(max.areInIncreasingOrder(1, 2) == true)
     }
 

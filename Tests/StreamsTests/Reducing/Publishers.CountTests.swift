@@ -123,7 +123,8 @@ struct CountTests {
     // MARK: Combine compatibility
 
     @Test func equatableWhenTheUpstreamIs() {
-        #expect(Just(1).count() == Just(1).count())
-        #expect(Just(1).count() != Just(2).count())
+        // (`Publishers.Count(upstream:)`: `Just(1).count()` is `Just(1)`, as in Combine.)
+        #expect(Publishers.Count(upstream: Just(1)) == Publishers.Count(upstream: Just(1)))
+        #expect(Publishers.Count(upstream: Just(1)) != Publishers.Count(upstream: Just(2)))
     }
 }

@@ -137,7 +137,8 @@ struct IgnoreOutputTests {
     // MARK: Combine compatibility
 
     @Test func equatableWhenTheUpstreamIs() {
-        #expect(Just(1).ignoreOutput() == Just(1).ignoreOutput())
-        #expect(Just(1).ignoreOutput() != Just(2).ignoreOutput())
+        // (`Publishers.IgnoreOutput(upstream:)`: `Just(1).ignoreOutput()` is an `Empty`, as in Combine.)
+        #expect(Publishers.IgnoreOutput(upstream: Just(1)) == Publishers.IgnoreOutput(upstream: Just(1)))
+        #expect(Publishers.IgnoreOutput(upstream: Just(1)) != Publishers.IgnoreOutput(upstream: Just(2)))
     }
 }

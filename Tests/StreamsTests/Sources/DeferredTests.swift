@@ -29,6 +29,20 @@ struct DeferredTests {
         #expect(upstream.history == [.requested(.max(3)), .cancelled])
     }
 
+    @Test func requestingNoneIsUpToTheMadePublisher_S9() {
+        // As in Combine: `Deferred` hands its subscriber to the publisher it makes, so that
+        // publisher's subscription answers: `Just` reports `.none`, a sequence ignores it.
+        let just = RecordingSubscriber<Int, Never>(demand: nil)
+        Deferred { Just(1) }.subscribe(just)
+        let reported = recordingAPIViolations { just.subscription?.request(.none) }
+        #expect(reported == ["API violation (S9): Just was asked for .none; a request must be for at least one value"])
+        let sequence = RecordingSubscriber<Int, Never>(demand: nil)
+        Deferred { [1, 2].publisher }.subscribe(sequence)
+        let ignored = recordingAPIViolations { sequence.subscription?.request(.none) }
+        #expect(ignored.isEmpty)
+        #expect(just.values.isEmpty && sequence.values.isEmpty)
+    }
+
     @Test func contract() {
         checkContract({ Deferred { (0..<300).publisher } }, requestingNone: .isIgnored)
         checkContract { Deferred { Just(1) } }

@@ -27,6 +27,15 @@ struct EmptyTests {
         #expect(Empty(completeImmediately: true, outputType: Int.self, failureType: Never.self) == Empty<Int, Never>())
     }
 
+    @Test func requestingNoneIsIgnored_S9() {
+        // As in Combine: its subscription is `Subscriptions.empty`, which ignores every request.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        Empty<Int, Never>(completeImmediately: false).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(subscriber.events == [.subscription])
+    }
+
     @Test func contract() {
         checkContract { Empty<Int, Never>() }
         // Its subscription is `Subscriptions.empty`, which ignores every request, as in Combine.

@@ -21,6 +21,15 @@ struct FailTests {
         #expect(fail == Fail<String, Oops>(error: Oops()))
     }
 
+    @Test func requestingNoneIsIgnored_S9() {
+        // As in Combine: its subscription is `Subscriptions.empty`, which ignores every request.
+        let subscriber = RecordingSubscriber<Int, Oops>(demand: nil)
+        Fail<Int, Oops>(error: Oops()).subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(subscriber.completion == .failure(Oops()))
+    }
+
     @Test func contract() {
         checkContract { Fail<Int, Oops>(error: Oops()) }
     }

@@ -94,5 +94,8 @@ struct JustTests {
     @Test func contract() {
         checkContract { Just(1) }
         checkContract { Just("a").map { $0 + "b" } }
+        checkContract { Just(1).filter { $0 > 0 } }
+        checkContract { Just(1).tryMap { $0 + 1 } }
+        checkContract({ Just(1).append(2, 3) }, requestingNone: .isIgnored)
     }
 }

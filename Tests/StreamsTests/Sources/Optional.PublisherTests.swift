@@ -18,8 +18,30 @@ struct OptionalPublisherTests {
         #expect(subscriber.completion == .finished)
     }
 
+    @Test func requestingNoneIsAnAPIViolation_S9() {
+        // As in Combine, which traps.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        Optional(1).publisher.subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
+        #expect(messages == ["API violation (S9): Optional.Publisher was asked for .none; a request must be for at least one value"])
+        #expect(subscriber.values.isEmpty)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1])
+    }
+
+    @Test func requestingNoneOfAnEmptyOptionalIsIgnored_S9() {
+        // `nil` finishes at once with `Subscriptions.empty`, which ignores every request.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        Optional<Int>.none.publisher.subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(subscriber.completion == .finished)
+    }
+
     @Test func contract() {
         checkContract { Optional(1).publisher }
         checkContract { Optional<Int>.none.publisher }
+        checkContract { Optional(1).publisher.map { $0 + 1 } }
+        checkContract { Optional(1).publisher.replaceEmpty(with: 2) }
     }
 }

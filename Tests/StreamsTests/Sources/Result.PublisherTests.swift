@@ -30,8 +30,19 @@ struct ResultPublisherTests {
         #expect(messages.first?.contains("Result.Publisher") == true)
     }
 
+    @Test func requestingNoneOfAFailureIsIgnored_S9() {
+        // A failure is sent at once with `Subscriptions.empty`, which ignores every request.
+        let subscriber = RecordingSubscriber<Int, Oops>(demand: nil)
+        Result<Int, Oops>.failure(Oops()).publisher.subscribe(subscriber)
+        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
+        #expect(messages.isEmpty)
+        #expect(subscriber.completion == .failure(Oops()))
+    }
+
     @Test func contract() {
         checkContract { Result<Int, Oops>.success(1).publisher }
         checkContract { Result<Int, Oops>.failure(Oops()).publisher }
+        checkContract { Result<Int, Oops>.success(1).publisher.map { $0 + 1 } }
+        checkContract { Result<Int, Oops>.failure(Oops()).publisher.tryMap { $0 + 1 } }
     }
 }

@@ -1,0 +1,379 @@
+// Operators that Combine declares on `Just` itself, so that a chain on a `Just` stays a `Just`,
+// an `Optional.Publisher` (when the value may be filtered out), a `Result.Publisher` (when a
+// closure may throw or the failure type changes), an `Empty` or a `Publishers.Sequence`,
+// instead of growing a wrapper per operator.
+//
+// They are evaluated eagerly, as in Combine: a closure runs once, when the operator is called,
+// not when someone subscribes. A side effect in it therefore happens at construction time, even
+// if nobody ever subscribes, and happens only once however many subscribers there are.
+
+extension Just {
+    /// Transforms the value now and returns a `Just` of the result, as Combine does.
+    ///
+    /// `transform` runs once, when `map` is called, not when someone subscribes.
+    ///
+    /// ```text
+    /// Just(1):  [1|]
+    ///           map { $0 * 10 }
+    /// output:   [10|]
+    /// ```
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Just<T> {
+        Just<T>(transform(output))
+    }
+
+    /// Transforms the value now; a thrown error becomes the failure of the returned
+    /// `Result.Publisher` (S14), as Combine does.
+    ///
+    /// `transform` runs once, when `tryMap` is called.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Result<T, any Error>.Publisher {
+        Result<T, any Error>.Publisher(Result { try transform(output) })
+    }
+
+    /// Transforms the value now and returns an `Optional.Publisher` of the result: empty when
+    /// `transform` returns `nil`, as Combine does.
+    ///
+    /// `transform` runs once, when `compactMap` is called.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Optional<T>.Publisher {
+        Optional<T>.Publisher(transform(output))
+    }
+
+    /// Tests the value now and returns an `Optional.Publisher` of it, empty when `isIncluded`
+    /// returns `false`, as Combine does.
+    ///
+    /// `isIncluded` runs once, when `filter` is called.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(isIncluded(output) ? output : nil)
+    }
+
+    /// Tests the value now and returns a `Just` of the answer, as Combine does: the only value
+    /// decides.
+    ///
+    /// `predicate` runs once, when `allSatisfy` is called.
+    @inlinable
+    public func allSatisfy(_ predicate: @escaping (Output) -> Bool) -> Just<Bool> {
+        Just<Bool>(predicate(output))
+    }
+
+    /// Tests the value now; returns a `Result.Publisher` of the answer, or of the error
+    /// `predicate` throws (S14), as Combine does.
+    ///
+    /// `predicate` runs once, when `tryAllSatisfy` is called.
+    @inlinable
+    public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+        Result<Bool, any Error>.Publisher(Result { try predicate(output) })
+    }
+
+    /// Tests the value now and returns a `Just` of the answer, as Combine does.
+    ///
+    /// `predicate` runs once, when `contains(where:)` is called.
+    @inlinable
+    public func contains(where predicate: @escaping (Output) -> Bool) -> Just<Bool> {
+        Just<Bool>(predicate(output))
+    }
+
+    /// Tests the value now; returns a `Result.Publisher` of the answer, or of the error
+    /// `predicate` throws (S14), as Combine does.
+    ///
+    /// `predicate` runs once, when `tryContains(where:)` is called.
+    @inlinable
+    public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+        Result<Bool, any Error>.Publisher(Result { try predicate(output) })
+    }
+
+    /// Returns a `Just` of a one-element array, as Combine does.
+    @inlinable
+    public func collect() -> Just<[Output]> {
+        Just<[Output]>([output])
+    }
+
+    /// Returns a `Just` of `1`, as Combine does: a `Just` always sends exactly one value.
+    @inlinable
+    public func count() -> Just<Int> {
+        Just<Int>(1)
+    }
+
+    /// Returns this `Just`, as Combine does: the only value is the smallest. `areInIncreasingOrder`
+    /// is never called.
+    @inlinable
+    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Just<Output> {
+        self
+    }
+
+    /// Returns this `Just`, as Combine does: the only value is the largest. `areInIncreasingOrder`
+    /// is never called.
+    @inlinable
+    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Just<Output> {
+        self
+    }
+
+    /// Returns an `Optional.Publisher` of the value, empty unless `count` is 0, as Combine does.
+    ///
+    /// - Parameter count: How many values to drop; must not be negative (a negative count stops
+    ///   the program with a message saying so).
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
+        if count < 0 {
+            fatalError("dropFirst(\(count)): the number of values to drop must not be negative")
+        }
+        return Optional<Output>.Publisher(count == 0 ? output : nil)
+    }
+
+    /// Tests the value now and returns an `Optional.Publisher` of it, empty when `predicate`
+    /// says to drop it, as Combine does.
+    ///
+    /// `predicate` runs once, when `drop(while:)` is called.
+    @inlinable
+    public func drop(while predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(predicate(output) ? nil : output)
+    }
+
+    /// Returns this `Just`, as Combine does: its value is the first.
+    @inlinable
+    public func first() -> Just<Output> {
+        self
+    }
+
+    /// Tests the value now and returns an `Optional.Publisher` of it, empty when it does not
+    /// match, as Combine does.
+    ///
+    /// `predicate` runs once, when `first(where:)` is called.
+    @inlinable
+    public func first(where predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(predicate(output) ? output : nil)
+    }
+
+    /// Returns this `Just`, as Combine does: its value is the last.
+    @inlinable
+    public func last() -> Just<Output> {
+        self
+    }
+
+    /// Tests the value now and returns an `Optional.Publisher` of it, empty when it does not
+    /// match, as Combine does.
+    ///
+    /// `predicate` runs once, when `last(where:)` is called.
+    @inlinable
+    public func last(where predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(predicate(output) ? output : nil)
+    }
+
+    /// Returns an `Empty` that finishes at once, as Combine does.
+    @inlinable
+    public func ignoreOutput() -> Empty<Output, Never> {
+        Empty<Output, Never>()
+    }
+
+    /// Returns an `Optional.Publisher` of the value when `index` is 0, and an empty one
+    /// otherwise, as Combine does.
+    ///
+    /// - Parameter index: The position to publish; must not be negative (a negative index stops
+    ///   the program with a message saying so).
+    @inlinable
+    public func output(at index: Int) -> Optional<Output>.Publisher {
+        if index < 0 {
+            fatalError("output(at: \(index)): the index must not be negative; positions count the upstream's values from 0")
+        }
+        return Optional<Output>.Publisher(index == 0 ? output : nil)
+    }
+
+    /// Returns an `Optional.Publisher` of the value when `range` contains position 0, and an
+    /// empty one otherwise.
+    ///
+    /// - Parameter range: The positions to publish, checked as ``Publisher/output(in:)`` checks
+    ///   them: a range that starts or ends below 0 stops the program with a message saying so.
+    /// - Combine compatibility: Combine publishes the value for any range that starts at 0, even
+    ///   the empty `0..<0`, and publishes nothing for a range starting below 0; here an empty
+    ///   range publishes nothing, like the general operator, and a negative range is rejected
+    ///   like the general operator's.
+    @inlinable
+    public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
+        let positions = checkedOutputPositions(range)
+        return Optional<Output>.Publisher(positions.contains(0) ? output : nil)
+    }
+
+    /// Returns an `Optional.Publisher` of the value, empty when `maxLength` is 0, as Combine
+    /// does.
+    ///
+    /// - Parameter maxLength: The most values to publish; must not be negative (a negative length
+    ///   stops the program with a message saying so).
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
+        if maxLength < 0 {
+            fatalError("prefix(\(maxLength)): the maximum length must not be negative")
+        }
+        return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
+    }
+
+    /// Tests the value now and returns an `Optional.Publisher` of it, empty when `predicate`
+    /// returns `false`, as Combine does.
+    ///
+    /// `predicate` runs once, when `prefix(while:)` is called.
+    @inlinable
+    public func prefix(while predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(predicate(output) ? output : nil)
+    }
+
+    /// Returns this `Just`, as Combine does: one value has no duplicates. `predicate` is never
+    /// called.
+    @inlinable
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Just<Output> {
+        self
+    }
+
+    /// Calls `predicate` now with the value twice, as Combine does, and returns a
+    /// `Result.Publisher` of the value, or of the error `predicate` throws (S14).
+    @inlinable
+    public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+        Result<Output, any Error>.Publisher(Result {
+            _ = try predicate(output, output)
+            return output
+        })
+    }
+
+    /// Returns this `Just`, as Combine does: it cannot fail, so there is nothing to replace.
+    @inlinable
+    public func replaceError(with output: Output) -> Just<Output> {
+        self
+    }
+
+    /// Returns this `Just`, as Combine does: it cannot fail, so there is nothing to retry.
+    @inlinable
+    public func retry(_ retries: Int) -> Just<Output> {
+        self
+    }
+
+    /// Returns a `Result.Publisher` of the value with the failure type `E`, as Combine does.
+    @inlinable
+    public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
+        Result<Output, E>.Publisher(output)
+    }
+
+    /// Returns a `Result.Publisher` of the value with the failure type `E`, as Combine does: a
+    /// `Just` never fails, so `transform` is never called.
+    @inlinable
+    public func mapError<E: Error>(_ transform: @escaping (Never) -> E) -> Result<Output, E>.Publisher {
+        Result<Output, E>.Publisher(output)
+    }
+
+    /// Returns this `Just`, as Combine does: it is never empty.
+    @inlinable
+    public func replaceEmpty(with output: Output) -> Just<Output> {
+        self
+    }
+
+    /// Combines `initialResult` with the value now and returns a `Result.Publisher` of the
+    /// result, as Combine does.
+    ///
+    /// `nextPartialResult` runs once, when `reduce` is called.
+    @inlinable
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Result<T, Never>.Publisher {
+        Result<T, Never>.Publisher(nextPartialResult(initialResult, output))
+    }
+
+    /// Combines `initialResult` with the value now; returns a `Result.Publisher` of the result,
+    /// or of the error `nextPartialResult` throws (S14), as Combine does.
+    ///
+    /// `nextPartialResult` runs once, when `tryReduce` is called.
+    @inlinable
+    public func tryReduce<T>(
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
+    ) -> Result<T, any Error>.Publisher {
+        Result<T, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
+    }
+
+    /// Combines `initialResult` with the value now and returns a `Result.Publisher` of the
+    /// result, as Combine does.
+    ///
+    /// `nextPartialResult` runs once, when `scan` is called.
+    @inlinable
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Result<T, Never>.Publisher {
+        Result<T, Never>.Publisher(nextPartialResult(initialResult, output))
+    }
+
+    /// Combines `initialResult` with the value now; returns a `Result.Publisher` of the result,
+    /// or of the error `nextPartialResult` throws (S14), as Combine does.
+    ///
+    /// `nextPartialResult` runs once, when `tryScan` is called.
+    @inlinable
+    public func tryScan<T>(
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
+    ) -> Result<T, any Error>.Publisher {
+        Result<T, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
+    }
+
+    /// Returns a `Publishers.Sequence` of `elements` followed by the value, as Combine does.
+    @inlinable
+    public func prepend(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
+        prepend(elements)
+    }
+
+    /// Returns a `Publishers.Sequence` of `elements` followed by the value, as Combine does.
+    /// `elements` is copied into an array now.
+    @inlinable
+    public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where S.Element == Output {
+        var joined = Array(elements)
+        joined.append(output)
+        return Publishers.Sequence<[Output], Never>(sequence: joined)
+    }
+
+    /// Returns a `Publishers.Sequence` of the value followed by `elements`, as Combine does.
+    @inlinable
+    public func append(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
+        append(elements)
+    }
+
+    /// Returns a `Publishers.Sequence` of the value followed by `elements`, as Combine does.
+    /// `elements` is copied into an array now.
+    @inlinable
+    public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where S.Element == Output {
+        var joined = [output]
+        joined.append(contentsOf: elements)
+        return Publishers.Sequence<[Output], Never>(sequence: joined)
+    }
+}
+
+extension Just where Output: Equatable {
+    /// Compares the value with `output` now and returns a `Just` of the answer, as Combine does.
+    @inlinable
+    public func contains(_ output: Output) -> Just<Bool> {
+        Just<Bool>(self.output == output)
+    }
+
+    /// Returns this `Just`, as Combine does: one value has no duplicates.
+    @inlinable
+    public func removeDuplicates() -> Just<Output> {
+        self
+    }
+}
+
+extension Just where Output: Comparable {
+    /// Returns this `Just`, as Combine does: the only value is the smallest.
+    @inlinable
+    public func min() -> Just<Output> {
+        self
+    }
+
+    /// Returns this `Just`, as Combine does: the only value is the largest.
+    @inlinable
+    public func max() -> Just<Output> {
+        self
+    }
+}
+
+/// `range` resolved to stream positions, checked as `Publisher.output(in:)` checks it (shared by
+/// the `output(in:)` overloads of `Just` and `Optional.Publisher`).
+@inlinable
+func checkedOutputPositions<R: RangeExpression>(_ range: R) -> Range<Int> where R.Bound == Int {
+    if range.relative(to: Int.min..<Int.max).upperBound < 0 {
+        fatalError("output(in:): the range ends below position 0; positions count the upstream's values from 0")
+    }
+    let positions = range.relative(to: 0..<Int.max)
+    if positions.lowerBound < 0 {
+        fatalError("output(in:): the range starts at position \(positions.lowerBound); positions count the upstream's values from 0 and must not be negative")
+    }
+    return positions
+}

@@ -1,0 +1,261 @@
+// Operators that Combine declares on `Optional.Publisher` itself, so that a chain on an optional
+// stays an `Optional.Publisher` (or becomes a `Just` or an `Empty`) instead of growing a wrapper
+// per operator.
+//
+// They are evaluated eagerly, as in Combine: a closure runs at most once, when the operator is
+// called (and not at all for `nil`), not when someone subscribes.
+//
+// As in Combine, an empty publisher (`nil`) stays empty through every operator except
+// `collect()` (a `[]`) and `replaceEmpty(with:)` (a `Just`): `count()`, `allSatisfy`,
+// `contains`, `reduce` and `scan` of `nil` publish nothing, where the general operators would
+// publish `0`, `true`, `false` or the initial result.
+
+extension Optional.Publisher {
+    /// Transforms the value now, if any, and returns an `Optional.Publisher` of the result, as
+    /// Combine does.
+    ///
+    /// `transform` runs once, when `map` is called, and not at all for `nil`.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Wrapped) -> T) -> Optional<T>.Publisher {
+        Optional<T>.Publisher(output.map(transform))
+    }
+
+    /// Transforms the value now, if any; returns an `Optional.Publisher` of the result, empty
+    /// when `transform` returns `nil`, as Combine does.
+    ///
+    /// `transform` runs once, when `compactMap` is called, and not at all for `nil`.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Wrapped) -> T?) -> Optional<T>.Publisher {
+        Optional<T>.Publisher(output.flatMap(transform))
+    }
+
+    /// Tests the value now, if any; returns an `Optional.Publisher` of it, empty when
+    /// `isIncluded` returns `false`, as Combine does.
+    ///
+    /// `isIncluded` runs once, when `filter` is called, and not at all for `nil`.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+        Optional<Wrapped>.Publisher(output.flatMap { isIncluded($0) ? $0 : nil })
+    }
+
+    /// Tests the value now, if any, and returns an `Optional.Publisher` of the answer, as Combine
+    /// does. For `nil` it publishes nothing (not `true`).
+    ///
+    /// `predicate` runs once, when `allSatisfy` is called, and not at all for `nil`.
+    @inlinable
+    public func allSatisfy(_ predicate: @escaping (Wrapped) -> Bool) -> Optional<Bool>.Publisher {
+        Optional<Bool>.Publisher(output.map(predicate))
+    }
+
+    /// Tests the value now, if any, and returns an `Optional.Publisher` of the answer, as Combine
+    /// does. For `nil` it publishes nothing (not `false`).
+    ///
+    /// `predicate` runs once, when `contains(where:)` is called, and not at all for `nil`.
+    @inlinable
+    public func contains(where predicate: @escaping (Wrapped) -> Bool) -> Optional<Bool>.Publisher {
+        Optional<Bool>.Publisher(output.map(predicate))
+    }
+
+    /// Returns an `Optional.Publisher` of a one-element array, or of `[]` for `nil`, as Combine
+    /// does.
+    @inlinable
+    public func collect() -> Optional<[Wrapped]>.Publisher {
+        Optional<[Wrapped]>.Publisher(output.map { [$0] } ?? [])
+    }
+
+    /// Returns an `Optional.Publisher` of `1`, or an empty one for `nil` (not `0`), as Combine
+    /// does.
+    @inlinable
+    public func count() -> Optional<Int>.Publisher {
+        Optional<Int>.Publisher(output.map { _ in 1 })
+    }
+
+    /// Returns this publisher, as Combine does: its value, if any, is the smallest.
+    /// `areInIncreasingOrder` is never called.
+    @inlinable
+    public func min(by areInIncreasingOrder: @escaping (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+        self
+    }
+
+    /// Returns this publisher, as Combine does: its value, if any, is the largest.
+    /// `areInIncreasingOrder` is never called.
+    @inlinable
+    public func max(by areInIncreasingOrder: @escaping (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+        self
+    }
+
+    /// Returns an `Optional.Publisher` of the value, empty unless `count` is 0, as Combine does.
+    ///
+    /// - Parameter count: How many values to drop; must not be negative (a negative count stops
+    ///   the program with a message saying so).
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Optional<Wrapped>.Publisher {
+        if count < 0 {
+            fatalError("dropFirst(\(count)): the number of values to drop must not be negative")
+        }
+        return Optional<Wrapped>.Publisher(count == 0 ? output : nil)
+    }
+
+    /// Tests the value now, if any; returns an `Optional.Publisher` of it, empty when
+    /// `predicate` says to drop it, as Combine does.
+    ///
+    /// `predicate` runs once, when `drop(while:)` is called, and not at all for `nil`.
+    @inlinable
+    public func drop(while predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+        Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? nil : $0 })
+    }
+
+    /// Returns this publisher, as Combine does: its value, if any, is the first.
+    @inlinable
+    public func first() -> Optional<Wrapped>.Publisher {
+        self
+    }
+
+    /// Tests the value now, if any; returns an `Optional.Publisher` of it, empty when it does
+    /// not match, as Combine does.
+    ///
+    /// `predicate` runs once, when `first(where:)` is called, and not at all for `nil`.
+    @inlinable
+    public func first(where predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+        Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
+    }
+
+    /// Returns this publisher, as Combine does: its value, if any, is the last.
+    @inlinable
+    public func last() -> Optional<Wrapped>.Publisher {
+        self
+    }
+
+    /// Tests the value now, if any; returns an `Optional.Publisher` of it, empty when it does
+    /// not match, as Combine does.
+    ///
+    /// `predicate` runs once, when `last(where:)` is called, and not at all for `nil`.
+    @inlinable
+    public func last(where predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+        Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
+    }
+
+    /// Returns an `Empty` that finishes at once, as Combine does.
+    @inlinable
+    public func ignoreOutput() -> Empty<Wrapped, Never> {
+        Empty<Wrapped, Never>()
+    }
+
+    /// Returns an `Optional.Publisher` of the value when `index` is 0, and an empty one
+    /// otherwise, as Combine does.
+    ///
+    /// - Parameter index: The position to publish; must not be negative (a negative index stops
+    ///   the program with a message saying so).
+    @inlinable
+    public func output(at index: Int) -> Optional<Wrapped>.Publisher {
+        if index < 0 {
+            fatalError("output(at: \(index)): the index must not be negative; positions count the upstream's values from 0")
+        }
+        return Optional<Wrapped>.Publisher(index == 0 ? output : nil)
+    }
+
+    /// Returns an `Optional.Publisher` of the value when `range` contains position 0, and an
+    /// empty one otherwise, as Combine does.
+    ///
+    /// - Parameter range: The positions to publish, checked as the general `output(in:)` checks
+    ///   them: a range that starts or ends below 0 stops the program with a message saying so.
+    @inlinable
+    public func output<R: RangeExpression>(in range: R) -> Optional<Wrapped>.Publisher where R.Bound == Int {
+        let positions = checkedOutputPositions(range)
+        return Optional<Wrapped>.Publisher(positions.contains(0) ? output : nil)
+    }
+
+    /// Returns an `Optional.Publisher` of the value, empty when `maxLength` is 0, as Combine
+    /// does.
+    ///
+    /// - Parameter maxLength: The most values to publish; must not be negative (a negative length
+    ///   stops the program with a message saying so).
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Optional<Wrapped>.Publisher {
+        if maxLength < 0 {
+            fatalError("prefix(\(maxLength)): the maximum length must not be negative")
+        }
+        return Optional<Wrapped>.Publisher(maxLength > 0 ? output : nil)
+    }
+
+    /// Tests the value now, if any; returns an `Optional.Publisher` of it, empty when
+    /// `predicate` returns `false`, as Combine does.
+    ///
+    /// `predicate` runs once, when `prefix(while:)` is called, and not at all for `nil`.
+    @inlinable
+    public func prefix(while predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+        Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
+    }
+
+    /// Combines `initialResult` with the value now, if any, and returns an `Optional.Publisher`
+    /// of the result, as Combine does. For `nil` it publishes nothing (not `initialResult`).
+    ///
+    /// `nextPartialResult` runs once, when `reduce` is called, and not at all for `nil`.
+    @inlinable
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Wrapped) -> T) -> Optional<T>.Publisher {
+        Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
+    }
+
+    /// Combines `initialResult` with the value now, if any, and returns an `Optional.Publisher`
+    /// of the result, as Combine does.
+    ///
+    /// `nextPartialResult` runs once, when `scan` is called, and not at all for `nil`.
+    @inlinable
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Wrapped) -> T) -> Optional<T>.Publisher {
+        Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
+    }
+
+    /// Returns this publisher, as Combine does: one value has no duplicates. `predicate` is
+    /// never called.
+    @inlinable
+    public func removeDuplicates(by predicate: @escaping (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
+        self
+    }
+
+    /// Returns this publisher, as Combine does: it cannot fail, so there is nothing to replace.
+    @inlinable
+    public func replaceError(with output: Wrapped) -> Optional<Wrapped>.Publisher {
+        self
+    }
+
+    /// Returns a `Just` of the value, or of `output` for `nil`, as Combine does.
+    @inlinable
+    public func replaceEmpty(with output: Wrapped) -> Just<Wrapped> {
+        Just<Wrapped>(self.output ?? output)
+    }
+
+    /// Returns this publisher, as Combine does: it cannot fail, so there is nothing to retry.
+    @inlinable
+    public func retry(_ retries: Int) -> Optional<Wrapped>.Publisher {
+        self
+    }
+}
+
+extension Optional.Publisher where Wrapped: Equatable {
+    /// Compares the value, if any, with `output` now and returns an `Optional.Publisher` of the
+    /// answer, as Combine does. For `nil` it publishes nothing (not `false`).
+    @inlinable
+    public func contains(_ output: Wrapped) -> Optional<Bool>.Publisher {
+        Optional<Bool>.Publisher(self.output.map { $0 == output })
+    }
+
+    /// Returns this publisher, as Combine does: one value has no duplicates.
+    @inlinable
+    public func removeDuplicates() -> Optional<Wrapped>.Publisher {
+        self
+    }
+}
+
+extension Optional.Publisher where Wrapped: Comparable {
+    /// Returns this publisher, as Combine does: its value, if any, is the smallest.
+    @inlinable
+    public func min() -> Optional<Wrapped>.Publisher {
+        self
+    }
+
+    /// Returns this publisher, as Combine does: its value, if any, is the largest.
+    @inlinable
+    public func max() -> Optional<Wrapped>.Publisher {
+        self
+    }
+}

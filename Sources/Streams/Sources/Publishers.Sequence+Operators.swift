@@ -1,0 +1,444 @@
+// Operators that Combine declares on `Publishers.Sequence` itself: they work on the sequence
+// instead of adding a subscriber, so a chain on a sequence stays one `Publishers.Sequence` (one
+// loop), or becomes the `Result.Publisher`, `Optional.Publisher`, `Just` or `Empty` of its
+// answer.
+//
+// Only `dropFirst`, `prefix` and `setFailureType` stay lazy: they wrap the sequence, and nothing
+// is read from it until someone subscribes. All the others are evaluated eagerly, as in Combine:
+// they read the sequence (all of it, or as much as the answer needs: `drop(while:)` up to the
+// first element kept) and run their closure when the operator is called, not when someone
+// subscribes; `append` and `prepend` build the joined collection then. So a side effect in the
+// closure happens at construction time, once, however many subscribers there are; a lazy
+// collection's own closures run then too; and a single-pass sequence is consumed then. An
+// infinite sequence never returns from `map`, `filter`, `reduce`, ... (as in Combine); use
+// `Publishers.Map(upstream:transform:)` and its kin, which stay lazy, for those.
+
+extension Publishers.Sequence {
+    /// Drops the first `count` elements of the sequence, as
+    /// ``Publisher/dropFirst(_:)`` does with values, by publishing
+    /// `DropFirstSequence(sequence, dropping: count)`.
+    ///
+    /// ```text
+    /// [1, 2, 3, 4].publisher:  [1234|]
+    ///                          dropFirst(2)
+    /// output:                  [34|]
+    /// ```
+    ///
+    /// ```swift
+    /// let c = [1, 2, 3, 4].publisher.dropFirst(2).sink { print($0) }
+    /// // Prints: 3, 4 (one per line)
+    /// ```
+    ///
+    /// - Parameter count: How many elements to drop; 1 by default. It must not be negative (a
+    ///   negative count stops the program with a message saying so).
+    /// - Demand: as for any ``Publishers/Sequence``; the dropped elements are skipped when the
+    ///   subscription starts and never count against demand.
+    /// - Completion: `.finished` once the sequence is exhausted; when nothing is left after
+    ///   dropping, at once, without waiting for demand (S5).
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) to create; subscribing skips `count` elements.
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Publishers.Sequence<DropFirstSequence<Elements>, Failure> {
+        if count < 0 {
+            fatalError("dropFirst(\(count)): the number of values to drop must not be negative")
+        }
+        return Publishers.Sequence<DropFirstSequence<Elements>, Failure>(
+            sequence: DropFirstSequence(sequence, dropping: count))
+    }
+
+    /// Publishes at most the first `maxLength` elements of the sequence, as
+    /// ``Publisher/prefix(_:)`` does with values, by publishing
+    /// `PrefixSequence(sequence, maxLength: maxLength)`.
+    ///
+    /// ```text
+    /// [1, 2, 3, 4].publisher:  [1234|]
+    ///                          prefix(2)
+    /// output:                  [12|]
+    /// ```
+    ///
+    /// ```swift
+    /// let c = (0...10).publisher.prefix(2).sink { print($0) }
+    /// // Prints: 0, 1 (one per line)
+    /// ```
+    ///
+    /// - Parameter maxLength: The most elements to publish; must not be negative (a negative
+    ///   length stops the program with a message saying so).
+    /// - Demand: as for any ``Publishers/Sequence``. Elements after the first `maxLength` are
+    ///   never read from the sequence.
+    /// - Completion: `.finished` right after the last element; `prefix(0)` finishes at once.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) to create and per element.
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Publishers.Sequence<PrefixSequence<Elements>, Failure> {
+        if maxLength < 0 {
+            fatalError("prefix(\(maxLength)): the maximum length must not be negative")
+        }
+        return Publishers.Sequence<PrefixSequence<Elements>, Failure>(
+            sequence: PrefixSequence(sequence, maxLength: maxLength))
+    }
+}
+
+extension Publishers.Sequence {
+    /// Transforms every element now and returns a `Publishers.Sequence` of the results, as
+    /// Combine does.
+    ///
+    /// `transform` runs on every element when `map` is called, not when someone subscribes.
+    ///
+    /// ```swift
+    /// let doubled: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher.map { $0 * 2 }
+    /// // doubled.sequence == [2, 4, 6]
+    /// ```
+    @inlinable
+    public func map<T>(_ transform: @escaping (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
+        Publishers.Sequence<[T], Failure>(sequence: sequence.map(transform))
+    }
+
+    /// Transforms every element now and returns a `Publishers.Sequence` of the non-`nil`
+    /// results, as Combine does.
+    ///
+    /// `transform` runs on every element when `compactMap` is called.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Elements.Element) -> T?) -> Publishers.Sequence<[T], Failure> {
+        Publishers.Sequence<[T], Failure>(sequence: sequence.compactMap(transform))
+    }
+
+    /// Tests every element now and returns a `Publishers.Sequence` of those included, as
+    /// Combine does.
+    ///
+    /// `isIncluded` runs on every element when `filter` is called.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
+        Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter(isIncluded))
+    }
+
+    /// Accumulates the elements now and returns a `Publishers.Sequence` of every intermediate
+    /// result, as Combine does.
+    ///
+    /// `nextPartialResult` runs on every element when `scan` is called.
+    @inlinable
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
+        var accumulator = initialResult
+        var results: [T] = []
+        results.reserveCapacity(sequence.underestimatedCount)
+        for element in sequence {
+            accumulator = nextPartialResult(accumulator, element)
+            results.append(accumulator)
+        }
+        return Publishers.Sequence<[T], Failure>(sequence: results)
+    }
+
+    /// Replaces the `nil` elements with `output` now, as Combine does.
+    ///
+    /// - Combine compatibility: as Combine, the result is a sequence of the *optional* element
+    ///   type (`[T?]`, none of them `nil`), so its `Output` stays `T?`; the general
+    ///   ``Publisher/replaceNil(with:)`` publishes `T`.
+    @inlinable
+    public func replaceNil<T>(with output: T) -> Publishers.Sequence<[Elements.Element], Failure>
+    where Elements.Element == T? {
+        Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.map { $0 ?? output })
+    }
+
+    /// Drops the elements before the first that `predicate` rejects, now, and publishes the
+    /// rest of the sequence, as Combine does.
+    ///
+    /// `predicate` runs when `drop(while:)` is called, on the leading elements up to the first
+    /// it rejects.
+    @inlinable
+    public func drop(
+        while predicate: @escaping (Elements.Element) -> Bool
+    ) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
+        Publishers.Sequence<DropWhileSequence<Elements>, Failure>(sequence: sequence.drop(while: predicate))
+    }
+
+    /// Takes the leading elements that `predicate` accepts, now, and returns a
+    /// `Publishers.Sequence` of them, as Combine does.
+    ///
+    /// `predicate` runs when `prefix(while:)` is called, up to the first element it rejects.
+    @inlinable
+    public func prefix(
+        while predicate: @escaping (Elements.Element) -> Bool
+    ) -> Publishers.Sequence<[Elements.Element], Failure> {
+        Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.prefix(while: predicate))
+    }
+
+    /// Returns an `Empty` that finishes at once, as Combine does; the sequence is not read.
+    @inlinable
+    public func ignoreOutput() -> Empty<Elements.Element, Failure> {
+        Empty<Elements.Element, Failure>()
+    }
+
+    /// Returns the same sequence with the failure type `E`, as Combine does, so the chain stays
+    /// one loop. Unlike the general ``Publisher/setFailureType(to:)``, it also changes a
+    /// failure type that is not `Never`: a sequence publisher never fails.
+    @inlinable
+    public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> {
+        Publishers.Sequence<Elements, E>(sequence: sequence)
+    }
+
+    /// Tests the elements now and returns a `Result.Publisher` of the answer (`true` for an
+    /// empty sequence), as Combine does.
+    ///
+    /// `predicate` runs when `allSatisfy` is called, up to the first element it rejects.
+    @inlinable
+    public func allSatisfy(_ predicate: @escaping (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
+        Result<Bool, Failure>.Publisher(.success(sequence.allSatisfy(predicate)))
+    }
+
+    /// Tests the elements now; returns a `Result.Publisher` of the answer, or of the error
+    /// `predicate` throws (S14), as Combine does.
+    ///
+    /// `predicate` runs when `tryAllSatisfy` is called, up to the first element it rejects or
+    /// throws on.
+    @inlinable
+    public func tryAllSatisfy(_ predicate: @escaping (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+        Result<Bool, any Error>.Publisher(Result { try sequence.allSatisfy(predicate) })
+    }
+
+    /// Searches the elements now and returns a `Result.Publisher` of the answer, as Combine
+    /// does.
+    ///
+    /// `predicate` runs when `contains(where:)` is called, up to the first element it accepts.
+    @inlinable
+    public func contains(where predicate: @escaping (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
+        Result<Bool, Failure>.Publisher(.success(sequence.contains(where: predicate)))
+    }
+
+    /// Searches the elements now; returns a `Result.Publisher` of the answer, or of the error
+    /// `predicate` throws (S14), as Combine does.
+    ///
+    /// `predicate` runs when `tryContains(where:)` is called, up to the first element it
+    /// accepts or throws on.
+    @inlinable
+    public func tryContains(where predicate: @escaping (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+        Result<Bool, any Error>.Publisher(Result { try sequence.contains(where: predicate) })
+    }
+
+    /// Copies the elements into an array now and returns a `Result.Publisher` of it, as Combine
+    /// does.
+    @inlinable
+    public func collect() -> Result<[Elements.Element], Failure>.Publisher {
+        Result<[Elements.Element], Failure>.Publisher(.success(Array(sequence)))
+    }
+
+    /// Combines the elements now and returns a `Result.Publisher` of the result
+    /// (`initialResult` for an empty sequence), as Combine does.
+    ///
+    /// `nextPartialResult` runs on every element when `reduce` is called.
+    @inlinable
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T) -> Result<T, Failure>.Publisher {
+        Result<T, Failure>.Publisher(.success(sequence.reduce(initialResult, nextPartialResult)))
+    }
+
+    /// Combines the elements now; returns a `Result.Publisher` of the result, or of the error
+    /// `nextPartialResult` throws (S14), as Combine does.
+    ///
+    /// `nextPartialResult` runs when `tryReduce` is called, up to the element it throws on.
+    @inlinable
+    public func tryReduce<T>(
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) throws -> T
+    ) -> Result<T, any Error>.Publisher {
+        Result<T, any Error>.Publisher(Result { try sequence.reduce(initialResult, nextPartialResult) })
+    }
+}
+
+extension Publishers.Sequence where Elements.Element: Equatable {
+    /// Removes consecutive repeated elements now and returns a `Publishers.Sequence` of the
+    /// rest, as Combine does.
+    @inlinable
+    public func removeDuplicates() -> Publishers.Sequence<[Elements.Element], Failure> {
+        var kept: [Elements.Element] = []
+        for element in sequence where kept.last != element {
+            kept.append(element)
+        }
+        return Publishers.Sequence<[Elements.Element], Failure>(sequence: kept)
+    }
+
+    /// Searches the elements for `output` now and returns a `Result.Publisher` of the answer,
+    /// as Combine does.
+    @inlinable
+    public func contains(_ output: Elements.Element) -> Result<Bool, Failure>.Publisher {
+        Result<Bool, Failure>.Publisher(.success(sequence.contains(output)))
+    }
+}
+
+extension Publishers.Sequence where Failure == Never {
+    /// Finds the smallest element now and returns an `Optional.Publisher` of it, empty for an
+    /// empty sequence, as Combine does.
+    ///
+    /// `areInIncreasingOrder` runs when `min(by:)` is called.
+    @inlinable
+    public func min(
+        by areInIncreasingOrder: @escaping (Elements.Element, Elements.Element) -> Bool
+    ) -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.min(by: areInIncreasingOrder))
+    }
+
+    /// Finds the largest element now and returns an `Optional.Publisher` of it, empty for an
+    /// empty sequence, as Combine does.
+    ///
+    /// `areInIncreasingOrder` runs when `max(by:)` is called.
+    @inlinable
+    public func max(
+        by areInIncreasingOrder: @escaping (Elements.Element, Elements.Element) -> Bool
+    ) -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.max(by: areInIncreasingOrder))
+    }
+
+    /// Finds the first matching element now and returns an `Optional.Publisher` of it, empty
+    /// when none matches, as Combine does.
+    ///
+    /// `predicate` runs when `first(where:)` is called, up to the first element it accepts.
+    @inlinable
+    public func first(where predicate: @escaping (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.first(where: predicate))
+    }
+}
+
+extension Publishers.Sequence where Failure == Never, Elements.Element: Comparable {
+    /// Finds the smallest element now and returns an `Optional.Publisher` of it, empty for an
+    /// empty sequence, as Combine does.
+    @inlinable
+    public func min() -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.min())
+    }
+
+    /// Finds the largest element now and returns an `Optional.Publisher` of it, empty for an
+    /// empty sequence, as Combine does.
+    @inlinable
+    public func max() -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.max())
+    }
+}
+
+extension Publishers.Sequence where Elements: Collection, Failure == Never {
+    /// Returns an `Optional.Publisher` of the collection's first element, empty for an empty
+    /// collection, as Combine does.
+    @inlinable
+    public func first() -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.first)
+    }
+
+    /// Returns an `Optional.Publisher` of the element at `index`, empty when `index` is not a
+    /// valid index of the collection, as Combine does.
+    ///
+    /// - Parameter index: An index of the collection, not a position in the stream: for an
+    ///   array they are the same, but for a slice or a range such as `5..<10` the first element
+    ///   is at `startIndex` (5), as in Combine.
+    @inlinable
+    public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.indices.contains(index) ? sequence[index] : nil)
+    }
+}
+
+extension Publishers.Sequence where Elements: Collection {
+    /// Returns a `Result.Publisher` of the number of elements, as Combine does.
+    @inlinable
+    public func count() -> Result<Int, Failure>.Publisher {
+        Result<Int, Failure>.Publisher(.success(sequence.count))
+    }
+
+    /// Copies the elements at the indices in `range` into an array now and publishes them, as
+    /// Combine does.
+    ///
+    /// - Parameter range: Indices of the collection, not positions in the stream (see
+    ///   ``output(at:)``). A range that reaches outside the collection is clamped to its
+    ///   indices, giving what the general ``Publisher/output(in:)`` gives for an array.
+    @inlinable
+    public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
+        let valid = range.clamped(to: sequence.startIndex..<sequence.endIndex)
+        return Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[valid]))
+    }
+}
+
+extension Publishers.Sequence where Elements: BidirectionalCollection, Failure == Never {
+    /// Returns an `Optional.Publisher` of the collection's last element, empty for an empty
+    /// collection, as Combine does.
+    @inlinable
+    public func last() -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.last)
+    }
+
+    /// Finds the last matching element now, searching from the end, and returns an
+    /// `Optional.Publisher` of it, empty when none matches, as Combine does.
+    ///
+    /// `predicate` runs when `last(where:)` is called, from the last element back to the first
+    /// it accepts.
+    @inlinable
+    public func last(where predicate: @escaping (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.last(where: predicate))
+    }
+}
+
+extension Publishers.Sequence where Elements: RandomAccessCollection, Failure == Never {
+    /// Returns a `Just` of the number of elements, as Combine does.
+    @inlinable
+    public func count() -> Just<Int> {
+        Just<Int>(sequence.count)
+    }
+}
+
+extension Publishers.Sequence where Elements: RangeReplaceableCollection {
+    /// Returns a `Publishers.Sequence` of `elements` followed by the sequence's own, as Combine
+    /// does: one collection, built now.
+    ///
+    /// ```text
+    /// [3, 4].publisher:  [34|]
+    ///                    prepend(1, 2)
+    /// output:            [1234|]
+    /// ```
+    @inlinable
+    public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
+        prepend(elements)
+    }
+
+    /// Returns a `Publishers.Sequence` of `elements` followed by the sequence's own, as Combine
+    /// does: one collection, built now, so `elements` is read once, when `prepend` is called.
+    @inlinable
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where S.Element == Elements.Element {
+        var joined = Elements()
+        joined.append(contentsOf: elements)
+        joined.append(contentsOf: sequence)
+        return Publishers.Sequence<Elements, Failure>(sequence: joined)
+    }
+
+    /// Returns a `Publishers.Sequence` of `publisher`'s elements followed by the sequence's
+    /// own, as Combine does: one collection, built now.
+    @inlinable
+    public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        var joined = publisher.sequence
+        joined.append(contentsOf: sequence)
+        return Publishers.Sequence<Elements, Failure>(sequence: joined)
+    }
+
+    /// Returns a `Publishers.Sequence` of the sequence's elements followed by `elements`, as
+    /// Combine does: one collection, built now.
+    ///
+    /// ```text
+    /// [1, 2].publisher:  [12|]
+    ///                    append(3, 4)
+    /// output:            [1234|]
+    /// ```
+    @inlinable
+    public func append(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
+        append(elements)
+    }
+
+    /// Returns a `Publishers.Sequence` of the sequence's elements followed by `elements`, as
+    /// Combine does: one collection, built now, so `elements` is read once, when `append` is
+    /// called.
+    @inlinable
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where S.Element == Elements.Element {
+        var joined = sequence
+        joined.append(contentsOf: elements)
+        return Publishers.Sequence<Elements, Failure>(sequence: joined)
+    }
+
+    /// Returns a `Publishers.Sequence` of the sequence's elements followed by `publisher`'s, as
+    /// Combine does: one collection, built now.
+    @inlinable
+    public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        append(publisher.sequence)
+    }
+}
