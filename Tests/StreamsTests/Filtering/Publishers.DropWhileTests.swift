@@ -192,8 +192,8 @@ struct DropWhileTests {
 
     @Test func contract() {
         // Combine traps on `request(.none)` to drop(while:) and tryDrop(while:): a violation (S9).
-        checkContract { (0..<300).publisher.drop { $0 < 100 } }
-        checkContract { (0..<300).publisher.drop { _ in true } }
+        checkContract { () -> Publishers.DropWhile<Publishers.Sequence<Range<Int>, Never>> in (0..<300).publisher.drop { $0 < 100 } }
+        checkContract { () -> Publishers.DropWhile<Publishers.Sequence<Range<Int>, Never>> in (0..<300).publisher.drop { _ in true } }
         checkContract { (0..<300).publisher.tryDrop { $0 < 100 } }
         checkContract { (0..<300).publisher.tryDrop { n in
             if n == 150 { throw Boom() }

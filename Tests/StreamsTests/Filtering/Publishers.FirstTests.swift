@@ -316,7 +316,7 @@ struct FirstTests {
             return false
         } }, requestingNone: .isIgnored)
         // The subscriber holds the operator's own subscription, not Just's: `.none` is ignored.
-        checkContract({ Just(1).first() }, requestingNone: .isIgnored)
+        checkContract({ () -> Publishers.First<Just<Int>> in Just(1).first() }, requestingNone: .isIgnored)
     }
 }
 

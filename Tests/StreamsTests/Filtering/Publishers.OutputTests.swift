@@ -310,6 +310,6 @@ struct OutputTests {
             return n
         }.output(in: 100..<200) }, requestingNone: .isIgnored)
         // The subscriber holds the operator's own subscription, not Just's: `.none` is ignored.
-        checkContract({ Just(1).output(at: 0) }, requestingNone: .isIgnored)
+        checkContract({ () -> Publishers.Output<Just<Int>> in Just(1).output(at: 0) }, requestingNone: .isIgnored)
     }
 }

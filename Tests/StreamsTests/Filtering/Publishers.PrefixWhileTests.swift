@@ -211,6 +211,6 @@ struct PrefixWhileTests {
             return true
         } }, requestingNone: .isIgnored)
         // The subscriber holds the operator's own subscription, not Just's: `.none` is ignored.
-        checkContract({ Just(1).prefix { $0 > 0 } }, requestingNone: .isIgnored)
+        checkContract({ () -> Publishers.PrefixWhile<Just<Int>> in Just(1).prefix { $0 > 0 } }, requestingNone: .isIgnored)
     }
 }

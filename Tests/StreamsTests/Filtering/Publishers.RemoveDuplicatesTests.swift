@@ -232,6 +232,6 @@ struct RemoveDuplicatesTests {
             return false
         } }, requestingNone: .isIgnored)
         // The subscriber holds the operator's own subscription, not Just's: `.none` is ignored.
-        checkContract({ Just(1).removeDuplicates() }, requestingNone: .isIgnored)
+        checkContract({ () -> Publishers.RemoveDuplicates<Just<Int>> in Just(1).removeDuplicates() }, requestingNone: .isIgnored)
     }
 }
