@@ -168,6 +168,8 @@ struct CollectByCountReduction<Input>: Reduction {
     }
 
     @inlinable var demandFactor: Int? { count }
+    /// Combine traps for `request(.none)` here (S9).
+    @inlinable var rejectsRequestForNone: Bool { true }
 
     @inlinable
     mutating func reduce(_ input: Input) -> ReductionStep<[Input]> {

@@ -169,6 +169,12 @@ struct ReplaceEmptyTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        checkIgnoresMisbehavingUpstream({ $0.replaceEmpty(with: 0) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
