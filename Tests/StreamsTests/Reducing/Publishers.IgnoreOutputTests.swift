@@ -99,7 +99,7 @@ struct IgnoreOutputTests {
         let other = RecordingSubscriber<Never, Never>()
         tested.ignoreOutput().subscribe(other)
         other.cancel()
-        #expect(tested.history == [.requested(.unlimited), .cancelled])
+        #expect(tested.history == [.requested(.unlimited), .requested(.unlimited), .cancelled])
     }
 
     @Test func cancelReleasesTheSubscriber_S7() {
