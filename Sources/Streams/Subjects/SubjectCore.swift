@@ -151,6 +151,13 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         conduit.owesValue = replaysLatest
         subscriber.receive(subscription: conduit)
         submit(.attach(conduit))
+        // A PassthroughSubject's first request made before the conduit was attached (inside
+        // `receive(subscription:)`) asks the upstreams only now, so that what a synchronous
+        // upstream sends at once reaches this subscriber.
+        if conduit.attachState.exchange(SubjectConduit<Output, Failure>.attached, ordering: .acquiringAndReleasing)
+            == SubjectConduit<Output, Failure>.subscribingWithDemand {
+            acknowledgeDemand()
+        }
     }
 
     /// Forgets an upstream subscription that was cancelled (by the `subscribe(subject)`
@@ -267,6 +274,13 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
     /// CurrentValueSubject: the subject's `deliveredCount` when this subscriber was given the
     /// value before it was attached.
     @exclusivity(unchecked) @usableFromInline var seenCount: UInt = 0
+    /// PassthroughSubject: whether the subject is still handing this subscription over
+    /// (`subscribing`), was asked for a value meanwhile (`subscribingWithDemand`: the subject
+    /// asks its upstreams once the conduit is attached), or is attached.
+    @usableFromInline let attachState = Atomic<UInt8>(0)
+    @usableFromInline static var subscribing: UInt8 { 0 }
+    @usableFromInline static var subscribingWithDemand: UInt8 { 1 }
+    @usableFromInline static var attached: UInt8 { 2 }
     /// `offer`, as compiled for the concrete subscriber type where it subscribed. A call through
     /// the class's vtable from the subject would run the unspecialized generic code.
     @usableFromInline let offerValue: (SubjectConduit, Output) -> Void
@@ -289,7 +303,9 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
         if core.replaysLatest {
             core.submit(.flush(self))
         } else if !core.hasDemand.load(ordering: .acquiring) {
-            core.acknowledgeDemand()
+            let (deferred, _) = attachState.compareExchange(
+                expected: Self.subscribing, desired: Self.subscribingWithDemand, ordering: .acquiringAndReleasing)
+            if !deferred { core.acknowledgeDemand() }
         }
     }
 

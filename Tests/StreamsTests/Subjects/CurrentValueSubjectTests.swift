@@ -46,7 +46,7 @@ struct CurrentValueSubjectTests {
         #expect(log.entries == ["5", "requested"])
 
         // A subscriber that got the value early still gets the later ones it asks for.
-        let recorder = RecordingSubscriber<Int, Never>(demand: nil, onSubscription: { $0.request(.max(1)) })
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))  // asks inside receive(subscription:)
         subject.subscribe(recorder)
         recorder.request(.max(1))
         subject.send(7)
