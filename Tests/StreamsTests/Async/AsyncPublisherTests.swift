@@ -226,7 +226,7 @@ struct AsyncPublisherTests {
         #expect(await iterator.next() == nil)
     }
 
-    @Test func aFailureGoesToTheFirstWaitingNextAndTheOthersEnd() async {
+    @Test func aFailureGoesToTheFirstWaitingNextAndTheOthersEnd() async throws {
         let upstream = TestPublisher<Int, Boom>()
         let shared = SharedThrowingIterator(upstream.values.makeAsyncIterator())
         let first = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
