@@ -54,6 +54,23 @@ struct CurrentValueSubjectTests {
         #expect(recorder.violations.isEmpty)
     }
 
+    @Test func aValueSentWhileTheSubscriberIsBeingAttachedIsNotMissed() {
+        // The subscriber gets the current value inside its request, before it is attached; a
+        // value sent before the attach completes is owed to it and delivered then.
+        let subject = CurrentValueSubject<Int, Never>(5)
+        let log = LockedLog()
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription in
+                subscription.request(.max(2))
+                subject.send(6)
+            },
+            receiveValue: { log.append("\($0)"); return .none })
+        subject.subscribe(subscriber)
+        #expect(log.entries == ["5", "6"])
+        subject.send(7)
+        #expect(log.entries == ["5", "6"])
+    }
+
     @Test func currentValueWaitsForDemand_S1() {
         let subject = CurrentValueSubject<Int, Never>(5)
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
