@@ -21,6 +21,33 @@ struct AsyncBridgeStressTests {
         return true
     }
 
+    @Test func concurrentNextCallsOnCopiesOfOneIteratorEachGetADistinctValue() async {
+        // Several tasks call next() on copies of one iterator at once: no crash, every value is
+        // handed out exactly once, and each task sees its values in order.
+        final class Shared: @unchecked Sendable {  // `iterator` never changes
+            let iterator: AsyncPublisher<Publishers.Sequence<Range<Int>, Never>>.Iterator
+            init(_ iterator: AsyncPublisher<Publishers.Sequence<Range<Int>, Never>>.Iterator) { self.iterator = iterator }
+        }
+        for _ in 0..<20 {
+            let shared = Shared((0..<400).publisher.values.makeAsyncIterator())
+            let seen = await withTaskGroup(of: [Int].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var iterator = shared.iterator
+                        var values: [Int] = []
+                        while let value = await iterator.next() { values.append(value) }
+                        return values
+                    }
+                }
+                var all: [[Int]] = []
+                for await values in group { all.append(values) }
+                return all
+            }
+            #expect(seen.flatMap { $0 }.sorted() == Array(0..<400))
+            #expect(seen.allSatisfy { zip($0, $0.dropFirst()).allSatisfy { $0 < $1 } })
+        }
+    }
+
     @Test func cancellingTheTaskRacesValuesFromAnotherThread_S16() async {
         for _ in 0..<100 {
             let subject = PassthroughSubject<Int, Never>()

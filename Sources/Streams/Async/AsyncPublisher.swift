@@ -28,10 +28,15 @@ extension Publisher where Failure == Never {
     /// - Demand: `.max(1)` per `next()`, never more (S16).
     /// - Completion: `.finished` ends the sequence (`next()` returns `nil`).
     /// - Cancellation: cancelling the task that waits in `next()` cancels the subscription, and
-    ///   that `next()` and every later one return `nil` (S16). Dropping the iterator (leaving the
-    ///   loop with `break`) cancels the subscription too.
+    ///   that `next()`, every other waiting one and every later one return `nil` (S16); a task
+    ///   cancelled before its first `next()` gets `nil` at once, and a subscription that comes
+    ///   after the cancel is cancelled. Dropping the iterator (leaving the loop with `break`)
+    ///   cancels the subscription too.
     /// - Threading: `next()` may be called from any task or actor; the values are handed over
-    ///   under a lock.
+    ///   under a lock. Copies of one iterator used from several tasks share one subscription:
+    ///   `next()` calls waiting at the same time each ask for one value and are served in the
+    ///   order they were made, as in Combine. A value or completion that comes before the
+    ///   subscription or after the end is ignored (S2).
     /// - Combine compatibility: as Combine (which does not document that leaving the loop
     ///   cancels the subscription).
     /// - Complexity: one lock and one continuation per value.
@@ -76,6 +81,7 @@ extension Publisher {
     /// - Completion: `.finished` ends the sequence; `.failure(error)` is thrown by `next()`.
     /// - Cancellation: cancelling the waiting task cancels the subscription; `next()` then
     ///   returns `nil` (it does not throw `CancellationError`). Dropping the iterator cancels too.
+    ///   A failure goes to the first waiting `next()`; other waiting ones return `nil`.
     /// - Threading: as the non-throwing `values`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: one lock and one continuation per value.
@@ -213,45 +219,73 @@ final class AsyncIteration<Output, Failure: Error>: Sendable {
     }
 
     /// Waits for the next value: `.success(nil)` at the end, `.failure` once for a failure.
+    /// Several `next()` calls may wait at once (from different tasks holding copies of the
+    /// iterator): each has a ticket, and they are served in the order they were made.
     @inlinable
     func next(isolation actor: isolated (any Actor)?) async -> Result<Output?, Failure> {
         let subscriber = self.subscriber
+        var ticket = 0
         await withTaskCancellationHandler {
-            await withUnsafeContinuation { subscriber.park($0) }
+            await withUnsafeContinuation { ticket = subscriber.enqueue($0) }
         } onCancel: {
             subscriber.cancel()
         }
-        return subscriber.take()
+        return subscriber.take(ticket)
     }
 }
 
 /// The subscriber behind an async iterator: a state machine under a lock that asks for one
-/// value per `next()` and wakes the waiting `next()` exactly once.
+/// value per `next()` (S16) and wakes each waiting `next()` exactly once, in the order they
+/// were made.
 ///
-/// The waiting `next()` is a continuation kept in ``continuation``; whoever takes it out under
-/// the lock (a value, the completion, or a cancel) resumes it, so it is resumed exactly once.
-/// The value itself waits in ``value`` and the `next()` takes it after waking: it never
-/// crosses the continuation, so `Output` need not be `Sendable`.
+/// Each `next()` gets a ticket: a slot in ``slots``, which holds its continuation while it
+/// waits and its result once served. Values and the completion serve the waiting slots in
+/// order; whoever serves a slot under the lock (a value, the completion, or a cancel) resumes
+/// its continuation after unlocking, so it is resumed exactly once. The woken `next()` takes its
+/// result from its own slot: the value never crosses the continuation, so `Output` need not be
+/// `Sendable`. In the usual case of one `next()` at a time, the slot array keeps its capacity and
+/// nothing is allocated per value.
+///
+/// A value or completion before the subscription, or after the end, is ignored, as is a value
+/// nobody asked for; a second subscription is cancelled (S2). Cancelling (the task of a waiting
+/// `next()`, or dropping the iterator) cancels the subscription and every waiting `next()`
+/// returns `nil`; cancelling before the subscription arrives ends the sequence and the
+/// subscription is cancelled when it comes.
 @usableFromInline
 final class AsyncIterationSubscriber<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     @unchecked Sendable  // all mutable state guarded by `lock`
 {
     @usableFromInline
     enum State {
-        /// The publisher has not sent its subscription yet; `waiting`: a `next()` is waiting.
-        case awaitingSubscription(waiting: Bool)
-        /// Subscribed; no `next()` is waiting.
-        case idle(Subscription)
-        /// Subscribed; a `next()` is waiting, and `.max(1)` was requested for it.
-        case waiting(Subscription)
+        /// The publisher has not sent its subscription yet; `demand` values were asked for
+        /// meanwhile, and are requested when it comes.
+        case awaitingSubscription(demand: Int)
+        /// Subscribed.
+        case subscribed(Subscription)
         /// Finished, failed (the failure in ``failure`` until reported) or cancelled.
         case ended
     }
 
+    /// One `next()`'s ticket.
+    @usableFromInline
+    enum Slot {
+        /// Waiting for a value or the end.
+        case waiting(UnsafeContinuation<Void, Never>)
+        /// Served; the woken `next()` has not taken its result yet.
+        case ready(Result<Input?, Failure>)
+        /// Taken; removed once every earlier slot is taken too.
+        case taken
+    }
+
     @usableFromInline let lock = Lock()
-    @usableFromInline var state = State.awaitingSubscription(waiting: false)
-    @usableFromInline var continuation: UnsafeContinuation<Void, Never>?
-    @usableFromInline var value: Input?
+    @usableFromInline var state = State.awaitingSubscription(demand: 0)
+    /// The slots of the tickets from ``base`` on; every slot before ``firstWaiting`` is served.
+    @usableFromInline var slots: [Slot] = []
+    /// The ticket of `slots[0]`.
+    @usableFromInline var base = 0
+    /// The index in ``slots`` of the next slot to serve.
+    @usableFromInline var firstWaiting = 0
+    /// A failure that came while no `next()` was waiting: the next `next()` throws it.
     @usableFromInline var failure: Failure?
 
     @inlinable init() {}
@@ -260,51 +294,49 @@ final class AsyncIterationSubscriber<Input, Failure: Error>: Subscriber, Cancell
 
     // MARK: The iterator's side
 
-    /// Parks the `next()` of the caller, asking for a value; resumes it at once when a value or
-    /// the end is already there.
+    /// Takes a ticket for the caller's `next()` and asks for a value for it; serves it at once
+    /// when the sequence has ended. Returns the ticket.
     @inlinable
-    func park(_ continuation: UnsafeContinuation<Void, Never>) {
+    func enqueue(_ continuation: UnsafeContinuation<Void, Never>) -> Int {
         lock.lock()
-        if value != nil {
-            lock.unlock()
-            continuation.resume()
-            return
-        }
-        if self.continuation != nil {
-            lock.unlock()
-            fatalError("AsyncPublisher: next() called while another next() of the same iterator is waiting")
-        }
-        var request: Subscription?
+        let ticket = base + slots.count
         switch state {
         case .ended:
+            let result: Result<Input?, Failure> = failure.take().map { .failure($0) } ?? .success(nil)
+            slots.append(.ready(result))
+            firstWaiting += 1
             lock.unlock()
             continuation.resume()
-            return
-        case .awaitingSubscription:
-            state = .awaitingSubscription(waiting: true)
-        case .idle(let subscription):
-            state = .waiting(subscription)
-            request = subscription
-        case .waiting:
-            // Not reached: `.waiting` always has a parked `next()`, caught above.
-            break
+        case .awaitingSubscription(let demand):
+            slots.append(.waiting(continuation))
+            state = .awaitingSubscription(demand: demand + 1)
+            lock.unlock()
+        case .subscribed(let subscription):
+            slots.append(.waiting(continuation))
+            lock.unlock()
+            subscription.request(.max(1))
         }
-        self.continuation = continuation
-        lock.unlock()
-        request?.request(.max(1))
+        return ticket
     }
 
-    /// What the woken `next()` returns: the value, or the end (the failure once, then `nil`).
+    /// What the woken `next()` with `ticket` returns: the value, or the end (the failure once,
+    /// then `nil`).
     @inlinable
-    func take() -> Result<Input?, Failure> {
+    func take(_ ticket: Int) -> Result<Input?, Failure> {
         lock.lock()
         defer { lock.unlock() }
-        if let value = value.take() { return .success(value) }
-        if let failure = failure.take() { return .failure(failure) }
-        return .success(nil)
+        let index = ticket - base
+        guard case .ready(let result) = slots[index] else { return .success(nil) }
+        slots[index] = .taken
+        while case .taken? = slots.first {
+            slots.removeFirst()
+            base += 1
+            firstWaiting -= 1
+        }
+        return result
     }
 
-    /// Cancels the subscription and ends the sequence; a waiting `next()` returns `nil`.
+    /// Cancels the subscription and ends the sequence; every waiting `next()` returns `nil`.
     @inlinable
     func cancel() {
         lock.lock()
@@ -313,16 +345,31 @@ final class AsyncIterationSubscriber<Input, Failure: Error>: Subscriber, Cancell
         case .ended:
             lock.unlock()
             return
-        case .idle(let s), .waiting(let s):
+        case .subscribed(let s):
             subscription = s
         case .awaitingSubscription:
             break
         }
         state = .ended
-        let continuation = self.continuation.take()
+        let woken = serveAllWaiting(first: .success(nil))
         lock.unlock()
         subscription?.cancel()
-        continuation?.resume()
+        for continuation in woken { continuation.resume() }
+    }
+
+    /// Serves every waiting slot, the first with `first` and the others with the end. Under
+    /// the lock; the caller resumes the continuations after unlocking.
+    @inlinable
+    func serveAllWaiting(first: Result<Input?, Failure>) -> [UnsafeContinuation<Void, Never>] {
+        var woken: [UnsafeContinuation<Void, Never>] = []
+        while firstWaiting < slots.count {
+            if case .waiting(let continuation) = slots[firstWaiting] {
+                woken.append(continuation)
+                slots[firstWaiting] = .ready(woken.count == 1 ? first : .success(nil))
+            }
+            firstWaiting += 1
+        }
+        return woken
     }
 
     // MARK: The publisher's side
@@ -330,26 +377,27 @@ final class AsyncIterationSubscriber<Input, Failure: Error>: Subscriber, Cancell
     @inlinable
     func receive(subscription: Subscription) {
         lock.lock()
-        guard case .awaitingSubscription(let waiting) = state else {
+        guard case .awaitingSubscription(let demand) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = waiting ? .waiting(subscription) : .idle(subscription)
+        state = .subscribed(subscription)
         lock.unlock()
-        if waiting { subscription.request(.max(1)) }
+        if demand > 0 { subscription.request(.max(demand)) }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         // Only a value that was asked for has a `next()` waiting for it; any other is dropped.
-        guard case .waiting(let subscription) = state, let continuation = self.continuation.take() else {
+        guard case .subscribed = state, firstWaiting < slots.count,
+              case .waiting(let continuation) = slots[firstWaiting] else {
             lock.unlock()
             return .none
         }
-        state = .idle(subscription)
-        value = input
+        slots[firstWaiting] = .ready(.success(input))
+        firstWaiting += 1
         lock.unlock()
         continuation.resume()
         return .none
@@ -358,14 +406,23 @@ final class AsyncIterationSubscriber<Input, Failure: Error>: Subscriber, Cancell
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        if case .ended = state {
+        // S2: a completion before the subscription or after the end is ignored.
+        guard case .subscribed = state else {
             lock.unlock()
             return
         }
         state = .ended
-        if case .failure(let error) = completion { failure = error }
-        let continuation = self.continuation.take()
+        let first: Result<Input?, Failure>
+        switch completion {
+        case .finished:
+            first = .success(nil)
+        case .failure(let error):
+            first = .failure(error)
+        }
+        let woken = serveAllWaiting(first: first)
+        // A failure with no `next()` waiting is thrown by the next one.
+        if woken.isEmpty, case .failure(let error) = completion { failure = error }
         lock.unlock()
-        continuation?.resume()
+        for continuation in woken { continuation.resume() }
     }
 }

@@ -13,9 +13,9 @@ extension Publisher {
     ///
     /// ```text
     /// upstream: -1-2-3-4-|
-    ///           buffer(size: 2, prefetch: .byRequest, whenFull: .customError { Full() })
+    ///           buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
     ///           (the downstream asks for one value only)
-    /// output:   -1-----[;^]   (2 and 3 wait in the buffer; 4 finds it full)
+    /// output:   -1--------   (4 pushes 2 out; 3, 4 and `.finished` wait for demand)
     /// ```
     ///
     /// ```swift
@@ -45,11 +45,19 @@ extension Publisher {
     ///     ``Publishers/BufferingStrategy/dropOldest`` drops the oldest waiting value to make
     ///     room, ``Publishers/BufferingStrategy/customError(_:)`` cancels the upstream and fails
     ///     with the closure's error.
-    /// - Demand: values go downstream only against its demand (S1), oldest first; the upstream
-    ///   is asked as `prefetch` says, never for what the downstream asks.
-    /// - Completion: `.finished` waits until every buffered value has been delivered. A failure
-    ///   (the upstream's, or from `customError`) goes out as soon as the values the downstream
-    ///   has already asked for are delivered; values still waiting are discarded.
+    /// - Demand: the upstream is asked as `prefetch` says, never for what the downstream asks,
+    ///   and before the downstream gets its subscription (as Combine does), so values a
+    ///   synchronous upstream sends at once are already in the buffer (or dropped from it) when
+    ///   the downstream first asks. Values go downstream only against its demand (S1), oldest
+    ///   first. `request(.none)` is accepted and does nothing (S9).
+    /// - Completion: `.finished` waits until every buffered value has been delivered and the
+    ///   downstream has demand left, as Combine does (S5): after the last value it waits for a
+    ///   request. An upstream failure goes out at once if the downstream has no demand, or after
+    ///   the buffered values its demand allows; values still waiting are discarded. The
+    ///   `customError` failure cancels the upstream at once and goes out at the downstream's
+    ///   next request, after the buffered values that request allows.
+    /// - Misbehaving upstream: a value or completion before the subscription or after the
+    ///   upstream's end is ignored; a second subscription is cancelled (S2).
     /// - Cancellation: cancels the upstream and discards the buffered values (S7).
     /// - Threading: values from the upstream and requests from the downstream may come on
     ///   different threads; the downstream is called by one of them at a time (S3), in a loop
@@ -194,14 +202,20 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         }
         hasUpstream = true
         upstream = subscription
+        // The drain token is held through the handover: what a synchronous upstream sends
+        // inside the request below only fills the buffer, and the downstream's requests from
+        // inside `receive(subscription:)` only add demand; the drain at the end delivers.
+        isDraining = true
         lock.unlock()
-        // The downstream first: a synchronous upstream may finish inside the request below.
-        downstream.receive(subscription: self)
-        lock.lock()
-        let cancelled = isDone
-        lock.unlock()
-        guard !cancelled else { return }
+        // As Combine: the upstream is asked first, then the downstream gets its subscription.
         subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
+        downstream.receive(subscription: self)
+        let more = drain()
+        guard more != .none else { return }
+        lock.lock()
+        let upstream = self.upstream
+        lock.unlock()
+        upstream?.request(more)
     }
 
     @inlinable
@@ -220,10 +234,15 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
             case .dropOldest:
                 dropped = queue.removeFirst()
             case .customError(let makeError):
+                // As Combine: the upstream is cancelled at once; the failure waits for the
+                // next drain, after the buffered values the downstream's demand allows.
                 let upstream = self.upstream.take()
                 lock.unlock()
                 upstream?.cancel()
-                fail(makeError())
+                let error = makeError()
+                lock.lock()
+                if !isDone, completion == nil { completion = .failure(error) }
+                lock.unlock()
                 return .none
             }
         }
@@ -242,7 +261,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard !isDone, self.completion == nil else {
+        guard hasUpstream, !isDone, self.completion == nil else {
             lock.unlock()
             return
         }
@@ -260,28 +279,12 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
     }
 
     /// Fails with the error of `customError` (the upstream is already cancelled).
-    @usableFromInline
-    func fail(_ error: Failure) {
-        lock.lock()
-        guard !isDone, completion == nil else {
-            lock.unlock()
-            return
-        }
-        completion = .failure(error)
-        guard !isDraining else {
-            lock.unlock()
-            return
-        }
-        isDraining = true
-        lock.unlock()
-        _ = drain()
-    }
-
     // MARK: Subscription
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "Buffer") else { return }
+        // S9: Combine accepts `.none` here; it changes nothing.
+        if demand == .none { return }
         lock.lock()
         guard !isDone else {
             lock.unlock()
@@ -340,9 +343,9 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
                 continue
             }
             guard let completion else { break }
-            if case .finished = completion, !queue.isEmpty { break }
-            // Due: `.finished` with nothing left to deliver, or a failure, which waits only
-            // for the values already asked for.
+            // `.finished` is due once nothing is left and the downstream has demand (S5, as
+            // Combine); a failure once no more buffered values can go out now.
+            if case .finished = completion, !queue.isEmpty || demand == .none { break }
             isDone = true
             isDraining = false
             let downstream = self.downstream.take()

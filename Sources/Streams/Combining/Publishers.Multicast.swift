@@ -1,3 +1,5 @@
+import Synchronization
+
 // MARK: - multicast
 
 extension Publisher {
@@ -36,9 +38,13 @@ extension Publisher {
     ///
     /// - Parameter createSubject: Makes the subject. It is called once, when the multicast
     ///   publisher is created; every subscriber and every connection use that one subject.
-    /// - Demand: the subject asks the upstream for `.unlimited` at connect; each subscriber's
-    ///   demand is its own, as the subject keeps it (a ``PassthroughSubject`` drops a value for
-    ///   a subscriber without demand, S10).
+    /// - Demand: each subscriber gets a subscription of the multicast's own (described as
+    ///   `"Multicast"`, as in Combine) that passes its requests to the subject; its demand is
+    ///   its own, as the subject keeps it (a ``PassthroughSubject`` drops a value for a
+    ///   subscriber without demand, S10). The subject decides what the upstream is asked for:
+    ///   a ``PassthroughSubject`` asks for `.unlimited` once one of its subscribers has asked
+    ///   for something (so a connection without subscribers asks for nothing), a
+    ///   ``CurrentValueSubject`` at connect.
     /// - Completion: the upstream's completion goes to the subject, which finishes every
     ///   subscriber and every later one.
     /// - Cancellation: a subscriber's cancel detaches it from the subject; the connection's
@@ -122,7 +128,7 @@ extension Publishers {
         /// Attaches `subscriber` to the subject.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subject.receive(subscriber: subscriber)
+            subject.receive(subscriber: MulticastSubscription(downstream: subscriber))
         }
 
         /// Subscribes the subject to the upstream; cancelling the returned ``AnyCancellable``
@@ -130,5 +136,84 @@ extension Publishers {
         public func connect() -> any Cancellable {
             upstream.subscribe(subject)
         }
+    }
+}
+
+// MARK: - Subscription
+
+/// A subscriber's subscription to ``Publishers/Multicast`` (and `share()`): it subscribes to the
+/// subject for the downstream and gives the downstream itself, described as `"Multicast"` as in
+/// Combine. Requests and `cancel()` go to the subject's subscription; values and the completion
+/// come from the subject, one at a time (S3).
+///
+/// A value takes no lock: `downstream` never changes, and `isDone` is an atomic flag. The
+/// downstream is released with this object, which the subject lets go of when it is cancelled
+/// or finished (S7).
+@usableFromInline
+final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable  // `subjectSubscription` is guarded by `lock`; `isDone` is atomic
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let lock = Lock()
+    /// The subject's subscription; `nil` before it comes and after the end.
+    @usableFromInline var subjectSubscription: (any Subscription)?
+    /// Completed or cancelled: nothing more goes downstream.
+    @usableFromInline let isDone = Atomic<Bool>(false)
+
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "Multicast" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard subjectSubscription == nil, !isDone.load(ordering: .relaxed) else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        subjectSubscription = subscription
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        if isDone.load(ordering: .relaxed) { return .none }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        if isDone.exchange(true, ordering: .acquiringAndReleasing) { return }
+        lock.lock()
+        let finished = subjectSubscription.take()
+        lock.unlock()
+        _ = finished
+        downstream.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let subscription = subjectSubscription
+        lock.unlock()
+        // The subject's rules apply, `request(.none)` included (S9).
+        subscription?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        if isDone.exchange(true, ordering: .acquiringAndReleasing) { return }
+        lock.lock()
+        let subscription = subjectSubscription.take()
+        lock.unlock()
+        subscription?.cancel()
     }
 }

@@ -35,8 +35,10 @@ extension Publisher {
     /// //         2 got 20
     /// ```
     ///
-    /// - Demand: the upstream is asked for `.unlimited`; each subscriber's demand is its own,
-    ///   and a subscriber without demand misses the values sent meanwhile (S10).
+    /// - Demand: the upstream is asked for `.unlimited` once a subscriber has asked for a value
+    ///   (as Combine's ``PassthroughSubject`` does), not before; each subscriber's demand is its
+    ///   own, and a subscriber without demand misses the values sent meanwhile (S10). Each
+    ///   subscriber's subscription is described as `"Multicast"`, as in Combine.
     /// - Completion: the upstream's completion goes to every subscriber, and at once to every
     ///   later one; the upstream is not subscribed again after it has completed.
     /// - Cancellation: a subscriber's cancel detaches it; the last one's cancel (or completion)
@@ -87,7 +89,10 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let ticket = connection.join()
-            subject.receive(subscriber: AutoconnectSubscription(downstream: subscriber, connection: connection))
+            // As Combine's multicast + autoconnect: the downstream's subscription is described as
+            // "Multicast".
+            subject.receive(subscriber: MulticastSubscription(
+                downstream: AutoconnectSubscription(downstream: subscriber, connection: connection)))
             if let ticket {
                 connect(ticket: ticket)
             }
@@ -122,13 +127,14 @@ extension Publishers.Share: Sendable where Upstream: Sendable, Upstream.Output: 
 /// Feeds the upstream's values and completion into the shared subject, and is the connection
 /// that the last subscriber's departure cancels.
 ///
-/// Unlike `subscribe(_ subject:)`, it does not hand the upstream subscription to the subject
-/// (which would keep it until it completes): a share connected and disconnected many times
-/// leaves nothing behind. It asks the upstream for `.unlimited`, which is what the subject
-/// would ask for. Cancel and completion let go of the subject and the upstream subscription
-/// (S7).
+/// It gives itself to the subject as the upstream subscription, so the subject's request (for
+/// `.unlimited`, once one of its subscribers has demand) reaches the upstream through it, as in
+/// Combine. Its cancel makes the subject forget it, so a share connected and disconnected many
+/// times leaves nothing behind. A value or completion before the upstream's subscription or
+/// after the end is ignored (S2). Cancel and completion let go of the subject and the upstream
+/// subscription (S7).
 @usableFromInline
-final class ShareFeed<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+final class ShareFeed<Input, Failure: Error>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // `subject` and `upstream` are guarded by `lock`
 {
     @usableFromInline let lock = Lock()
@@ -151,27 +157,46 @@ final class ShareFeed<Input, Failure: Error>: Subscriber, Cancellable, CustomStr
             return
         }
         upstream = subscription
+        let subject = self.subject
         lock.unlock()
-        subscription.request(.unlimited)
+        // The subject asks through `request(_:)` once one of its subscribers has demand.
+        subject?.send(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        let subject = self.subject
+        // S2: nothing before the upstream's subscription or after the end.
+        guard upstream != nil, let subject = self.subject else {
+            lock.unlock()
+            return .none
+        }
         lock.unlock()
-        subject?.send(input)
+        subject.send(input)
         return .none
     }
 
     @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
+        guard upstream != nil else {
+            lock.unlock()
+            return
+        }
         let subject = self.subject.take()
         let finished = upstream.take()
         lock.unlock()
         _ = finished
         subject?.send(completion: completion)
+    }
+
+    /// The subject's request, passed to the upstream.
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let upstream = self.upstream
+        lock.unlock()
+        upstream?.request(demand)
     }
 
     @usableFromInline
@@ -180,7 +205,8 @@ final class ShareFeed<Input, Failure: Error>: Subscriber, Cancellable, CustomStr
         let subject = self.subject.take()
         let upstream = self.upstream.take()
         lock.unlock()
-        _ = subject
-        upstream?.cancel()
+        guard let upstream else { return }
+        upstream.cancel()
+        subject?.core.forgetUpstream(self)
     }
 }

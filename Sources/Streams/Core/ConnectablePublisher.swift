@@ -198,7 +198,11 @@ final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscri
         self.connection = connection
     }
 
-    @usableFromInline var description: String { "Autoconnect" }
+    /// As Combine's: the description of the subscription it wraps (its upstream's).
+    @usableFromInline var description: String {
+        let upstream = lock.withLock { self.upstream }
+        return upstream.map { String(describing: $0) } ?? "Autoconnect"
+    }
 
     @inlinable
     func receive(subscription: Subscription) {

@@ -20,6 +20,15 @@ protocol Reduction {
     /// the upstream for `d * n`.
     var demandFactor: Int? { get }
 
+    /// Whether the upstream is asked for `.unlimited` as soon as the downstream has the
+    /// subscription. The default is `true` for a true reduction and `false` for one with a
+    /// ``demandFactor``; `replaceEmpty` asks for both, as Combine does.
+    var asksForUnlimited: Bool { get }
+
+    /// Whether `request(.none)` is reported as a broken rule (S9), as Combine traps for
+    /// `collect(_:)` and `replaceEmpty`. The default, `false`, accepts it and does nothing.
+    var rejectsRequestForNone: Bool { get }
+
     /// Takes in one upstream value and says what to do: nothing yet, send a value on now, or
     /// finish early with the answer (which cancels the upstream, S15). A thrown error fails the
     /// stream and cancels the upstream (S14); only the `try` operators throw.
@@ -32,6 +41,10 @@ protocol Reduction {
 extension Reduction {
     /// A true reduction: the upstream is asked for `.unlimited` at once.
     @inlinable var demandFactor: Int? { nil }
+    /// A true reduction asks for `.unlimited`; one with a demand factor passes demand up.
+    @inlinable var asksForUnlimited: Bool { demandFactor == nil }
+    /// `request(.none)` is accepted and does nothing.
+    @inlinable var rejectsRequestForNone: Bool { false }
 }
 
 /// What a ``Reduction`` makes of one upstream value.
@@ -48,7 +61,7 @@ enum ReductionStep<Output> {
 }
 
 /// The subscription of the operators that consume their upstream and send at most one value of
-/// their own, then a completion: `reduce`, `collect()`, `count`, `ignoreOutput`, `min`/`max`,
+/// their own, then a completion: `reduce`, `collect()`, `count`, `min`/`max`,
 /// `contains`, `allSatisfy`, `last` and their `try` forms; and, passing values on as they come,
 /// `collect(_:)` and `replaceEmpty`.
 ///
@@ -64,7 +77,11 @@ enum ReductionStep<Output> {
 /// The answer comes when the upstream finishes, or earlier from the reduction (which cancels the
 /// upstream, S15); a thrown error or an upstream failure goes down at once (S5, S14). The answer
 /// is only sent once the downstream has asked for a value (S1): until then it waits in
-/// ``State/holding``. `cancel()` lets go of the downstream, the upstream and any waiting answer
+/// ``State/holding``. A true reduction holds a bare `.finished` (no answer) there too, as
+/// Combine does (S5); one that sends values on holds only a waiting answer.
+///
+/// A value or completion that comes before the upstream's subscription, or after the upstream's
+/// part is over, is ignored, and a second upstream subscription is cancelled (S2). `cancel()` lets go of the downstream, the upstream and any waiting answer
 /// (S7), and nothing is delivered after it (S6), not even the completion that would follow an
 /// answer being delivered while it was called.
 ///
@@ -86,8 +103,9 @@ where Downstream.Input == Reducing.Output {
         case awaitingSubscription
         /// Consuming the upstream.
         case reducing(Subscription)
-        /// The upstream is done (or cancelled early); the answer waits for demand.
-        case holding(Downstream.Input)
+        /// The upstream is done (or cancelled early); the answer (or, with `nil`, a bare
+        /// `.finished`) waits for demand.
+        case holding(Downstream.Input?)
         /// The answer is being sent; `cancel()` now only stops the completion that follows.
         case delivering
         /// Completed or cancelled.
@@ -103,8 +121,15 @@ where Downstream.Input == Reducing.Output {
     @usableFromInline var demanded = false
     /// `nil` once the upstream's part is over; values that still arrive are ignored (S4).
     @exclusivity(unchecked) @usableFromInline var reduction: Reducing?
+    /// Whether the upstream's subscription has come; signals before it are ignored (S2). Set
+    /// and read only from the upstream's serialized signals (S3).
+    @exclusivity(unchecked) @usableFromInline var isSubscribed = false
     /// The reduction's ``Reduction/demandFactor``.
     @usableFromInline let demandFactor: Int?
+    /// The reduction's ``Reduction/asksForUnlimited``.
+    @usableFromInline let asksForUnlimited: Bool
+    /// The reduction's ``Reduction/rejectsRequestForNone``.
+    @usableFromInline let rejectsRequestForNone: Bool
     @usableFromInline let name: StaticString
 
     @inlinable
@@ -112,6 +137,8 @@ where Downstream.Input == Reducing.Output {
         self.downstream = downstream
         self.reduction = reduction
         self.demandFactor = reduction.demandFactor
+        self.asksForUnlimited = reduction.asksForUnlimited
+        self.rejectsRequestForNone = reduction.rejectsRequestForNone
         self.name = name
     }
 
@@ -128,10 +155,11 @@ where Downstream.Input == Reducing.Output {
             return
         }
         state = .reducing(subscription)
+        isSubscribed = true
         lock.unlock()
         // The downstream first: a synchronous upstream may finish inside `request`.
         downstream.receive(subscription: self)
-        guard demandFactor == nil else { return }
+        guard asksForUnlimited else { return }
         lock.lock()
         let isReducing = if case .reducing = state { true } else { false }
         lock.unlock()
@@ -140,6 +168,7 @@ where Downstream.Input == Reducing.Output {
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        guard isSubscribed else { return .none }
         do {
             switch try reduction?.reduce(input) {
             case nil, .consumed?:
@@ -166,7 +195,7 @@ where Downstream.Input == Reducing.Output {
 
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard var reduction = self.reduction.take() else { return }
+        guard isSubscribed, var reduction = self.reduction.take() else { return }
         switch completion {
         case .finished:
             end(with: reduction.result(), cancellingUpstream: false)
@@ -179,7 +208,13 @@ where Downstream.Input == Reducing.Output {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard demand.isValidRequest(of: "\(name)") else { return }
+        if demand == .none {
+            // S9: Combine traps only for `collect(_:)` and `replaceEmpty`; the others ignore it.
+            if rejectsRequestForNone {
+                _ = demand.isValidRequest(of: "\(name)")
+            }
+            return
+        }
         lock.lock()
         switch state {
         case .reducing(let upstream):
@@ -190,7 +225,12 @@ where Downstream.Input == Reducing.Output {
             state = .delivering
             let downstream = self.downstream.take()
             lock.unlock()
-            if let downstream { deliver(answer, to: downstream) }
+            guard let downstream else { return }
+            if let answer {
+                deliver(answer, to: downstream)
+            } else {
+                finish(downstream)
+            }
         case .awaitingSubscription, .delivering, .done:
             lock.unlock()
         }
@@ -224,7 +264,7 @@ where Downstream.Input == Reducing.Output {
             lock.unlock()
             return
         }
-        if let answer, !demanded {
+        if !demanded, answer != nil || demandFactor == nil {
             state = .holding(answer)
             lock.unlock()
             if cancellingUpstream { upstream.cancel() }
@@ -260,6 +300,16 @@ where Downstream.Input == Reducing.Output {
     @inlinable
     func deliver(_ answer: Downstream.Input, to downstream: Downstream) {
         _ = downstream.receive(answer)
+        lock.lock()
+        let wasCancelled = if case .delivering = state { false } else { true }
+        state = .done
+        lock.unlock()
+        if !wasCancelled { downstream.receive(completion: .finished) }
+    }
+
+    /// Sends the `.finished` that was held for demand.
+    @inlinable
+    func finish(_ downstream: Downstream) {
         lock.lock()
         let wasCancelled = if case .delivering = state { false } else { true }
         state = .done

@@ -19,9 +19,10 @@ extension Publisher where Output: Equatable {
     /// ```
     ///
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the answer waits
-    ///   until the downstream has asked for a value (S1).
-    /// - Completion: the answer and `.finished`; an upstream failure before the answer is
-    ///   passed on at once.
+    ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
+    ///   nothing (S9), as in Combine.
+    /// - Completion: the answer and `.finished`, once the downstream has asked for a value (S5);
+    ///   an upstream failure before the answer is passed on at once.
     /// - Cancellation: cancels the upstream (S7); it also does so itself when it finds the
     ///   value (S15).
     /// - Threading: the answer goes out on the thread that delivers the deciding value or the

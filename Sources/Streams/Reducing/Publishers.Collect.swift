@@ -20,9 +20,11 @@ extension Publisher {
     /// ```
     ///
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the array waits
-    ///   until the downstream has asked for a value (S1).
-    /// - Completion: the array and `.finished` after the upstream finishes; an upstream failure
-    ///   is passed on at once and the values collected so far are dropped.
+    ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
+    ///   nothing (S9), as in Combine.
+    /// - Completion: the array and `.finished` after the upstream finishes, once the downstream
+    ///   has asked for a value (S5); an upstream failure is passed on at once and the values
+    ///   collected so far are dropped.
     /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
     /// - Threading: the array goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
@@ -56,9 +58,11 @@ extension Publisher {
     /// - Parameter count: The most values in one array; at least 1.
     /// - Demand: a request for `n` arrays asks the upstream for `n * count` values, and demand
     ///   returned from the downstream's `receive(_:)` is multiplied the same way. So the upstream
-    ///   never sends a value that no array has been asked for (S1).
-    /// - Completion: the last, shorter array (if any) and `.finished`; a failure is passed on at
-    ///   once, without the values of the unfinished array.
+    ///   never sends a value that no array has been asked for (S1). `request(.none)` is an API
+    ///   violation (S9), as Combine traps.
+    /// - Completion: the last, shorter array (if any) and `.finished`, at once (the upstream only
+    ///   sent those values because another array was asked for), as in Combine; a failure is
+    ///   passed on at once, without the values of the unfinished array.
     /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
     /// - Threading: arrays go out on the upstream's thread.
     /// - Combine compatibility: as Combine. A `count` below 1 stops the program.
@@ -168,6 +172,8 @@ struct CollectByCountReduction<Input>: Reduction {
     }
 
     @inlinable var demandFactor: Int? { count }
+    /// Combine traps for `request(.none)` here (S9).
+    @inlinable var rejectsRequestForNone: Bool { true }
 
     @inlinable
     mutating func reduce(_ input: Input) -> ReductionStep<[Input]> {

@@ -19,9 +19,11 @@ extension Publisher where Output: Comparable {
     /// ```
     ///
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the value waits
-    ///   until the downstream has asked for one (S1).
-    /// - Completion: the value (if any) and `.finished` after the upstream finishes; an upstream
-    ///   failure is passed on at once.
+    ///   until the downstream has asked for one (S1). `request(.none)` is accepted and does
+    ///   nothing (S9), as in Combine.
+    /// - Completion: the value (if any) and `.finished` after the upstream finishes, once the
+    ///   downstream has asked for a value: an empty upstream's bare `.finished` waits for a
+    ///   request too, as in Combine (S5). An upstream failure is passed on at once.
     /// - Cancellation: cancels the upstream (S7).
     /// - Threading: the value goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.

@@ -22,13 +22,14 @@ extension Publisher {
     /// // Prints: failure(Zero())
     /// ```
     ///
-    /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed, as Combine
-    ///   does; the downstream's requests change nothing (but `.none` is still an API violation,
-    ///   S9).
+    /// - Demand: hands the upstream's own subscription to the downstream, then asks the
+    ///   upstream for `.unlimited`, as Combine does; the downstream's requests (including
+    ///   `.none`) and its `cancel()` go straight to the upstream.
     /// - Completion: the upstream's, passed on at once: it needs no demand (S5).
-    /// - Cancellation: cancels the upstream (S7).
+    /// - Cancellation: the downstream cancels the upstream's subscription itself (S7).
     /// - Threading: the completion goes out on the upstream's thread.
-    /// - Combine compatibility: as Combine.
+    /// - Combine compatibility: as Combine. Like Combine's, it keeps no state, so it passes a
+    ///   misbehaving upstream's signals on unchanged (S2): the next stateful subscriber ignores them.
     /// - Complexity: O(1) per value, no lock, no allocation.
     @inlinable
     public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
@@ -56,24 +57,43 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream's completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<IgnoreOutputReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: IgnoreOutputReduction(), name: "IgnoreOutput"))
+            upstream.receive(subscriber: IgnoreOutputSubscriber<Upstream.Output, S>(downstream: subscriber))
         }
     }
 }
 
 extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
-// MARK: - Reduction
+// MARK: - Subscriber
 
-/// `ignoreOutput()` as a reduction with no result: the completion alone goes down.
+/// The subscriber of `ignoreOutput()`: it hands the upstream's subscription down, asks for
+/// everything, drops every value and passes on the completion. It keeps no state, as Combine's.
 @usableFromInline
-struct IgnoreOutputReduction<Input>: Reduction {
-    @inlinable init() {}
+struct IgnoreOutputSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+where Downstream.Input == Never {
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    mutating func reduce(_ input: Input) -> ReductionStep<Never> { .consumed }
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "IgnoreOutput" }
 
     @inlinable
-    mutating func result() -> Never? { nil }
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+        subscription.request(.unlimited)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand { .none }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        downstream.receive(completion: completion)
+    }
 }

@@ -20,9 +20,10 @@ extension Publisher {
     /// ```
     ///
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the result waits
-    ///   until the downstream has asked for a value (S1).
-    /// - Completion: the result and `.finished` after the upstream finishes; an upstream failure
-    ///   is passed on at once, without a result.
+    ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
+    ///   nothing (S9), as in Combine.
+    /// - Completion: the result and `.finished` after the upstream finishes, once the downstream
+    ///   has asked for a value (S5); an upstream failure is passed on at once, without a result.
     /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
     /// - Threading: the result goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.

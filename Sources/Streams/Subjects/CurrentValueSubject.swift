@@ -21,7 +21,10 @@
 /// - Threading: as ``PassthroughSubject``: any thread, subscribers called one at a time in
 ///   subscription order, reentrant sends queued without recursion (S3, S10, S11). ``value`` is
 ///   updated as soon as `send` is called, even if delivery is queued behind another thread's.
-/// - Demand: per subscriber; asking for `.none` is an API violation (S9).
+/// - Demand: per subscriber; asking for `.none` is an API violation (S9). A subscriber that asks
+///   from inside `receive(subscription:)` gets the current value inside that request, as in
+///   Combine (unless another thread is delivering at that moment: then right after). An
+///   upstream subscription (``send(subscription:)``) is asked for `.unlimited` at once.
 /// - Combine compatibility: as Combine, with subscription-order delivery guaranteed.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     @usableFromInline let core: SubjectCore<Output, Failure>
@@ -35,11 +38,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
         core.cancelUpstreams()
     }
 
-    /// The latest value sent (or the initial one). Setting it sends the new value, unless the
-    /// subject has completed, in which case nothing changes.
+    /// The latest value sent (or the initial one). Setting it sends the new value; once the
+    /// subject has completed, setting it still changes what it reads (nothing is delivered), as
+    /// in Combine, while ``send(_:)`` changes nothing.
     public var value: Output {
         get { core.lock.withLock { core.currentValue! } }
-        set { send(newValue) }
+        set { core.send(newValue, keepingAfterCompletion: true) }
     }
 
     /// Makes `value` the current value and sends it to every subscriber that has demand for it.
@@ -56,7 +60,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     }
 
     /// Accepts an upstream subscription (when this subject subscribes to a publisher) and requests
-    /// unlimited values from it. Cancelled when the subject is deallocated.
+    /// unlimited values from it at once, as Combine's does. Cancelled when the subject is
+    /// deallocated; one given after the completion is cancelled at once.
     public func send(subscription: Subscription) {
         core.send(subscription: subscription)
     }

@@ -25,6 +25,8 @@
 ///   a `send` from inside a subscriber is delivered after the current value reaches every
 ///   subscriber, without recursion (S11).
 /// - Demand: each subscriber's demand is its own. Asking for `.none` is an API violation (S9).
+///   Upstream subscriptions (``send(subscription:)``, `publisher.subscribe(subject)`) are asked
+///   for `.unlimited` once any subscriber has asked for a value, as in Combine.
 /// - Cancellation: a cancelled subscriber is removed at once and released (S7, S10).
 /// - Combine compatibility: Combine documents no delivery order; this subject guarantees
 ///   subscription order (see "Deviations from Combine").
@@ -49,8 +51,11 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
         core.send(completion: completion)
     }
 
-    /// Accepts an upstream subscription (when this subject subscribes to a publisher) and requests
-    /// unlimited values from it. Cancelled when the subject is deallocated.
+    /// Accepts an upstream subscription (when this subject subscribes to a publisher). As
+    /// Combine's, it asks the upstream for nothing until one of its own subscribers has asked for
+    /// a value, then for `.unlimited`; so values an upstream would send before anyone subscribes
+    /// are held back by the upstream instead of being lost. Cancelled when the subject is
+    /// deallocated; one given after the completion is cancelled at once.
     public func send(subscription: Subscription) {
         core.send(subscription: subscription)
     }

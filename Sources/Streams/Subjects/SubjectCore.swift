@@ -34,6 +34,15 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var deliveredValue: Output?
     /// `true` for `CurrentValueSubject`.
     @usableFromInline let replaysLatest: Bool
+    /// PassthroughSubject: whether any subscriber has asked for a value yet. Until then its
+    /// upstream subscriptions are asked for nothing, as Combine's; the first request asks each
+    /// of them for `.unlimited`, and so is every later upstream subscription at once. Written
+    /// under `lock`; read without it on a subscriber's request as a fast path.
+    @usableFromInline let hasDemand = Atomic<Bool>(false)
+    /// CurrentValueSubject: counts the values delivered, so that a subscriber that got the value
+    /// before it was attached (requesting inside `receive(subscription:)`) knows at attach time
+    /// whether it has missed a newer one. Owned by the drain-token holder.
+    @exclusivity(unchecked) @usableFromInline var deliveredCount: UInt = 0
 
     @usableFromInline
     enum Operation {
@@ -55,8 +64,16 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     func send(_ value: Output) {
+        send(value, keepingAfterCompletion: false)
+    }
+
+    /// `send`; with `keepingAfterCompletion`, a value sent after the completion still becomes
+    /// the current value (CurrentValueSubject's `value` setter, as Combine's), and goes nowhere.
+    @inlinable
+    func send(_ value: Output, keepingAfterCompletion: Bool) {
         lock.lock()
         if completion != nil {
+            if keepingAfterCompletion { currentValue = value }
             lock.unlock()
             return
         }
@@ -90,12 +107,29 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         lock.lock()
         let finished = completion != nil
         if !finished { upstreams.append(subscription) }
+        // As Combine: a CurrentValueSubject asks at once, a PassthroughSubject once one of its
+        // subscribers has asked for something.
+        let asks = !finished && (replaysLatest || hasDemand.load(ordering: .relaxed))
         lock.unlock()
         if finished {
             subscription.cancel()
-        } else {
+        } else if asks {
             subscription.request(.unlimited)
         }
+    }
+
+    /// A PassthroughSubject's first downstream request: asks every upstream for `.unlimited`.
+    @usableFromInline
+    func acknowledgeDemand() {
+        lock.lock()
+        if hasDemand.load(ordering: .relaxed) {
+            lock.unlock()
+            return
+        }
+        hasDemand.store(true, ordering: .releasing)
+        let subscriptions = upstreams
+        lock.unlock()
+        for subscription in subscriptions { subscription.request(.unlimited) }
     }
 
     @inlinable
@@ -112,8 +146,18 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         // is the conduit attached, through the drain token (queued if another thread is
         // delivering), so no value reaches it before its subscription.
         let conduit = Conduit(core: self, downstream: subscriber)
+        // A CurrentValueSubject owes a new subscriber the current value; a request from inside
+        // `receive(subscription:)` gets it inside that request when the token is free.
+        conduit.owesValue = replaysLatest
         subscriber.receive(subscription: conduit)
         submit(.attach(conduit))
+        // A PassthroughSubject's first request made before the conduit was attached (inside
+        // `receive(subscription:)`) asks the upstreams only now, so that what a synchronous
+        // upstream sends at once reaches this subscriber.
+        if conduit.attachState.exchange(SubjectConduit<Output, Failure>.attached, ordering: .acquiringAndReleasing)
+            == SubjectConduit<Output, Failure>.subscribingWithDemand {
+            acknowledgeDemand()
+        }
     }
 
     /// Forgets an upstream subscription that was cancelled (by the `subscribe(subject)`
@@ -184,8 +228,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
                 conduit.finish(lock.withLock { completion! })
             } else {
                 conduits.append(.passRetained(conduit))
-                conduit.owesValue = replaysLatest
-                if replaysLatest { conduit.flush(deliveredValue!) }
+                if replaysLatest {
+                    // Given the value before it was attached: it is owed a newer one, if any.
+                    if !conduit.owesValue, conduit.seenCount != deliveredCount { conduit.owesValue = true }
+                    conduit.flush(deliveredValue!)
+                }
             }
         case .detach(let conduit):
             if let index = conduits.firstIndex(where: { $0.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }) {
@@ -199,7 +246,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     func deliver(_ value: Output) {
-        if replaysLatest { deliveredValue = value }
+        if replaysLatest {
+            deliveredValue = value
+            deliveredCount &+= 1
+        }
         // In place (a mutating access copies nothing) and at +0: nothing here retains. Only the
         // token holder changes `conduits`, and it is busy here.
         conduits.withUnsafeMutableBufferPointer { buffer in
@@ -221,6 +271,16 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
     /// CurrentValueSubject: the subscriber missed the latest value for lack of demand (or has not
     /// had it yet) and gets it as soon as it asks.
     @exclusivity(unchecked) @usableFromInline var owesValue = false
+    /// CurrentValueSubject: the subject's `deliveredCount` when this subscriber was given the
+    /// value before it was attached.
+    @exclusivity(unchecked) @usableFromInline var seenCount: UInt = 0
+    /// PassthroughSubject: whether the subject is still handing this subscription over
+    /// (`subscribing`), was asked for a value meanwhile (`subscribingWithDemand`: the subject
+    /// asks its upstreams once the conduit is attached), or is attached.
+    @usableFromInline let attachState = Atomic<UInt8>(0)
+    @usableFromInline static var subscribing: UInt8 { 0 }
+    @usableFromInline static var subscribingWithDemand: UInt8 { 1 }
+    @usableFromInline static var attached: UInt8 { 2 }
     /// `offer`, as compiled for the concrete subscriber type where it subscribed. A call through
     /// the class's vtable from the subject would run the unspecialized generic code.
     @usableFromInline let offerValue: (SubjectConduit, Output) -> Void
@@ -240,7 +300,13 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
         guard demand.isValidRequest(of: "A subject's subscription") else { return }
         if cancelled.load(ordering: .relaxed) { return }
         addDemand(demand)
-        if core.replaysLatest { core.submit(.flush(self)) }
+        if core.replaysLatest {
+            core.submit(.flush(self))
+        } else if !core.hasDemand.load(ordering: .acquiring) {
+            let (deferred, _) = attachState.compareExchange(
+                expected: Self.subscribing, desired: Self.subscribingWithDemand, ordering: .acquiringAndReleasing)
+            if !deferred { core.acknowledgeDemand() }
+        }
     }
 
     @usableFromInline
@@ -314,6 +380,7 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
         if !owesValue || cancelled.load(ordering: .relaxed) { return }
         guard takeOne(), let downstream else { return }
         owesValue = false
+        seenCount = core.deliveredCount
         let more = downstream.receive(latest)
         if more != .none { addDemand(more) }
     }

@@ -1,13 +1,22 @@
-/// The subscriber behind `Publisher.subscribe(_ subject:)`: forwards the subscription, values and
-/// completion into a subject, and cancels the upstream when cancelled.
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CustomStringConvertible,
+/// The subscriber behind `Publisher.subscribe(_ subject:)`: an object of its own between the
+/// upstream and the subject, as Combine's (its description is `"Subject"`).
+///
+/// It gives the subject itself as the upstream subscription (`send(subscription: self)`), so the
+/// subject's requests (a PassthroughSubject asks for `.unlimited` once one of its subscribers has
+/// demand) reach the upstream through it, and values and the completion go into the subject.
+/// A value or completion before the upstream's subscription or after the end (completion or
+/// cancel) is ignored, and a second subscription is cancelled (S2). Cancelling it cancels the
+/// upstream and lets the subject forget it.
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // subject and upstream are guarded by `lock`
 {
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
 
     private let lock = Lock()
+    /// `nil` once the stream has ended (completed or cancelled).
     private var subject: Downstream?
+    /// `nil` before the upstream's subscription and after the end.
     private var upstream: Subscription?
 
     init(_ subject: Downstream) {
@@ -25,24 +34,38 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
         }
         upstream = subscription
         lock.unlock()
-        subject.send(subscription: subscription)
+        subject.send(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        let subject = self.subject
+        guard upstream != nil, let subject = self.subject else {
+            lock.unlock()
+            return .none
+        }
         lock.unlock()
-        subject?.send(input)
+        subject.send(input)
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        let subject = self.subject
+        guard upstream != nil, let subject = self.subject else {
+            lock.unlock()
+            return
+        }
         self.subject = nil
         upstream = nil
         lock.unlock()
-        subject?.send(completion: completion)
+        subject.send(completion: completion)
+    }
+
+    /// The subject's request, passed to the upstream.
+    func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let upstream = self.upstream
+        lock.unlock()
+        upstream?.request(demand)
     }
 
     func cancel() {
@@ -54,7 +77,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
         lock.unlock()
         guard let upstream else { return }
         upstream.cancel()
-        (subject as? any UpstreamForgetting)?.forgetUpstream(upstream)
+        (subject as? any UpstreamForgetting)?.forgetUpstream(self)
     }
 }
 

@@ -29,7 +29,8 @@ extension Subscribers {
     /// `assign(to:on:)`. Asks for unlimited values.
     ///
     /// It holds the object strongly until completion or cancellation, then releases it and its
-    /// subscription (S7).
+    /// subscription (S7). A value or completion before its subscription, or after its completion
+    /// or cancel, is ignored, and a second subscription is cancelled (S2), as Combine's.
     ///
     /// - Threading: `cancel()` may be called from any thread.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
@@ -70,7 +71,8 @@ extension Subscribers {
         /// Writes `value` into the property.
         public func receive(_ value: Input) -> Subscribers.Demand {
             lock.lock()
-            let object = _object
+            // S2: nothing before the subscription or after the end.
+            let object = upstream == nil ? nil : _object
             lock.unlock()
             if let object { object[keyPath: keyPath] = value }
             return .none
@@ -79,6 +81,11 @@ extension Subscribers {
         /// Releases the object and the subscription.
         public func receive(completion: Subscribers.Completion<Never>) {
             lock.lock()
+            // S2: a completion before the subscription or after the end is ignored.
+            guard upstream != nil else {
+                lock.unlock()
+                return
+            }
             finished = true
             let object = _object
             _object = nil

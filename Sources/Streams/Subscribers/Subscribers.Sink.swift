@@ -56,8 +56,9 @@ extension Subscribers {
     /// A subscriber that asks for unlimited values and hands each one, and the completion, to a
     /// closure. Made by `sink(receiveCompletion:receiveValue:)`.
     ///
-    /// It cancels its subscription when cancelled; after its completion, or after cancel, it
-    /// ignores anything more (S4). Both closures are released after the completion (S7). When
+    /// It cancels its subscription when cancelled; a value or completion before its subscription,
+    /// or after its completion or cancel, is ignored, and a second subscription is cancelled (S2,
+    /// S4), as Combine's. Both closures are released after the completion (S7). When
     /// cancelled directly, the closures go when the sink itself is released (as `sink`'s
     /// `AnyCancellable` releases it at once).
     ///
@@ -120,7 +121,9 @@ extension Subscribers {
         public func receive(_ value: Input) -> Subscribers.Demand {
             // Moved out and back rather than copied: a copy would retain and release the closure's
             // context on every value. Nothing else can reach this sink meanwhile (S3).
-            if state.load(ordering: .relaxed) != 1, let handlers = self.handlers.take() {
+            // S2: only while subscribed (a holder's address, above 1): nothing before the
+            // subscription or after the end.
+            if state.load(ordering: .relaxed) > 1, let handlers = self.handlers.take() {
                 handlers.value(value)
                 self.handlers = handlers
             }
@@ -130,9 +133,16 @@ extension Subscribers {
         /// Calls `receiveCompletion` once, then releases both closures.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let old = state.exchange(1, ordering: .acquiringAndReleasing)
-            if old == 1 { return }
-            if old > 1 { _ = SubscriptionHolder.take(old) }
+            // S2: a completion before the subscription or after the end is ignored.
+            var old = state.load(ordering: .acquiring)
+            while old > 1 {
+                let (exchanged, original) = state.compareExchange(
+                    expected: old, desired: 1, ordering: .acquiringAndReleasing)
+                if exchanged { break }
+                old = original
+            }
+            guard old > 1 else { return }
+            _ = SubscriptionHolder.take(old)
             // Released after the call (S7): a finished sink keeps nothing alive.
             self.handlers.take()?.completion(completion)
         }

@@ -207,6 +207,68 @@ struct AsyncPublisherTests {
         #expect(weakTracked == nil)
     }
 
+    // MARK: Several next() at once
+
+    @Test func twoNextCallsFromDifferentTasksAreServedInOrder() async {
+        // As Combine: each waiting next() asks for one value, and they are served in order.
+        let upstream = TestPublisher<Int, Never>()
+        let shared = SharedIterator(upstream.values.makeAsyncIterator())
+        let first = Task { var iterator = shared.iterator; return await iterator.next() }
+        #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
+        let second = Task { var iterator = shared.iterator; return await iterator.next() }
+        #expect(await pollUntil { upstream.history == [.requested(.max(1)), .requested(.max(1))] })
+        upstream.send(1)
+        upstream.send(2)
+        #expect(await first.value == 1)
+        #expect(await second.value == 2)
+        upstream.send(completion: .finished)
+        var iterator = shared.iterator
+        #expect(await iterator.next() == nil)
+    }
+
+    @Test func aFailureGoesToTheFirstWaitingNextAndTheOthersEnd() async throws {
+        let upstream = TestPublisher<Int, Boom>()
+        let shared = SharedThrowingIterator(upstream.values.makeAsyncIterator())
+        let first = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
+        #expect(await pollUntil { upstream.history.count == 1 })
+        let second = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
+        #expect(await pollUntil { upstream.history.count == 2 })
+        upstream.send(completion: .failure(Boom()))
+        await #expect(throws: Boom.self) { try await first.value }
+        #expect(try await second.value == nil)
+    }
+
+    @Test func cancellingOneWaitingTaskEndsEveryWaitingNext_S16() async {
+        let upstream = TestPublisher<Int, Never>()
+        let shared = SharedIterator(upstream.values.makeAsyncIterator())
+        let first = Task { var iterator = shared.iterator; return await iterator.next() }
+        let second = Task { var iterator = shared.iterator; return await iterator.next() }
+        #expect(await pollUntil { upstream.history.count == 2 })
+        first.cancel()
+        #expect(await first.value == nil)
+        #expect(await second.value == nil)
+        #expect(upstream.history.last == .cancelled)
+    }
+
+    // MARK: Misbehaving upstream
+
+    @Test func ignoresWhatComesBeforeTheSubscriptionAndAfterTheEnd_S2() async throws {
+        // Before the subscription: ignored; the iteration goes on with the subscription.
+        let early = MisbehavingPublisher<Int, Boom>([.value(9), .completion(.failure(Boom())), .subscription])
+        let shared = SharedThrowingIterator(early.values.makeAsyncIterator())
+        let task = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
+        #expect(await pollUntil { early.subscriptions.first?.history == [.requested(.max(1))] })
+        task.cancel()
+        #expect(try await task.value == nil)
+
+        // After the end: ignored; a second subscription is cancelled.
+        let late = MisbehavingPublisher<Int, Boom>([.subscription, .completion(.finished), .value(1),
+                                                    .completion(.failure(Boom())), .subscription])
+        var iterator = late.values.makeAsyncIterator()
+        #expect(try await iterator.next() == nil)
+        #expect(late.subscriptions.last?.history == [.cancelled])
+    }
+
     // MARK: Reentrancy
 
     @Test func aPublisherThatAnswersInsideTheRequest() async {
@@ -274,4 +336,17 @@ func pollUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async 
         try? await Task.sleep(for: .milliseconds(1))
     }
     return true
+}
+
+/// Copies of one iterator for several tasks (the iterator's state is the shared subscriber,
+/// which is thread-safe; each task mutates only its own copy).
+final class SharedIterator<P: Publisher>: @unchecked Sendable where P.Failure == Never {  // `iterator` never changes
+    let iterator: AsyncPublisher<P>.Iterator
+    init(_ iterator: AsyncPublisher<P>.Iterator) { self.iterator = iterator }
+}
+
+/// ``SharedIterator`` for a throwing sequence.
+final class SharedThrowingIterator<P: Publisher>: @unchecked Sendable {  // `iterator` never changes
+    let iterator: AsyncThrowingPublisher<P>.Iterator
+    init(_ iterator: AsyncThrowingPublisher<P>.Iterator) { self.iterator = iterator }
 }

@@ -12,8 +12,8 @@ struct BufferTests {
     @Test func marbles() {
         // The doc comment's diagram: the downstream asks for one value only.
         assertMarbles("-1-2-3-4-|", {
-            $0.buffer(size: 2, prefetch: .byRequest, whenFull: .customError { MarbleFailure() })
-        }, "-1-----[;^]", demand: .max(1))
+            $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
+        }, "-1--------", demand: .max(1))
         // With demand, values go straight through.
         assertMarbles("-a-b-c-|", { $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest) }, "-a-b-c-|")
         assertMarbles("-a-b-c-|", { $0.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest) }, "-a-b-c-|")
@@ -24,7 +24,9 @@ struct BufferTests {
         assertMarbles("-1-2-3-^", { $0.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest) },
                       "-1-----^", demand: .max(1))
         assertMarbles([1, 2, 3].publisher.buffer(size: 10, prefetch: .keepFull, whenFull: .dropNewest), "[123|]")
-        assertMarbles([1, 2, 3].publisher.buffer(size: 1, prefetch: .byRequest, whenFull: .dropOldest), "[123|]")
+        // As Combine: the prefetch is asked for before the downstream has its subscription, so a
+        // synchronous upstream overfills the buffer at once.
+        assertMarbles([1, 2, 3].publisher.buffer(size: 1, prefetch: .byRequest, whenFull: .dropOldest), "[3|]")
     }
 
     @Test func docExample() {
@@ -101,11 +103,36 @@ struct BufferTests {
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func requestingNoneIsAnAPIViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts request(.none) here and does nothing.
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().buffer(size: 1, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        upstream.buffer(size: 1, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        upstream.send(1)
         let messages = recordingAPIViolations { subscriber.request(.none) }
-        #expect(messages.count == 1 && messages[0].contains("S9") && messages[0].contains("Buffer"))
+        #expect(messages.isEmpty)
+        #expect(subscriber.events == [.subscription])
+        #expect(upstream.history == [.requested(.max(1))])
+        #expect("\(subscriber.subscription!)" == "Buffer")
+    }
+
+    @Test func thePrefetchIsAskedForBeforeTheSubscriptionIsHandedOver() {
+        // As Combine: [1, 7] fills a buffer of one before the downstream can ask, so only 7 is left.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        [1, 7].publisher.buffer(size: 1, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(7), .completion(.finished)])
+
+        let kept = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        [1, 2, 3].publisher.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(kept)
+        #expect(kept.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+
+        let upstream = TestPublisher<Int, Never>()
+        let seen = LockedLog()
+        let probe = AnySubscriber<Int, Never>(
+            receiveSubscription: { _ in seen.append("\(upstream.history == [.requested(.max(3))])") },
+            receiveValue: { _ in .none })
+        upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(probe)
+        #expect(seen.entries == ["true"])
     }
 
     @Test func aSizeBelowOneStopsWithAClearMessage() async {
@@ -118,7 +145,8 @@ struct BufferTests {
 
     // MARK: Completion and failure
 
-    @Test func finishedWaitsForTheBufferedValues() {
+    @Test func finishedWaitsForTheBufferedValuesAndDemand_S5() {
+        // As Combine: after the last buffered value, `.finished` waits for demand.
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
@@ -129,14 +157,18 @@ struct BufferTests {
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription, .value(1)])
         subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+        subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
     }
 
-    @Test func finishedWithAnEmptyBufferNeedsNoDemand_S5() {
+    @Test func finishedWithAnEmptyBufferWaitsForARequest_S5() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
         upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription, .completion(.finished)])
     }
 
@@ -152,7 +184,9 @@ struct BufferTests {
         #expect(subscriber.events == [.subscription, .completion(.failure(Boom()))])
     }
 
-    @Test func customErrorCancelsTheUpstreamAndFails() {
+    @Test func customErrorCancelsTheUpstreamAndFailsAfterTheBufferedValues() {
+        // As Combine: the upstream is cancelled at once; the failure goes out at the next
+        // request, after the buffered values that request allows.
         let made = AtomicTickCounter()
         let upstream = TestPublisher<Int, Full>()
         let subscriber = RecordingSubscriber<Int, Full>(demand: .max(1))
@@ -166,10 +200,26 @@ struct BufferTests {
         #expect(subscriber.events == [.subscription, .value(1)])
         upstream.send(4)  // the buffer is full
         upstream.send(5)
-        #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(Full()))])
+        #expect(subscriber.events == [.subscription, .value(1)])
         #expect(upstream.history == [.requested(.max(2)), .cancelled])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.failure(Full()))])
         #expect(made.count == 1)
         #expect(subscriber.violations.isEmpty)
+
+        let all = RecordingSubscriber<Int, Full>(demand: nil)
+        let other = TestPublisher<Int, Full>()
+        other.buffer(size: 2, prefetch: .byRequest, whenFull: .customError { Full() }).subscribe(all)
+        for value in 1...3 { other.send(value) }
+        all.request(.unlimited)
+        #expect(all.events == [.subscription, .value(1), .value(2), .completion(.failure(Full()))])
+    }
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        checkIgnoresMisbehavingUpstream({ $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest) },
+                                        value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.buffer(size: 2, prefetch: .keepFull, whenFull: .customError { Boom() }) },
+                                        value: 1, failure: Boom())
     }
 
     // MARK: Cancellation
@@ -245,7 +295,9 @@ struct BufferTests {
             box.subscriber = subscriber
             (0..<10_000).publisher.buffer(size: 16, prefetch: prefetch, whenFull: .dropNewest).subscribe(subscriber)
             box.subscriber = nil
-            #expect(subscriber.values.count == 10_000)
+            // As Combine, byRequest asks the synchronous upstream for everything before the
+            // downstream can ask: the first 16 values fill the buffer and the rest are dropped.
+            #expect(subscriber.values.count == (prefetch == .keepFull ? 10_000 : 16))
             #expect(subscriber.completion == .finished)
             #expect(subscriber.violations.isEmpty)
         }
@@ -271,20 +323,24 @@ struct BufferTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.buffer(size: 16, prefetch: .keepFull, whenFull: .dropNewest) }
-        checkContract { (0..<300).publisher.buffer(size: 1, prefetch: .keepFull, whenFull: .dropOldest) }
-        checkContract { (0..<300).publisher.buffer(size: 1_000, prefetch: .byRequest, whenFull: .dropOldest) }
+        checkContract({ (0..<300).publisher.buffer(size: 16, prefetch: .keepFull, whenFull: .dropNewest) },
+                      requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.buffer(size: 1, prefetch: .keepFull, whenFull: .dropOldest) },
+                      requestingNone: .isIgnored)
+        checkContract({ (0..<300).publisher.buffer(size: 1_000, prefetch: .byRequest, whenFull: .dropOldest) },
+                      requestingNone: .isIgnored)
         // A failure discards what is prefetched and not yet asked for, so a subscriber asking
         // step by step sees fewer values before it than an unlimited one.
         checkContract({ (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
-        }.buffer(size: 16, prefetch: .keepFull, whenFull: .dropNewest) }, deterministic: false)
+        }.buffer(size: 16, prefetch: .keepFull, whenFull: .dropNewest) }, deterministic: false, requestingNone: .isIgnored)
         // Without demand the byRequest buffer overflows at once, so what arrives depends on the
         // demand: not deterministic, but every rule still holds.
         checkContract({ (0..<300).publisher.setFailureType(to: Boom.self)
             .buffer(size: 4, prefetch: .byRequest, whenFull: .customError { Boom() }) },
-                      deterministic: false)
-        checkContract { Empty<Int, Never>().buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest) }
+                      deterministic: false, requestingNone: .isIgnored)
+        checkContract({ Empty<Int, Never>().buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest) },
+                      requestingNone: .isIgnored)
     }
 }

@@ -6,6 +6,44 @@ import Testing
 struct MulticastTests {
     struct Boom: Error, Equatable {}
 
+    @Test func subscribersGetASubscriptionOfItsOwnNamedMulticast() {
+        // As Combine (and for share() and makeConnectable(), which are multicasts there).
+        let upstream = TestPublisher<Int, Never>()
+        let subscribers = (0..<3).map { _ in RecordingSubscriber<Int, Never>(demand: nil) }
+        upstream.multicast { PassthroughSubject<Int, Never>() }.subscribe(subscribers[0])
+        upstream.share().subscribe(subscribers[1])
+        upstream.makeConnectable().subscribe(subscribers[2])
+        #expect(subscribers.map { "\($0.subscription!)" } == ["Multicast", "Multicast", "Multicast"])
+    }
+
+    @Test func aConnectionAsksTheUpstreamOnceASubscriberHasDemand() {
+        // As Combine's PassthroughSubject: connecting asks for nothing until a subscriber asks.
+        let upstream = TestPublisher<Int, Never>()
+        let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        multicast.subscribe(subscriber)
+        let connection = multicast.connect()
+        #expect(upstream.history == [])
+        subscriber.request(.max(1))
+        #expect(upstream.history == [.requested(.unlimited)])
+        upstream.send(1)
+        upstream.send(2)
+        #expect(subscriber.values == [1])
+        // The demand a value returns goes back to the subject.
+        subscriber.request(.max(1))
+        upstream.send(3)
+        #expect(subscriber.values == [1, 3])
+        subscriber.cancel()
+        upstream.send(4)
+        #expect(subscriber.values == [1, 3])
+        _ = connection
+    }
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        checkIgnoresMisbehavingUpstream({ $0.multicast { PassthroughSubject() }.autoconnect() },
+                                        value: 1, failure: Boom())
+    }
+
     // MARK: Marbles
 
     @Test func marbles() {
@@ -118,7 +156,9 @@ struct MulticastTests {
         #expect(upstream.subscriptions.count == 2)
         first.cancel()
         second.cancel()
-        #expect(upstream.subscriptions.allSatisfy { $0.history == [.requested(.unlimited), .cancelled] })
+        // No subscriber has asked for anything: the PassthroughSubject asks its upstream for
+        // nothing (as Combine's).
+        #expect(upstream.subscriptions.allSatisfy { $0.history == [.cancelled] })
     }
 
     // MARK: Cancellation
@@ -148,7 +188,7 @@ struct MulticastTests {
         do {
             _ = multicast.connect()
         }
-        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+        #expect(upstream.history == [.cancelled])
     }
 
     @Test func aSubscribersCancelDetachesOnlyIt() {

@@ -6,6 +6,21 @@ import Testing
 struct ShareTests {
     struct Boom: Error, Equatable {}
 
+    @Test func ignoresMisbehavingUpstream_S2() {
+        checkIgnoresMisbehavingUpstream({ $0.share() }, value: 1, failure: Boom())
+    }
+
+    @Test func theUpstreamIsAskedOnceASubscriberHasDemand() {
+        // As Combine, where share() is multicast through a PassthroughSubject.
+        let upstream = TestPublisher<Int, Never>()
+        let shared = upstream.share()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        shared.subscribe(subscriber)
+        #expect(upstream.history == [])
+        subscriber.request(.max(2))
+        #expect(upstream.history == [.requested(.unlimited)])
+    }
+
     // MARK: Marbles
 
     @Test func marbles() {
@@ -136,7 +151,8 @@ struct ShareTests {
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil, onSubscription: { $0.cancel() })
         let shared = upstream.share()
         shared.subscribe(subscriber)
-        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+        // Nobody asked for anything, so (as in Combine) the upstream was asked for nothing.
+        #expect(upstream.history == [.cancelled])
         // The next subscriber connects again.
         shared.subscribe(RecordingSubscriber<Int, Never>())
         #expect(upstream.subscriptions.count == 2)

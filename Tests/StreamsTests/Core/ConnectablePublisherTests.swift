@@ -63,6 +63,13 @@ final class SubjectConnectable<Upstream: Publisher>: ConnectablePublisher {
 struct ConnectablePublisherTests {
     struct Boom: Error, Equatable {}
 
+    @Test func theSubscriptionDescribesItselfAsItsUpstreams() {
+        // As Combine: autoconnect's subscription shows the connectable publisher's own.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        TestPublisher<Int, Never>().makeConnectable().autoconnect().subscribe(subscriber)
+        #expect("\(subscriber.subscription!)" == "Multicast")
+    }
+
     // MARK: Marbles
 
     @Test func marbles() {

@@ -69,9 +69,11 @@ struct LastTests {
         #expect(upstream.history == [.requested(.unlimited)])
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts request(.none) here and does nothing.
+        let upstream = TestPublisher<Int, Never>()
         let last = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().last().subscribe(last)
+        upstream.last().subscribe(last)
         let lastWhere = RecordingSubscriber<Int, Never>(demand: nil)
         TestPublisher<Int, Never>().last { $0 > 1 }.subscribe(lastWhere)
         let tryLastWhere = RecordingSubscriber<Int, any Error>(demand: nil)
@@ -81,16 +83,23 @@ struct LastTests {
             lastWhere.subscription?.request(.none)
             tryLastWhere.subscription?.request(.none)
         }
-        #expect(messages.count == 3)
-        #expect(messages.allSatisfy { $0.contains("S9") })
-        #expect(messages.map { $0.contains("LastWhere") } == [false, true, true])
+        #expect(messages.isEmpty)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(last.events == [.subscription])
+        #expect(upstream.history == [.requested(.unlimited)])
+        #expect(["\(last.subscription!)", "\(lastWhere.subscription!)", "\(tryLastWhere.subscription!)"]
+            == ["Last", "LastWhere", "TryLastWhere"])
     }
 
     // MARK: Completion and failure
 
-    @Test func emptyUpstreamSendsOnlyFinishedWithoutDemand_S5() {
+    @Test func emptyUpstreamHoldsFinishedUntilARequest_S5() {
+        // As Combine: even with no value to send, `.finished` waits for the first request.
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         Empty<Int, Never>().last().subscribe(subscriber)
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription, .completion(.finished)])
 
         let upstream = TestPublisher<Int, Never>()
@@ -98,7 +107,10 @@ struct LastTests {
         upstream.last { $0 > 10 }.subscribe(noMatch)
         upstream.send(1)
         upstream.send(completion: .finished)
+        #expect(noMatch.events == [.subscription])
+        noMatch.request(.unlimited)
         #expect(noMatch.events == [.subscription, .completion(.finished)])
+        #expect(noMatch.violations.isEmpty)
     }
 
     @Test func failurePassesThroughWithoutDemand_S5() {
@@ -211,18 +223,26 @@ struct LastTests {
         #expect(subscriber.events == [.subscription, .value(2)])
     }
 
+    // MARK: Misbehaving upstream
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        checkIgnoresMisbehavingUpstream({ $0.last() }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.last { $0 > 0 } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.tryLast { $0 > 0 } }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.last() }
-        checkContract { (0..<300).publisher.last { $0 < 150 } }
-        checkContract { (0..<300).publisher.last { $0 > 500 } }
-        checkContract { (0..<300).publisher.tryLast { $0.isMultiple(of: 7) } }
-        checkContract { (0..<300).publisher.tryLast { n in
+        checkReducingContract { (0..<300).publisher.last() }
+        checkReducingContract { (0..<300).publisher.last { $0 < 150 } }
+        checkReducingContract { (0..<300).publisher.last { $0 > 500 } }
+        checkReducingContract { (0..<300).publisher.tryLast { $0.isMultiple(of: 7) } }
+        checkReducingContract { (0..<300).publisher.tryLast { n in
             if n == 150 { throw Boom() }
             return true
         } }
-        checkContract { (0..<300).publisher.tryMap { n -> Int in
+        checkReducingContract { (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
         }.last() }

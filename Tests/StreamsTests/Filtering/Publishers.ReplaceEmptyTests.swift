@@ -26,13 +26,14 @@ struct ReplaceEmptyTests {
 
     // MARK: Demand
 
-    @Test func demandPassesThrough() {
+    @Test func asksForUnlimitedAndPassesDemandThrough() {
+        // As Combine: `.unlimited` after the downstream's first request, then every request.
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2), onValue: { _ in .max(1) })
         upstream.replaceEmpty(with: 0).subscribe(subscriber)
         #expect(upstream.send(1) == .max(1))
         subscriber.request(.max(3))
-        #expect(upstream.history == [.requested(.max(2)), .requested(.max(3))])
+        #expect(upstream.history == [.requested(.max(2)), .requested(.unlimited), .requested(.max(3))])
         #expect(subscriber.values == [1])
     }
 
@@ -46,7 +47,7 @@ struct ReplaceEmptyTests {
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription, .value(42), .completion(.finished)])
         // The upstream had finished: the request was not passed on.
-        #expect(upstream.history == [])
+        #expect(upstream.history == [.requested(.unlimited)])
         #expect(subscriber.violations.isEmpty)
     }
 
@@ -56,7 +57,7 @@ struct ReplaceEmptyTests {
         upstream.replaceEmpty(with: 42).subscribe(subscriber)
         upstream.send(completion: .finished)
         #expect(subscriber.events == [.subscription, .value(42), .completion(.finished)])
-        #expect(upstream.history == [.requested(.max(1))])
+        #expect(upstream.history == [.requested(.max(1)), .requested(.unlimited)])
     }
 
     @Test func requestingNoneIsAViolation_S9() {
@@ -67,7 +68,7 @@ struct ReplaceEmptyTests {
         #expect(messages.count == 1)
         #expect(messages.first?.contains("S9") == true)
         #expect(messages.first?.contains("ReplaceEmpty") == true)
-        #expect(upstream.history == [])
+        #expect(upstream.history == [.requested(.unlimited)])
     }
 
     // MARK: Completion and failure
@@ -115,7 +116,7 @@ struct ReplaceEmptyTests {
         subscriber.cancel()
         subscriber.cancel()
         subscriber.request(.max(1))
-        #expect(upstream.history == [.requested(.max(1)), .cancelled])
+        #expect(upstream.history == [.requested(.max(1)), .requested(.unlimited), .cancelled])
     }
 
     @Test func neverDeliversAfterCancelEvenWhenTheUpstreamGoesOn_S6() {
@@ -169,15 +170,28 @@ struct ReplaceEmptyTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        checkIgnoresMisbehavingUpstream({ $0.replaceEmpty(with: 0) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.replaceEmpty(with: -1) }
+        // Only upstreams without values: with values, replaceEmpty (as Combine's) asks for
+        // `.unlimited` and passes them on whatever the downstream asked for, which the checker
+        // reports under S1 (pinned by valuesReachADownstreamThatHasNotAskedForThem).
         checkContract { Empty<Int, Never>().replaceEmpty(with: -1) }
-        checkContract { (0..<300).publisher.tryMap { n -> Int in
-            if n == 150 { throw Boom() }
-            return n
-        }.replaceEmpty(with: -1) }
+        checkContract { Fail<Int, Boom>(error: Boom()).replaceEmpty(with: -1) }
+    }
+
+    @Test func valuesReachADownstreamThatHasNotAskedForThem() {
+        // Combine's replaceEmpty asks its upstream for `.unlimited` once subscribed, so the
+        // upstream's values go on whatever the downstream asked for.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
+        [1, 2, 3].publisher.replaceEmpty(with: 0).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
     }
 
     // MARK: Combine compatibility

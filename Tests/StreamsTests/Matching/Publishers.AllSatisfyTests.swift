@@ -65,19 +65,23 @@ struct AllSatisfyTests {
         #expect(upstream.history == [.requested(.unlimited)])
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts request(.none) here and does nothing.
+        let upstream = TestPublisher<Int, Never>()
         let allSatisfy = RecordingSubscriber<Bool, Never>(demand: nil)
-        TestPublisher<Int, Never>().allSatisfy { $0 > 1 }.subscribe(allSatisfy)
+        upstream.allSatisfy { $0 > 1 }.subscribe(allSatisfy)
         let tryAllSatisfy = RecordingSubscriber<Bool, any Error>(demand: nil)
         TestPublisher<Int, Never>().tryAllSatisfy { $0 > 1 }.subscribe(tryAllSatisfy)
         let messages = recordingAPIViolations {
             allSatisfy.subscription?.request(.none)
             tryAllSatisfy.subscription?.request(.none)
         }
-        #expect(messages.count == 2)
-        #expect(messages.allSatisfy { $0.contains("S9") })
-        #expect(messages.first?.contains("AllSatisfy") == true)
-        #expect(messages.last?.contains("TryAllSatisfy") == true)
+        #expect(messages.isEmpty)
+        upstream.send(completion: .finished)
+        #expect(allSatisfy.events == [.subscription])
+        #expect(upstream.history == [.requested(.unlimited)])
+        #expect("\(allSatisfy.subscription!)" == "AllSatisfy")
+        #expect("\(tryAllSatisfy.subscription!)" == "TryAllSatisfy")
     }
 
     // MARK: Completion and failure
@@ -191,17 +195,24 @@ struct AllSatisfyTests {
         #expect(subscriber.events == [.subscription, .value(true)])
     }
 
+    // MARK: Misbehaving upstream
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        checkIgnoresMisbehavingUpstream({ $0.allSatisfy { $0 > 0 } }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.tryAllSatisfy { $0 > 0 } }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.allSatisfy { $0 < 150 } }
-        checkContract { (0..<300).publisher.allSatisfy { $0 >= 0 } }
-        checkContract { (0..<300).publisher.tryAllSatisfy { $0 >= 0 } }
-        checkContract { (0..<300).publisher.tryAllSatisfy { n in
+        checkReducingContract { (0..<300).publisher.allSatisfy { $0 < 150 } }
+        checkReducingContract { (0..<300).publisher.allSatisfy { $0 >= 0 } }
+        checkReducingContract { (0..<300).publisher.tryAllSatisfy { $0 >= 0 } }
+        checkReducingContract { (0..<300).publisher.tryAllSatisfy { n in
             if n == 150 { throw Boom() }
             return true
         } }
-        checkContract { (0..<300).publisher.tryMap { n -> Int in
+        checkReducingContract { (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
         }.allSatisfy { $0 >= 0 } }

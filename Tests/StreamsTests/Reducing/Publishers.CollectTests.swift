@@ -85,21 +85,22 @@ struct CollectTests {
         #expect(subscriber.violations.isEmpty)
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnoredByCollectButAViolationForCollectByCount_S9() {
+        // As Combine: collect() accepts request(.none); collect(_:) traps.
         let collecting = RecordingSubscriber<[Int], Never>(demand: nil)
         TestPublisher<Int, Never>().collect().subscribe(collecting)
         let byCount = RecordingSubscriber<[Int], Never>(demand: nil)
         let upstream = TestPublisher<Int, Never>()
         upstream.collect(2).subscribe(byCount)
 
-        let messages = recordingAPIViolations {
-            collecting.subscription?.request(.none)
-            byCount.subscription?.request(.none)
-        }
-        #expect(messages.count == 2)
+        let ignored = recordingAPIViolations { collecting.subscription?.request(.none) }
+        #expect(ignored.isEmpty)
+        let messages = recordingAPIViolations { byCount.subscription?.request(.none) }
+        #expect(messages.count == 1)
         #expect(messages.allSatisfy { $0.contains("S9") })
         #expect(messages.last?.contains("CollectByCount") == true)
         #expect(upstream.history == [])
+        #expect("\(collecting.subscription!)" == "Collect")
     }
 
     // MARK: Completion and failure
@@ -265,12 +266,19 @@ struct CollectTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    // MARK: Misbehaving upstream
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        checkIgnoresMisbehavingUpstream({ $0.collect() }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.collect(2) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.collect() }
-        checkContract { Empty<Int, Never>().collect() }
-        checkContract { (0..<300).publisher.tryMap { n -> Int in
+        checkReducingContract { (0..<300).publisher.collect() }
+        checkReducingContract { Empty<Int, Never>().collect() }
+        checkReducingContract { (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
         }.collect() }

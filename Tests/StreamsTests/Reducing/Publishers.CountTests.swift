@@ -44,13 +44,17 @@ struct CountTests {
         #expect(upstream.history == [.requested(.unlimited)])
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts request(.none) here and does nothing.
+        let upstream = TestPublisher<String, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<String, Never>().count().subscribe(subscriber)
+        upstream.count().subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("Count") == true)
+        #expect(messages.isEmpty)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription])
+        #expect(upstream.history == [.requested(.unlimited)])
+        #expect("\(subscriber.subscription!)" == "Count")
     }
 
     // MARK: Completion and failure
@@ -109,12 +113,18 @@ struct CountTests {
         #expect(subscriber.events == [.subscription, .value(2)])
     }
 
+    // MARK: Misbehaving upstream
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        checkIgnoresMisbehavingUpstream({ $0.count() }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.count() }
-        checkContract { Empty<Int, Never>().count() }
-        checkContract { (0..<300).publisher.tryMap { n -> Int in
+        checkReducingContract { (0..<300).publisher.count() }
+        checkReducingContract { Empty<Int, Never>().count() }
+        checkReducingContract { (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
         }.count() }

@@ -92,13 +92,23 @@ struct ReduceTests {
         #expect(upstream.history == [.requested(.unlimited)])
     }
 
-    @Test func requestingNoneIsAViolation_S9() {
+    @Test func requestingNoneIsIgnored_S9() {
+        // Combine accepts request(.none) here and does nothing.
+        let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        TestPublisher<Int, Never>().reduce(0, +).subscribe(subscriber)
-        let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("S9") == true)
-        #expect(messages.first?.contains("Reduce") == true)
+        upstream.reduce(0, +).subscribe(subscriber)
+        let tried = RecordingSubscriber<Int, any Error>(demand: nil)
+        TestPublisher<Int, Never>().tryReduce(0, +).subscribe(tried)
+        let messages = recordingAPIViolations {
+            subscriber.subscription?.request(.none)
+            tried.subscription?.request(.none)
+        }
+        #expect(messages.isEmpty)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription])
+        #expect(upstream.history == [.requested(.unlimited)])
+        #expect("\(subscriber.subscription!)" == "Reduce")
+        #expect("\(tried.subscription!)" == "TryReduce")
     }
 
     // MARK: Completion and failure
@@ -282,21 +292,28 @@ struct ReduceTests {
         #expect(subscriber.completion == .finished)
     }
 
+    // MARK: Misbehaving upstream
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        checkIgnoresMisbehavingUpstream({ $0.reduce(0, +) }, value: 1, failure: Boom())
+        checkIgnoresMisbehavingUpstream({ $0.tryReduce(0, +) }, value: 1, failure: Boom())
+    }
+
     // MARK: Contract
 
     @Test func contract() {
-        checkContract { (0..<300).publisher.reduce(0, +) }
-        checkContract { (0..<300).publisher.tryReduce(0, +) }
-        checkContract { (0..<300).publisher.tryReduce(0) { sum, n in
+        checkReducingContract { (0..<300).publisher.reduce(0, +) }
+        checkReducingContract { (0..<300).publisher.tryReduce(0, +) }
+        checkReducingContract { (0..<300).publisher.tryReduce(0) { sum, n in
             if n == 150 { throw Boom() }
             return sum + n
         } }
-        checkContract { (0..<300).publisher.tryMap { n -> Int in
+        checkReducingContract { (0..<300).publisher.tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
         }.reduce(0, +) }
-        checkContract { Empty<Int, Never>().reduce(0, +) }
-        checkContract { Just(1).reduce(0, +) }
+        checkReducingContract { Empty<Int, Never>().reduce(0, +) }
+        checkReducingContract { Just(1).reduce(0, +) }
     }
 }
 
@@ -361,4 +378,12 @@ func subscribeRequestingFromInside<P: Publisher>(_ publisher: P) -> RecordingSub
 /// Lets a recorder's hooks reach the recorder itself.
 final class RecorderSlot<Input, Failure: Error>: @unchecked Sendable {  // set before and after use, on one thread
     var recorder: RecordingSubscriber<Input, Failure>?
+}
+
+/// `checkContract` for the operators that, like Combine's, accept `request(.none)` and do
+/// nothing (S9).
+func checkReducingContract<P: Publisher>(
+    _ makePublisher: @escaping () -> P, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    checkContract(makePublisher, requestingNone: .isIgnored, sourceLocation: sourceLocation)
 }

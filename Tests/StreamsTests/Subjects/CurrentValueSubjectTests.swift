@@ -16,6 +16,61 @@ struct CurrentValueSubjectTests {
         #expect(subject.value == 2)
     }
 
+    @Test func valueCanBeAssignedAfterCompletion() {
+        // As Combine: assigning `value` after the completion changes what it reads and delivers
+        // nothing; `send` after the completion changes nothing.
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = RecordingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        subject.send(completion: .finished)
+        subject.value = 42
+        #expect(subject.value == 42)
+        subject.send(7)
+        #expect(subject.value == 42)
+        #expect(subscriber.events == [.subscription, .value(0), .completion(.finished)])
+    }
+
+    @Test func aRequestInsideReceiveSubscriptionGetsTheValueInsideThatRequest() {
+        // As Combine: the current value arrives inside the request call.
+        let log = LockedLog()
+        let subject = CurrentValueSubject<Int, Never>(5)
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription in
+                subscription.request(.max(1))
+                log.append("requested")
+            },
+            receiveValue: { log.append("\($0)"); return .none })
+        subject.subscribe(subscriber)
+        #expect(log.entries == ["5", "requested"])
+        subject.send(6)
+        #expect(log.entries == ["5", "requested"])
+
+        // A subscriber that got the value early still gets the later ones it asks for.
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))  // asks inside receive(subscription:)
+        subject.subscribe(recorder)
+        recorder.request(.max(1))
+        subject.send(7)
+        #expect(recorder.values == [6, 7])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func aValueSentWhileTheSubscriberIsBeingAttachedIsNotMissed() {
+        // The subscriber gets the current value inside its request, before it is attached; a
+        // value sent before the attach completes is owed to it and delivered then.
+        let subject = CurrentValueSubject<Int, Never>(5)
+        let log = LockedLog()
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription in
+                subscription.request(.max(2))
+                subject.send(6)
+            },
+            receiveValue: { log.append("\($0)"); return .none })
+        subject.subscribe(subscriber)
+        #expect(log.entries == ["5", "6"])
+        subject.send(7)
+        #expect(log.entries == ["5", "6"])
+    }
+
     @Test func currentValueWaitsForDemand_S1() {
         let subject = CurrentValueSubject<Int, Never>(5)
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)

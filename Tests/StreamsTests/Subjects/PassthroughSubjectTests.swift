@@ -186,6 +186,63 @@ struct PassthroughSubjectTests {
 
 @Suite("Subjects subscribed to upstreams")
 struct SubjectUpstreamTests {
+    @Test func passthroughAsksItsUpstreamOnlyOnceASubscriberHasDemand() {
+        // As Combine: nothing is asked before one of the subject's subscribers asks; then
+        // `.unlimited`, once per upstream subscription, and at once for a later one.
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
+        let cancellable = upstream.subscribe(subject)
+        #expect(upstream.history == [])
+        let first = RecordingSubscriber<Int, Never>(demand: nil)
+        subject.subscribe(first)
+        #expect(upstream.history == [])
+        first.request(.max(1))
+        #expect(upstream.history == [.requested(.unlimited)])
+        let second = RecordingSubscriber<Int, Never>(demand: .max(2))
+        subject.subscribe(second)
+        #expect(upstream.history == [.requested(.unlimited)])
+
+        let later = TestPublisher<Int, Never>()
+        let laterCancellable = later.subscribe(subject)
+        #expect(later.history == [.requested(.unlimited)])
+        _ = (cancellable, laterCancellable)
+    }
+
+    @Test func valuesAnUpstreamWouldSendBeforeAnySubscriberAreHeldBack() {
+        // As Combine: the subject asks for nothing until a subscriber asks, so a synchronous
+        // upstream waits instead of sending into the void.
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = [1, 2, 3].publisher.subscribe(subject)
+        let subscriber = RecordingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+        _ = cancellable
+    }
+
+    @Test func currentValueSubjectAsksItsUpstreamAtOnce() {
+        // As Combine's CurrentValueSubject.
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let upstream = TestPublisher<Int, Never>()
+        let cancellable = upstream.subscribe(subject)
+        #expect(upstream.history == [.requested(.unlimited)])
+        _ = cancellable
+    }
+
+    @Test func theUpstreamSubscriberIsAnObjectOfItsOwnNamedSubject() {
+        let log = LockedLog()
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = DescribingPublisher(log: log).subscribe(subject)
+        #expect(log.entries == ["Subject"])
+        _ = cancellable
+    }
+
+    @Test func theUpstreamSubscriberIgnoresMisbehavingUpstream_S2() {
+        checkIgnoresMisbehavingUpstream({ $0.multicast { PassthroughSubject() }.autoconnect() },
+                                        value: 1, failure: SubjectFailure())
+        checkIgnoresMisbehavingUpstream({ $0.multicast { CurrentValueSubject(0) }.autoconnect().dropFirst() },
+                                        value: 1, failure: SubjectFailure())
+    }
+
     @Test func cancelledUpstreamSubscriptionsAreLetGo() {
         let subject = PassthroughSubject<Int, Never>()
         weak var weakSubscription: TestPublisher<Int, Never>.TestSubscription?
@@ -196,5 +253,19 @@ struct SubjectUpstreamTests {
             cancellable.cancel()
         }
         #expect(weakSubscription == nil)
+    }
+}
+
+struct SubjectFailure: Error, Equatable {}
+
+/// Hands its subscriber an empty subscription and logs the subscriber's description.
+private struct DescribingPublisher: Publisher {
+    typealias Output = Int
+    typealias Failure = Never
+    let log: LockedLog
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        log.append("\(subscriber)")
+        subscriber.receive(subscription: Subscriptions.empty)
     }
 }

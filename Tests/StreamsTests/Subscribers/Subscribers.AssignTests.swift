@@ -52,6 +52,21 @@ struct AssignTests {
         #expect(weakModel == nil)
     }
 
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // As Combine's Assign: nothing before the subscription, nothing after the completion.
+        final class Target {
+            var values: [Int] = []
+            var value = 0 { didSet { values.append(value) } }
+        }
+        let target = Target()
+        let upstream = MisbehavingPublisher<Int, Never>([.value(1), .completion(.finished), .subscription,
+                                                         .value(2), .completion(.finished), .value(3), .subscription])
+        let cancellable = upstream.assign(to: \.value, on: target)
+        #expect(target.values == [2])
+        #expect(upstream.subscriptions.map(\.history) == [[.requested(.unlimited)], [.cancelled]])
+        _ = cancellable
+    }
+
     @Test func secondSubscriptionIsCancelled_S2() {
         let assign = Subscribers.Assign(object: Model(), keyPath: \.count)
         let first = TestPublisher<Int, Never>()

@@ -4,6 +4,7 @@ import Testing
 
 @Suite("sink")
 struct SinkTests {
+    struct Boom: Error, Equatable {}
     struct Oops: Error, Equatable {}
     final class Log: @unchecked Sendable { var entries: [String] = [] }
 
@@ -69,6 +70,18 @@ struct SinkTests {
         #expect(weakCaptured != nil)
         cancellable?.cancel()
         #expect(weakCaptured == nil)
+    }
+
+    @Test func ignoresMisbehavingUpstream_S2() {
+        // As Combine's Sink: nothing before the subscription, nothing after the completion.
+        let log = LockedLog()
+        let early = MisbehavingPublisher<Int, Boom>([.value(1), .completion(.failure(Boom())), .subscription,
+                                                     .value(2), .completion(.finished), .value(3),
+                                                     .completion(.failure(Boom())), .subscription])
+        let cancellable = early.sink(receiveCompletion: { log.append("\($0)") }, receiveValue: { log.append("\($0)") })
+        #expect(log.entries == ["2", "finished"])
+        #expect(early.subscriptions.map(\.history) == [[.requested(.unlimited)], [.cancelled]])
+        _ = cancellable
     }
 
     @Test func secondSubscriptionIsCancelled_S2() {
