@@ -234,15 +234,15 @@ struct LastTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkReducingContract { (0..<300).publisher.last() }
-        checkReducingContract { (0..<300).publisher.last { $0 < 150 } }
-        checkReducingContract { (0..<300).publisher.last { $0 > 500 } }
-        checkReducingContract { (0..<300).publisher.tryLast { $0.isMultiple(of: 7) } }
-        checkReducingContract { (0..<300).publisher.tryLast { n in
+        checkReducingContract { AnyPublisher((0..<300).publisher).last() }
+        checkReducingContract { AnyPublisher((0..<300).publisher).last { $0 < 150 } }
+        checkReducingContract { AnyPublisher((0..<300).publisher).last { $0 > 500 } }
+        checkReducingContract { AnyPublisher((0..<300).publisher).tryLast { $0.isMultiple(of: 7) } }
+        checkReducingContract { AnyPublisher((0..<300).publisher).tryLast { n in
             if n == 150 { throw Boom() }
             return true
         } }
-        checkReducingContract { (0..<300).publisher.tryMap { n -> Int in
+        checkReducingContract { AnyPublisher((0..<300).publisher).tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
         }.last() }

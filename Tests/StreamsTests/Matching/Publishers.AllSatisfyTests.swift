@@ -205,14 +205,14 @@ struct AllSatisfyTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkReducingContract { (0..<300).publisher.allSatisfy { $0 < 150 } }
-        checkReducingContract { (0..<300).publisher.allSatisfy { $0 >= 0 } }
-        checkReducingContract { (0..<300).publisher.tryAllSatisfy { $0 >= 0 } }
-        checkReducingContract { (0..<300).publisher.tryAllSatisfy { n in
+        checkReducingContract { AnyPublisher((0..<300).publisher).allSatisfy { $0 < 150 } }
+        checkReducingContract { AnyPublisher((0..<300).publisher).allSatisfy { $0 >= 0 } }
+        checkReducingContract { AnyPublisher((0..<300).publisher).tryAllSatisfy { $0 >= 0 } }
+        checkReducingContract { AnyPublisher((0..<300).publisher).tryAllSatisfy { n in
             if n == 150 { throw Boom() }
             return true
         } }
-        checkReducingContract { (0..<300).publisher.tryMap { n -> Int in
+        checkReducingContract { AnyPublisher((0..<300).publisher).tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
         }.allSatisfy { $0 >= 0 } }

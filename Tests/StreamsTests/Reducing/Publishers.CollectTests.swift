@@ -276,9 +276,9 @@ struct CollectTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkReducingContract { (0..<300).publisher.collect() }
+        checkReducingContract { AnyPublisher((0..<300).publisher).collect() }
         checkReducingContract { Empty<Int, Never>().collect() }
-        checkReducingContract { (0..<300).publisher.tryMap { n -> Int in
+        checkReducingContract { AnyPublisher((0..<300).publisher).tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
         }.collect() }

@@ -256,16 +256,16 @@ struct ComparisonTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkReducingContract { (0..<300).publisher.min() }
-        checkReducingContract { (0..<300).publisher.max() }
-        checkReducingContract { (0..<300).publisher.min { $0 % 7 < $1 % 7 } }
-        checkReducingContract { (0..<300).publisher.tryMax(by: <) }
-        checkReducingContract { (0..<300).publisher.tryMin { a, b in
+        checkReducingContract { AnyPublisher((0..<300).publisher).min() }
+        checkReducingContract { AnyPublisher((0..<300).publisher).max() }
+        checkReducingContract { AnyPublisher((0..<300).publisher).min { $0 % 7 < $1 % 7 } }
+        checkReducingContract { AnyPublisher((0..<300).publisher).tryMax(by: <) }
+        checkReducingContract { AnyPublisher((0..<300).publisher).tryMin { a, b in
             if b == 150 { throw Boom() }
             return a < b
         } }
         checkReducingContract { Empty<Int, Never>().max() }
-        checkReducingContract { (0..<300).publisher.tryMap { n -> Int in
+        checkReducingContract { AnyPublisher((0..<300).publisher).tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
         }.min() }

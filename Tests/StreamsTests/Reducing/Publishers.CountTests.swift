@@ -122,9 +122,9 @@ struct CountTests {
     // MARK: Contract
 
     @Test func contract() {
-        checkReducingContract { (0..<300).publisher.count() }
+        checkReducingContract { AnyPublisher((0..<300).publisher).count() }
         checkReducingContract { Empty<Int, Never>().count() }
-        checkReducingContract { (0..<300).publisher.tryMap { n -> Int in
+        checkReducingContract { AnyPublisher((0..<300).publisher).tryMap { n -> Int in
             if n == 150 { throw Boom() }
             return n
         }.count() }
