@@ -161,6 +161,11 @@ struct EpisodeStoreTests {
         }
         _ = arrived
         #expect(store.value.alertNthPrime == 13)
+        // The effect's completion reaches the main queue after its value: give the queue a few
+        // turns (bounded) to deliver it, then the store has let go of the effect.
+        for _ in 0..<100 where store.runningEffects > 0 {
+            await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+        }
         #expect(store.runningEffects == 0)
     }
 

@@ -35,8 +35,9 @@ extension Publisher where Failure == Never {
     /// - Threading: `next()` may be called from any task or actor; the values are handed over
     ///   under a lock. Copies of one iterator used from several tasks share one subscription:
     ///   `next()` calls waiting at the same time each ask for one value and are served in the
-    ///   order they were made, as in Combine. A value or completion that comes before the
-    ///   subscription or after the end is ignored (S2).
+    ///   order they were made, as in Combine. A value that comes before the subscription, and
+    ///   anything after the end, is ignored (S2); a completion that comes before the
+    ///   subscription ends the sequence, as in Combine (a subscription after it is cancelled).
     /// - Combine compatibility: as Combine (which does not document that leaving the loop
     ///   cancels the subscription).
     /// - Complexity: one lock and one continuation per value.
@@ -246,8 +247,9 @@ final class AsyncIteration<Output, Failure: Error>: Sendable {
 /// `Sendable`. In the usual case of one `next()` at a time, the slot array keeps its capacity and
 /// nothing is allocated per value.
 ///
-/// A value or completion before the subscription, or after the end, is ignored, as is a value
-/// nobody asked for; a second subscription is cancelled (S2). Cancelling (the task of a waiting
+/// A value before the subscription, anything after the end, and a value nobody asked for are
+/// ignored; a second subscription is cancelled (S2). A completion before the subscription ends
+/// the sequence, as Combine's iterator does, and the subscription is cancelled when it comes. Cancelling (the task of a waiting
 /// `next()`, or dropping the iterator) cancels the subscription and every waiting `next()`
 /// returns `nil`; cancelling before the subscription arrives ends the sequence and the
 /// subscription is cancelled when it comes.
@@ -406,8 +408,9 @@ final class AsyncIterationSubscriber<Input, Failure: Error>: Subscriber, Cancell
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        // S2: a completion before the subscription or after the end is ignored.
-        guard case .subscribed = state else {
+        // S2: a completion after the end is ignored. One before the subscription ends the
+        // sequence, as in Combine; the subscription is cancelled when it comes.
+        if case .ended = state {
             lock.unlock()
             return
         }

@@ -253,13 +253,24 @@ struct AsyncPublisherTests {
     // MARK: Misbehaving upstream
 
     @Test func ignoresWhatComesBeforeTheSubscriptionAndAfterTheEnd_S2() async throws {
-        // Before the subscription: ignored; the iteration goes on with the subscription.
-        let early = MisbehavingPublisher<Int, Boom>([.value(9), .completion(.failure(Boom())), .subscription])
+        // A value before the subscription: ignored; the iteration goes on with the subscription.
+        let early = MisbehavingPublisher<Int, Boom>([.value(9), .subscription])
         let shared = SharedThrowingIterator(early.values.makeAsyncIterator())
         let task = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
         #expect(await pollUntil { early.subscriptions.first?.history == [.requested(.max(1))] })
         task.cancel()
         #expect(try await task.value == nil)
+
+        // A completion before the subscription ends the sequence, as in Combine; the
+        // subscription that follows is cancelled.
+        let failedEarly = MisbehavingPublisher<Int, Boom>([.completion(.failure(Boom())), .subscription])
+        var failing = failedEarly.values.makeAsyncIterator()
+        await #expect(throws: Boom.self) { try await failing.next() }
+        #expect(failedEarly.subscriptions.first?.history == [.cancelled])
+        let finishedEarly = MisbehavingPublisher<Int, Never>([.completion(.finished), .subscription, .value(1)])
+        var finishing = finishedEarly.values.makeAsyncIterator()
+        #expect(await finishing.next() == nil)
+        #expect(finishedEarly.subscriptions.first?.history == [.cancelled])
 
         // After the end: ignored; a second subscription is cancelled.
         let late = MisbehavingPublisher<Int, Boom>([.subscription, .completion(.finished), .value(1),
