@@ -174,7 +174,7 @@ final class RemoveDuplicatesSubscriber<Downstream: Subscriber>:
 {
     @usableFromInline let predicate: (Downstream.Input, Downstream.Input) -> Bool
     /// The last value passed on; `nil` before the first.
-    @exclusivity(unchecked) @usableFromInline var previous: Downstream.Input?
+    @exclusivity(unchecked) @usableFromInline final var previous: Downstream.Input?
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input, Downstream.Input) -> Bool) {
@@ -197,7 +197,7 @@ final class TryRemoveDuplicatesSubscriber<UpstreamFailure: Error, Downstream: Su
 where Downstream.Failure == any Error {
     @usableFromInline let predicate: (Downstream.Input, Downstream.Input) throws -> Bool
     /// The last value passed on; `nil` before the first.
-    @exclusivity(unchecked) @usableFromInline var previous: Downstream.Input?
+    @exclusivity(unchecked) @usableFromInline final var previous: Downstream.Input?
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Downstream.Input, Downstream.Input) throws -> Bool) {

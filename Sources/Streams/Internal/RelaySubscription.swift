@@ -176,11 +176,13 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
 
     /// What the downstream receives.
     @usableFromInline let subscription: RelaySubscription<Downstream>
-    // Only the upstream's serialized signals touch it (S3), never two at once.
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    // Only the upstream's serialized signals touch it (S3), never two at once. `final`: the
+    // per-value path reads and writes it directly, not through a class accessor (an accessor
+    // looked up the generic metadata on every value: W4 6.9x instead of 10.2x a plain loop).
+    @exclusivity(unchecked) @usableFromInline final var downstream: Downstream?
     /// A completion that came while the downstream was still receiving its subscription, sent
     /// right after (S3). Guarded by `subscription.lock`.
-    @usableFromInline var waitingCompletion: Subscribers.Completion<UpstreamFailure>?
+    @usableFromInline final var waitingCompletion: Subscribers.Completion<UpstreamFailure>?
     /// Whether an upstream `.finished` waits for demand, as the answer does (S5: `first`).
     @usableFromInline let answersOnCompletion: Bool
 
