@@ -286,6 +286,16 @@ struct TimeoutTests {
 
     // MARK: Contract
 
+    @Test func theTimerStartsAfterTheSubscriberHasItsSubscription_S2() {
+        // With an immediate scheduler a zero timeout fires at once. Combine starts the timer
+        // before handing over the subscription, so the completion would come first; here the
+        // subscriber gets its subscription, then the completion (a deliberate difference).
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        PassthroughSubject<Int, Never>().timeout(.zero, scheduler: ImmediateScheduler.shared).subscribe(subscriber)
+        #expect(subscriber.events.map(\.description) == ["subscription", "finished"])
+        #expect(subscriber.violations.isEmpty)
+    }
+
     @Test func contract() {
         // With the ImmediateScheduler the timer runs out as soon as it starts (its clock never
         // moves): `timeout` ends the stream right after the subscription, or right after the
