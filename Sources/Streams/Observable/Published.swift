@@ -176,7 +176,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {  // `objectWillChange
     private var objectWillChange: ObservableObjectPublisher?
 
     init(_ value: Value) {
-        core = SubjectCore(currentValue: value)
+        core = SubjectCore(currentValue: value, name: "PublishedSubject")
     }
 
     deinit {

@@ -34,6 +34,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var deliveredValue: Output?
     /// `true` for `CurrentValueSubject`.
     @usableFromInline let replaysLatest: Bool
+    /// What a subscriber's subscription calls itself (`print()` shows it), as in Combine.
+    @usableFromInline let name: StaticString
     /// PassthroughSubject: whether any subscriber has asked for a value yet. Until then its
     /// upstream subscriptions are asked for nothing, as Combine's; the first request asks each
     /// of them for `.unlimited`, and so is every later upstream subscription at once. Written
@@ -54,10 +56,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     @inlinable
-    init(currentValue: Output?) {
+    init(currentValue: Output?, name: StaticString? = nil) {
         self.currentValue = currentValue
         self.deliveredValue = currentValue
         self.replaysLatest = currentValue != nil
+        self.name = name ?? (currentValue != nil ? "CurrentValueSubject" : "PassthroughSubject")
     }
 
     // MARK: Entry points (any thread)
@@ -343,7 +346,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
 }
 
 extension SubjectConduit: CustomStringConvertible {
-    @usableFromInline var description: String { core.replaysLatest ? "CurrentValueSubject" : "PassthroughSubject" }
+    @usableFromInline var description: String { "\(core.name)" }
 }
 
 @usableFromInline

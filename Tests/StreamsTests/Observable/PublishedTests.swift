@@ -28,6 +28,13 @@ struct PublishedTests {
         #expect(subscriber.completion == nil)
     }
 
+    @Test func theSubscriptionIsNamedPublishedSubjectAsInCombine() {
+        let model = Model()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        model.$count.subscribe(subscriber)
+        #expect(subscriber.subscription.map { "\($0)" } == "PublishedSubject")
+    }
+
     @Test func optionalPropertyHoldingNil() {
         let model = Model()
         let subscriber = RecordingSubscriber<String?, Never>()
