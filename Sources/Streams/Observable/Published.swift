@@ -112,7 +112,7 @@ public struct Published<Value> {
     /// - Cancellation: a cancelled subscriber is removed at once and released (S7). A
     ///   subscription does not keep the object that owns the property alive.
     /// - Combine compatibility: as Combine (the subscription's `description` is
-    ///   `"CurrentValueSubject"` where Combine's is `"PublishedSubject"`).
+    ///   `"PublishedSubject"`).
     public struct Publisher: Streams.Publisher {
         /// The property's type.
         public typealias Output = Value
@@ -166,11 +166,8 @@ extension Publisher where Failure == Never {
 /// property's value, and the `objectWillChange` publisher installed by the owner's default
 /// ``ObservableObject/objectWillChange``.
 ///
-/// A set takes the engine's drain token (see `SubjectCore`) and delivers the value before
-/// storing it, which gives subscribers the old value when they read the property (willSet). A
-/// set that finds the token taken (a set from inside a subscriber, or on another thread) queues
-/// its value behind the current one and stores it at once; the token holder then stores its own
-/// value only if no later set was queued, so the stored value is always the last one delivered.
+/// A set delivers the value before storing it (`SubjectCore.sendBeforeStoring`), which gives
+/// subscribers the old value when they read the property (willSet).
 final class PublishedStorage<Value>: @unchecked Sendable {  // `objectWillChange` is guarded by `core.lock`
     let core: SubjectCore<Value, Never>
     private var objectWillChange: ObservableObjectPublisher?
@@ -192,23 +189,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {  // `objectWillChange
         let willChange = objectWillChange
         core.lock.unlock()
         willChange?.send()
-
-        core.lock.lock()
-        if core.isDraining {
-            core.currentValue = newValue
-            core.pending.append(.value(newValue))
-            core.lock.unlock()
-            return
-        }
-        core.isDraining = true
-        core.lock.unlock()
-        core.deliver(newValue)
-        core.lock.lock()
-        if !core.pending.contains(where: \.isValue) {
-            core.currentValue = newValue
-        }
-        core.lock.unlock()
-        core.drainPending()
+        core.sendBeforeStoring(newValue)
     }
 
     /// The `objectWillChange` publisher installed in this property, installing `candidate` (or
@@ -220,13 +201,6 @@ final class PublishedStorage<Value>: @unchecked Sendable {  // `objectWillChange
             objectWillChange = publisher
             return publisher
         }
-    }
-}
-
-extension SubjectCore.Operation {
-    var isValue: Bool {
-        if case .value = self { return true }
-        return false
     }
 }
 

@@ -92,6 +92,30 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         drainPending()
     }
 
+    /// `send` for a `@Published` property (willSet): the value is delivered first and becomes
+    /// the current value after it has reached every subscriber, so a subscriber that reads the
+    /// property meanwhile sees the old one. A value sent while another is being delivered is
+    /// queued behind it and becomes the current value at once; the delivering sender then
+    /// keeps its own value only if nothing was queued after it, so the current value is always
+    /// the last one delivered.
+    func sendBeforeStoring(_ value: Output) {
+        lock.lock()
+        if isDraining {
+            currentValue = value
+            pending.append(.value(value))
+            lock.unlock()
+            return
+        }
+        isDraining = true
+        lock.unlock()
+        deliver(value)
+        lock.lock()
+        let queuedLater = pending.contains { if case .value = $0 { true } else { false } }
+        if !queuedLater { currentValue = value }
+        lock.unlock()
+        drainPending()
+    }
+
     @usableFromInline
     func send(completion: Subscribers.Completion<Failure>) {
         lock.lock()
