@@ -58,7 +58,8 @@ enum CallbackEra {
                     if primes.allSatisfy({ candidate % $0 != 0 }) { primes.append(candidate) }
                     candidate += 1
                 }
-                queue.async { callback(primes.last) }
+                let prime = primes.last
+                queue.async { callback(prime) }
             }
         }
     }

@@ -238,7 +238,9 @@ struct FromTheEpisodesTests {
     }))
 
     @Test func oneStoreOneEffectPerAction() {
-        let environment = FromTheEpisodesTests.liveLike
+        let environment = App.Environment(counter: Counter.Environment(nthPrime: { n in
+            .sync { FromTheEpisodes.nthPrimeNumber(n) }
+        }))
         let store = Store(initialState: App.State(), reducer: App.reducer, environment: environment)
         store.send(.counter(.incrTapped))
         store.send(.primeModal(.saveFavoritePrimeTapped))
