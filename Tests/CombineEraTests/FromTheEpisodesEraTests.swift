@@ -173,14 +173,14 @@ enum ReduxEra {
 // MARK: - Process-wide cancellation identifiers
 
 /// The era's `cancellable(id:)`: one dictionary of subscriptions for the whole process.
-nonisolated(unsafe) var cancellationCancellables: [AnyHashable: Set<AnyCancellable>] = [:]
+var cancellablesByID: [AnyHashable: Set<AnyCancellable>] = [:]
 
 extension Effect {
     func cancellable(id: AnyHashable) -> Effect {
         Deferred { () -> PassthroughSubject<Output, Never> in
             let subject = PassthroughSubject<Output, Never>()
             let cancellable = self.subscribe(subject)
-            cancellationCancellables[id, default: []].insert(cancellable)
+            cancellablesByID[id, default: []].insert(cancellable)
             return subject
         }
         .eraseToEffect()
@@ -188,8 +188,8 @@ extension Effect {
 
     static func cancel(id: AnyHashable) -> Effect {
         .fireAndForget {
-            cancellationCancellables[id]?.forEach { $0.cancel() }
-            cancellationCancellables[id] = nil
+            cancellablesByID[id]?.forEach { $0.cancel() }
+            cancellablesByID[id] = nil
         }
     }
 }
@@ -278,8 +278,8 @@ struct FromTheEpisodesEraTests {
     }
 
     @Test func processWideIDsLetOneStoreCancelAnothersEffects() {
-        cancellationCancellables = [:]
-        defer { cancellationCancellables = [:] }
+        cancellablesByID = [:]
+        defer { cancellablesByID = [:] }
         enum TimerID {}
         let ticks = PassthroughSubject<CounterAction, Never>()
         func reducer(count: inout Int, action: CounterAction) -> [Effect<CounterAction>] {
@@ -301,19 +301,23 @@ struct FromTheEpisodesEraTests {
         #expect(second.value == 1)
     }
 
-    @Test func processWideCancellableLosesWhatAnEffectSendsWhileSubscribing() {
-        cancellationCancellables = [:]
-        defer { cancellationCancellables = [:] }
+    @Test func aCancelledEffectNeverCompletesSoTheStoreKeepsIt() {
+        cancellablesByID = [:]
+        defer { cancellablesByID = [:] }
+        let ticks = PassthroughSubject<CounterAction, Never>()
         let store = Store(initialValue: 0) { (count: inout Int, action: CounterAction) -> [Effect<CounterAction>] in
             switch action {
-            case .nthPrimeButtonTapped:
-                return [Just(CounterAction.incrTapped).eraseToEffect().cancellable(id: "sync")]
+            case .nthPrimeButtonTapped: return [ticks.eraseToEffect().cancellable(id: "ticks")]
+            case .decrTapped: return [Effect.cancel(id: "ticks")]
             case .incrTapped: count += 1; return []
-            default: return []
+            case .nthPrimeResponse: return []
             }
         }
         store.send(.nthPrimeButtonTapped)
-        // `Just` sent into the subject before the store subscribed to it: the action is gone.
+        store.send(.decrTapped)
+        ticks.send(.incrTapped)
         #expect(store.value == 0)
+        // The work was cancelled, but the subject the store subscribed to never completes.
+        #expect(store.runningEffects == 1)
     }
 }

@@ -71,7 +71,7 @@ struct TestingGuideTests {
         let cancellable = [3, 1, 2].publisher
             .flatMap { n in Just(n).delay(for: .seconds(n), scheduler: scheduler) }
             .sink { output.append($0) }
-        #expect(scheduler.pendingCount == 3)
+        #expect(scheduler.pendingCount == 6)  // each delay schedules its value and its completion
         scheduler.run()
         #expect(output == [1, 2, 3])
         #expect(scheduler.now == start.advanced(by: .seconds(3)))
@@ -96,7 +96,7 @@ struct TestingGuideTests {
     @Test func marbles() {
         assertMarbles([1, 2, 3].publisher, "[123|]")
         assertMarbles("-1-2-3-4-|", { $0.compactMap { Int($0) }.filter { $0 % 2 == 0 } }, "---2---4-|")
-        assertMarbles("-a-b-c-|", { $0.first() }, "-[a;|]")
+        assertMarbles("-a-b-c-|", { $0.first() }, "-[;a|]")
     }
 
     @Test func marblesOnVirtualTime() {
