@@ -314,6 +314,7 @@ struct FromTheEpisodesTests {
     @Test func anAsyncSearchAnswers() async {
         let store = TestStore(initialState: FromTheEpisodes.Search.State(), reducer: FromTheEpisodes.Search.reducer,
                               environment: FromTheEpisodes.Search.Environment(search: { query in [query.uppercased()] }))
+        store.timeout = .seconds(30)  // the search runs in a task; a passing test never waits this long
         store.send(.queryChanged("swift")) { $0.query = "swift" }
         await store.receive(.response(["SWIFT"])) { $0.results = ["SWIFT"] }
     }
@@ -348,6 +349,7 @@ struct FromTheEpisodesTests {
         let second = TestStore(initialState: FromTheEpisodes.Search.State(), reducer: FromTheEpisodes.Search.reducer,
                                environment: secondEnvironment)
         first.send(.queryChanged("a")) { $0.query = "a" }
+        second.timeout = .seconds(30)  // the search runs in a task; a passing test never waits this long
         second.send(.queryChanged("b")) { $0.query = "b" }
         first.send(.cancelTapped)
         #expect(first.runningEffectCount == 0)

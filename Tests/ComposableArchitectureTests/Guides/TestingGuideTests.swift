@@ -182,6 +182,8 @@ struct TestingGuideTests {
     @Test func asyncEffects() async {
         let store = TestStore(initialState: FromTheEpisodes.Search.State(), reducer: FromTheEpisodes.Search.reducer,
                               environment: FromTheEpisodes.Search.Environment(search: { query in [query.uppercased()] }))
+        // The search runs in a task: give it time on a loaded machine (a passing test never waits this long).
+        store.timeout = .seconds(30)
         store.send(.queryChanged("swift")) { $0.query = "swift" }
         await store.receive(.response(["SWIFT"])) { $0.results = ["SWIFT"] }
         await store.finish()
