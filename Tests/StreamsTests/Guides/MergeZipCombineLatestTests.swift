@@ -68,15 +68,29 @@ struct MergeZipCombineLatestGuideTests {
     @Test func combineLatestDropsATupleWithoutDemandButKeepsTheValue_S1() {
         let width = PassthroughSubject<Int, Never>()
         let height = PassthroughSubject<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2))
+        width.combineLatest(height) { $0 * $1 }.subscribe(subscriber)
+        width.send(2)
+        height.send(5)       // 10: the first unit of demand
+        width.send(3)        // 15: the second
+        height.send(6)       // 18 finds no demand: dropped, but 6 is kept
+        subscriber.request(.max(1))
+        width.send(4)        // 24, with the kept 6
+        #expect(subscriber.values == [10, 15, 24])
+    }
+
+    @Test func aSubjectUpstreamDropsWhatGoesBeyondItsOwnDemand() {
+        // combineLatest asks each subject for what the subscriber asked for: one value each here.
+        let width = PassthroughSubject<Int, Never>()
+        let height = PassthroughSubject<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
         width.combineLatest(height) { $0 * $1 }.subscribe(subscriber)
         width.send(2)
-        height.send(5)       // 10 goes out: the one unit of demand
-        width.send(3)        // 15 finds no demand: dropped
-        height.send(6)       // 18 too
+        height.send(5)       // 10
+        width.send(3)        // `width` has no demand left: the subject drops 3 itself
         subscriber.request(.max(1))
-        width.send(4)        // 24: the latest height, 6, was kept
-        #expect(subscriber.values == [10, 24])
+        height.send(7)       // 14: 2 is still the latest width
+        #expect(subscriber.values == [10, 14])
     }
 
     @Test func theFirstFailureCancelsTheOthers() {

@@ -8,13 +8,25 @@ import Testing
 struct ShareAndMulticastGuideTests {
     @Test func withoutShareEachSubscriberRunsTheWork() {
         var work: [Int] = []
+        let numbers = [1, 2].publisher.handleEvents(receiveOutput: { work.append($0) })
+        let c1 = numbers.sink { _ in }
+        let c2 = numbers.sink { _ in }
+        #expect(work == [1, 2, 1, 2])
+        _ = (c1, c2)
+    }
+
+    @Test func mapOnASequencePublisherMapsOnceWhenItIsMade() {
+        // As Combine's: `Publishers.Sequence.map` returns a sequence publisher of the mapped
+        // elements, so the closure runs when the publisher is made, not per subscriber.
+        var work: [Int] = []
         let doubled = [1, 2].publisher.map { value -> Int in
             work.append(value)
             return value * 2
         }
+        #expect(work == [1, 2])
         let c1 = doubled.sink { _ in }
         let c2 = doubled.sink { _ in }
-        #expect(work == [1, 2, 1, 2])
+        #expect(work == [1, 2])
         _ = (c1, c2)
     }
 
@@ -49,10 +61,7 @@ struct ShareAndMulticastGuideTests {
 
     @Test func multicastWaitsForConnect() {
         var log: [String] = []
-        let work = [1, 2].publisher.map { value -> Int in
-            log.append("work \(value)")
-            return value
-        }
+        let work = [1, 2].publisher.handleEvents(receiveOutput: { log.append("work \($0)") })
         let multicast = work.multicast { PassthroughSubject<Int, Never>() }
         let c1 = multicast.sink { log.append("1 got \($0)") }
         let c2 = multicast.sink { log.append("2 got \($0)") }
