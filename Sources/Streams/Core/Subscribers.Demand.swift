@@ -78,7 +78,7 @@ extension Subscribers {
             return lhs.rawValue > rhs.rawValue ? Demand(rawValue: lhs.rawValue - rhs.rawValue) : .none
         }
 
-        /// Subtracts `rhs` from `lhs` as ``Subscribers/Demand/-(_:_:)-(_,Subscribers.Demand)`` does.
+        /// Subtracts `rhs` from `lhs` as ``Subscribers/Demand/-(_:_:)-9jz9j`` does.
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Demand) {
             lhs = lhs - rhs
@@ -108,7 +108,7 @@ extension Subscribers {
             return lhs - UInt(rhs)
         }
 
-        /// Subtracts a count from `lhs` as ``Subscribers/Demand/-(_:_:)-(_,Int)`` does.
+        /// Subtracts a count from `lhs` as ``Subscribers/Demand/-(_:_:)-83hk5`` does.
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Int) {
             lhs = lhs - rhs
