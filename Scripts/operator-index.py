@@ -147,7 +147,7 @@ def operator_title(name, labels):
 
 def return_type_cell(returned):
     if returned is None:
-        return '—'
+        return '`Void`'
     base = re.sub(r'<.*', '', returned).strip()
     if LINKABLE_TYPE.match(base):
         return f"``{base.replace('.', '/')}``"
@@ -210,7 +210,7 @@ def generate():
             guides = guides_cell(family, stem)
             for title, cells in rows:
                 operator = f'``{title}``' if all_titles[title] == 1 else f"`{title.split('/')[1]}`"
-                out.append(f"| {operator} | {'<br>'.join(cells)} | {source} | {tests} | {guides} |")
+                out.append(f"| {operator} | {', '.join(cells)} | {source} | {tests} | {guides} |")
         out.append('')
     out += [
         '## See Also',
