@@ -53,6 +53,7 @@ GUIDES_BY_FILE = {
     'Publishers.DropUntilOutput': ['Cancellation'],
     'Publishers.Output': ['DemandAndBackpressure', 'Cancellation'],
     'Publishers.First': ['DemandAndBackpressure', 'Cancellation'],
+    'Publishers.PrefixWhile': ['DemandAndBackpressure', 'Cancellation'],
     'Publishers.ReceiveOn': ['ThreadingAndSchedulers', 'SerializedDelivery'],
     'Publishers.SubscribeOn': ['ThreadingAndSchedulers'],
     'Publishers.Print': ['DemandAndBackpressure'],
@@ -189,11 +190,11 @@ def generate():
         '## Overview',
         '',
         'This page is generated from the sources by `Scripts/operator-index.py`; do not edit it by '
-        'hand. CI runs `Scripts/operator-index.py --check`, which fails when this page is not what the '
-        'script generates from the sources now. Source paths are relative to the repository root. Each '
+        'hand. `Scripts/operator-index.py --check`, which `Scripts/build-docs` runs first, fails when this '
+        'page is not what the script generates from the sources now. Source paths are relative to the repository root. Each '
         'operator file has one test file, mirroring its folder under `Tests/StreamsTests/`. An operator '
         'with several overloads under one name (for example `combineLatest(_:_:)` with and without a '
-        'transform) is listed once; its page lists the overloads.',
+        'transform) is listed once, with what each overload returns; ``Publisher`` lists every overload.',
         '',
     ]
     for family, heading in FAMILIES:
