@@ -1,4 +1,4 @@
-/// A path to one case of an enum: how to put a value into that case (``embed``) and how to get
+/// A path to one case of an enum: how to put a value into that case (``embed(_:)``) and how to get
 /// it back out when a value is that case (``extract(from:)``).
 ///
 /// It is to enum cases what a `WritableKeyPath` is to struct properties, and `pullback` uses one
@@ -23,7 +23,7 @@
 /// `move(from:to:)`) too. Extraction reads the case with `Mirror`, so it costs a little more than
 /// a `switch`; write a `CasePath(embed:extract:)` by hand where that matters.
 ///
-/// A case without a value needs an `Equatable` enum (see ``/(case:)``).
+/// A case without a value needs an `Equatable` enum (see `/(case:)`).
 public struct CasePath<Root, Value> {
     private let embedBody: (Value) -> Root
     private let extractBody: (Root) -> Value?

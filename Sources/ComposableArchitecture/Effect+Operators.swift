@@ -47,7 +47,7 @@ extension Effect {
         merge(effects)
     }
 
-    /// Runs a sequence of effects at the same time; see ``merge(_:)-(Effect...)``.
+    /// Runs a sequence of effects at the same time; see ``merge(_:)-(Effect<Output>...)``.
     public static func merge<S: Sequence>(_ effects: S) -> Effect where S.Element == Effect {
         let effects = effects.filter { !$0.isNone }
         switch effects.count {
@@ -81,7 +81,7 @@ extension Effect {
         concatenate(effects)
     }
 
-    /// Runs a collection of effects one after another; see ``concatenate(_:)-(Effect...)``.
+    /// Runs a collection of effects one after another; see ``concatenate(_:)-(Effect<Output>...)``.
     public static func concatenate<C: Collection>(_ effects: C) -> Effect where C.Element == Effect {
         let effects = effects.filter { !$0.isNone }
         switch effects.count {

@@ -3,8 +3,8 @@
 /// Reducers stay pure: instead of doing work themselves (network calls, timers, disk), they
 /// return an `Effect` that describes it. The store subscribes to the effect and feeds every
 /// action it sends back into the reducer. An effect is an ordinary Streams publisher whose
-/// `Failure` is `Never`, so any publisher that cannot fail becomes one with ``eraseToEffect()``,
-/// and one that can fail with ``catchToEffect()`` or ``ignoreFailure()``.
+/// `Failure` is `Never`, so any publisher that cannot fail becomes one with ``Streams/Publisher/eraseToEffect()``,
+/// and one that can fail with ``Streams/Publisher/catchToEffect()`` or ``Streams/Publisher/ignoreFailure()``.
 ///
 /// ```swift
 /// case .numberFactButtonTapped:
@@ -14,7 +14,7 @@
 ///         .catchToEffect(AppAction.numberFactResponse)
 /// ```
 ///
-/// Its own operators (`map`, ``merge(_:)-(Effect...)``, ``concatenate(_:)-(Effect...)``,
+/// Its own operators (`map`, ``merge(_:)-(Effect<Output>...)``, ``concatenate(_:)-(Effect<Output>...)``,
 /// `cancellable(id:)`, ...) return `Effect`, so the common case needs no erasing. ``none``, the
 /// effect that does nothing, allocates nothing and the store does not even subscribe to it.
 ///

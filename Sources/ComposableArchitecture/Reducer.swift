@@ -2,7 +2,7 @@
 ///
 /// A reducer is a pure function `(inout State, Action, Environment) -> Effect<Action>`. The
 /// environment holds the feature's dependencies (API clients, schedulers, ...), so tests can
-/// substitute them. Reducers compose: ``combine(_:)-(Reducer...)`` runs several on the same
+/// substitute them. Reducers compose: ``combine(_:)-(Reducer<State,Action,Environment>...)`` runs several on the same
 /// state; ``pullback(state:action:environment:)-(_,CasePath<GlobalAction,Action>,_)`` turns a child
 /// feature's reducer into one that works on the whole app's state and actions.
 ///

@@ -13,14 +13,14 @@ public enum Exhaustivity: Sendable, Hashable {
     case off
 }
 
-/// A store for tests: it runs a reducer like a ``Store``, and makes the test assert, step by
+/// A store for tests: it runs a reducer like a ``/ComposableArchitecture/Store``, and makes the test assert, step by
 /// step, how each action changes the state and which actions the effects send back.
 ///
 /// Send an action with ``send(_:_:fileID:file:line:column:)`` and describe, in the closure, how
 /// the state should change (mutate the *expected* state). Assert each action an effect feeds
-/// back with ``receive(_:_:fileID:file:line:column:)``, in order, with its state change. Time-based
+/// back with ``receive(_:_:fileID:file:line:column:)-(Action,_,_,_,_,_)``, in order, with its state change. Time-based
 /// effects run on a `TestScheduler` that the test advances; effects that really run on other
-/// threads are awaited with the `async` ``receive(_:timeout:_:fileID:file:line:column:)`` and
+/// threads are awaited with the `async` ``receive(_:timeout:_:fileID:file:line:column:)-(Action,_,_,_,_,_,_)`` and
 /// ``finish(timeout:fileID:file:line:column:)``.
 ///
 /// ```swift
@@ -41,14 +41,14 @@ public enum Exhaustivity: Sendable, Hashable {
 /// ```
 ///
 /// It is exhaustive by default (``Exhaustivity/on``, Docs/Contract.md rule A11). The test fails, at
-/// the file and line of the step, with a readable diff (``Diff``: `- expected`, `+ actual`), on:
+/// the file and line of the step, with a readable diff (``/ComposableArchitecture/Diff``: `- expected`, `+ actual`), on:
 /// - a state change the step did not assert, or asserted wrongly;
 /// - an asserted change that did not happen;
 /// - an action an effect sent back that was not asserted before the next `send`;
 /// - a `receive` of an action that did not arrive, or when a different one did (both are shown);
 /// - an effect still running when the test ends: at ``finish(timeout:fileID:file:line:column:)``,
 ///   or when the store goes away (the failure points at the step that started the effect);
-/// - a runtime issue (``RuntimeIssues``) reported while the reducer runs, such as an
+/// - a runtime issue (``/ComposableArchitecture/RuntimeIssues``) reported while the reducer runs, such as an
 ///   `optional()` reducer receiving an action while its state is `nil`.
 ///
 /// Failures are recorded with `Issue.record` in a Swift Testing test and with `XCTFail` in an
@@ -56,7 +56,7 @@ public enum Exhaustivity: Sendable, Hashable {
 /// Swift Testing test, is recorded at the test's next step.
 ///
 /// The store runs the reducer itself, with its own cancellation identifiers (tests running in
-/// parallel never cancel each other's effects), and subscribes to effects as a ``Store`` does:
+/// parallel never cancel each other's effects), and subscribes to effects as a ``/ComposableArchitecture/Store`` does:
 /// an action an effect sends on the main queue runs at once (after the action running now), one
 /// sent from another thread runs when the main queue gets to it. Actions sent back run as
 /// they arrive and are kept, with the state they left, until the test asserts them.
@@ -174,7 +174,7 @@ public final class TestStore<State: Equatable, Action, Environment> {
     }
 
     /// Waits until an effect has sent an action back (at most `timeout`, the store's
-    /// ``timeout`` by default), then asserts it as ``receive(_:_:fileID:file:line:column:)``
+    /// ``timeout`` by default), then asserts it as ``receive(_:_:fileID:file:line:column:)-(Action,_,_,_,_,_)``
     /// does.
     ///
     /// For effects that do their work on other threads or in tasks: the wait lets the main

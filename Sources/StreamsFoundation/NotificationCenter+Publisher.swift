@@ -4,7 +4,7 @@ import Streams
 
 extension NotificationCenter {
     /// A publisher of the notifications a center posts with one name (and, optionally, from one
-    /// object), made by ``Foundation/NotificationCenter/publisher(for:object:)``.
+    /// object), made by ``NotificationCenter/publisher(for:object:)``.
     ///
     /// ```text
     /// posted:      -n1-n2----n3-

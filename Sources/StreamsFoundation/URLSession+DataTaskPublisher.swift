@@ -8,7 +8,7 @@ import Streams
 extension URLSession {
     /// A publisher that loads one URL request with a data task when a subscriber asks, and
     /// publishes the data and the response, made by
-    /// ``Foundation/URLSession/dataTaskPublisher(for:)-(URLRequest)``.
+    /// ``URLSession/dataTaskPublisher(for:)-(URLRequest)``.
     ///
     /// ```text
     /// request(.max(1)):  -r-----------

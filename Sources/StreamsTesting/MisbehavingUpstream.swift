@@ -17,7 +17,7 @@ import Testing
 public struct MisbehavingPublisher<Output, Failure: Error>: Publisher {
     /// One signal of the script.
     public enum Signal {
-        /// Hands the subscriber a new ``Subscription`` (recorded in ``subscriptions``).
+        /// Hands the subscriber a new ``/Streams/Subscription`` (recorded in ``subscriptions``).
         case subscription
         /// Sends a value, ignoring demand.
         case value(Output)

@@ -48,7 +48,7 @@ extension Publisher {
     ///   the thread of the first subscriber.
     /// - Combine compatibility: as Combine, where `share()` is `multicast` through a
     ///   ``PassthroughSubject`` with ``ConnectablePublisher/autoconnect()``; it is a class, so
-    ///   every copy of the value is the same shared publisher. As with ``autoconnect()``, a
+    ///   every copy of the value is the same shared publisher. As with ``ConnectablePublisher/autoconnect()``, a
     ///   subscriber that has completed no longer counts.
     /// - Complexity: O(1) per subscriber; per value, the subject's cost plus one uncontended
     ///   lock per subscriber.

@@ -1,12 +1,12 @@
 /// A type that can deliver a sequence of values over time to subscribers.
 ///
-/// A publisher does nothing until a ``Subscriber`` attaches with ``subscribe(_:)-(Subscriber)``. It
+/// A publisher does nothing until a ``Subscriber`` attaches with ``subscribe(_:)->()``. It
 /// then hands the subscriber a ``Subscription``; the subscriber asks for values through it
 /// (``Subscribers/Demand``), and the publisher sends at most that many values, followed by at most
 /// one completion: `.finished` or `.failure(Failure)`. The rules every publisher in this library
 /// keeps are listed, with IDs, in Docs/Contract.md (S1–S16).
 ///
-/// Implement ``receive(subscriber:)`` to write a publisher; call ``subscribe(_:)-(Subscriber)`` to
+/// Implement ``receive(subscriber:)`` to write a publisher; call ``subscribe(_:)->()`` to
 /// use one. Most code never implements a publisher: it starts from a source (``Just``,
 /// ``PassthroughSubject``, `array.publisher`, ...) and chains operators (`map`, `filter`, ...).
 ///
@@ -22,7 +22,7 @@ public protocol Publisher<Output, Failure> {
     /// The kind of error this publisher may fail with; `Never` when it cannot fail.
     associatedtype Failure: Error
 
-    /// Attaches `subscriber` to this publisher. Called by ``subscribe(_:)-(Subscriber)``; call that
+    /// Attaches `subscriber` to this publisher. Called by ``subscribe(_:)->()``; call that
     /// instead, which is the public entry point.
     ///
     /// An implementation must call `subscriber.receive(subscription:)` exactly once (S2), then

@@ -78,7 +78,7 @@ extension Subscribers {
             return lhs.rawValue > rhs.rawValue ? Demand(rawValue: lhs.rawValue - rhs.rawValue) : .none
         }
 
-        /// Subtracts `rhs` from `lhs` as ``-(_:_:)-(Demand,Demand)`` does.
+        /// Subtracts `rhs` from `lhs` as ``Subscribers/Demand/-(_:_:)-9jz9j`` does.
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Demand) {
             lhs = lhs - rhs
@@ -94,7 +94,7 @@ extension Subscribers {
             return lhs + Demand(rawValue: UInt(rhs))
         }
 
-        /// Adds a count to `lhs` as ``+(_:_:)-(Demand,Int)`` does.
+        /// Adds a count to `lhs` as ``+(_:_:)-(_,Int)`` does.
         @inlinable
         public static func += (lhs: inout Demand, rhs: Int) {
             lhs = lhs + rhs
@@ -108,7 +108,7 @@ extension Subscribers {
             return lhs - UInt(rhs)
         }
 
-        /// Subtracts a count from `lhs` as ``-(_:_:)-(Demand,Int)`` does.
+        /// Subtracts a count from `lhs` as ``Subscribers/Demand/-(_:_:)-83hk5`` does.
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Int) {
             lhs = lhs - rhs

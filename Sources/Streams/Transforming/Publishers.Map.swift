@@ -77,7 +77,7 @@ extension Publisher {
     /// // (on a `Publishers.Sequence` the output stays optional, as in Combine)
     /// ```
     ///
-    /// - Demand, completion, cancellation: pass through, as for ``map(_:)``.
+    /// - Demand, completion, cancellation: pass through, as for ``map(_:)->Publishers.Map<Self,T>``.
     /// - Combine compatibility: as Combine: it is a `map`.
     @inlinable
     public func replaceNil<T>(with output: T) -> Publishers.Map<Self, T> where Output == T? {
@@ -86,7 +86,7 @@ extension Publisher {
 }
 
 extension Publishers {
-    /// The publisher of ``Publisher/map(_:)``: each value transformed by a closure.
+    /// The publisher of ``Publisher/map(_:)->Publishers.Map<Self,T>``: each value transformed by a closure.
     public struct Map<Upstream: Publisher, Output>: Publisher {
         /// The upstream's failure type.
         public typealias Failure = Upstream.Failure
