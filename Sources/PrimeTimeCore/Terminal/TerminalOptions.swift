@@ -74,7 +74,7 @@ public struct TerminalOptions: Equatable, Sendable {
                     options.testMode = .saveLoop
                 case "--test-add-favorites":
                     let text = try value()
-                    let primes = text.split(separator: ",").map { Int($0.trimmingWhitespace()) }
+                    let primes = text.split(separator: ",").map { Int(String($0).trimmingWhitespace()) }
                     guard !primes.isEmpty, let primes = primes as? [Int] else {
                         throw TerminalOptionsError("--test-add-favorites needs comma-separated numbers, not \"\(text)\".")
                     }
