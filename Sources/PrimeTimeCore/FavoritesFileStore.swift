@@ -114,7 +114,7 @@ final class FavoritesFileStore: @unchecked Sendable {  // `base` is guarded by `
         var info = stat()
         if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             return .failure(FavoritesFileError(.unreadable, path: path, reason: "it is a directory",
-                                               advice: "Move that directory away, or choose another file with --favorites-file."))
+                                               advice: "Move that directory away (or choose another file with --favorites-file), then save again."))
         }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -136,7 +136,7 @@ final class FavoritesFileStore: @unchecked Sendable {  // `base` is guarded by `
     private func readError(_ code: Int32) -> FavoritesFileError {
         if code == EISDIR {
             return FavoritesFileError(.unreadable, path: path, reason: "it is a directory",
-                                      advice: "Move that directory away, or choose another file with --favorites-file.")
+                                      advice: "Move that directory away (or choose another file with --favorites-file), then save again.")
         }
         return FavoritesFileError(.unreadable, path: path, reason: Self.describe(code),
                                   advice: code == EACCES || code == EPERM ? "Check the file's permissions." : nil)

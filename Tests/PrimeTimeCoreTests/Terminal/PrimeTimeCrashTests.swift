@@ -38,10 +38,10 @@ struct PrimeTimeCrashTests {
         let seed = UInt64.random(in: 0 ... .max)
         var random = SplitMix64(seed: seed)
         let clock = ContinuousClock()
-        let start = clock.now
+        let began = clock.now
         var kills = 0, seen: Set<Int> = []
         // At most 60 kills, and at most about 4 seconds.
-        while kills < 60, clock.now - start < .seconds(4) {
+        while kills < 60, clock.now - began < .seconds(4) {
             let (process, stdout, _) = try start(["--favorites-file", file.path, "--test-save-loop"])
             // Wait until it is saving (its first save is done), then let it save for a random
             // 0–20 ms (dozens of saves), and kill it wherever it is.
@@ -64,7 +64,7 @@ struct PrimeTimeCrashTests {
         // Process start-up is slow on a loaded machine: at least a handful of kills.
         #expect(kills >= 5, "seed \(seed): only \(kills) kills")
         // Killed processes may leave a temporary file; the next save removes it.
-        let (process, _, stderr) = try start(["--favorites-file", file.path, "--test-add-favorites", "3"])
+        let (process, _, stderr) = try start(["--favorites-file", file.path, "--test-add-favorites", "104729"])
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self))")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["favorites.json"])
