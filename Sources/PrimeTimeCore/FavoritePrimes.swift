@@ -8,7 +8,9 @@ import Foundation
 // the list changed (``Reducer/autosavingFavoritePrimes(state:action:environment:)``). Autosave
 // waits until the file has been read, so a change made before the launch load returns never
 // overwrites favorites the app has not seen yet; and a file that could not be read (not JSON,
-// not a list of primes, no permission) is left untouched until the user saves explicitly.
+// not a list of primes, no permission) is left untouched until the user saves explicitly (a
+// corrupt one is copied aside first). On disk (FavoritesFileStore.swift) a save is atomic and
+// fsync'd, and merges, under a lock, with what other PrimeTime processes saved to the same file.
 
 // MARK: - The file
 
@@ -121,7 +123,7 @@ public enum FavoritesFile {
 
 /// Reads and writes the favorites file, as effects.
 ///
-/// Both effects send one `Result` and finish. Live (``live(file:)``) the work runs on a serial
+/// Both effects send one `Result` and finish. Live (``live(file:faults:)``) the work runs on a serial
 /// background queue, so reads and writes happen in the order they were started and never on the
 /// main queue; the reducer delivers the results on its main queue. Tests pass closures returning
 /// `Effect(value: ...)`.
