@@ -4,10 +4,11 @@ import Foundation
 /// tests run the real executable with. Each one works on the `--favorites-file` through the same
 /// code as the app's saves (atomic, locked, merging), without a screen.
 ///
-/// - `--test-save-loop`: reads the file, then saves ``saveLoopLists`` in turn, forever. It prints
-///   `saving` once the first save has succeeded; the tests then kill it with SIGKILL at a random
-///   moment and check the file is one whole list. It exits 1 (with the message on standard error)
-///   if a save fails.
+/// - `--test-save-loop`: reads the file, then saves ``saveLoopLists`` in turn, until it is
+///   killed (or, so that a forgotten one does not run forever, for at most a minute, then exits 0).
+///   It prints `saving` once the first save has succeeded; the tests then kill it with SIGKILL at
+///   a random moment and check the file is one whole list. It exits 1 (with the message on
+///   standard error) if a save fails.
 /// - `--test-add-favorites 2,3,5`: reads the file, then adds the primes one at a time, saving
 ///   after each, as a user adding favorites with autosave does; exits 0, or 1 (with the message
 ///   on standard error) if a read or a save fails. Two of them run at once on the same file must
@@ -44,7 +45,9 @@ public enum FavoritesTestMode: Equatable, Sendable {
         switch self {
         case .saveLoop:
             var round = 0
-            while true {
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: .seconds(60))
+            while clock.now < deadline {
                 switch store.save(Self.saveLoopLists[round % 2]) {
                 case .success:
                     if round == 0 { output("saving") }
@@ -54,6 +57,7 @@ public enum FavoritesTestMode: Equatable, Sendable {
                 }
                 round += 1
             }
+            return 0
         case let .addFavorites(primes):
             for prime in primes where !favorites.contains(prime) {
                 switch store.save(favorites + [prime]) {
