@@ -169,7 +169,7 @@ extension AppAction {
     /// activity.
     var isFileAnswer: Bool {
         switch self {
-        case .favoritePrimes(.loadResponse), .favoritePrimes(.saveResponse): true
+        case .favoritePrimes(.loadResponse), .favoritePrimes(.mergedSaveResponse): true
         default: false
         }
     }

@@ -237,9 +237,12 @@ public enum FavoritePrimesAction: Equatable, Sendable {
     case loadButtonTapped
     /// The file client read the file: the primes (`nil`: no file), or why not.
     case loadResponse(Result<[Int]?, FavoritesFileError>)
-    /// The file client wrote the file: the primes written (which may include favorites another
-    /// process saved), or why not.
+    /// The file client wrote the file: the primes written, or why not.
     case saveResponse(Result<[Int], FavoritesFileError>)
+    /// The file client wrote the file, merged with changes another PrimeTime process had saved to
+    /// it: `sent` is the list this app asked to save, `written` what the file now holds (the
+    /// favorites the other process added, without the ones it removed).
+    case mergedSaveResponse(sent: [Int], written: [Int])
     /// The user dismissed the message.
     case messageDismissed
 }
@@ -257,12 +260,19 @@ public struct FavoritePrimesEnvironment {
         self.mainQueue = mainQueue
     }
 
-    /// The effect that writes `primes` and feeds back ``FavoritePrimesAction/saveResponse(_:)``,
-    /// on the main queue. A newer save replaces an older one's response (writes happen in order).
+    /// The effect that writes `primes` and feeds back ``FavoritePrimesAction/saveResponse(_:)``
+    /// (or ``FavoritePrimesAction/mergedSaveResponse(sent:written:)`` when the file client merged
+    /// in another process's changes), on the main queue. A newer save replaces an older one's
+    /// response (writes happen in order).
     func save(_ primes: [Int]) -> Effect<FavoritePrimesAction> {
         file.save(primes)
             .receive(on: mainQueue)
-            .map(FavoritePrimesAction.saveResponse)
+            .map { result in
+                if case let .success(written) = result, written != primes {
+                    return FavoritePrimesAction.mergedSaveResponse(sent: primes, written: written)
+                }
+                return FavoritePrimesAction.saveResponse(result)
+            }
             .cancellable(id: FavoritesFileID.save, cancelInFlight: true)
     }
 }
@@ -283,9 +293,10 @@ enum FavoritesFileID: Hashable, Sendable {
 ///   merged list is saved. A file that cannot be read leaves the list as it was, shows why, and
 ///   marks the file ``FavoritesFileStatus/leftUntouched``.
 /// - Save writes the list (and cancels a load in flight, whose answer would undo what the user
-///   just saved); success marks the file in sync, clears the message and shows the list the file
-///   now holds (favorites another PrimeTime saved to the same file are added, after this one's;
-///   one added since the save started stays); failure shows why and keeps the list.
+///   just saved); success marks the file in sync and clears the message; failure shows why and
+///   keeps the list. When the save merged in another PrimeTime process's changes to the same
+///   file, those are applied to the list: the favorites it added appear (after this one's), the
+///   ones it removed go; a change made here since the save started stays (and is autosaved).
 @MainActor public let favoritePrimesReducer = Reducer<FavoritePrimesState, FavoritePrimesAction, FavoritePrimesEnvironment> {
     state, action, environment in
     switch action {
@@ -318,10 +329,18 @@ enum FavoritesFileID: Hashable, Sendable {
         state.message = error.message
         return .none
 
-    case let .saveResponse(.success(written)):
-        // The file now holds `written`: this list merged with favorites other processes saved.
-        // Show them; keep any favorite added since this save started (its own save follows).
-        state.favoritePrimes = written + state.favoritePrimes.filter { !written.contains($0) }
+    case .saveResponse(.success):
+        state.fileStatus = .inSync
+        state.message = nil
+        return .none
+
+    case let .mergedSaveResponse(sent, written):
+        // Apply the other process's changes to the list as it is now (it may have changed since
+        // the save started; such a change is autosaved next).
+        let removed = sent.filter { !written.contains($0) }
+        let added = written.filter { !sent.contains($0) }
+        state.favoritePrimes.removeAll { removed.contains($0) }
+        state.favoritePrimes += added.filter { !state.favoritePrimes.contains($0) }
         state.fileStatus = .inSync
         state.message = nil
         return .none
@@ -366,7 +385,7 @@ extension Reducer {
             switch toFavoritesAction.extract(from: action) {
             case .loadResponse:
                 return effect
-            case let .saveResponse(.success(written)) where written == favorites.favoritePrimes:
+            case let .mergedSaveResponse(_, written) where written == favorites.favoritePrimes:
                 return effect  // The file holds exactly this list already.
             default:
                 break

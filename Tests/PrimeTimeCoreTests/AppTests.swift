@@ -67,13 +67,14 @@ struct AppTests {
         app.scheduler.advance()
         // The file now holds [2, 11] (another process saved 11): 11 appears, 5 stays, and the
         // autosave writes them all; 11 is not the user's activity.
-        store.receive(.favoritePrimes(.saveResponse(.success([2, 11])))) {
-            $0.favoritePrimes = [2, 11, 5]
+        store.receive(.favoritePrimes(.mergedSaveResponse(sent: [2], written: [2, 11]))) {
+            $0.favoritePrimes = [2, 5, 11]
             $0.favoritesFileStatus = .inSync
         }
         app.scheduler.advance()
-        store.receive(.favoritePrimes(.saveResponse(.success([2, 11, 5]))))
-        #expect(app.file.saved == [[2], [2, 11, 5]])
+        store.receive(.favoritePrimes(.saveResponse(.success([2, 5, 11]))))
+        #expect(store.state.activityFeed == [at(0, .addedFavoritePrime(5))])
+        #expect(app.file.saved == [[2], [2, 5, 11]])
     }
 
     @Test func aCorruptFileIsReportedAndOnlyAnExplicitSaveOverwritesIt() {
