@@ -92,7 +92,7 @@ struct TerminalCommandTests {
         #expect(TerminalOptionsError("x").description == "PrimeTime: x Try \"PrimeTime --help\".")
     }
 
-    @Test func theTestOnlyOptionsParseButAreNotInTheHelp() {
+    @Test func theTestOnlyOptionsParseButAreNotInTheHelp() throws {
         #expect(try TerminalOptions.parse(["--test-save-loop"]).get().testMode == .saveLoop)
         #expect(try TerminalOptions.parse(["--test-add-favorites", "2, 3,5"]).get().testMode == .addFavorites([2, 3, 5]))
         #expect(TerminalOptions.parse(["--test-add-favorites", "2,x"])
