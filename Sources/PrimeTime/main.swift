@@ -19,6 +19,13 @@ if options.showHelp {
     exit(0)
 }
 
+if let testMode = options.testMode {
+    // Test-only (FavoritesTestMode): no screen, unbuffered output.
+    exit(testMode.run(file: options.favoritesFile,
+                      output: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+                      errors: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }))
+}
+
 let log = TerminalLog(file: options.logFile)
 let session = TerminalSession(environment: .terminal(options: options, log: log))
 let status: Int32

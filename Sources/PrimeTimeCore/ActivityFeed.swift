@@ -42,7 +42,7 @@ extension Reducer {
     ///
     /// ```swift
     /// appReducer.activityFeed(favoritePrimes: \.favoritePrimes, activityFeed: \.activityFeed,
-    ///                         now: { $0.now() }, records: { !$0.isFileLoad })
+    ///                         now: { $0.now() }, records: { !$0.isFileAnswer })
     /// ```
     ///
     /// - Complexity: O(n) in the number of favorites per action that changed them; O(1) otherwise.

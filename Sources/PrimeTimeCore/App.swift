@@ -164,10 +164,14 @@ public enum AppAction: Equatable, Sendable {
 }
 
 extension AppAction {
-    /// Whether this is the favorites file's answer to a load: what it changes in the list was
-    /// read, not done by the user, so it is not activity.
-    var isFileLoad: Bool {
-        if case .favoritePrimes(.loadResponse) = self { true } else { false }
+    /// Whether this is the favorites file's answer to a load or a save: what it changes in the
+    /// list was read (or saved by another PrimeTime process), not done by the user, so it is not
+    /// activity.
+    var isFileAnswer: Bool {
+        switch self {
+        case .favoritePrimes(.loadResponse), .favoritePrimes(.mergedSaveResponse): true
+        default: false
+        }
     }
 }
 
@@ -327,8 +331,8 @@ extension Reducer where State == AppState, Action == AppAction, Environment == A
 /// 1. actions of a screen that is not shown are ignored (``AppState/accepts(_:)``);
 /// 2. changed favorites are autosaved once the file is in sync
 ///    (``Reducer/autosavingFavoritePrimes(state:action:environment:)``);
-/// 3. every favorite the user added or removed goes to the activity feed (a load from the file
-///    does not), stamped with the environment's clock (``Reducer/activityFeed(favoritePrimes:activityFeed:limit:now:)``);
+/// 3. every favorite the user added or removed goes to the activity feed (what the file's load
+///    or save answers bring in does not), stamped with the environment's clock (``Reducer/activityFeed(favoritePrimes:activityFeed:limit:now:)``);
 /// 4. while ``AppState/isLogging`` is on, every action and its state diff is written to the
 ///    environment's log.
 ///
@@ -339,5 +343,5 @@ extension Reducer where State == AppState, Action == AppAction, Environment == A
     .autosavingFavoritePrimes(
         state: \.favoritePrimesState, action: /AppAction.favoritePrimes, environment: \.favoritePrimesEnvironment)
     .activityFeed(favoritePrimes: \.favoritePrimes, activityFeed: \.activityFeed, now: { $0.now() },
-                  records: { !$0.isFileLoad })
+                  records: { !$0.isFileAnswer })
     .loggingWhenEnabled()

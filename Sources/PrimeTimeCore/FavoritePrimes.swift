@@ -8,7 +8,9 @@ import Foundation
 // the list changed (``Reducer/autosavingFavoritePrimes(state:action:environment:)``). Autosave
 // waits until the file has been read, so a change made before the launch load returns never
 // overwrites favorites the app has not seen yet; and a file that could not be read (not JSON,
-// not a list of primes, no permission) is left untouched until the user saves explicitly.
+// not a list of primes, no permission) is left untouched until the user saves explicitly (a
+// corrupt one is copied aside first). On disk (FavoritesFileStore.swift) a save is atomic and
+// fsync'd, and merges, under a lock, with what other PrimeTime processes saved to the same file.
 
 // MARK: - The file
 
@@ -33,15 +35,27 @@ public struct FavoritesFileError: Error, Equatable, Sendable {
     /// Why, in a few words (from the system or the decoder).
     public var reason: String
 
-    /// An error of `kind` about the file at `path`, because of `reason`.
-    public init(_ kind: Kind, path: String, reason: String) {
+    /// What the user can do about it, or what became of the file (a sentence or two, appended
+    /// to the ``message``); `nil` when there is nothing more to say.
+    public var advice: String?
+
+    /// An error of `kind` about the file at `path`, because of `reason`, with `advice` for the user.
+    public init(_ kind: Kind, path: String, reason: String, advice: String? = nil) {
         self.kind = kind
         self.path = path
         self.reason = reason
+        self.advice = advice
     }
 
-    /// The sentence shown to the user: what happened, and what became of the file and the list.
+    /// The sentences shown to the user: what happened, which file, what became of the file and
+    /// the list, and (``advice``) what to do.
     public var message: String {
+        guard let advice else { return summary }
+        return summary + " " + advice
+    }
+
+    /// What happened, and what became of the file and the list.
+    private var summary: String {
         switch kind {
         case .unreadable:
             "Could not read the favorites file \(path): \(reason). It was left untouched; saving overwrites it."
@@ -109,7 +123,7 @@ public enum FavoritesFile {
 
 /// Reads and writes the favorites file, as effects.
 ///
-/// Both effects send one `Result` and finish. Live (``live(file:)``) the work runs on a serial
+/// Both effects send one `Result` and finish. Live (``live(file:faults:)``) the work runs on a serial
 /// background queue, so reads and writes happen in the order they were started and never on the
 /// main queue; the reducer delivers the results on its main queue. Tests pass closures returning
 /// `Effect(value: ...)`.
@@ -117,7 +131,8 @@ public struct FavoritesFileClient {
     /// Reads the favorites: `.success(nil)` when there is no file yet, `.success(primes)` for a
     /// valid file, `.failure` for one that cannot be read or is not a list of distinct primes.
     public var load: () -> Effect<Result<[Int]?, FavoritesFileError>>
-    /// Writes `primes`, replacing the file; sends back the primes it wrote, or why it could not.
+    /// Writes `primes`, replacing the file; sends back the primes it wrote (live, merged with
+    /// what other processes saved, see ``live(file:faults:)``), or why it could not.
     public var save: (_ primes: [Int]) -> Effect<Result<[Int], FavoritesFileError>>
 
     /// A client that loads with `load` and saves with `save`.
@@ -129,73 +144,40 @@ public struct FavoritesFileClient {
         self.save = save
     }
 
-    /// The client of the JSON file at `file`: reads and writes (atomically: a failed write leaves
-    /// the old file) on a serial background queue of its own.
-    public static func live(file: URL) -> FavoritesFileClient {
+    /// The client of the JSON file at `file`, on a serial background queue of its own.
+    ///
+    /// - Saving is atomic: the list is written to a temporary file in the same folder, flushed to
+    ///   disk (`fsync`, then the folder's `fsync`), and renamed over the file. Whenever the
+    ///   process dies, even by SIGKILL, the file holds the old list or the new one.
+    /// - Saving merges, under a lock: several PrimeTime processes may share the file. A save
+    ///   takes an exclusive `flock` on the file's folder, reads the file, and writes a three-way
+    ///   merge of it with this process's list (against what this process last read or wrote):
+    ///   favorites another process saved are kept, and only a favorite removed on purpose goes.
+    ///   The save answers with the merged list.
+    /// - A file that is not a list of distinct primes is copied to `FILE.corrupt` (or
+    ///   `FILE.corrupt-2`, ...) when read or saved over, and the load error's message names the copy.
+    /// - Every failure says what failed, on which path, and what to do
+    ///   (``FavoritesFileError/advice``); a failed save leaves the file as it was.
+    ///
+    /// `faults` makes steps fail with an `errno` instead of running, for tests (a full disk is
+    /// `{ $0 == .write ? ENOSPC : nil }`); the app passes none.
+    public static func live(
+        file: URL, faults: @escaping @Sendable (FavoritesFileStep) -> Int32? = { _ in nil }
+    ) -> FavoritesFileClient {
         let queue = DispatchQueue(label: "PrimeTime.favoritesFile", qos: .userInitiated)
+        let store = FavoritesFileStore(file: file, faults: faults)
         return FavoritesFileClient(
             load: {
                 .future { callback in
-                    queue.async { callback(read(file)) }
+                    queue.async { callback(store.read()) }
                 }
             },
             save: { primes in
                 .future { callback in
-                    queue.async { callback(write(primes, to: file)) }
+                    queue.async { callback(store.save(primes)) }
                 }
             }
         )
-    }
-
-    private static func read(_ file: URL) -> Result<[Int]?, FavoritesFileError> {
-        let path = file.path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return .failure(FavoritesFileError(.unreadable, path: path, reason: "it is a directory"))
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch {
-            if isMissingFile(error) { return .success(nil) }
-            return .failure(FavoritesFileError(.unreadable, path: path, reason: systemReason(error)))
-        }
-        return FavoritesFile.decode(data, path: path).map { Optional($0) }
-    }
-
-    private static func write(_ primes: [Int], to file: URL) -> Result<[Int], FavoritesFileError> {
-        let folder = file.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return .failure(FavoritesFileError(.unwritable, path: file.path, reason: "the folder \(folder.path) does not exist"))
-        }
-        do {
-            try FavoritesFile.encode(primes).write(to: file, options: .atomic)
-            return .success(primes)
-        } catch {
-            return .failure(FavoritesFileError(.unwritable, path: file.path, reason: systemReason(error)))
-        }
-    }
-
-    private static func isMissingFile(_ error: any Error) -> Bool {
-        let nsError = error as NSError
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == CocoaError.fileReadNoSuchFile.rawValue { return true }
-        if nsError.domain == NSPOSIXErrorDomain, nsError.code == Int(ENOENT) { return true }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain, underlying.code == Int(ENOENT) { return true }
-        return false
-    }
-
-    /// The system's reason for `error` (strerror's text when there is a POSIX error under it).
-    private static func systemReason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(nsError.code)))
-        }
-        return tidy(nsError.localizedDescription)
     }
 }
 
@@ -257,6 +239,10 @@ public enum FavoritePrimesAction: Equatable, Sendable {
     case loadResponse(Result<[Int]?, FavoritesFileError>)
     /// The file client wrote the file: the primes written, or why not.
     case saveResponse(Result<[Int], FavoritesFileError>)
+    /// The file client wrote the file, merged with changes another PrimeTime process had saved to
+    /// it: `sent` is the list this app asked to save, `written` what the file now holds (the
+    /// favorites the other process added, without the ones it removed).
+    case mergedSaveResponse(sent: [Int], written: [Int])
     /// The user dismissed the message.
     case messageDismissed
 }
@@ -274,12 +260,19 @@ public struct FavoritePrimesEnvironment {
         self.mainQueue = mainQueue
     }
 
-    /// The effect that writes `primes` and feeds back ``FavoritePrimesAction/saveResponse(_:)``,
-    /// on the main queue. A newer save replaces an older one's response (writes happen in order).
+    /// The effect that writes `primes` and feeds back ``FavoritePrimesAction/saveResponse(_:)``
+    /// (or ``FavoritePrimesAction/mergedSaveResponse(sent:written:)`` when the file client merged
+    /// in another process's changes), on the main queue. A newer save replaces an older one's
+    /// response (writes happen in order).
     func save(_ primes: [Int]) -> Effect<FavoritePrimesAction> {
         file.save(primes)
             .receive(on: mainQueue)
-            .map(FavoritePrimesAction.saveResponse)
+            .map { result in
+                if case let .success(written) = result, written != primes {
+                    return FavoritePrimesAction.mergedSaveResponse(sent: primes, written: written)
+                }
+                return FavoritePrimesAction.saveResponse(result)
+            }
             .cancellable(id: FavoritesFileID.save, cancelInFlight: true)
     }
 }
@@ -300,8 +293,10 @@ enum FavoritesFileID: Hashable, Sendable {
 ///   merged list is saved. A file that cannot be read leaves the list as it was, shows why, and
 ///   marks the file ``FavoritesFileStatus/leftUntouched``.
 /// - Save writes the list (and cancels a load in flight, whose answer would undo what the user
-///   just saved); success marks the file in sync and clears the message, failure shows why and
-///   keeps the list.
+///   just saved); success marks the file in sync and clears the message; failure shows why and
+///   keeps the list. When the save merged in another PrimeTime process's changes to the same
+///   file, those are applied to the list: the favorites it added appear (after this one's), the
+///   ones it removed go; a change made here since the save started stays (and is autosaved).
 @MainActor public let favoritePrimesReducer = Reducer<FavoritePrimesState, FavoritePrimesAction, FavoritePrimesEnvironment> {
     state, action, environment in
     switch action {
@@ -339,6 +334,17 @@ enum FavoritesFileID: Hashable, Sendable {
         state.message = nil
         return .none
 
+    case let .mergedSaveResponse(sent, written):
+        // Apply the other process's changes to the list as it is now (it may have changed since
+        // the save started; such a change is autosaved next).
+        let removed = sent.filter { !written.contains($0) }
+        let added = written.filter { !sent.contains($0) }
+        state.favoritePrimes.removeAll { removed.contains($0) }
+        state.favoritePrimes += added.filter { !state.favoritePrimes.contains($0) }
+        state.fileStatus = .inSync
+        state.message = nil
+        return .none
+
     case let .saveResponse(.failure(error)):
         if state.fileStatus == .inSync { state.fileStatus = .unsaved }
         state.message = error.message
@@ -355,8 +361,8 @@ extension Reducer {
     /// file is ``FavoritesFileStatus/inSync`` (or ``FavoritesFileStatus/unsaved``: it tries again).
     ///
     /// It watches every action, so a change made by any feature (saving a prime on the "is this
-    /// prime?" screen, deleting on the list) is saved. It does not save what a load just read
-    /// (the file already holds it), nor while the file has not been read yet or was left
+    /// prime?" screen, deleting on the list) is saved. It does not save what a load just read,
+    /// or what a save just wrote (the file already holds it), nor while the file has not been read yet or was left
     /// untouched: then only an explicit ``FavoritePrimesAction/saveButtonTapped`` writes.
     ///
     /// ```swift
@@ -376,7 +382,14 @@ extension Reducer {
             guard favorites.favoritePrimes != before,
                   favorites.fileStatus == .inSync || favorites.fileStatus == .unsaved
             else { return effect }
-            if case .loadResponse = toFavoritesAction.extract(from: action) { return effect }
+            switch toFavoritesAction.extract(from: action) {
+            case .loadResponse:
+                return effect
+            case let .mergedSaveResponse(_, written) where written == favorites.favoritePrimes:
+                return effect  // The file holds exactly this list already.
+            default:
+                break
+            }
             let save = toFavoritesEnvironment(environment).save(favorites.favoritePrimes).map(toFavoritesAction.embed)
             return .merge(effect, save)
         }

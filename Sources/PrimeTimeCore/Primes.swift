@@ -11,17 +11,63 @@ public enum Primes {
     /// Primes.isPrime(9)   // false
     /// ```
     ///
-    /// - Complexity: O(√n) divisions.
+    /// Below 2^20 it divides by odd numbers up to √n; above, it runs the Miller–Rabin test with
+    /// the first twelve primes as witnesses, which is exact for every 64-bit number. So any `Int`,
+    /// even a huge one read from a favorites file, is answered at once.
+    ///
+    /// - Complexity: O(√n) divisions below 2^20; O(log n) multiplications above.
     public static func isPrime(_ n: Int) -> Bool {
         guard n >= 2 else { return false }
         if n < 4 { return true }
         if n % 2 == 0 { return false }
+        if n >= 1 << 20 { return millerRabin(UInt64(n)) }
         var divisor = 3
         while divisor <= n / divisor {
             if n % divisor == 0 { return false }
             divisor += 2
         }
         return true
+    }
+
+    /// The Miller–Rabin test of an odd `n` ≥ 2^20, with the witnesses 2, 3, ..., 37: deterministic
+    /// below 3.3 × 10^24, so for every `UInt64`.
+    private static func millerRabin(_ n: UInt64) -> Bool {
+        let witnesses: [UInt64] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37]
+        for witness in witnesses where n % witness == 0 { return false }  // n > 37.
+        var d = n - 1
+        var squarings = 0
+        while d & 1 == 0 {
+            d >>= 1
+            squarings += 1
+        }
+        nextWitness: for witness in witnesses {
+            var x = power(witness, d, modulo: n)
+            if x == 1 || x == n - 1 { continue }
+            for _ in 1..<squarings {
+                x = multiply(x, x, modulo: n)
+                if x == n - 1 { continue nextWitness }
+            }
+            return false
+        }
+        return true
+    }
+
+    /// `a * b % m` without overflow (`a` and `b` less than `m`).
+    private static func multiply(_ a: UInt64, _ b: UInt64, modulo m: UInt64) -> UInt64 {
+        m.dividingFullWidth(a.multipliedFullWidth(by: b)).remainder
+    }
+
+    /// `base` to the `exponent`, modulo `m`.
+    private static func power(_ base: UInt64, _ exponent: UInt64, modulo m: UInt64) -> UInt64 {
+        var result: UInt64 = 1
+        var base = base % m
+        var exponent = exponent
+        while exponent > 0 {
+            if exponent & 1 == 1 { result = multiply(result, base, modulo: m) }
+            base = multiply(base, base, modulo: m)
+            exponent >>= 1
+        }
+        return result
     }
 
     /// The largest `n` that ``nth(_:)`` answers: the millionth prime (15,485,863) takes a sieve of

@@ -53,6 +53,30 @@ struct AppTests {
         #expect(app.file.saved == [])
     }
 
+    @Test func favoritesAnotherProcessSavedAppearButAreNotActivityAndOneAddedMeanwhileIsSaved() {
+        let app = AppHarness()
+        app.file.othersSaved = [11]
+        // The file has not been read yet: a change is not autosaved, only the explicit save writes.
+        let store = app.makeStore(AppState(count: 5, favoritePrimes: [2], isPrimeModalShown: true))
+        store.send(.favoritePrimes(.saveButtonTapped))
+        // While that save is in flight, the user adds 5.
+        store.send(.primeModal(.saveFavoritePrimeTapped)) {
+            $0.favoritePrimes = [2, 5]
+            $0.activityFeed = [at(0, .addedFavoritePrime(5))]
+        }
+        app.scheduler.advance()
+        // The file now holds [2, 11] (another process saved 11): 11 appears, 5 stays, and the
+        // autosave writes them all; 11 is not the user's activity.
+        store.receive(.favoritePrimes(.mergedSaveResponse(sent: [2], written: [2, 11]))) {
+            $0.favoritePrimes = [2, 5, 11]
+            $0.favoritesFileStatus = .inSync
+        }
+        app.scheduler.advance()
+        store.receive(.favoritePrimes(.saveResponse(.success([2, 5, 11]))))
+        #expect(store.state.activityFeed == [at(0, .addedFavoritePrime(5))])
+        #expect(app.file.saved == [[2], [2, 5, 11]])
+    }
+
     @Test func aCorruptFileIsReportedAndOnlyAnExplicitSaveOverwritesIt() {
         let app = AppHarness()
         app.file.loadResult = .failure(notJSON)

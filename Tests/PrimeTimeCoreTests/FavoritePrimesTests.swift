@@ -13,6 +13,11 @@ final class FileStub {
     var saveError: FavoritesFileError?
     var loads = 0
     var saved: [[Int]] = []
+    /// Favorites another process saved to the file: a save answers with them added (as the live
+    /// client's merge does).
+    var othersSaved: [Int] = []
+    /// Favorites another process removed from the file: a save answers without them.
+    var othersRemoved: [Int] = []
 
     var client: FavoritesFileClient {
         FavoritesFileClient(
@@ -22,7 +27,9 @@ final class FileStub {
             },
             save: { primes in
                 self.saved.append(primes)
-                return Effect(value: self.saveError.map { .failure($0) } ?? .success(primes))
+                let merged = primes.filter { !self.othersRemoved.contains($0) }
+                    + self.othersSaved.filter { !primes.contains($0) }
+                return Effect(value: self.saveError.map { .failure($0) } ?? .success(merged))
             })
     }
 }
@@ -104,6 +111,31 @@ struct FavoritePrimesTests {
         scheduler.advance()
         store.receive(.saveResponse(.success([7])))
         #expect(file.saved == [[2, 7], [7]])
+    }
+
+    @Test func aSaveShowsFavoritesAnotherProcessSavedAndDoesNotSaveThemAgain() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        file.othersSaved = [11]
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [2, 3], fileStatus: .inSync), file: file, scheduler: scheduler)
+        store.send(.deleteFavoritePrimes(atOffsets: [0])) { $0.favoritePrimes = [3] }
+        scheduler.advance()
+        store.receive(.mergedSaveResponse(sent: [3], written: [3, 11])) { $0.favoritePrimes = [3, 11] }
+        // The file holds [3, 11] already: no second save.
+        scheduler.advance(by: .seconds(1))
+        #expect(file.saved == [[3]])
+    }
+
+    @Test func aFavoriteAnotherProcessRemovedGoesAndIsNotSavedBack() {
+        let scheduler = DispatchQueue.test
+        let file = FileStub()
+        file.othersRemoved = [2]
+        let store = makeStore(FavoritePrimesState(favoritePrimes: [2, 3, 5], fileStatus: .inSync), file: file, scheduler: scheduler)
+        store.send(.deleteFavoritePrimes(atOffsets: [1])) { $0.favoritePrimes = [2, 5] }
+        scheduler.advance()
+        store.receive(.mergedSaveResponse(sent: [2, 5], written: [5])) { $0.favoritePrimes = [5] }
+        scheduler.advance(by: .seconds(1))
+        #expect(file.saved == [[2, 5]])
     }
 
     @Test func aLoadKeepsFavoritesOnlyMemoryHoldsAndSavesThem() {

@@ -47,6 +47,34 @@ struct PrimesTests {
             == "The 1000001st prime is further than PrimeTime computes (up to the 1000000th).")
     }
 
+    /// Above 2^20 ``Primes/isPrime(_:)`` runs Miller–Rabin: it agrees with trial division, is not
+    /// fooled by Carmichael numbers or strong pseudoprimes, and answers at once for any `Int`.
+    @Test func largeNumbersAreAnsweredExactlyAndAtOnce() {
+        func byTrialDivision(_ n: Int) -> Bool {
+            guard n >= 2 else { return false }
+            var divisor = 2
+            while divisor <= n / divisor {
+                if n % divisor == 0 { return false }
+                divisor += 1
+            }
+            return true
+        }
+        var random = SplitMix64(seed: 42)
+        for _ in 0..<2_000 {
+            let n = Int.random(in: (1 << 20)...(1 << 30), using: &random)
+            #expect(Primes.isPrime(n) == byTrialDivision(n), "\(n)")
+        }
+        // Carmichael numbers and strong pseudoprimes to several bases: composite.
+        for n in [1_050_985, 3_215_031_751, 2_152_302_898_747, 3_474_749_660_383, 341_550_071_728_321,
+                  3_825_123_056_546_413_051, 9_223_372_036_854_775_807, 1 << 62] {
+            #expect(!Primes.isPrime(n), "\(n)")
+        }
+        for n in [1_048_583, 2_147_483_647, 4_294_967_291, 1_000_000_000_000_037, 9_223_372_036_854_775_783] {
+            #expect(Primes.isPrime(n), "\(n)")
+        }
+        #expect(!Primes.isPrime(.min))
+    }
+
     @Test func ordinals() {
         let cases: [(Int, String)] = [
             (0, "0th"), (1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (10, "10th"),

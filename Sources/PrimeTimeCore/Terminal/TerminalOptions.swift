@@ -18,6 +18,9 @@ public struct TerminalOptions: Equatable, Sendable {
     /// `--latency-ms N`: the nth-prime calculator's simulated latency; `nil` for the live app's
     /// (300 to 500 milliseconds).
     public var latencyMilliseconds: Int?
+    /// `--test-save-loop` or `--test-add-favorites PRIMES`: a test-only mode (``FavoritesTestMode``).
+    /// These options are deliberately left out of `--help`.
+    public var testMode: FavoritesTestMode?
 
     /// The defaults.
     public init() {}
@@ -67,6 +70,15 @@ public struct TerminalOptions: Equatable, Sendable {
                         throw TerminalOptionsError("--latency-ms needs a number of milliseconds (0 or more), not \"\(text)\".")
                     }
                     options.latencyMilliseconds = milliseconds
+                case "--test-save-loop":
+                    options.testMode = .saveLoop
+                case "--test-add-favorites":
+                    let text = try value()
+                    let primes = text.split(separator: ",").map { Int(String($0).trimmingWhitespace()) }
+                    guard !primes.isEmpty, let primes = primes as? [Int] else {
+                        throw TerminalOptionsError("--test-add-favorites needs comma-separated numbers, not \"\(text)\".")
+                    }
+                    options.testMode = .addFavorites(primes)
                 default:
                     throw TerminalOptionsError("Unknown option \"\(argument)\".")
                 }

@@ -102,6 +102,21 @@ struct PrimeTimeEndToEndTests {
         #expect(try String(contentsOf: favorites, encoding: .utf8) == "[]")
     }
 
+    @Test func aCorruptFileIsCopiedAsideAndTheMessageSaysWhere() throws {
+        let directory = try PrimeTimeExecutable.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let favorites = directory.appendingPathComponent("favorites.json")
+        let corrupt = Data([0x5B, 0x32, 0xFF, 0xFE, 0x5D])  // "[2", invalid UTF-8, "]"
+        try corrupt.write(to: favorites)
+        let result = try run(["--favorites-file", favorites.path, "--script", "favorites; save-file"])
+        #expect(result.status == 0)
+        #expect(result.lines.contains { $0.hasPrefix("Message: The favorites file \(favorites.path) is not valid JSON")
+            && $0.contains("A copy is kept at \(favorites.path).corrupt.") })
+        // The explicit save replaced the file; the copy has the old bytes.
+        #expect(try String(contentsOf: favorites, encoding: .utf8) == "[]")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: favorites.path + ".corrupt")) == corrupt)
+    }
+
     @Test func aWriteFailureIsShownAndKeepsTheFavoritesInMemory() throws {
         let directory = try PrimeTimeExecutable.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -109,7 +124,8 @@ struct PrimeTimeEndToEndTests {
         let favorites = directory.appendingPathComponent("missing/favorites.json")
         let result = try run(["--favorites-file", favorites.path, "--script", "inc; inc; prime; save; dismiss; favorites"])
         #expect(result.status == 0)
-        #expect(result.lines.contains { $0.hasPrefix("Message: Could not save the favorites to \(favorites.path)") })
+        #expect(result.lines.contains { $0.hasPrefix("Message: Could not save the favorites to \(favorites.path)")
+            && $0.contains("Create the folder (or choose another file with --favorites-file), then save again.") })
         #expect(result.lines.suffix(7).contains("1. 2"))
     }
 

@@ -92,6 +92,15 @@ struct TerminalCommandTests {
         #expect(TerminalOptionsError("x").description == "PrimeTime: x Try \"PrimeTime --help\".")
     }
 
+    @Test func theTestOnlyOptionsParseButAreNotInTheHelp() throws {
+        #expect(try TerminalOptions.parse(["--test-save-loop"]).get().testMode == .saveLoop)
+        #expect(try TerminalOptions.parse(["--test-add-favorites", "2, 3,5"]).get().testMode == .addFavorites([2, 3, 5]))
+        #expect(TerminalOptions.parse(["--test-add-favorites", "2,x"])
+                == .failure(TerminalOptionsError("--test-add-favorites needs comma-separated numbers, not \"2,x\".")))
+        #expect(try TerminalOptions.parse([]).get().testMode == nil)
+        #expect(!TerminalHelp.text.contains("--test-"))
+    }
+
     @Test func scriptLinesSplitOnSemicolonsAndLineEnds() {
         #expect(TerminalOptions.scriptLines("inc; inc\nprime ;; \r\nsave") == ["inc", "inc", "prime", "save"])
         #expect(TerminalOptions.scriptLines("") == [])
