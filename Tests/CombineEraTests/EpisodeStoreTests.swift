@@ -160,6 +160,9 @@ struct EpisodeStoreTests {
             DispatchQueue.main.async { store.send(.counter(.nthPrimeButtonTapped)) }
         }
         _ = arrived
+        // `$value` sends in the property's willSet, so the sink ran before the store stored the
+        // new value; the send is still running on the main queue. Read once the queue has moved on.
+        await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
         #expect(store.value.alertNthPrime == 13)
         // The effect's completion reaches the main queue after its value: give the queue a few
         // turns (bounded) to deliver it, then the store has let go of the effect.
