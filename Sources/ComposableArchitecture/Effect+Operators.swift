@@ -22,6 +22,8 @@ extension Effect {
         switch operation {
         case .none:
             return .none
+        case .value(let value):
+            return Effect<T>(value: transform(value))
         case .publisher(let publisher):
             return Effect<T>(publisher.map(transform))
         case .contextual(let make):
@@ -113,6 +115,8 @@ extension Effect {
         switch operation {
         case .none:
             return .none
+        case .value(let value):
+            return Effect(Just(value).receive(on: scheduler, options: options))
         case .publisher(let publisher):
             return Effect(publisher.receive(on: scheduler, options: options))
         case .contextual(let make):

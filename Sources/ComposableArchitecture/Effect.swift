@@ -29,6 +29,9 @@ public struct Effect<Output>: Publisher {
     enum Operation {
         /// Does nothing; nothing is allocated or subscribed.
         case none
+        /// Sends one action at once, then finishes (``init(value:)``): the store runs it without
+        /// subscribing to anything.
+        case value(Output)
         /// A publisher that needs nothing from the store.
         case publisher(AnyPublisher<Output, Never>)
         /// A publisher made when the store starts the effect, with the store's context
@@ -52,9 +55,11 @@ public struct Effect<Output>: Publisher {
         }
     }
 
-    /// An effect that sends `value` at once, then finishes.
+    /// An effect that sends `value` at once, then finishes. A store runs it without subscribing
+    /// to anything: it costs no allocation.
+    @inlinable
     public init(value: Output) {
-        self.init(Just(value))
+        operation = .value(value)
     }
 
     /// The effect that does nothing. It allocates nothing, and the store does not subscribe to it.
@@ -74,6 +79,7 @@ public struct Effect<Output>: Publisher {
     package func publisher(in context: EffectContext) -> AnyPublisher<Output, Never>? {
         switch operation {
         case .none: nil
+        case .value(let value): Just(value).eraseToAnyPublisher()
         case .publisher(let publisher): publisher
         case .contextual(let make): make(context)
         }
