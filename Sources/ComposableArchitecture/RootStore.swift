@@ -66,9 +66,9 @@ package final class RootStore<State, Action> {
     /// Whether anything observes the store tree. Until then a send publishes nothing.
     @exclusivity(unchecked) @usableFromInline var isObserved = false
     /// The root store, which publishes the state once something observes it.
-    @usableFromInline weak var owner: Store<State, Action>?
+    @exclusivity(unchecked) @usableFromInline weak var owner: Store<State, Action>?
     /// Set by a test store.
-    @usableFromInline package var instrumentation: Instrumentation?
+    @exclusivity(unchecked) @usableFromInline package var instrumentation: Instrumentation?
     @usableFromInline lazy var inbox = ActionInbox<Action> { [weak self] action, sender in
         self?.receive(action, from: sender)
     }
@@ -112,13 +112,13 @@ package final class RootStore<State, Action> {
     @inlinable
     func run(_ action: Action, sender: Int) -> StoreTask {
         isSending = true
-        var outermostIDs: [Int] = []
         // The first action runs without being queued: most sends queue nothing.
+        var outermostID: Int?
         if let instrumentation {
-            if let id = runInstrumented(action, sender: sender, instrumentation) { outermostIDs.append(id) }
+            outermostID = runInstrumented(action, sender: sender, instrumentation)
         } else {
             let effect = reduce(&state, action)
-            if !effect.isNone, let started = start(effect), started.isRunning { outermostIDs.append(started.id) }
+            if !effect.isNone, let started = start(effect), started.isRunning { outermostID = started.id }
         }
         var next = 0
         repeat {
@@ -144,7 +144,8 @@ package final class RootStore<State, Action> {
         } while next < queue.count
         if next > 0 { queue.removeAll(keepingCapacity: true) }
         isSending = false
-        return StoreTask(record: outermostIDs.isEmpty ? nil : TaskRecord(ids: outermostIDs, effects: effects))
+        guard let outermostID else { return StoreTask(record: nil) }
+        return StoreTask(record: TaskRecord(ids: [outermostID], effects: effects))
     }
 
     /// Runs one action for a test store; returns its effect's id while it runs.
@@ -167,8 +168,8 @@ package final class RootStore<State, Action> {
     @inlinable
     func start(_ effect: Effect<Action>) -> (id: Int, isRunning: Bool)? {
         let id = effects.nextID()
-        if case .value(let action) = effect.operation {
-            queue.append(Queued(action: action, record: nil, sender: id))
+        if case .value(let box) = effect.operation {
+            queue.append(Queued(action: box.value, record: nil, sender: id))
             return (id, false)
         }
         guard let publisher = effect.publisher(in: context) else { return nil }

@@ -12,7 +12,8 @@ import Streams
 package final class RunningEffects {
     private var running: [Int: AnyCancellable] = [:]
     private var waiters: [Int: [CheckedContinuation<Void, Never>]] = [:]
-    @usableFromInline var lastID = 0
+    // Main-actor state, touched by one `start` at a time: no dynamic exclusivity check per send.
+    @exclusivity(unchecked) @usableFromInline var lastID = 0
     /// Called each time an effect finishes or is cancelled (a test store wakes its waiting
     /// steps with it).
     package var onChange: (@MainActor () -> Void)?

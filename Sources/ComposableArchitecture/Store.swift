@@ -67,7 +67,7 @@ public final class Store<State, Action> {
     /// publishes (a root store: after each outermost send).
     @usableFromInline var isObserved = false
     /// The observed scopes of this store, refreshed when it publishes.
-    var children: [WeakChild] = []
+    var children: [ChildScope<State>] = []
     /// Created when the store's publisher is first asked for.
     var stateSubject: CurrentValueSubject<State, Never>?
     /// Created when ``objectWillChange`` is first asked for.
@@ -219,7 +219,14 @@ public final class Store<State, Action> {
         let core = ScopeCore<LocalState, LocalAction>(
             send: send,
             compute: { [self] in toLocalState(currentState) },
-            attach: { [self] child in attach(child) })
+            attach: { [self] child in
+                startObserving()
+                children.append(ChildScope { [weak child] state in
+                    guard let child else { return false }
+                    child.refresh(to: toLocalState(state))
+                    return true
+                })
+            })
         return Store<LocalState, LocalAction>(scope: core, effects: effects)
     }
 
@@ -256,13 +263,6 @@ public final class Store<State, Action> {
         }
     }
 
-    /// Refreshes `child` each time this store publishes.
-    @MainActor
-    func attach(_ child: any ScopeRefreshing) {
-        startObserving()
-        children.append(WeakChild(store: child))
-    }
-
     /// Publishes a root store's state, at the end of a round of its send loop.
     @MainActor
     @usableFromInline
@@ -273,25 +273,25 @@ public final class Store<State, Action> {
         if root.snapshot != nil { root.snapshot = root.state }
         registrar.didSet(self, keyPath: \.state)
         stateSubject?.send(root.state)
-        refreshChildren()
+        refreshChildren(with: root.state)
     }
 
-    /// Refreshes the observed scopes of this store.
+    /// Refreshes the observed scopes of this store from its new `state` (computed once for
+    /// all of them).
     @MainActor
-    func refreshChildren() {
+    func refreshChildren(with state: State) {
         guard !children.isEmpty else { return }
         var index = 0
         var lost = false
         // By index: a child may be observed for the first time while its siblings refresh.
         while index < children.count {
-            if let child = children[index].store {
-                child.refresh()
-            } else {
+            if !children[index].refresh(state) {
+                children[index].isGone = true
                 lost = true
             }
             index += 1
         }
-        if lost { children.removeAll { $0.store == nil } }
+        if lost { children.removeAll { $0.isGone } }
     }
 }
 
@@ -315,34 +315,28 @@ extension Store: @MainActor ObservableObject {
     }
 }
 
-extension Store: ScopeRefreshing {
-    /// Recomputes a scope's state from its parent's; publishes it, unless it is `Equatable` and
+extension Store {
+    /// A scope's state, recomputed from its parent's: publishes it, unless it is `Equatable` and
     /// did not change.
     @MainActor
-    @usableFromInline
-    func refresh() {
+    func refresh(to new: State) {
         guard case .scope(let scope) = role else { return }
-        let new = scope.compute()
         if let isEqual = scope.isEqual, let old = scope.current, isEqual(old, new) { return }
         willChange?.send()
         registrar.willSet(self, keyPath: \.state)
         scope.current = new
         registrar.didSet(self, keyPath: \.state)
         stateSubject?.send(new)
-        refreshChildren()
+        refreshChildren(with: new)
     }
 }
 
-/// A scope that its parent refreshes when it publishes.
-@MainActor
-@usableFromInline
-protocol ScopeRefreshing: AnyObject {
-    func refresh()
-}
-
-/// A parent's weak reference to an observed child.
-struct WeakChild {
-    weak var store: (any ScopeRefreshing)?
+/// A parent's reference to an observed child: how to refresh it from the parent's state. It
+/// holds the child weakly (the parent does not keep its children) and answers `false` once the
+/// child is gone.
+struct ChildScope<ParentState> {
+    let refresh: @MainActor (ParentState) -> Bool
+    var isGone = false
 }
 
 /// What a scoped store is made of.
@@ -354,7 +348,7 @@ final class ScopeCore<State, Action> {
     /// The state, computed from the parent's current state.
     @usableFromInline let compute: () -> State
     /// Asks the parent to refresh the given child (this scope's store) when it publishes.
-    @usableFromInline let attach: (any ScopeRefreshing) -> Void
+    @usableFromInline let attach: (Store<State, Action>) -> Void
     /// `==`, when the state is `Equatable`.
     @usableFromInline let isEqual: ((State, State) -> Bool)?
     /// The state as last published, once the store is observed.
@@ -362,7 +356,7 @@ final class ScopeCore<State, Action> {
 
     @usableFromInline
     init(send: @escaping (Action) -> StoreTask, compute: @escaping () -> State,
-         attach: @escaping (any ScopeRefreshing) -> Void) {
+         attach: @escaping (Store<State, Action>) -> Void) {
         self.send = send
         self.compute = compute
         self.attach = attach

@@ -110,7 +110,7 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
         }
         let before = state
         sentLocation = location
-        _ = engine.send(action)
+        store.send(action)
         sentLocation = nil
         runtime.signal()
         guard let (after, effects) = sentResult else { return [] }
