@@ -34,8 +34,8 @@ import Streams
 ///
 /// A store is `Observable` (the Observation module): reading ``state`` (of the root store or of
 /// a scope) inside `withObservationTracking` registers the read, and the tracking's `onChange`
-/// is called once per outermost send that publishes the state, after the whole send has run,
-/// never in the middle of one. It is also an `ObservableObject`: ``objectWillChange`` fires once
+/// is called once per outermost send, when its loop publishes: after every action the send
+/// caused synchronously has run, never between two of them. It is also an `ObservableObject`: ``objectWillChange`` fires once
 /// before each publication, while ``state`` still shows the state before it. A scope whose state
 /// is `Equatable` publishes (and notifies) only when its state changed; the root store publishes
 /// after every outermost send.
