@@ -22,6 +22,8 @@ extension Effect {
         switch operation {
         case .none:
             return .none
+        case .value(let box):
+            return Effect<T>(value: transform(box.value))
         case .publisher(let publisher):
             return Effect<T>(publisher.map(transform))
         case .contextual(let make):
@@ -113,6 +115,8 @@ extension Effect {
         switch operation {
         case .none:
             return .none
+        case .value(let box):
+            return Effect(Just(box.value).receive(on: scheduler, options: options))
         case .publisher(let publisher):
             return Effect(publisher.receive(on: scheduler, options: options))
         case .contextual(let make):

@@ -29,6 +29,10 @@ public struct Effect<Output>: Publisher {
     enum Operation {
         /// Does nothing; nothing is allocated or subscribed.
         case none
+        /// Sends one action at once, then finishes (``init(value:)``): the store runs it without
+        /// subscribing to anything. Boxed, so that `Effect` stays as small and as cheap to move
+        /// as a reference, whatever `Output` is.
+        case value(EffectValue<Output>)
         /// A publisher that needs nothing from the store.
         case publisher(AnyPublisher<Output, Never>)
         /// A publisher made when the store starts the effect, with the store's context
@@ -52,9 +56,11 @@ public struct Effect<Output>: Publisher {
         }
     }
 
-    /// An effect that sends `value` at once, then finishes.
+    /// An effect that sends `value` at once, then finishes. A store runs it without subscribing
+    /// to anything: it costs no allocation.
+    @inlinable
     public init(value: Output) {
-        self.init(Just(value))
+        operation = .value(EffectValue(value))
     }
 
     /// The effect that does nothing. It allocates nothing, and the store does not subscribe to it.
@@ -74,6 +80,7 @@ public struct Effect<Output>: Publisher {
     package func publisher(in context: EffectContext) -> AnyPublisher<Output, Never>? {
         switch operation {
         case .none: nil
+        case .value(let box): Just(box.value).eraseToAnyPublisher()
         case .publisher(let publisher): publisher
         case .contextual(let make): make(context)
         }
@@ -92,6 +99,17 @@ public struct Effect<Output>: Publisher {
     /// A contextual effect made from `self` in `context`; `Empty` stands in for ``none``.
     package func publisherOrEmpty(in context: EffectContext) -> AnyPublisher<Output, Never> {
         publisher(in: context) ?? Empty().eraseToAnyPublisher()
+    }
+}
+
+/// The action of an `Effect(value:)`.
+@usableFromInline
+final class EffectValue<Output> {
+    @usableFromInline let value: Output
+
+    @inlinable
+    init(_ value: Output) {
+        self.value = value
     }
 }
 

@@ -49,10 +49,16 @@ extension Store {
     private func unwrapped<Wrapped>(
         _ initialState: Wrapped, fileID: StaticString, line: UInt
     ) -> Store<Wrapped, Action> where State == Wrapped? {
-        let child = Store<Wrapped, Action>(
-            initialState: initialState, effects: effects,
-            sendToParent: { [self] action in
-                guard state != nil else {
+        // Keeps the last value when the state becomes nil: observed from the start, so that it
+        // follows this store's state while it is there.
+        var last = initialState
+        let child: Store<Wrapped, Action> = scope(
+            state: { state in
+                if let state { last = state }
+                return last
+            },
+            send: { [self] action in
+                guard currentState != nil else {
                     RuntimeIssues.report("""
                         A store made by `ifLet` (\(fileID):\(line)) received an action after its state had become \
                         nil: `\(describe(action))`. The action was not sent and changed nothing. Whoever holds this \
@@ -62,10 +68,7 @@ extension Store {
                 }
                 return send(action)
             })
-        // As `observe(_:_:)`, keeping the last value when the state becomes nil.
-        child.observation = subject.dropFirst().sink { [weak child] state in
-            if let state { child?.scopeSubject?.send(state) }
-        }
+        child.startObserving()
         return child
     }
 }

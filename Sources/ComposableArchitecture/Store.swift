@@ -1,5 +1,5 @@
-import Dispatch
-import Synchronization
+import Observation
+import Streams
 
 /// Runs a feature: owns its state, runs its reducer for every action, starts the effects the
 /// reducer returns and feeds their actions back in.
@@ -15,7 +15,9 @@ import Synchronization
 /// let c = store.publisher(for: \.counter.count).sink { print("count:", $0) }
 /// ```
 ///
-/// What ``send(_:)`` guarantees (Docs/Contract.md, part 2):
+/// The store's rules are A1–A12 in the repository's Docs/Contract.md (part 2). The send loop
+/// that implements them is in one place, the root store's engine (`RootStore.swift`), which
+/// `TestStore` drives too. What ``send(_:)`` guarantees:
 /// - It is iterative (A1): an action sent while a send is running — by an effect, an observer of
 ///   the state, a deinit — is queued and run, first in first out, by the running loop; a million
 ///   actions chained through synchronous effects run without the stack growing.
@@ -23,22 +25,54 @@ import Synchronization
 ///   the state is being published.
 /// - Actions that effects send synchronously run within the same outermost send, breadth-first;
 ///   observers then see the state once, the final one (A3).
-/// - Effects are tracked in a set of cancellables (A4): one that completes while it is being
-///   subscribed to is never stored; one that finishes or is cancelled is removed at once; ``Effect/none``
-///   allocates nothing; effects hold the store weakly, and when the store goes away its running
-///   effects are cancelled.
+/// - Effects are tracked by id (A4): one that completes while it is being subscribed to is never
+///   stored, and `Effect(value:)` is not even subscribed to; one that finishes or is cancelled
+///   is removed at once; ``Effect/none`` allocates nothing; effects hold the store weakly, and
+///   when the store goes away its running effects are cancelled.
+///
+/// ## Observing the state
+///
+/// A store is `Observable` (the Observation module): reading ``state`` (of the root store or of
+/// a scope) inside `withObservationTracking` registers the read, and the tracking's `onChange`
+/// is called once per outermost send, when its loop publishes: after every action the send
+/// caused synchronously has run, never between two of them. It is also an `ObservableObject`: ``objectWillChange`` fires once
+/// before each publication, while ``state`` still shows the state before it. A scope whose state
+/// is `Equatable` publishes (and notifies) only when its state changed; the root store publishes
+/// after every outermost send.
+///
+/// In a SwiftUI app on Apple platforms, hold the store in the view (or pass it down) and read
+/// `store.state` in `body`: SwiftUI tracks the reads with Observation and re-evaluates `body`
+/// after a send that changed what it read. Give child views a ``scope(state:action:)`` of the
+/// store, so they are invalidated only by their own part of the state. Send actions from the
+/// view's callbacks with ``send(_:)``.
+///
+/// A store costs nothing for observation until something observes it: reading ``state``,
+/// asking for ``publisher`` or ``objectWillChange``. A scope nobody observes never computes its
+/// state: sending through it costs about what sending to the root does.
 public final class Store<State, Action> {
-    /// The engine, for a root store; `nil` for a scope.
-    @usableFromInline let root: RootStore<State, Action>?
-    /// Where a scope's actions go (its parent's `send`); `nil` for a root store.
-    @usableFromInline let sendToParent: ((Action) -> StoreTask)?
-    /// A scope's state, recomputed from its parent's each time the parent publishes; `nil` for
-    /// a root store, which publishes through its engine.
-    @usableFromInline let scopeSubject: CurrentValueSubject<State, Never>?
+    /// What this store is: the root of a store tree, which runs the reducer, or a scope of
+    /// another store.
+    @usableFromInline
+    enum Role {
+        /// A root store and its engine.
+        case root(RootStore<State, Action>)
+        /// A scope of another store.
+        case scope(ScopeCore<State, Action>)
+    }
+
+    @usableFromInline let role: Role
     /// The running effects of the store tree.
-    @usableFromInline let effects: EffectBook
-    /// A scope's observation of its parent's state.
-    @usableFromInline var observation: AnyCancellable?
+    @usableFromInline let effects: RunningEffects
+    /// Whether anything observes this store: from then on it is refreshed each time its parent
+    /// publishes (a root store: after each outermost send).
+    @usableFromInline var isObserved = false
+    /// The observed scopes of this store, refreshed when it publishes.
+    var children: [ChildScope<State>] = []
+    /// Created when the store's publisher is first asked for.
+    var stateSubject: CurrentValueSubject<State, Never>?
+    /// Created when ``objectWillChange`` is first asked for.
+    var willChange: ObservableObjectPublisher?
+    @usableFromInline let registrar = ObservationRegistrar()
 
     /// A store running `reducer` with `environment`, starting from `initialState`.
     @MainActor
@@ -53,36 +87,51 @@ public final class Store<State, Action> {
         })
     }
 
+    /// A root store over `root` (a test store makes its own engine, to instrument it).
     @usableFromInline
     @MainActor
-    init(root: RootStore<State, Action>) {
-        self.root = root
-        sendToParent = nil
-        scopeSubject = nil
+    package init(root: RootStore<State, Action>) {
+        role = .root(root)
         effects = root.effects
     }
 
     @usableFromInline
-    init(initialState: State, effects: EffectBook, sendToParent: @escaping (Action) -> StoreTask) {
-        root = nil
-        self.sendToParent = sendToParent
-        scopeSubject = CurrentValueSubject(initialState)
+    @MainActor
+    init(scope: ScopeCore<State, Action>, effects: RunningEffects) {
+        role = .scope(scope)
         self.effects = effects
     }
 
     /// The current state. Read-only: only actions change it.
+    ///
+    /// Reading it makes the store observed (it is kept up to date, and publishes, from then on)
+    /// and registers the read with Observation.
     @MainActor
     @inlinable
     public var state: State {
-        if let root { return root.state }
-        return scopeSubject!.value
+        if !isObserved { startObserving() }
+        registrar.access(self, keyPath: \.state)
+        return currentState
     }
 
-    /// The subject that publishes this store's state (a root store's starts publishing now).
+    /// The state, without registering the read.
+    @MainActor
     @inlinable
+    var currentState: State {
+        switch role {
+        case .root(let root): root.visibleState
+        case .scope(let scope): scope.current ?? scope.compute()
+        }
+    }
+
+    /// The subject that publishes this store's state.
     @MainActor
     var subject: CurrentValueSubject<State, Never> {
-        root?.observedSubject ?? scopeSubject!
+        if let stateSubject { return stateSubject }
+        startObserving()
+        let subject = CurrentValueSubject<State, Never>(currentState)
+        stateSubject = subject
+        return subject
     }
 
     /// Sends `action` to the reducer, runs it and everything it causes synchronously, and
@@ -91,13 +140,16 @@ public final class Store<State, Action> {
     @inlinable
     @discardableResult
     public func send(_ action: Action) -> StoreTask {
-        if let root { return root.send(action) }
-        return sendToParent!(action)
+        switch role {
+        case .root(let root): root.send(action)
+        case .scope(let scope): scope.send(action)
+        }
     }
 
     /// The state over time: the current state when subscribed, then the state after each
-    /// outermost send. `store.publisher.user.name` is a publisher of a part of the state that
-    /// sends only when that part changes.
+    /// outermost send (a scope of `Equatable` state: only when it changed).
+    /// `store.publisher.user.name` is a publisher of a part of the state that sends only when
+    /// that part changes.
     @MainActor
     public var publisher: StorePublisher<State> {
         StorePublisher(subject.eraseToAnyPublisher())
@@ -119,10 +171,14 @@ public final class Store<State, Action> {
     /// A store of part of this store's state and a subset of its actions, for a child feature's
     /// view (A10).
     ///
-    /// The child's state is `toLocalState` applied to this store's state, computed once each
-    /// time this store publishes its state; the child's actions are sent to this store as
-    /// `fromLocalAction(action)` and run by the root store. The child keeps its parent alive
-    /// (it sends to it); the parent does not keep the child.
+    /// The child's state is `toLocalState` applied to this store's state. It is computed when
+    /// the child is first observed (its ``state`` read, its ``publisher`` or ``objectWillChange``
+    /// asked for), then once each time this store publishes; a child nobody observes costs
+    /// nothing. When the child's state is `Equatable`, the child publishes only when it changed.
+    /// The child's actions are sent to the root store as `fromLocalAction(action)` (through the
+    /// parents' transforms), directly: a send through five nested scopes costs about what one
+    /// does. The child keeps its parent alive (it computes its state from it); the parent does
+    /// not keep the child.
     ///
     /// ```swift
     /// let counterStore = appStore.scope(state: \.counter, action: AppAction.counter)
@@ -140,23 +196,38 @@ public final class Store<State, Action> {
         state toLocalState: @escaping (State) -> LocalState,
         action fromLocalAction: @escaping (LocalAction) -> Action
     ) -> Store<LocalState, LocalAction> {
-        // Built here, where the types are known, so the parent's send is specialized.
-        let child = Store<LocalState, LocalAction>(
-            initialState: toLocalState(state), effects: effects,
-            sendToParent: { [self] localAction in send(fromLocalAction(localAction)) })
-        child.observe(subject, toLocalState)
-        return child
+        // Built here, where the types are known, so the sends are specialized.
+        let send: (LocalAction) -> StoreTask
+        switch role {
+        case .root(let root):
+            send = { [root] localAction in root.send(fromLocalAction(localAction)) }
+        case .scope(let scope):
+            let parentSend = scope.send
+            send = { localAction in parentSend(fromLocalAction(localAction)) }
+        }
+        return scope(state: toLocalState, send: send)
     }
 
-    /// Keeps this scope's state up to date with its parent's. The parent's subject holds the
-    /// observation, which holds this store weakly: no cycle.
-    @inlinable
+    /// A child store whose state is `toLocalState` of this store's and whose actions go to
+    /// `send`.
     @MainActor
-    func observe<ParentState>(_ parent: CurrentValueSubject<ParentState, Never>,
-                              _ toLocalState: @escaping (ParentState) -> State) {
-        observation = parent.dropFirst().sink { [weak self] parentState in
-            self?.scopeSubject?.send(toLocalState(parentState))
-        }
+    @usableFromInline
+    func scope<LocalState, LocalAction>(
+        state toLocalState: @escaping (State) -> LocalState,
+        send: @escaping (LocalAction) -> StoreTask
+    ) -> Store<LocalState, LocalAction> {
+        let core = ScopeCore<LocalState, LocalAction>(
+            send: send,
+            compute: { [self] in toLocalState(currentState) },
+            attach: { [self] child in
+                startObserving()
+                children.append(ChildScope { [weak child] state in
+                    guard let child else { return false }
+                    child.refresh(to: toLocalState(state))
+                    return true
+                })
+            })
+        return Store<LocalState, LocalAction>(scope: core, effects: effects)
     }
 
     /// A store of part of this store's state and all of its actions.
@@ -171,296 +242,135 @@ public final class Store<State, Action> {
     public var runningEffectCount: Int {
         effects.count
     }
-}
 
-/// A handle on the effects one ``Store/send(_:)`` started: cancel them, or wait until they have
-/// all finished.
-///
-/// ```swift
-/// let task = store.send(.refresh)
-/// await task.finish()       // the refresh effects are done
-/// ```
-@MainActor
-public struct StoreTask: Sendable {
-    /// `nil` when the action started no effect (the common case: nothing is allocated).
-    @usableFromInline let record: TaskRecord?
+    // MARK: Publishing
 
+    /// Makes this store observed: a root store starts publishing after each send; a scope
+    /// computes its state and asks its parent (observing it in turn) to refresh it each time
+    /// the parent publishes.
+    @MainActor
     @usableFromInline
-    nonisolated init(record: TaskRecord?) {
-        self.record = record
-    }
-
-    /// Cancels the effects the action started (the ones still running).
-    public func cancel() {
-        guard let record, let effects = record.effects else { return }
-        effects.cancel(record.ids)
-    }
-
-    /// Waits until every effect the action started has finished or been cancelled. Cancelling
-    /// the waiting task cancels those effects.
-    public func finish() async {
-        guard let record, let effects = record.effects else { return }
-        let ids = record.ids
-        await withTaskCancellationHandler {
-            await effects.waitUntilFinished(ids)
-        } onCancel: {
-            Task { @MainActor in effects.cancel(ids) }
+    func startObserving() {
+        guard !isObserved else { return }
+        isObserved = true
+        switch role {
+        case .root(let root):
+            root.owner = self
+            root.isObserved = true
+        case .scope(let scope):
+            scope.attach(self)
+            scope.current = scope.compute()
         }
     }
 
-    /// Whether every effect the action started has finished or been cancelled.
-    public var isFinished: Bool {
-        guard let record, let effects = record.effects else { return true }
-        return record.ids.allSatisfy { !effects.isRunning($0) }
-    }
-}
-
-/// The effects one action started. An action sent while another runs gets its record at once
-/// and the ids when the loop gets to it.
-@MainActor
-@usableFromInline
-final class TaskRecord {
-    @usableFromInline var ids: [Int]
-    @usableFromInline weak var effects: EffectBook?
-
+    /// Publishes a root store's state, at the end of a round of its send loop.
+    @MainActor
     @usableFromInline
-    init(ids: [Int], effects: EffectBook) {
-        self.ids = ids
-        self.effects = effects
-    }
-}
-
-// MARK: - The root store's engine
-
-/// Runs the reducer: the iterative send loop (A1–A3) and the effects (A4).
-///
-/// Inlinable, so that a store's `send` is compiled for the app's concrete state and action
-/// types: a send whose reducer returns `.none` allocates nothing and costs little more than the
-/// reducer.
-@MainActor
-@usableFromInline
-final class RootStore<State, Action> {
-    // Main-actor state touched only by `send`, which never overlaps itself (reentrant sends
-    // return after queueing): no dynamic exclusivity checks on the per-action path.
-    @exclusivity(unchecked) @usableFromInline var currentState: State
-    @usableFromInline let reduce: (inout State, Action) -> Effect<Action>
-    @usableFromInline let subject: CurrentValueSubject<State, Never>
-    @usableFromInline let context = EffectContext()
-    @usableFromInline let effects = EffectBook()
-    /// Actions waiting to run, first in first out; a queued (reentrant) send's record.
-    @exclusivity(unchecked) @usableFromInline var queue: [(action: Action, record: TaskRecord?)] = []
-    @exclusivity(unchecked) @usableFromInline var isSending = false
-    /// Whether anything observes the state (the store's publisher was asked for, or a scope
-    /// made). Until then sends do not publish, which keeps a send close to the reducer's cost.
-    @exclusivity(unchecked) @usableFromInline var isObserved = false
-    @usableFromInline lazy var inbox = ActionInbox<Action> { [weak self] action in _ = self?.send(action) }
-
-    @usableFromInline
-    init(initialState: State, reduce: @escaping (inout State, Action) -> Effect<Action>) {
-        currentState = initialState
-        self.reduce = reduce
-        subject = CurrentValueSubject(initialState)
+    func publishRoot() {
+        guard case .root(let root) = role else { return }
+        willChange?.send()
+        registrar.willSet(self, keyPath: \.state)
+        if root.snapshot != nil { root.snapshot = root.state }
+        registrar.didSet(self, keyPath: \.state)
+        stateSubject?.send(root.state)
+        refreshChildren(with: root.state)
     }
 
-    @inlinable
-    var state: State { currentState }
-
-    /// The subject of the state, brought up to date: from now on every send publishes.
-    @inlinable
-    var observedSubject: CurrentValueSubject<State, Never> {
-        if !isObserved {
-            isObserved = true
-            subject.send(currentState)
-        }
-        return subject
-    }
-
-    @inlinable
-    func send(_ action: Action) -> StoreTask {
-        if isSending {
-            // Run by the loop below, which is already running (A1).
-            let record = TaskRecord(ids: [], effects: effects)
-            queue.append((action, record))
-            return StoreTask(record: record)
-        }
-        isSending = true
-        defer { isSending = false }
-        var outermostIDs: [Int] = []
-        var next = 0
-        queue.append((action, nil))
-        repeat {
-            while next < queue.count {
-                let (action, record) = queue[next]
-                let effect = reduce(&currentState, action)
-                if !effect.isNone, let id = start(effect) {
-                    if next == 0 { outermostIDs.append(id) } else { record?.ids.append(id) }
-                }
-                next += 1
+    /// Refreshes the observed scopes of this store from its new `state` (computed once for
+    /// all of them).
+    @MainActor
+    func refreshChildren(with state: State) {
+        guard !children.isEmpty else { return }
+        var index = 0
+        var lost = false
+        // By index: a child may be observed for the first time while its siblings refresh.
+        while index < children.count {
+            if !children[index].refresh(state) {
+                children[index].isGone = true
+                lost = true
             }
-            // Observers may send while the state is published: those actions run before this
-            // send returns (A2), and the state is published again after them.
-            if isObserved { subject.send(currentState) }
-        } while next < queue.count
-        queue.removeAll(keepingCapacity: true)
-        return StoreTask(record: outermostIDs.isEmpty ? nil : TaskRecord(ids: outermostIDs, effects: effects))
-    }
-
-    /// Subscribes to an effect; returns its id while it runs, `nil` if it already finished.
-    @inlinable
-    func start(_ effect: Effect<Action>) -> Int? {
-        guard let publisher = effect.publisher(in: context) else { return nil }
-        let id = effects.nextID()
-        let finished = Atomic<Bool>(false)
-        let effects = self.effects
-        let inbox = self.inbox
-        // `@Sendable` keeps these closures off the main actor: an effect may call them from any
-        // thread, and they hop to the main queue themselves.
-        let cancellable = publisher.sink(
-            receiveCompletion: { @Sendable [weak effects] _ in
-                // Only a completion on the main queue can come while `start` subscribes (the
-                // store runs there). One from another thread is recorded first and removed by
-                // the hop below, after the actions it sent before (same queue, FIFO), so a
-                // `StoreTask.finish()` waits for them.
-                if MainQueue.isCurrent { finished.store(true, ordering: .releasing) }
-                onMainQueue { effects?.finished(id) }
-            },
-            receiveValue: { @Sendable [inbox] action in
-                inbox.deliver(action)
-            })
-        // An effect that completed while being subscribed to is never stored (A4).
-        if finished.load(ordering: .acquiring) { return nil }
-        effects.insert(cancellable, id: id)
-        return id
+            index += 1
+        }
+        if lost { children.removeAll { $0.isGone } }
     }
 }
 
-/// Runs `body` on the main actor: now when already on the main queue, else as soon as the main
-/// queue gets to it (A9).
-@usableFromInline
-package func onMainQueue(_ body: @escaping @MainActor () -> Void) {
-    if MainQueue.isCurrent {
-        MainActor.assumeIsolated(body)
-    } else {
-        DispatchQueue.main.async { MainActor.assumeIsolated(body) }
+extension Store: Observable {}
+
+extension Store: @MainActor ObservableObject {
+    /// Fires once before each publication of the store's state (after each outermost send of a
+    /// root store; when its state changed, for a scope of `Equatable` state), while ``state``
+    /// still shows the state before it.
+    ///
+    /// Asking for it makes a root store keep the state it shows apart from the one its reducer
+    /// changes (one copy of the state per send).
+    @MainActor
+    public var objectWillChange: ObservableObjectPublisher {
+        if let willChange { return willChange }
+        let publisher = ObservableObjectPublisher()
+        willChange = publisher
+        startObserving()
+        if case .root(let root) = role, root.snapshot == nil { root.snapshot = root.state }
+        return publisher
     }
 }
 
-/// Where effects deliver actions, from any thread (A9).
-///
-/// On the main queue an action is sent at once, so actions that effects send synchronously run
-/// within the send that started them (A1–A3). From another thread it is queued here and one
-/// main-queue block sends everything queued, in order. Actions need not be `Sendable`: an effect
-/// hands each one over, and only the main actor uses it afterwards.
+extension Store {
+    /// A scope's state, recomputed from its parent's: publishes it, unless it is `Equatable` and
+    /// did not change.
+    @MainActor
+    func refresh(to new: State) {
+        guard case .scope(let scope) = role else { return }
+        if let isEqual = scope.isEqual, let old = scope.current, isEqual(old, new) { return }
+        willChange?.send()
+        registrar.willSet(self, keyPath: \.state)
+        scope.current = new
+        registrar.didSet(self, keyPath: \.state)
+        stateSubject?.send(new)
+        refreshChildren(with: new)
+    }
+}
+
+/// A parent's reference to an observed child: how to refresh it from the parent's state. It
+/// holds the child weakly (the parent does not keep its children) and answers `false` once the
+/// child is gone.
+struct ChildScope<ParentState> {
+    let refresh: @MainActor (ParentState) -> Bool
+    var isGone = false
+}
+
+/// What a scoped store is made of.
+@MainActor
 @usableFromInline
-package final class ActionInbox<Action>: @unchecked Sendable {  // all fields guarded by `lock`
-    @usableFromInline let lock = Lock()
-    /// Delivered on the main queue, sent at once by the delivering call.
-    @usableFromInline var immediate: [Action] = []
-    /// Delivered from other threads, sent by one scheduled main-queue block.
-    @usableFromInline var queued: [Action] = []
-    @usableFromInline var scheduled = false
-    @usableFromInline let send: @MainActor (Action) -> Void
+final class ScopeCore<State, Action> {
+    /// Sends an action to the root store (through the parents' action transforms).
+    @usableFromInline let send: (Action) -> StoreTask
+    /// The state, computed from the parent's current state.
+    @usableFromInline let compute: () -> State
+    /// Asks the parent to refresh the given child (this scope's store) when it publishes.
+    @usableFromInline let attach: (Store<State, Action>) -> Void
+    /// `==`, when the state is `Equatable`.
+    @usableFromInline let isEqual: ((State, State) -> Bool)?
+    /// The state as last published, once the store is observed.
+    @usableFromInline var current: State?
 
     @usableFromInline
-    package init(send: @escaping @MainActor (Action) -> Void) {
+    init(send: @escaping (Action) -> StoreTask, compute: @escaping () -> State,
+         attach: @escaping (Store<State, Action>) -> Void) {
         self.send = send
-    }
-
-    @inlinable
-    package func deliver(_ action: Action) {
-        if MainQueue.isCurrent {
-            lock.withLock { immediate.append(action) }
-            MainActor.assumeIsolated { sendImmediate() }
-            return
-        }
-        lock.lock()
-        queued.append(action)
-        let schedule = !scheduled
-        scheduled = true
-        lock.unlock()
-        if schedule {
-            DispatchQueue.main.async { [self] in
-                lock.withLock { scheduled = false }
-                MainActor.assumeIsolated { sendQueued() }
-            }
-        }
-    }
-
-    /// Sends the actions delivered on the main queue, first in first out, until none is left.
-    @inlinable
-    @MainActor
-    func sendImmediate() {
-        while true {
-            lock.lock()
-            if immediate.isEmpty {
-                lock.unlock()
-                return
-            }
-            let action = immediate.removeFirst()
-            lock.unlock()
-            send(action)
-        }
-    }
-
-    /// Sends the actions delivered from other threads, first in first out.
-    @usableFromInline
-    @MainActor
-    func sendQueued() {
-        while true {
-            lock.lock()
-            if queued.isEmpty {
-                lock.unlock()
-                return
-            }
-            let action = queued.removeFirst()
-            lock.unlock()
-            send(action)
-        }
+        self.compute = compute
+        self.attach = attach
+        isEqual = equality(of: State.self)
     }
 }
 
-/// The running effects of a store tree, each with an id, and the tasks waiting for them.
-@MainActor
-@usableFromInline
-final class EffectBook {
-    private var running: [Int: AnyCancellable] = [:]
-    private var waiters: [Int: [CheckedContinuation<Void, Never>]] = [:]
-    private var lastID = 0
+/// `==` for `T`, when `T` is `Equatable`.
+func equality<T>(of type: T.Type) -> ((T, T) -> Bool)? {
+    guard let equatable = type as? any Equatable.Type else { return nil }
+    return equality(equatable, as: type)
+}
 
-    var count: Int { running.count }
-
-    @usableFromInline
-    func nextID() -> Int {
-        lastID += 1
-        return lastID
-    }
-
-    @usableFromInline
-    func insert(_ cancellable: AnyCancellable, id: Int) {
-        running[id] = cancellable
-    }
-
-    func isRunning(_ id: Int) -> Bool {
-        running[id] != nil
-    }
-
-    /// An effect finished (or was cancelled): forget it at once (A4) and wake its waiters.
-    @usableFromInline
-    func finished(_ id: Int) {
-        running[id] = nil
-        for waiter in waiters.removeValue(forKey: id) ?? [] { waiter.resume() }
-    }
-
-    func cancel(_ ids: [Int]) {
-        for id in ids {
-            running.removeValue(forKey: id)?.cancel()
-            for waiter in waiters.removeValue(forKey: id) ?? [] { waiter.resume() }
-        }
-    }
-
-    func waitUntilFinished(_ ids: [Int]) async {
-        for id in ids where running[id] != nil {
-            await withCheckedContinuation { waiters[id, default: []].append($0) }
-        }
-    }
+private func equality<E: Equatable, T>(_: E.Type, as _: T.Type) -> (T, T) -> Bool {
+    // `T` is `E`: the casts reinterpret a value as its own type.
+    { lhs, rhs in unsafeBitCast(lhs, to: E.self) == unsafeBitCast(rhs, to: E.self) }
 }

@@ -55,14 +55,16 @@ public enum Exhaustivity: Sendable, Hashable {
 /// XCTest test. A failure found while an action from another thread runs, outside any step of a
 /// Swift Testing test, is recorded at the test's next step.
 ///
-/// The store runs the reducer itself, with its own cancellation identifiers (tests running in
-/// parallel never cancel each other's effects), and subscribes to effects as a ``/ComposableArchitecture/Store`` does:
-/// an action an effect sends on the main queue runs at once (after the action running now), one
-/// sent from another thread runs when the main queue gets to it. Actions sent back run as
-/// they arrive and are kept, with the state they left, until the test asserts them.
+/// The test store drives a real ``/ComposableArchitecture/Store``, with its own cancellation identifiers (tests running
+/// in parallel never cancel each other's effects): the actions run in the store's own send loop
+/// (Docs/Contract.md, A1–A4), and the test store watches it, recording each action with the
+/// state before and after it and the effects it started. So an action an effect sends on the
+/// main queue runs at once (after the action running now), one sent from another thread runs
+/// when the main queue gets to it, exactly as in the app. Actions sent back run as they arrive
+/// and are kept, with the state they left, until the test asserts them.
 @MainActor
 public final class TestStore<State: Equatable, Action, Environment> {
-    private let core: TestStoreCore<State, Action, Environment>
+    private let core: TestStoreRecorder<State, Action, Environment>
 
     /// A test store running `reducer` with `environment`, starting from `initialState`.
     ///
@@ -77,7 +79,7 @@ public final class TestStore<State: Equatable, Action, Environment> {
         line: UInt = #line,
         column: UInt = #column
     ) {
-        core = TestStoreCore(
+        core = TestStoreRecorder(
             initialState: initialState, reducer: reducer, environment: environment,
             location: StepLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
@@ -251,7 +253,7 @@ public final class TestStore<State: Equatable, Action, Environment> {
 
     // MARK: Expectations
 
-    private func equal(to expected: Action) -> TestStoreCore<State, Action, Environment>.Expectation
+    private func equal(to expected: Action) -> TestStoreRecorder<State, Action, Environment>.Expectation
     where Action: Equatable {
         .init(description: Diff.inline(expected), matches: { $0 == expected }, mismatch: { received in
             let diff = Diff.compare(expected, received) ?? "- \(Diff.inline(expected))\n+ \(Diff.inline(received))"
@@ -259,7 +261,7 @@ public final class TestStore<State: Equatable, Action, Environment> {
         })
     }
 
-    private func of<Value>(_ casePath: CasePath<Action, Value>) -> TestStoreCore<State, Action, Environment>.Expectation {
+    private func of<Value>(_ casePath: CasePath<Action, Value>) -> TestStoreRecorder<State, Action, Environment>.Expectation {
         let path = String(describing: type(of: casePath))
         return .init(description: "an action matching \(path)", matches: { casePath.extract(from: $0) != nil },
                      mismatch: { received in

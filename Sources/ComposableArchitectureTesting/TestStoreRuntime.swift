@@ -16,76 +16,60 @@ final class TestStoreRuntime {
         var location: StepLocation
     }
 
-    private struct Running {
-        var cancellable: AnyCancellable?
-        var origin: Origin
-    }
-
     let reporter = FailureReporter()
     /// How long `receive` and `finish` wait by default.
     var timeout: Duration = .seconds(1)
-    private var running: [Int: Running] = [:]
-    private var lastID = 0
+    /// The running effects of the store the test drives.
+    private let effects: RunningEffects
+    /// The step each effect belongs to, by effect id (kept after the effect ends: the actions
+    /// it sent may still be waiting to run).
+    private var origins: [Int: Origin] = [:]
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var lastWaiterID = 0
 
-    nonisolated init() {}
+    init(effects: RunningEffects) {
+        self.effects = effects
+        effects.onChange = { [weak self] in self?.signal() }
+    }
 
     // MARK: Effects
 
-    var runningCount: Int { running.count }
-
-    /// Registers an effect that is about to be subscribed to; returns its id.
-    func begin(_ origin: Origin) -> Int {
-        lastID += 1
-        running[lastID] = Running(cancellable: nil, origin: origin)
-        return lastID
-    }
-
-    /// Keeps the subscription of effect `id`, unless it has already finished.
-    func attach(_ cancellable: AnyCancellable, to id: Int) {
-        running[id]?.cancellable = cancellable
-    }
-
-    /// Effect `id` finished: forget it, and wake the waiting tasks.
-    func finished(_ id: Int) {
-        guard running.removeValue(forKey: id) != nil else { return }
-        signal()
-    }
+    var runningCount: Int { effects.count }
 
     func isRunning(_ id: Int) -> Bool {
-        running[id] != nil
+        effects.isRunning(id)
+    }
+
+    /// Records the step effect `id` belongs to.
+    func setOrigin(of id: Int, to origin: Origin) {
+        origins[id] = origin
     }
 
     /// The step the effect belongs to, for its actions.
     func origin(of id: Int) -> Origin? {
-        running[id]?.origin
+        origins[id]
     }
 
     /// Moves the effects an action started to the step that asserted the action.
     func relocate(_ ids: [Int], to location: StepLocation) {
         for id in ids {
-            running[id]?.origin.location = location
+            origins[id]?.location = location
         }
     }
 
-    /// Cancels the effects `ids` (all, for `nil`) and forgets them.
+    /// Cancels the running effects among `ids` (all, for `nil`).
     func cancel(_ ids: [Int]?) {
-        let taken: [Running]
         if let ids {
-            taken = ids.compactMap { running.removeValue(forKey: $0) }
+            effects.cancel(ids)
         } else {
-            taken = Array(running.values)
-            running = [:]
+            effects.cancelAll()
         }
-        for effect in taken { effect.cancellable?.cancel() }
-        if !taken.isEmpty { signal() }
     }
 
     /// The running effects among `ids` (all, for `nil`), oldest first.
     func origins(of ids: [Int]?) -> [Origin] {
-        let selected = ids ?? Array(running.keys)
-        return selected.sorted().compactMap { running[$0]?.origin }
+        let selected = ids ?? effects.ids
+        return selected.sorted().filter(effects.isRunning).compactMap { origins[$0] }
     }
 
     // MARK: Waiting

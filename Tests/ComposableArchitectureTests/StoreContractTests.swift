@@ -96,6 +96,31 @@ struct StoreContractTests {
         #expect(store.runningEffectCount == 0)
     }
 
+    @Test func a4_synchronousEffectsLeaveNoRunningEffectsEntry() {
+        final class Probe { var countsSeen: [Int] = [] }
+        let probe = Probe()
+        var store: Store<Int, String>!
+        let reducer = Reducer<Int, String, Void> { state, action, _ in
+            state += 1
+            // Runs while the loop is still going: a stored effect would be counted here.
+            probe.countsSeen.append(store.runningEffectCount)
+            switch action {
+            case "value": return Effect(value: "from value")
+            case "sequence": return ["one", "two"].publisher.eraseToEffect()
+            case "merged": return .merge(Effect(value: "x"), Just("y").eraseToEffect())
+            default: return .none
+            }
+        }
+        store = Store(initialState: 0, reducer: reducer, environment: ())
+        for action in ["value", "sequence", "merged"] {
+            let task = store.send(action)
+            #expect(task.isFinished)
+            #expect(store.runningEffectCount == 0)
+        }
+        #expect(store.state == 8)
+        #expect(probe.countsSeen == Array(repeating: 0, count: 8))
+    }
+
     @Test func a4_finishedAndCancelledEffectsAreRemovedAtOnce() {
         let subject = PassthroughSubject<Int, Never>()
         let reducer = Reducer<Int, String, Void> { state, action, _ in
@@ -373,12 +398,57 @@ struct StoreContractTests {
             counter.transforms += 1
             return state.count
         }, action: { (_: Void) in AppAction.increment })
+        // A scope nobody observes computes nothing; reading its state starts observing it.
+        child.send(())
+        #expect(counter.transforms == 0)
+        #expect(child.state == 1)
+        #expect(counter.transforms == 1)
+        store.send(.increment)
         let before = counter.transforms
         child.send(())
         child.send(())
-        #expect(store.state.count == 2)
-        #expect(child.state == 2)
+        #expect(store.state.count == 4)
+        #expect(child.state == 4)
         #expect(counter.transforms - before == 2)
+    }
+
+    @Test func a10_scopeOfEquatableStateDoesNotRepublishWhenItDidNotChange() {
+        struct AppState { var count = 0; var name = "" }
+        let reducer = Reducer<AppState, String, Void> { state, action, _ in
+            if action == "increment" { state.count += 1 } else { state.name = action }
+            return .none
+        }
+        let store = Store(initialState: AppState(), reducer: reducer, environment: ())
+        let child = store.scope(state: \.count)
+        let grandchild = child.scope(state: { $0 * 10 })
+        var counts: [Int] = []
+        var tens: [Int] = []
+        let observations = [child.publisher.sink { counts.append($0) },
+                            grandchild.publisher.sink { tens.append($0) }]
+        store.send("renamed")
+        store.send("renamed again")
+        store.send("increment")
+        store.send("renamed once more")
+        #expect(counts == [0, 1])
+        #expect(tens == [0, 10])
+        _ = observations
+    }
+
+    @Test func a10_aSendThroughNestedScopesReachesTheRootOnce() {
+        final class Log { var actions: [Int] = [] }
+        let log = Log()
+        let reducer = Reducer<Int, Int, Void> { state, action, _ in
+            log.actions.append(action)
+            state += action
+            return .none
+        }
+        let root = Store(initialState: 0, reducer: reducer, environment: ())
+        let deep = root.scope(state: { $0 }, action: { $0 + 1 })
+            .scope(state: { $0 }, action: { $0 * 10 })
+            .scope(state: { $0 }, action: { $0 + 2 })
+        deep.send(1)
+        #expect(log.actions == [31])
+        #expect(deep.state == 31)
     }
 
     @Test func a10_childDoesNotKeepTheParentAliveByAccidentNorOutliveItsEffects() {

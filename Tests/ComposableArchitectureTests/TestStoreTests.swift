@@ -282,6 +282,36 @@ struct TestStoreTests {
         store.receive("b1") { $0.append("b1") }
     }
 
+    /// The order is the store's (TestStore runs the very same send loop): if the shipped loop
+    /// ran depth-first, or ran a publisher's actions after the `Effect(value:)`s merged with it,
+    /// this test would fail.
+    @Test func effectsThatSendSeveralActionsEachSendingMoreRunBreadthFirst() {
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            state.append(action)
+            switch action {
+            case "root": return .merge(["a", "b"].publisher.eraseToEffect(), Effect(value: "c"))
+            case "a": return ["a1", "a2"].publisher.eraseToEffect()
+            case "b": return Effect(value: "b1")
+            case "c": return .concatenate(Effect(value: "c1"), Effect(value: "c2"))
+            case "a1": return Effect(value: "a11")
+            default: return .none
+            }
+        }
+        let expected = ["root", "a", "b", "c", "a1", "a2", "b1", "c1", "c2", "a11"]
+        // The app's store runs them in this order...
+        let app = Store(initialState: [], reducer: reducer, environment: ())
+        app.send("root")
+        #expect(app.state == expected)
+        // ...and the test store asserts each, in the same order, with the state it left.
+        let store = TestStore(initialState: [], reducer: reducer, environment: ())
+        store.send("root") { $0 = ["root"] }
+        for action in expected.dropFirst() {
+            store.receive(action) { $0.append(action) }
+        }
+        #expect(store.state == expected)
+        #expect(store.runningEffectCount == 0)
+    }
+
     // MARK: Async effects (other threads)
 
     @Test func asyncReceiveWaitsForAnEffectOnAnotherThread() async {

@@ -1,13 +1,14 @@
 import ComposableArchitecture
 import Streams
 
-/// The working part of a ``TestStore``: runs the reducer, starts the effects, records the
-/// actions they send back, and checks each step of the test against them.
+/// What a ``TestStore`` adds to the store it drives: it watches the store's send loop (the
+/// same engine a ``Store`` runs), records the actions effects send back with the state before
+/// and after each, and checks each step of the test against them.
 ///
-/// The test store itself is a thin, documented front; this core is what effects and tasks point
-/// at (weakly), and what the store's deinit checks at the end of the test.
+/// The test store itself is a thin, documented front; the recorder is what effects and tasks
+/// point at (weakly), and what the store's deinit checks at the end of the test.
 @MainActor
-final class TestStoreCore<State: Equatable, Action, Environment> {
+final class TestStoreRecorder<State: Equatable, Action, Environment> {
     /// An action an effect sent back, already run, waiting to be asserted.
     struct Received {
         let action: Action
@@ -28,40 +29,59 @@ final class TestStoreCore<State: Equatable, Action, Environment> {
         let mismatch: (Action) -> String
     }
 
-    private struct Queued {
+    /// The action the store is running: where its failures go.
+    private struct Running {
         let action: Action
-        /// Sent by the test (rather than by an effect).
-        let isSent: Bool
-        /// Where its failures go: the step that sent it, or the step whose effect sent it.
         let location: StepLocation
     }
 
     let reducer: Reducer<State, Action, Environment>
     var environment: Environment
-    private(set) var state: State
     var exhaustivity: Exhaustivity = .on
-    let runtime = TestStoreRuntime()
+    let runtime: TestStoreRuntime
     /// Where the store was made: for failures with no better place.
     let location: StepLocation
     private(set) var received: [Received] = []
 
-    private let context = EffectContext()
-    private var queue: [Queued] = []
-    private var head = 0
-    private var isRunning = false
-    private var current: Queued?
+    /// The engine of the store below, which runs every action.
+    private let engine: RootStore<State, Action>
+    /// The store the test drives.
+    let store: Store<State, Action>
+    private var current: Running?
+    /// The state after the action the test sent, and the effects it started.
     private var sentResult: (state: State, effects: [Int])?
-    /// The store's inbox, carrying each action with the id of the effect that sent it.
-    private lazy var inbox = ActionInbox<(action: Action, effect: Int)> { [weak self] sent in
-        self?.effectSent(sent.action, from: sent.effect)
-    }
 
     init(initialState: State, reducer: Reducer<State, Action, Environment>, environment: Environment,
          location: StepLocation) {
-        state = initialState
         self.reducer = reducer
         self.environment = environment
         self.location = location
+        var reduce: (inout State, Action) -> Effect<Action> = { _, _ in .none }
+        engine = RootStore(initialState: initialState) { state, action in reduce(&state, action) }
+        store = Store(root: engine)
+        runtime = TestStoreRuntime(effects: engine.effects)
+        // The reducer runs with the environment as it is when each action runs (a test may
+        // replace it between steps), and fails the test for runtime issues it reports.
+        reduce = { [weak self] state, action in
+            guard let self else { return .none }
+            let environment = self.environment
+            return RuntimeIssues.$handler.withValue(self.issueHandler) {
+                reducer.run(&state, action, environment)
+            }
+        }
+        engine.instrumentation = RootStore.Instrumentation(
+            willRun: { [weak self] action, sender in
+                guard let self else { return }
+                self.current = Running(action: action, location: self.location(of: sender))
+            },
+            didRun: { [weak self] action, sender, before, after, effect in
+                self?.didRun(action, sender: sender, before: before, after: after, effect: effect)
+            })
+    }
+
+    /// The current state (after every action run so far, received actions included).
+    var state: State {
+        engine.state
     }
 
     // MARK: Steps
@@ -70,7 +90,7 @@ final class TestStoreCore<State: Equatable, Action, Environment> {
     /// started.
     func send(_ action: Action, update: ((inout State) throws -> Void)?, at location: StepLocation) -> [Int] {
         runtime.reporter.flush()
-        guard !isRunning else {
+        guard !engine.isSending else {
             fail("""
                 `send` was called while the test store was running an action (from a reducer, or while an \
                 effect was being subscribed to). Send actions from the test only.
@@ -89,8 +109,10 @@ final class TestStoreCore<State: Equatable, Action, Environment> {
             received.removeAll()
         }
         let before = state
-        queue.append(Queued(action: action, isSent: true, location: location))
-        run()
+        sentLocation = location
+        store.send(action)
+        sentLocation = nil
+        runtime.signal()
         guard let (after, effects) = sentResult else { return [] }
         sentResult = nil
         assertState(verb: "sending", action: action, before: before, actual: after, update: update, at: location)
@@ -194,63 +216,36 @@ final class TestStoreCore<State: Equatable, Action, Environment> {
         }
     }
 
-    // MARK: Running actions
+    // MARK: Watching the store
 
-    /// Runs the queued actions, first in first out, including the ones their effects send
-    /// synchronously (as a `Store` does).
-    private func run() {
-        guard !isRunning else { return }
-        isRunning = true
-        while head < queue.count {
-            let item = queue[head]
-            head += 1
-            let before = state
-            current = item
-            let effect = RuntimeIssues.$handler.withValue(issueHandler) {
-                reducer.run(&state, item.action, environment)
-            }
-            current = nil
-            let after = state
-            let origin = TestStoreRuntime.Origin(
-                verb: item.isSent ? "sending" : "receiving", describeAction: { Diff.inline(item.action) },
-                location: item.location)
-            let started = start(effect, origin)
-            if item.isSent {
-                sentResult = (after, started)
-            } else {
-                received.append(Received(action: item.action, stateBefore: before, stateAfter: after,
-                                         location: item.location, startedEffects: started))
-            }
+    /// Where the test's `send` is, while the store runs the action it sent.
+    private var sentLocation: StepLocation?
+
+    /// Where the failures of an action sent by effect `sender` go (0: the action the test sent).
+    private func location(of sender: Int) -> StepLocation {
+        if sender == 0 { return sentLocation ?? location }
+        return runtime.origin(of: sender)?.location ?? location
+    }
+
+    /// The store ran `action`: keep the result of the action the test sent, and each action an
+    /// effect sent back with the state before and after it.
+    private func didRun(_ action: Action, sender: Int, before: State, after: State,
+                        effect: (id: Int, isRunning: Bool)?) {
+        let location = current?.location ?? self.location
+        current = nil
+        if let effect {
+            runtime.setOrigin(of: effect.id, to: TestStoreRuntime.Origin(
+                verb: sender == 0 ? "sending" : "receiving", describeAction: { Diff.inline(action) },
+                location: location))
         }
-        queue.removeAll(keepingCapacity: true)
-        head = 0
-        isRunning = false
-        runtime.signal()
-    }
-
-    /// Subscribes to `effect`, as a `Store` does; returns its id while it runs.
-    private func start(_ effect: Effect<Action>, _ origin: TestStoreRuntime.Origin) -> [Int] {
-        guard let publisher = effect.publisher(in: context) else { return [] }
-        let id = runtime.begin(origin)
-        let inbox = self.inbox
-        let runtime = self.runtime
-        // `@Sendable`: an effect may finish or send from any thread; both hop to the main queue.
-        let cancellable = publisher.sink(
-            receiveCompletion: { @Sendable [weak runtime] _ in
-                onMainQueue { runtime?.finished(id) }
-            },
-            receiveValue: { @Sendable action in
-                inbox.deliver((action, id))
-            })
-        runtime.attach(cancellable, to: id)
-        return runtime.isRunning(id) ? [id] : []
-    }
-
-    /// An effect sent `action`: run it (now, or after the action running now).
-    private func effectSent(_ action: Action, from effect: Int) {
-        let location = runtime.origin(of: effect)?.location ?? self.location
-        queue.append(Queued(action: action, isSent: false, location: location))
-        run()
+        let started = effect.map { $0.isRunning ? [$0.id] : [] } ?? []
+        if sender == 0 {
+            sentResult = (after, started)
+        } else {
+            received.append(Received(action: action, stateBefore: before, stateAfter: after,
+                                     location: location, startedEffects: started))
+            runtime.signal()
+        }
     }
 
     /// Fails the test for a runtime issue reported while the reducer runs.
