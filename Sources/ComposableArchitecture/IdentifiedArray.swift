@@ -251,13 +251,36 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
         }
     }
 
-    /// Swaps the elements at `i` and `j` (with their ids): what `sort`, `reverse` and `shuffle`
-    /// use, so they work on an identified array.
+    /// Swaps the elements at `i` and `j` (with their ids): what `reverse` and `shuffle` use, so
+    /// they work on an identified array.
     public mutating func swapAt(_ i: Int, _ j: Int) {
         guard i != j else { return }
         elements.swapAt(i, j)
         positions[elements[i][keyPath: id]] = i
         positions[elements[j][keyPath: id]] = j
+    }
+
+    /// Calls `body` with the elements' storage, then indexes the elements again: what `sort` and
+    /// `partition` use, so they work on an identified array. O(n) on top of `body`.
+    ///
+    /// `body` may reorder the elements but not change their ids: afterwards the ids must be the
+    /// ones that were there before (checked: another id stops the program with a message naming it).
+    public mutating func withContiguousMutableStorageIfAvailable<R>(
+        _ body: (inout UnsafeMutableBufferPointer<Element>) throws -> R
+    ) rethrows -> R? {
+        let before = positions
+        defer {
+            positions.removeAll(keepingCapacity: true)
+            for (position, element) in elements.enumerated() {
+                let elementID = element[keyPath: id]
+                if before[elementID] == nil || positions[elementID] != nil {
+                    preconditionFailure("IdentifiedArray: reordering the elements changed the id at index \(position) "
+                        + "to \(describeID(elementID)); an element's id cannot change")
+                }
+                positions[elementID] = position
+            }
+        }
+        return try elements.withContiguousMutableStorageIfAvailable(body)
     }
 }
 

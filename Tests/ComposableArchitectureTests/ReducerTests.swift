@@ -476,7 +476,7 @@ extension ReducerTests {
     }
 
     @Test func forEachByIDWithAMissingIDChangesNothingAndReportsTheIDAndTheAction() {
-        let line = #line + 2
+        let line = #line + 1
         let todos = todoReducer.forEach(
             state: \IdentifiedTodosState.todos, action: /TodosAction.todo(id:action:), environment: { $0 })
         var state = IdentifiedTodosState.three

@@ -137,13 +137,13 @@ indirect enum ModelAction: Equatable, Sendable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .tick(n): ".tick(\(n))"
-        case let .effect(spec): ".effect(\(spec))"
-        case let .cancel(id): ".cancel(\(id))"
-        case .show: ".show"
-        case .hide: ".hide"
-        case let .child(action): ".child(\(action))"
-        case let .opt(action): ".opt(\(action))"
+        case let .tick(n): "tick(\(n))"
+        case let .effect(spec): "effect(\(spec))"
+        case let .cancel(id): "cancel(\(id))"
+        case .show: "show"
+        case .hide: "hide"
+        case let .child(action): "child(\(action))"
+        case let .opt(action): "opt(\(action))"
         }
     }
 }
@@ -397,7 +397,7 @@ enum ModelCase {
                     return Result(failure: failure, log: store.state.log, reports: model.reports)
                 }
             }
-            model.advance(to: nil)
+            RuntimeIssues.$handler.withValue({ _ in }) { model.advance(to: nil) }
             RuntimeIssues.$handler.withValue({ realReports.append($0) }) { scheduler.run() }
             if let failure = check("run the clock out") { return Result(failure: failure, log: store.state.log, reports: model.reports) }
             if model.running.isEmpty { break }
