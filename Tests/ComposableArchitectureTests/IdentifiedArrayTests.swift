@@ -114,6 +114,18 @@ struct IdentifiedArrayTests {
         #expect(todos.index(id: 1) == 2)
     }
 
+    @Test func partitionAndShuffleKeepTheIndexByIDRight() {
+        var todos = IdentifiedArrayOf<Todo>((1...20).map { Todo(id: $0) })
+        let pivot = todos.partition { $0.id.isMultiple(of: 2) }
+        #expect(todos[..<pivot].allSatisfy { !$0.id.isMultiple(of: 2) })
+        #expect(todos[pivot...].allSatisfy { $0.id.isMultiple(of: 2) })
+        var generator = SystemRandomNumberGenerator()
+        todos.shuffle(using: &generator)
+        todos.sort { $0.title.count < $1.title.count || $0.id > $1.id }
+        for (position, todo) in todos.enumerated() { #expect(todos.index(id: todo.id) == position) }
+        #expect(Set(todos.ids) == Set(1...20))
+    }
+
     @Test func copiesAreIndependent() {
         let original = Self.three
         var copy = original
@@ -205,5 +217,14 @@ struct IdentifiedArrayTests {
         }
         let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(text.contains("IdentifiedArray: an element with id `3` was set for id `1`"))
+    }
+
+    @Test func changingAnIDThroughTheStorageStopsWithAMessageNamingTheID() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var todos: IdentifiedArrayOf<IdentifiedArrayTests.Todo> = [.init(id: 1), .init(id: 2)]
+            _ = todos.withContiguousMutableStorageIfAvailable { $0[1].id = 6 }
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("IdentifiedArray: reordering the elements changed the id at index 1 to `6`"))
     }
 }

@@ -90,6 +90,8 @@ struct StoreElementTests {
     @Test func afterItsElementIsRemovedTheStoreKeepsTheLastValueAndStopsUpdating() {
         let store = makeStore()
         let row = store.scope(id: 2, state: \.rows, action: ListAction.row(id:action:))!
+        var published: [Row] = []
+        let cancellable = row.publisher.sink { published.append($0) }
         row.send(.tap)
         store.send(.remove(id: 2))
         #expect(row.state == Row(id: 2, taps: 1))
@@ -97,6 +99,8 @@ struct StoreElementTests {
         store.send(.reverse)
         #expect(row.state == Row(id: 2, taps: 1))
         #expect(store.state.rows.ids == [3, 1])
+        #expect(published == [Row(id: 2), Row(id: 2, taps: 1)])  // nothing after the removal
+        cancellable.cancel()
     }
 
     @Test func anActionSentAfterItsElementIsRemovedIsDroppedAndReported() {
