@@ -60,6 +60,8 @@ struct StoreModelTests {
             .sendOptional(.tick(6)),  // dropped by the ifLet store: reported
             .advance(1),  // tick 3, then the cancel wins over tick 4
             .sendScope(.effect(Spec(.never, [.tick(7)], id: 1))),
+            .observerSends(.tick(8)),  // runs within the next send, after tick 9's publication
+            .send(.tick(9)),
         ]
         let result = ModelCase.run(program: program, seed: 0)
         #expect(result.failure == nil)
@@ -70,6 +72,7 @@ struct StoreModelTests {
             .show, .opt(.effect(Spec(.later(1), [.tick(5)]))), .hide, .opt(.tick(5)),
             .tick(3), .cancel(0),
             .child(.effect(Spec(.never, [.tick(7)], id: 1))), .child(.tick(7)),
+            .tick(9), .tick(8),
             // The end: every id cancelled.
             .cancel(0), .cancel(1), .cancel(2),
         ])
@@ -194,6 +197,8 @@ enum ModelStep: CustomStringConvertible {
     case sendScope(ModelAction)
     case sendOptional(ModelAction)
     case advance(Int)
+    /// The next time the state is published, an observer sends this action (A2).
+    case observerSends(ModelAction)
 
     var description: String {
         switch self {
@@ -201,6 +206,7 @@ enum ModelStep: CustomStringConvertible {
         case let .sendScope(action): "scope.send(\(action))"
         case let .sendOptional(action): "ifLetStore.send(\(action))"
         case let .advance(seconds): "advance(\(seconds)s)"
+        case let .observerSends(action): "observerSends(\(action))"
         }
     }
 }
@@ -224,23 +230,33 @@ final class StoreModel {
     var now = 0
     var publications = 0
     var reports = 0
+    /// What an observer sends the next time the state is published.
+    var observerAction: ModelAction?
     private var nextKey = 0
     private var queue: [ModelAction] = []
     private let scheduler = DispatchQueue.test  // never advanced: the model runs no effect
 
-    /// An outermost send: the queue is drained (A1, A2), then the state published once (A3).
+    /// An outermost send: the queue is drained (A1), then the state published once (A3); an
+    /// action an observer sends meanwhile runs before the send returns, and the state is
+    /// published again after it (A2).
     func send(_ action: ModelAction) {
         queue = [action]
         var next = 0
-        while next < queue.count {
-            let action = queue[next]
-            next += 1
-            let before = state
-            _ = modelReducer.run(&state, action, scheduler)
-            start(action, before: before)
-        }
+        repeat {
+            while next < queue.count {
+                let action = queue[next]
+                next += 1
+                let before = state
+                _ = modelReducer.run(&state, action, scheduler)
+                start(action, before: before)
+            }
+            publications += 1
+            if let observed = observerAction {
+                observerAction = nil
+                queue.append(observed)
+            }
+        } while next < queue.count
         queue = []
-        publications += 1
     }
 
     /// Starts the effect `action` describes, if the reducer that handles it ran.
@@ -328,8 +344,15 @@ enum ModelCase {
         var published: [ModelState] = []
         var scopePublished = 0
         var optionalStore: Store<ChildState, ModelAction>?
+        var observerAction: ModelAction?
         let observations = [
-            store.publisher.sink { published.append($0) },
+            store.publisher.sink { state in
+                published.append(state)
+                if let action = observerAction {
+                    observerAction = nil
+                    store.send(action)
+                }
+            },
             scope.publisher.sink { _ in scopePublished += 1 },
             store.scope(state: \.opt, action: ModelAction.opt).ifLet(then: { optionalStore = $0 }),
         ]
@@ -373,6 +396,7 @@ enum ModelCase {
                 case let .sendScope(action): model.send(.child(action))
                 case let .sendOptional(action): model.sendOptional(action)
                 case let .advance(seconds): model.advance(to: model.now + seconds)
+                case let .observerSends(action): model.observerAction = action
                 }
             }
             RuntimeIssues.$handler.withValue({ realReports.append($0) }) {
@@ -381,6 +405,7 @@ enum ModelCase {
                 case let .sendScope(action): scope.send(action)
                 case let .sendOptional(action): optionalStore?.send(action)
                 case let .advance(seconds): scheduler.advance(by: .seconds(seconds))
+                case let .observerSends(action): observerAction = action
                 }
             }
         }
@@ -414,10 +439,11 @@ enum ModelCase {
     static let idCount = 3
 
     static func randomStep(_ random: inout SplitMix64) -> ModelStep {
-        switch random.int(in: 0...9) {
+        switch random.int(in: 0...10) {
         case 0...3: .send(randomAction(&random, depth: 2, root: true))
         case 4, 5: .sendScope(randomAction(&random, depth: 2, root: false))
         case 6: .sendOptional(randomAction(&random, depth: 2, root: false))
+        case 7: .observerSends(randomAction(&random, depth: 1, root: true))
         default: .advance(random.int(in: 0...3))
         }
     }
