@@ -199,6 +199,8 @@ enum ModelStep: CustomStringConvertible {
     case advance(Int)
     /// The next time the state is published, an observer sends this action (A2).
     case observerSends(ModelAction)
+    /// Cancels the `StoreTask` of the last `send` or `scope.send`: the effects its action started.
+    case cancelLastTask
 
     var description: String {
         switch self {
@@ -207,6 +209,7 @@ enum ModelStep: CustomStringConvertible {
         case let .sendOptional(action): "ifLetStore.send(\(action))"
         case let .advance(seconds): "advance(\(seconds)s)"
         case let .observerSends(action): "observerSends(\(action))"
+        case .cancelLastTask: "lastTask.cancel()"
         }
     }
 }
@@ -232,6 +235,9 @@ final class StoreModel {
     var reports = 0
     /// What an observer sends the next time the state is published.
     var observerAction: ModelAction?
+    /// The effects the first action of the last outermost send started (its `StoreTask`'s).
+    var startedByFirstAction: [Int] = []
+    private var isFirstAction = false
     private var nextKey = 0
     private var queue: [ModelAction] = []
     private let scheduler = DispatchQueue.test  // never advanced: the model runs no effect
@@ -241,10 +247,12 @@ final class StoreModel {
     /// published again after it (A2).
     func send(_ action: ModelAction) {
         queue = [action]
+        startedByFirstAction = []
         var next = 0
         repeat {
             while next < queue.count {
                 let action = queue[next]
+                isFirstAction = next == 0
                 next += 1
                 let before = state
                 _ = modelReducer.run(&state, action, scheduler)
@@ -283,14 +291,21 @@ final class StoreModel {
         case .never:
             queue.append(contentsOf: actions)
             running.append(Running(key: nextKey, id: spec.id, due: nil, order: nextKey, actions: []))
+            if isFirstAction { startedByFirstAction.append(nextKey) }
         case let .later(seconds):
             running.append(Running(key: nextKey, id: spec.id, due: now + seconds, order: nextKey, actions: actions))
+            if isFirstAction { startedByFirstAction.append(nextKey) }
         }
     }
 
     /// A5: every effect running under `id` stops at once.
     private func cancel(_ id: Int) {
         running.removeAll { $0.id == id }
+    }
+
+    /// `StoreTask.cancel()`: the effects still running that the task's action started stop.
+    func cancel(keys: [Int]) {
+        running.removeAll { keys.contains($0.key) }
     }
 
     /// A `send` to the `ifLet` store: dropped and reported once the optional state is gone.
@@ -345,6 +360,8 @@ enum ModelCase {
         var scopePublished = 0
         var optionalStore: Store<ChildState, ModelAction>?
         var observerAction: ModelAction?
+        var lastTask: StoreTask?
+        var lastTaskKeys: [Int] = []
         let observations = [
             store.publisher.sink { state in
                 published.append(state)
@@ -392,20 +409,22 @@ enum ModelCase {
             let ignored = SendableLog<String>()  // the model counts its reports itself
             RuntimeIssues.$handler.withValue({ ignored.append($0) }) {
                 switch step {
-                case let .send(action): model.send(action)
-                case let .sendScope(action): model.send(.child(action))
+                case let .send(action): model.send(action); lastTaskKeys = model.startedByFirstAction
+                case let .sendScope(action): model.send(.child(action)); lastTaskKeys = model.startedByFirstAction
                 case let .sendOptional(action): model.sendOptional(action)
                 case let .advance(seconds): model.advance(to: model.now + seconds)
                 case let .observerSends(action): model.observerAction = action
+                case .cancelLastTask: model.cancel(keys: lastTaskKeys)
                 }
             }
             RuntimeIssues.$handler.withValue({ realReports.append($0) }) {
                 switch step {
-                case let .send(action): store.send(action)
-                case let .sendScope(action): scope.send(action)
+                case let .send(action): lastTask = store.send(action)
+                case let .sendScope(action): lastTask = scope.send(action)
                 case let .sendOptional(action): optionalStore?.send(action)
                 case let .advance(seconds): scheduler.advance(by: .seconds(seconds))
                 case let .observerSends(action): observerAction = action
+                case .cancelLastTask: lastTask?.cancel()
                 }
             }
         }
@@ -439,11 +458,12 @@ enum ModelCase {
     static let idCount = 3
 
     static func randomStep(_ random: inout SplitMix64) -> ModelStep {
-        switch random.int(in: 0...10) {
+        switch random.int(in: 0...11) {
         case 0...3: .send(randomAction(&random, depth: 2, root: true))
         case 4, 5: .sendScope(randomAction(&random, depth: 2, root: false))
         case 6: .sendOptional(randomAction(&random, depth: 2, root: false))
         case 7: .observerSends(randomAction(&random, depth: 1, root: true))
+        case 8: .cancelLastTask
         default: .advance(random.int(in: 0...3))
         }
     }
