@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "CombineEraTests", dependencies: ["Streams"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         // Real-thread stress tests; `.ci/run` runs them again under ThreadSanitizer.
-        .testTarget(name: "StreamsStressTests", dependencies: ["Streams", "StreamsTesting"]),
+        .testTarget(name: "StreamsStressTests", dependencies: ["Streams", "StreamsTesting", "ComposableArchitecture"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -190,6 +190,52 @@ public struct Reducer<State, Action, Environment> {
     }
 }
 
+extension Reducer {
+    /// Turns this reducer on one element into one on an ``IdentifiedArray`` of elements: an
+    /// action tagged with an element's `id` runs on that element, found in O(1).
+    ///
+    /// The element's effects are mapped back into parent actions tagged with the same id. An
+    /// action for an `id` that is no longer in the collection changes nothing and is reported
+    /// (``RuntimeIssues``) with a message naming the action, the `id` and where this reducer was
+    /// made, as the array form's is:
+    ///
+    /// > A `forEach` reducer (App/Todos.swift:30) received an action for an element that is not
+    /// > in its collection: id `3`, action `TodoAction.toggle`. The action changed nothing. An
+    /// > effect probably outlived the element it belongs to: cancel it when the element is removed.
+    ///
+    /// The same happens to an action sent to a store of a removed element made with
+    /// ``Store/scope(state:action:)``; a store made with ``Store/scope(id:state:action:fileID:line:)``
+    /// drops such an action itself.
+    ///
+    /// ```swift
+    /// struct AppState { var todos: IdentifiedArrayOf<Todo> = [] }
+    /// enum AppAction { case todo(id: Todo.ID, action: TodoAction) }
+    ///
+    /// todoReducer.forEach(state: \.todos, action: /AppAction.todo(id:action:), environment: { $0 })
+    /// ```
+    public func forEach<GlobalState, GlobalAction, GlobalEnvironment, ID: Hashable>(
+        state toLocalState: WritableKeyPath<GlobalState, IdentifiedArray<ID, State>>,
+        action toLocalAction: CasePath<GlobalAction, (ID, Action)>,
+        environment toLocalEnvironment: @escaping (GlobalEnvironment) -> Environment,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Reducer<GlobalState, GlobalAction, GlobalEnvironment> {
+        Reducer<GlobalState, GlobalAction, GlobalEnvironment> { globalState, globalAction, globalEnvironment in
+            guard let (id, localAction) = toLocalAction.extract(from: globalAction) else { return .none }
+            guard let index = globalState[keyPath: toLocalState].index(id: id) else {
+                RuntimeIssues.report("""
+                    A `forEach` reducer (\(fileID):\(line)) received an action for an element that is not in its \
+                    collection: id `\(id)`, action `\(describe(localAction))`. The action changed nothing. An effect \
+                    probably outlived the element it belongs to: cancel it when the element is removed.
+                    """)
+                return .none
+            }
+            return run(&globalState[keyPath: toLocalState][index], localAction, toLocalEnvironment(globalEnvironment))
+                .map { toLocalAction.embed((id, $0)) }
+        }
+    }
+}
+
 /// `Type.case(...)`, as a message shows an action.
 func describe<Value>(_ value: Value) -> String {
     let text = String(describing: value)

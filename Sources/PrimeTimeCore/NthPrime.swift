@@ -78,7 +78,7 @@ public struct NthPrimeEnvironment {
     }
 
     /// The live calculator: waits `latency` on `queue` (a background queue live; the latency
-    /// stands in for the network service the seeds' app asked), then computes the answer there
+    /// stands in for the network service the original app asked), then computes the answer there
     /// with ``Primes/nth(_:)``. Cancelling during the wait means nothing is computed.
     ///
     /// ```swift

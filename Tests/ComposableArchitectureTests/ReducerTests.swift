@@ -429,3 +429,94 @@ func capturingReports(_ body: () -> Void) -> [String] {
     }
     return reports.entries
 }
+
+// MARK: - forEach over an IdentifiedArray
+
+extension ReducerTests {
+    struct IdentifiedTodosState: Equatable {
+        var todos: IdentifiedArrayOf<Todo>
+
+        static let three = IdentifiedTodosState(todos: [Todo(id: 1), Todo(id: 2), Todo(id: 3)])
+    }
+
+    @Test func forEachByIDRunsOnTheElementWithTheID() {
+        let todos = todoReducer.forEach(
+            state: \IdentifiedTodosState.todos, action: /TodosAction.todo(id:action:), environment: { $0 })
+        var state = IdentifiedTodosState.three
+        let reports = capturingReports {
+            _ = todos.run(&state, .todo(id: 2, action: .toggle), ())
+        }
+        #expect(state.todos.map(\.isDone) == [false, true, false])
+        #expect(reports.isEmpty)
+        let effect = todos.run(&state, .other, ())
+        #expect(effect.isNone)
+        #expect(state == IdentifiedTodosState(todos: [Todo(id: 1), Todo(id: 2, isDone: true), Todo(id: 3)]))
+    }
+
+    @Test func forEachByIDTagsTheElementsEffectsWithItsID() {
+        let todos = todoReducer.forEach(
+            state: \IdentifiedTodosState.todos, action: /TodosAction.todo(id:action:), environment: { $0 })
+        let store = Store(initialState: IdentifiedTodosState.three, reducer: todos, environment: ())
+        store.send(.todo(id: 3, action: .toggleLater))
+        #expect(store.state.todos.map(\.isDone) == [false, false, true])
+        store.send(.todo(id: 1, action: .toggleLater))
+        #expect(store.state.todos.map(\.isDone) == [true, false, true])
+    }
+
+    @Test func forEachByIDWithAnIDKeyPathOfAnyHashableProperty() {
+        struct Setting: Equatable { var key: String; var on = false }
+        enum SettingsAction { case setting(key: String, action: Void) }
+        let toggle = Reducer<Setting, Void, Void> { state, _, _ in state.on.toggle(); return .none }
+        let settings = toggle.forEach(
+            state: \IdentifiedArray<String, Setting>.self, action: /SettingsAction.setting(key:action:),
+            environment: { $0 })
+        var state = IdentifiedArray([Setting(key: "wifi"), Setting(key: "bluetooth")], id: \Setting.key)
+        _ = settings.run(&state, .setting(key: "bluetooth", action: ()), ())
+        #expect(state.map(\.on) == [false, true])
+    }
+
+    @Test func forEachByIDWithAMissingIDChangesNothingAndReportsTheIDAndTheAction() {
+        let line = #line + 1
+        let todos = todoReducer.forEach(
+            state: \IdentifiedTodosState.todos, action: /TodosAction.todo(id:action:), environment: { $0 })
+        var state = IdentifiedTodosState.three
+        var effect: Effect<TodosAction> = .none
+        let reports = capturingReports {
+            effect = todos.run(&state, .todo(id: 4, action: .toggleLater), ())
+        }
+        #expect(state == IdentifiedTodosState.three)
+        #expect(effect.isNone)
+        // The same message as the array form's.
+        #expect(reports == ["""
+            A `forEach` reducer (ComposableArchitectureTests/ReducerTests.swift:\(line)) received an action for an \
+            element that is not in its collection: id `4`, action `TodoAction.toggleLater`. The action changed \
+            nothing. An effect probably outlived the element it belongs to: cancel it when the element is removed.
+            """])
+    }
+
+    @Test func forEachByIDElementRemovedWhileItsEffectRunsReportsTheLateAnswer() {
+        let answers = PassthroughSubject<TodoAction, Never>()
+        let row = Reducer<Todo, TodoAction, Void> { state, action, _ in
+            switch action {
+            case .toggle: state.isDone.toggle(); return .none
+            case .toggleLater: return answers.eraseToEffect()
+            }
+        }
+        let todos = Reducer.combine(
+            row.forEach(state: \IdentifiedTodosState.todos, action: /TodosAction.todo(id:action:), environment: { $0 }),
+            Reducer { state, action, _ in
+                if case .other = action { state.todos.remove(id: 2) }
+                return .none
+            })
+        let store = Store(initialState: IdentifiedTodosState.three, reducer: todos, environment: ())
+        store.send(.todo(id: 2, action: .toggleLater))
+        store.send(.other)
+        let reports = capturingReports {
+            answers.send(.toggle)
+        }
+        #expect(store.state.todos.ids == [1, 3])
+        #expect(store.state.todos.map(\.isDone) == [false, false])
+        #expect(reports.count == 1)
+        #expect(reports.first?.contains("id `2`, action `TodoAction.toggle`") == true)
+    }
+}

@@ -2,13 +2,13 @@ import ComposableArchitecture
 import ComposableArchitectureTesting
 import Testing
 
-// Seed 1: the "PrimeTime" app. Three features — a counter, a prime modal that saves and removes
+// Example: the "PrimeTime" app. Three features — a counter, a prime modal that saves and removes
 // the current count as a favorite prime, and a list of favorite primes — each with its own
 // reducer on its own slice of state, pulled back along state key paths and action paths into one
 // app reducer. An activity feed, a higher-order reducer, records what happened to favorites.
 
 /// The PrimeTime app's types.
-enum Seed1 {
+enum PrimeTimeExample {
     // MARK: Counter
 
     enum CounterAction: Equatable { case decrTapped, incrTapped }
@@ -197,24 +197,24 @@ enum Seed1 {
 }
 
 @MainActor
-@Suite("Seed 1: PrimeTime — counter, prime modal and favorite primes pulled back into one app reducer")
-struct Seed1PrimeTimeTests {
-    typealias AppState = Seed1.AppState
-    typealias AppAction = Seed1.AppAction
+@Suite("Example: PrimeTime — counter, prime modal and favorite primes pulled back into one app reducer")
+struct PrimeTimeExampleTests {
+    typealias AppState = PrimeTimeExample.AppState
+    typealias AppAction = PrimeTimeExample.AppAction
 
     // MARK: Each feature through the app reducer
 
-    @Test(arguments: Seed1.PullbackForm.allCases)
-    func counterChangesOnlyTheCount(_ form: Seed1.PullbackForm) {
-        let store = Seed1.testStore(form, initialState: AppState(count: 2, favoritePrimes: [2], activityFeed: [.addedFavoritePrime(2)]))
+    @Test(arguments: PrimeTimeExample.PullbackForm.allCases)
+    func counterChangesOnlyTheCount(_ form: PrimeTimeExample.PullbackForm) {
+        let store = PrimeTimeExample.testStore(form, initialState: AppState(count: 2, favoritePrimes: [2], activityFeed: [.addedFavoritePrime(2)]))
         store.send(.counter(.incrTapped)) { $0.count = 3 }
         store.send(.counter(.incrTapped)) { $0.count = 4 }
         store.send(.counter(.decrTapped)) { $0.count = 3 }
     }
 
-    @Test(arguments: Seed1.PullbackForm.allCases)
-    func primeModalSavesAndRemovesTheCountAsAFavorite(_ form: Seed1.PullbackForm) {
-        let store = Seed1.testStore(form, initialState: AppState(count: 7, favoritePrimes: [2, 3]))
+    @Test(arguments: PrimeTimeExample.PullbackForm.allCases)
+    func primeModalSavesAndRemovesTheCountAsAFavorite(_ form: PrimeTimeExample.PullbackForm) {
+        let store = PrimeTimeExample.testStore(form, initialState: AppState(count: 7, favoritePrimes: [2, 3]))
         store.send(.primeModal(.saveFavoritePrimeTapped)) {
             $0.favoritePrimes = [2, 3, 7]
             $0.activityFeed = [.addedFavoritePrime(7)]
@@ -225,19 +225,19 @@ struct Seed1PrimeTimeTests {
         }
     }
 
-    @Test(arguments: Seed1.PullbackForm.allCases)
-    func favoritePrimesDeletesAtOffsets(_ form: Seed1.PullbackForm) {
-        let store = Seed1.testStore(form, initialState: AppState(count: 1, favoritePrimes: [2, 3, 5, 7]))
+    @Test(arguments: PrimeTimeExample.PullbackForm.allCases)
+    func favoritePrimesDeletesAtOffsets(_ form: PrimeTimeExample.PullbackForm) {
+        let store = PrimeTimeExample.testStore(form, initialState: AppState(count: 1, favoritePrimes: [2, 3, 5, 7]))
         store.send(.favoritePrimes(.deleteFavoritePrimes(atOffsets: [1, 3]))) {
             $0.favoritePrimes = [2, 5]
             $0.activityFeed = [.removedFavoritePrime(3), .removedFavoritePrime(7)]
         }
     }
 
-    @Test(arguments: Seed1.PullbackForm.allCases)
-    func aChildEffectIsMappedBackIntoAnAppAction(_ form: Seed1.PullbackForm) {
+    @Test(arguments: PrimeTimeExample.PullbackForm.allCases)
+    func aChildEffectIsMappedBackIntoAnAppAction(_ form: PrimeTimeExample.PullbackForm) {
         var loads = 0
-        let store = Seed1.testStore(form, environment: Seed1.AppEnvironment(loadFavoritePrimes: {
+        let store = PrimeTimeExample.testStore(form, environment: PrimeTimeExample.AppEnvironment(loadFavoritePrimes: {
             loads += 1
             return [2, 3, 5]
         }))
@@ -247,9 +247,9 @@ struct Seed1PrimeTimeTests {
         #expect(store.runningEffectCount == 0)
     }
 
-    @Test(arguments: Seed1.PullbackForm.allCases)
-    func aWholeSession(_ form: Seed1.PullbackForm) {
-        let store = Seed1.testStore(form)
+    @Test(arguments: PrimeTimeExample.PullbackForm.allCases)
+    func aWholeSession(_ form: PrimeTimeExample.PullbackForm) {
+        let store = PrimeTimeExample.testStore(form)
         store.send(.counter(.incrTapped)) { $0.count = 1 }
         store.send(.counter(.incrTapped)) { $0.count = 2 }
         store.send(.primeModal(.saveFavoritePrimeTapped)) {
@@ -275,10 +275,10 @@ struct Seed1PrimeTimeTests {
 
     // MARK: Isolation: an action for one feature runs only that feature's reducer
 
-    @Test(arguments: Seed1.PullbackForm.allCases)
-    func anActionRunsOnlyItsOwnFeaturesReducer(_ form: Seed1.PullbackForm) {
-        let log = Seed1.CallLog()
-        let store = Seed1.testStore(form, environment: Seed1.AppEnvironment(loadFavoritePrimes: { [11] }), log: log)
+    @Test(arguments: PrimeTimeExample.PullbackForm.allCases)
+    func anActionRunsOnlyItsOwnFeaturesReducer(_ form: PrimeTimeExample.PullbackForm) {
+        let log = PrimeTimeExample.CallLog()
+        let store = PrimeTimeExample.testStore(form, environment: PrimeTimeExample.AppEnvironment(loadFavoritePrimes: { [11] }), log: log)
         store.send(.counter(.incrTapped)) { $0.count = 1 }
         #expect(log.calls == ["counter"])
         store.send(.primeModal(.saveFavoritePrimeTapped)) {
@@ -291,20 +291,20 @@ struct Seed1PrimeTimeTests {
         #expect(log.calls == ["counter", "primeModal", "favoritePrimes", "favoritePrimes"])
     }
 
-    @Test(arguments: Seed1.PullbackForm.allCases)
-    func aPulledBackReducerIgnoresOtherFeaturesActions(_ form: Seed1.PullbackForm) {
-        let favorites: Reducer<AppState, AppAction, Seed1.AppEnvironment> = switch form {
+    @Test(arguments: PrimeTimeExample.PullbackForm.allCases)
+    func aPulledBackReducerIgnoresOtherFeaturesActions(_ form: PrimeTimeExample.PullbackForm) {
+        let favorites: Reducer<AppState, AppAction, PrimeTimeExample.AppEnvironment> = switch form {
         case .enumProperties:
-            Seed1.favoritePrimesReducer.pullback(
+            PrimeTimeExample.favoritePrimesReducer.pullback(
                 state: \.favoritePrimes, action: \.favoritePrimes, environment: { _ in .init(load: { [] }) })
         case .casePaths:
-            Seed1.favoritePrimesReducer.pullback(
+            PrimeTimeExample.favoritePrimesReducer.pullback(
                 state: \.favoritePrimes, action: /AppAction.favoritePrimes, environment: { _ in .init(load: { [] }) })
         }
         let before = AppState(count: 5, favoritePrimes: [5], activityFeed: [])
         var state = before
         for action: AppAction in [.counter(.incrTapped), .primeModal(.saveFavoritePrimeTapped), .primeModal(.removeFavoritePrimeTapped)] {
-            let effect = favorites.run(&state, action, Seed1.AppEnvironment())
+            let effect = favorites.run(&state, action, PrimeTimeExample.AppEnvironment())
             #expect(effect.isNone)
             #expect(state == before)
         }
@@ -317,10 +317,10 @@ struct Seed1PrimeTimeTests {
             .primeModal(.removeFavoritePrimeTapped), .favoritePrimes(.deleteFavoritePrimes(atOffsets: [0])),
             .counter(.decrTapped),
         ]
-        let viaProperties = Store(initialState: AppState(), reducer: Seed1.appReducer(.enumProperties),
-                                  environment: Seed1.AppEnvironment())
-        let viaCasePaths = Store(initialState: AppState(), reducer: Seed1.appReducer(.casePaths),
-                                 environment: Seed1.AppEnvironment())
+        let viaProperties = Store(initialState: AppState(), reducer: PrimeTimeExample.appReducer(.enumProperties),
+                                  environment: PrimeTimeExample.AppEnvironment())
+        let viaCasePaths = Store(initialState: AppState(), reducer: PrimeTimeExample.appReducer(.casePaths),
+                                 environment: PrimeTimeExample.AppEnvironment())
         for action in actions {
             viaProperties.send(action)
             viaCasePaths.send(action)
@@ -333,14 +333,14 @@ struct Seed1PrimeTimeTests {
 
     // MARK: Scoped stores: each feature's view sees only its slice
 
-    @Test(arguments: Seed1.PullbackForm.allCases)
-    func aScopedStoreSeesOnlyItsSlice(_ form: Seed1.PullbackForm) {
-        let store = Store(initialState: AppState(count: 3), reducer: Seed1.appReducer(form),
-                          environment: Seed1.AppEnvironment())
-        let counter: Store<Int, Seed1.CounterAction> = store.scope(state: \.count, action: AppAction.counter)
-        let primeModal: Store<Seed1.PrimeModalState, Seed1.PrimeModalAction> =
+    @Test(arguments: PrimeTimeExample.PullbackForm.allCases)
+    func aScopedStoreSeesOnlyItsSlice(_ form: PrimeTimeExample.PullbackForm) {
+        let store = Store(initialState: AppState(count: 3), reducer: PrimeTimeExample.appReducer(form),
+                          environment: PrimeTimeExample.AppEnvironment())
+        let counter: Store<Int, PrimeTimeExample.CounterAction> = store.scope(state: \.count, action: AppAction.counter)
+        let primeModal: Store<PrimeTimeExample.PrimeModalState, PrimeTimeExample.PrimeModalAction> =
             store.scope(state: \.primeModal, action: AppAction.primeModal)
-        let favorites: Store<[Int], Seed1.FavoritePrimesAction> =
+        let favorites: Store<[Int], PrimeTimeExample.FavoritePrimesAction> =
             store.scope(state: \.favoritePrimes, action: AppAction.favoritePrimes)
 
         var favoritesSeen: [[Int]] = []
@@ -348,7 +348,7 @@ struct Seed1PrimeTimeTests {
         defer { observation.cancel() }
 
         primeModal.send(.saveFavoritePrimeTapped)
-        #expect(primeModal.state == Seed1.PrimeModalState(count: 3, favoritePrimes: [3]))
+        #expect(primeModal.state == PrimeTimeExample.PrimeModalState(count: 3, favoritePrimes: [3]))
         #expect(favorites.state == [3])
         #expect(store.state.activityFeed == [.addedFavoritePrime(3)])
 
@@ -356,7 +356,7 @@ struct Seed1PrimeTimeTests {
         counter.send(.incrTapped)
         counter.send(.incrTapped)
         #expect(counter.state == 5)
-        #expect(primeModal.state == Seed1.PrimeModalState(count: 5, favoritePrimes: [3]))
+        #expect(primeModal.state == PrimeTimeExample.PrimeModalState(count: 5, favoritePrimes: [3]))
         #expect(store.state.count == 5)
 
         primeModal.send(.saveFavoritePrimeTapped)
@@ -370,10 +370,10 @@ struct Seed1PrimeTimeTests {
         #expect(store.runningEffectCount == 0)
     }
 
-    @Test(arguments: Seed1.PullbackForm.allCases)
-    func aScopedStoresEffectsAreMappedBackAndRunByTheRoot(_ form: Seed1.PullbackForm) {
-        let store = Store(initialState: AppState(), reducer: Seed1.appReducer(form),
-                          environment: Seed1.AppEnvironment(loadFavoritePrimes: { [2, 3] }))
+    @Test(arguments: PrimeTimeExample.PullbackForm.allCases)
+    func aScopedStoresEffectsAreMappedBackAndRunByTheRoot(_ form: PrimeTimeExample.PullbackForm) {
+        let store = Store(initialState: AppState(), reducer: PrimeTimeExample.appReducer(form),
+                          environment: PrimeTimeExample.AppEnvironment(loadFavoritePrimes: { [2, 3] }))
         let favorites = store.scope(state: \.favoritePrimes, action: AppAction.favoritePrimes)
         favorites.send(.loadButtonTapped)
         #expect(favorites.state == [2, 3])

@@ -2,15 +2,15 @@ import ComposableArchitecture
 import ComposableArchitectureTesting
 import Testing
 
-// Seed 3: effects as publishers. The favorite primes are saved to and loaded from disk through a
+// Example: effects as publishers. The favorite primes are saved to and loaded from disk through a
 // file client whose methods return effects made with the `sync` and `fireAndForget` helpers; a
-// reducer composes them as publishers (compactMap, concatenate, catchToEffect). The seed's
-// first store crashed on an effect that completed while it was being subscribed to (its
+// reducer composes them as publishers (compactMap, concatenate, catchToEffect). An earlier
+// store crashed on an effect that completed while it was being subscribed to (its
 // completion handler looked up a cancellable not stored yet); every kind of effect that completes
 // at once is run here and must leave nothing behind.
 
 /// The effects-as-publishers feature's types.
-enum Seed3 {
+enum EffectsAsPublishersExample {
     // MARK: The file client
 
     struct FileError: Error, Equatable {
@@ -208,33 +208,33 @@ enum Seed3 {
 }
 
 @MainActor
-@Suite("Seed 3: effects as publishers — sync and fireAndForget helpers, effects that complete at once")
-struct Seed3EffectsAsPublishersTests {
-    typealias State = Seed3.State
+@Suite("Example: effects as publishers — sync and fireAndForget helpers, effects that complete at once")
+struct EffectsAsPublishersExampleTests {
+    typealias State = EffectsAsPublishersExample.State
 
-    func makeStore(_ disk: Seed3.Disk, state: State = State()) -> TestStore<State, Seed3.Action, Seed3.Environment> {
-        TestStore(initialState: state, reducer: Seed3.reducer,
-                  environment: Seed3.Environment(fileClient: .live(disk)))
+    func makeStore(_ disk: EffectsAsPublishersExample.Disk, state: State = State()) -> TestStore<State, EffectsAsPublishersExample.Action, EffectsAsPublishersExample.Environment> {
+        TestStore(initialState: state, reducer: EffectsAsPublishersExample.reducer,
+                  environment: EffectsAsPublishersExample.Environment(fileClient: .live(disk)))
     }
 
     // MARK: sync and fireAndForget through a file client
 
     @Test func saveIsFireAndForget() {
-        let disk = Seed3.Disk()
+        let disk = EffectsAsPublishersExample.Disk()
         let store = makeStore(disk, state: State(favoritePrimes: [2, 3, 5]))
         store.send(.deleteFavoritePrimes(atOffsets: [1])) { $0.favoritePrimes = [2, 5] }
         #expect(disk.log == [])
         let task = store.send(.saveButtonTapped)
         // The work ran when the store started the effect, which sent nothing and is over.
         #expect(disk.log == ["save favorite-primes.json"])
-        #expect(disk.files == [Seed3.file: [2, 5]])
+        #expect(disk.files == [EffectsAsPublishersExample.file: [2, 5]])
         #expect(task.isFinished)
         #expect(store.runningEffectCount == 0)
     }
 
     @Test func loadIsSyncAndFeedsItsResultBack() {
-        let disk = Seed3.Disk()
-        disk.files[Seed3.file] = [7, 11]
+        let disk = EffectsAsPublishersExample.Disk()
+        disk.files[EffectsAsPublishersExample.file] = [7, 11]
         let store = makeStore(disk)
         store.send(.loadButtonTapped)
         #expect(disk.log == ["load favorite-primes.json"])
@@ -243,7 +243,7 @@ struct Seed3EffectsAsPublishersTests {
     }
 
     @Test func loadingNothingSendsNothing() {
-        let disk = Seed3.Disk()
+        let disk = EffectsAsPublishersExample.Disk()
         let store = makeStore(disk, state: State(favoritePrimes: [3]))
         store.send(.loadButtonTapped)
         // `compactMap` dropped the `nil`: the effect finished without an action.
@@ -252,15 +252,15 @@ struct Seed3EffectsAsPublishersTests {
     }
 
     @Test func effectsAreLazyAndRunOncePerStart() {
-        let disk = Seed3.Disk()
+        let disk = EffectsAsPublishersExample.Disk()
         var state = State(favoritePrimes: [2])
-        let environment = Seed3.Environment(fileClient: .live(disk))
+        let environment = EffectsAsPublishersExample.Environment(fileClient: .live(disk))
         // Running the reducer only describes the work.
-        let save = Seed3.reducer.run(&state, .saveButtonTapped, environment)
-        let load = Seed3.reducer.run(&state, .loadButtonTapped, environment)
+        let save = EffectsAsPublishersExample.reducer.run(&state, .saveButtonTapped, environment)
+        let load = EffectsAsPublishersExample.reducer.run(&state, .loadButtonTapped, environment)
         #expect(disk.log == [])
         // Each subscription runs it again.
-        var loaded: [Seed3.Action] = []
+        var loaded: [EffectsAsPublishersExample.Action] = []
         _ = save.sink { _ in }
         _ = load.sink { loaded.append($0) }
         _ = load.sink { loaded.append($0) }
@@ -269,8 +269,8 @@ struct Seed3EffectsAsPublishersTests {
     }
 
     @Test func concatenateRunsTheSaveBeforeTheLoad() {
-        let disk = Seed3.Disk()
-        disk.files[Seed3.file] = [2]
+        let disk = EffectsAsPublishersExample.Disk()
+        disk.files[EffectsAsPublishersExample.file] = [2]
         let store = makeStore(disk, state: State(favoritePrimes: [2, 3, 5]))
         store.send(.deleteFavoritePrimes(atOffsets: [0, 2])) { $0.favoritePrimes = [3] }
         store.send(.saveAndReloadTapped)
@@ -280,13 +280,13 @@ struct Seed3EffectsAsPublishersTests {
     }
 
     @Test func aFailingPublisherIsTurnedIntoAnActionByCatchToEffect() {
-        let disk = Seed3.Disk()
+        let disk = EffectsAsPublishersExample.Disk()
         let store = makeStore(disk)
         store.send(.readButtonTapped)
-        store.receive(.readResponse(.failure(Seed3.FileError(file: Seed3.file)))) {
-            $0.readError = Seed3.FileError(file: Seed3.file)
+        store.receive(.readResponse(.failure(EffectsAsPublishersExample.FileError(file: EffectsAsPublishersExample.file)))) {
+            $0.readError = EffectsAsPublishersExample.FileError(file: EffectsAsPublishersExample.file)
         }
-        disk.files[Seed3.file] = [13]
+        disk.files[EffectsAsPublishersExample.file] = [13]
         store.send(.readButtonTapped)
         store.receive(.readResponse(.success([13]))) {
             $0.favoritePrimes = [13]
@@ -296,12 +296,12 @@ struct Seed3EffectsAsPublishersTests {
         #expect(store.runningEffectCount == 0)
     }
 
-    // MARK: Effects that complete while the store subscribes (the seed's crash)
+    // MARK: Effects that complete while the store subscribes (the crash an earlier store had)
 
-    @Test(arguments: Seed3.Immediate.allCases)
-    func anEffectThatCompletesAtOnceLeavesNothingBehind(_ kind: Seed3.Immediate) {
-        let sideEffects = Seed3.SideEffects()
-        let store = Store(initialState: [], reducer: Seed3.immediateReducer, environment: sideEffects)
+    @Test(arguments: EffectsAsPublishersExample.Immediate.allCases)
+    func anEffectThatCompletesAtOnceLeavesNothingBehind(_ kind: EffectsAsPublishersExample.Immediate) {
+        let sideEffects = EffectsAsPublishersExample.SideEffects()
+        let store = Store(initialState: [], reducer: EffectsAsPublishersExample.immediateReducer, environment: sideEffects)
         let task = store.send(.start(kind))
         #expect(task.isFinished)
         #expect(store.runningEffectCount == 0)
@@ -315,10 +315,10 @@ struct Seed3EffectsAsPublishersTests {
         #expect(sideEffects.log == kind.sideEffects + kind.sideEffects)
     }
 
-    @Test(arguments: Seed3.Immediate.allCases)
-    func aTestStoreAssertsEveryActionOfAnEffectThatCompletesAtOnce(_ kind: Seed3.Immediate) {
-        let sideEffects = Seed3.SideEffects()
-        let store = TestStore(initialState: [], reducer: Seed3.immediateReducer, environment: sideEffects)
+    @Test(arguments: EffectsAsPublishersExample.Immediate.allCases)
+    func aTestStoreAssertsEveryActionOfAnEffectThatCompletesAtOnce(_ kind: EffectsAsPublishersExample.Immediate) {
+        let sideEffects = EffectsAsPublishersExample.SideEffects()
+        let store = TestStore(initialState: [], reducer: EffectsAsPublishersExample.immediateReducer, environment: sideEffects)
         let task = store.send(.start(kind)) { $0 = ["start \(kind.rawValue)"] }
         for value in kind.sends {
             store.receive(.got(value)) { $0.append(value) }
@@ -348,23 +348,23 @@ struct Seed3EffectsAsPublishersTests {
     }
 
     @Test func everyKindAtOnceInOneSend() {
-        let sideEffects = Seed3.SideEffects()
-        let starter = Reducer<[String], Seed3.ImmediateAction, Seed3.SideEffects> { state, action, sideEffects in
-            guard case .chain = action else { return Seed3.immediateReducer(&state, action, sideEffects) }
-            return .merge(Seed3.Immediate.allCases.map { Effect(value: .start($0)) })
+        let sideEffects = EffectsAsPublishersExample.SideEffects()
+        let starter = Reducer<[String], EffectsAsPublishersExample.ImmediateAction, EffectsAsPublishersExample.SideEffects> { state, action, sideEffects in
+            guard case .chain = action else { return EffectsAsPublishersExample.immediateReducer(&state, action, sideEffects) }
+            return .merge(EffectsAsPublishersExample.Immediate.allCases.map { Effect(value: .start($0)) })
         }
         let store = Store(initialState: [], reducer: starter, environment: sideEffects)
         let task = store.send(.chain(0))
         #expect(task.isFinished)
         #expect(store.runningEffectCount == 0)
         // Breadth-first: every start, in order, then what each start's effect sent, in order.
-        let starts = Seed3.Immediate.allCases.map { "start \($0.rawValue)" }
-        #expect(store.state == starts + Seed3.Immediate.allCases.flatMap(\.sends))
-        #expect(sideEffects.log == Seed3.Immediate.allCases.flatMap(\.sideEffects))
+        let starts = EffectsAsPublishersExample.Immediate.allCases.map { "start \($0.rawValue)" }
+        #expect(store.state == starts + EffectsAsPublishersExample.Immediate.allCases.flatMap(\.sends))
+        #expect(sideEffects.log == EffectsAsPublishersExample.Immediate.allCases.flatMap(\.sideEffects))
     }
 
     @Test func aLongChainOfImmediateEffectsRunsInOneSend() {
-        let store = Store(initialState: [], reducer: Seed3.immediateReducer, environment: Seed3.SideEffects())
+        let store = Store(initialState: [], reducer: EffectsAsPublishersExample.immediateReducer, environment: EffectsAsPublishersExample.SideEffects())
         let task = store.send(.chain(10_000))
         #expect(task.isFinished)
         #expect(store.state.count == 10_001)
@@ -373,15 +373,15 @@ struct Seed3EffectsAsPublishersTests {
     }
 
     @Test func aMergedEffectRunsUntilItsLastPartFinishes() {
-        let subject = PassthroughSubject<Seed3.ImmediateAction, Never>()
-        let reducer = Reducer<[String], Seed3.ImmediateAction, Seed3.SideEffects> { state, action, sideEffects in
-            guard case .chain = action else { return Seed3.immediateReducer(&state, action, sideEffects) }
+        let subject = PassthroughSubject<EffectsAsPublishersExample.ImmediateAction, Never>()
+        let reducer = Reducer<[String], EffectsAsPublishersExample.ImmediateAction, EffectsAsPublishersExample.SideEffects> { state, action, sideEffects in
+            guard case .chain = action else { return EffectsAsPublishersExample.immediateReducer(&state, action, sideEffects) }
             return .merge(
-                Seed3.effect(.sync, sideEffects),
+                EffectsAsPublishersExample.effect(.sync, sideEffects),
                 subject.eraseToEffect(),
-                Seed3.effect(.empty, sideEffects))
+                EffectsAsPublishersExample.effect(.empty, sideEffects))
         }
-        let store = TestStore(initialState: [], reducer: reducer, environment: Seed3.SideEffects())
+        let store = TestStore(initialState: [], reducer: reducer, environment: EffectsAsPublishersExample.SideEffects())
         let task = store.send(.chain(0))
         store.receive(.got("sync")) { $0 = ["sync"] }
         #expect(store.runningEffectCount == 1)

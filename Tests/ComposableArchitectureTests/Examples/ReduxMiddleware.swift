@@ -4,14 +4,14 @@ import Dispatch
 import StreamsTesting
 import Testing
 
-// Seed 4: a Redux-style store. A reducer changes the state; middlewares see each action after it
+// Example: a Redux-style store. A reducer changes the state; middlewares see each action after it
 // (with the new state) and return publishers of more actions. An animal service answers with a
 // `Future` some time after it is asked; the animal middleware turns `.fetchAnimal` into a call to
 // it, mapped to `.animalLoaded` or `.animalFailed`; the reducer shows "Loading…" meanwhile; a
 // logging middleware records every action with the state it left.
 
 /// The Redux animal app's types.
-enum Seed4 {
+enum ReduxMiddlewareExample {
     struct AnimalError: Error, Equatable {
         let message: String
     }
@@ -110,21 +110,21 @@ enum Seed4 {
 }
 
 @MainActor
-@Suite("Seed 4: a Redux-style store — middlewares return publishers, an animal service on a Future")
-struct Seed4ReduxMiddlewareTests {
-    typealias State = Seed4.State
-    typealias Action = Seed4.Action
-    typealias AnimalError = Seed4.AnimalError
+@Suite("Example: a Redux-style store — middlewares return publishers, an animal service on a Future")
+struct ReduxMiddlewareExampleTests {
+    typealias State = ReduxMiddlewareExample.State
+    typealias Action = ReduxMiddlewareExample.Action
+    typealias AnimalError = ReduxMiddlewareExample.AnimalError
 
     let scheduler = DispatchQueue.test
-    let log = Seed4.Log()
+    let log = ReduxMiddlewareExample.Log()
 
     func makeStore(
-        _ answers: [Result<String, AnimalError>], order: Seed4.Order = .loggingFirst
-    ) -> TestStore<State, Action, Seed4.Environment> {
+        _ answers: [Result<String, AnimalError>], order: ReduxMiddlewareExample.Order = .loggingFirst
+    ) -> TestStore<State, Action, ReduxMiddlewareExample.Environment> {
         TestStore(
-            initialState: State(), reducer: Seed4.appReducer(order),
-            environment: Seed4.Environment(
+            initialState: State(), reducer: ReduxMiddlewareExample.appReducer(order),
+            environment: ReduxMiddlewareExample.Environment(
                 animalService: .delayed(answers, after: .seconds(2), on: scheduler.eraseToAnyScheduler(), log: log),
                 log: log))
     }
@@ -193,11 +193,11 @@ struct Seed4ReduxMiddlewareTests {
         ])
     }
 
-    @Test(arguments: Seed4.Order.allCases)
-    func middlewaresRunInTheOrderGiven(_ order: Seed4.Order) {
+    @Test(arguments: ReduxMiddlewareExample.Order.allCases)
+    func middlewaresRunInTheOrderGiven(_ order: ReduxMiddlewareExample.Order) {
         let store = makeStore([.success("Cat")], order: order)
         store.send(.fetchAnimal) { $0.currentAnimal = "Loading…" }
-        let logged = Seed4.LogEntry.action(.fetchAnimal, State(currentAnimal: "Loading…"))
+        let logged = ReduxMiddlewareExample.LogEntry.action(.fetchAnimal, State(currentAnimal: "Loading…"))
         switch order {
         case .loggingFirst: #expect(log.entries == [logged, .serviceCalled])
         case .animalFirst: #expect(log.entries == [.serviceCalled, logged])
@@ -210,14 +210,14 @@ struct Seed4ReduxMiddlewareTests {
 
     @Test func middlewaresSeeTheStateTheReducerLeftAndCannotChangeIt() {
         var seen: [(State, Action)] = []
-        let watcher: Middleware<State, Action, Seed4.Environment> = { state, action, _ in
+        let watcher: Middleware<State, Action, ReduxMiddlewareExample.Environment> = { state, action, _ in
             seen.append((state, action))
             return .none
         }
         let store = TestStore(
             initialState: State(currentAnimal: "Fish"),
-            reducer: Seed4.reducer.middleware(watcher, Seed4.animalMiddleware),
-            environment: Seed4.Environment(
+            reducer: ReduxMiddlewareExample.reducer.middleware(watcher, ReduxMiddlewareExample.animalMiddleware),
+            environment: ReduxMiddlewareExample.Environment(
                 animalService: .delayed([.success("Cat")], after: .seconds(2), on: scheduler.eraseToAnyScheduler(),
                                         log: log),
                 log: log))
@@ -230,10 +230,10 @@ struct Seed4ReduxMiddlewareTests {
     }
 
     @Test func aViewObservingARealStoreSeesLoadingThenTheAnimal() {
-        let environment = Seed4.Environment(
+        let environment = ReduxMiddlewareExample.Environment(
             animalService: .delayed([.success("Cat")], after: .seconds(2), on: scheduler.eraseToAnyScheduler(), log: log),
             log: log)
-        let store = Store(initialState: State(), reducer: Seed4.appReducer(), environment: environment)
+        let store = Store(initialState: State(), reducer: ReduxMiddlewareExample.appReducer(), environment: environment)
         var shown: [String] = []
         let observation = store.publisher.currentAnimal.sink { shown.append($0) }
         defer { observation.cancel() }

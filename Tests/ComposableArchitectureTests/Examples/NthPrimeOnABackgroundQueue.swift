@@ -4,13 +4,13 @@ import Dispatch
 import StreamsTesting
 import Testing
 
-// Seed 2: the counter's "What is the nth prime?" button. Tapping it asks a slow service (the
-// seed's Wolfram Alpha call) for the nth prime, where n is the count; the answer is computed on a
+// Example: the counter's "What is the nth prime?" button. Tapping it asks a slow service (the
+// original app's Wolfram Alpha call) for the nth prime, where n is the count; the answer is computed on a
 // background queue and delivered on the main queue; the button is disabled while the request is
 // in flight; the answer shows in an alert, which an action dismisses.
 
 /// The nth-prime feature's types.
-enum Seed2 {
+enum NthPrimeExample {
     struct PrimeAlert: Equatable, Identifiable {
         let n: Int
         let prime: Int
@@ -109,29 +109,29 @@ enum Seed2 {
 }
 
 @MainActor
-@Suite("Seed 2: the nth prime, computed in the background and delivered on the main queue")
-struct Seed2NthPrimeTests {
-    typealias State = Seed2.State
+@Suite("Example: the nth prime, computed in the background and delivered on the main queue")
+struct NthPrimeExampleTests {
+    typealias State = NthPrimeExample.State
 
     /// A test store whose service answers one second after it is asked, on `background`.
     func makeStore(
-        _ style: Seed2.ServiceStyle, background: TestSchedulerOf<DispatchQueue>,
+        _ style: NthPrimeExample.ServiceStyle, background: TestSchedulerOf<DispatchQueue>,
         mainQueue: TestSchedulerOf<DispatchQueue>, state: State = State()
-    ) -> TestStore<State, Seed2.Action, Seed2.Environment> {
+    ) -> TestStore<State, NthPrimeExample.Action, NthPrimeExample.Environment> {
         TestStore(
-            initialState: state, reducer: Seed2.reducer,
-            environment: Seed2.Environment(
-                nthPrime: Seed2.nthPrime(style, on: background, after: .seconds(1)),
+            initialState: state, reducer: NthPrimeExample.reducer,
+            environment: NthPrimeExample.Environment(
+                nthPrime: NthPrimeExample.nthPrime(style, on: background, after: .seconds(1)),
                 mainQueue: mainQueue.eraseToAnyScheduler()))
     }
 
     @Test func theServiceComputesPrimes() {
-        #expect((-1...6).map(Seed2.nthPrime) == [nil, nil, 2, 3, 5, 7, 11, 13])
-        #expect(Seed2.nthPrime(100) == 541)
+        #expect((-1...6).map(NthPrimeExample.nthPrime) == [nil, nil, 2, 3, 5, 7, 11, 13])
+        #expect(NthPrimeExample.nthPrime(100) == 541)
     }
 
-    @Test(arguments: Seed2.ServiceStyle.allCases)
-    func theAnswerShowsInAnAlertThatAnActionDismisses(_ style: Seed2.ServiceStyle) {
+    @Test(arguments: NthPrimeExample.ServiceStyle.allCases)
+    func theAnswerShowsInAnAlertThatAnActionDismisses(_ style: NthPrimeExample.ServiceStyle) {
         let background = DispatchQueue.test
         let mainQueue = DispatchQueue.test
         let store = makeStore(style, background: background, mainQueue: mainQueue)
@@ -150,7 +150,7 @@ struct Seed2NthPrimeTests {
         #expect(store.state.isNthPrimeButtonDisabled)
         mainQueue.advance()
         store.receive(.nthPrimeResponse(n: 3, prime: 5)) {
-            $0.alertNthPrime = Seed2.PrimeAlert(n: 3, prime: 5)
+            $0.alertNthPrime = NthPrimeExample.PrimeAlert(n: 3, prime: 5)
             $0.isNthPrimeButtonDisabled = false
         }
         #expect(store.state.alertNthPrime?.title == "Prime #3 is 5")
@@ -159,8 +159,8 @@ struct Seed2NthPrimeTests {
         store.send(.alertDismissButtonTapped) { $0.alertNthPrime = nil }
     }
 
-    @Test(arguments: Seed2.ServiceStyle.allCases)
-    func aTapWhileTheRequestIsInFlightIsIgnored(_ style: Seed2.ServiceStyle) {
+    @Test(arguments: NthPrimeExample.ServiceStyle.allCases)
+    func aTapWhileTheRequestIsInFlightIsIgnored(_ style: NthPrimeExample.ServiceStyle) {
         let background = DispatchQueue.test
         let mainQueue = DispatchQueue.test
         let store = makeStore(style, background: background, mainQueue: mainQueue, state: State(count: 5))
@@ -175,7 +175,7 @@ struct Seed2NthPrimeTests {
         #expect(store.runningEffectCount == 1)
         mainQueue.advance()
         store.receive(.nthPrimeResponse(n: 5, prime: 11)) {
-            $0.alertNthPrime = Seed2.PrimeAlert(n: 5, prime: 11)
+            $0.alertNthPrime = NthPrimeExample.PrimeAlert(n: 5, prime: 11)
             $0.isNthPrimeButtonDisabled = false
         }
         // Enabled again: a new tap asks again.
@@ -184,7 +184,7 @@ struct Seed2NthPrimeTests {
         background.advance(by: .seconds(1))
         mainQueue.advance()
         store.receive(.nthPrimeResponse(n: 5, prime: 11)) {
-            $0.alertNthPrime = Seed2.PrimeAlert(n: 5, prime: 11)
+            $0.alertNthPrime = NthPrimeExample.PrimeAlert(n: 5, prime: 11)
             $0.isNthPrimeButtonDisabled = false
         }
         // Nothing else was asked for or is still waiting.
@@ -193,8 +193,8 @@ struct Seed2NthPrimeTests {
         #expect(store.runningEffectCount == 0)
     }
 
-    @Test(arguments: Seed2.ServiceStyle.allCases)
-    func theAnswerIsForTheCountWhenAskedNotTheCountWhenAnswered(_ style: Seed2.ServiceStyle) {
+    @Test(arguments: NthPrimeExample.ServiceStyle.allCases)
+    func theAnswerIsForTheCountWhenAskedNotTheCountWhenAnswered(_ style: NthPrimeExample.ServiceStyle) {
         let background = DispatchQueue.test
         let mainQueue = DispatchQueue.test
         let store = makeStore(style, background: background, mainQueue: mainQueue, state: State(count: 4))
@@ -204,14 +204,14 @@ struct Seed2NthPrimeTests {
         background.advance(by: .seconds(1))
         mainQueue.advance()
         store.receive(.nthPrimeResponse(n: 4, prime: 7)) {
-            $0.alertNthPrime = Seed2.PrimeAlert(n: 4, prime: 7)
+            $0.alertNthPrime = NthPrimeExample.PrimeAlert(n: 4, prime: 7)
             $0.isNthPrimeButtonDisabled = false
         }
         store.send(.alertDismissButtonTapped) { $0.alertNthPrime = nil }
     }
 
-    @Test(arguments: Seed2.ServiceStyle.allCases)
-    func noAnswerShowsNoAlertAndEnablesTheButton(_ style: Seed2.ServiceStyle) {
+    @Test(arguments: NthPrimeExample.ServiceStyle.allCases)
+    func noAnswerShowsNoAlertAndEnablesTheButton(_ style: NthPrimeExample.ServiceStyle) {
         let background = DispatchQueue.test
         let mainQueue = DispatchQueue.test
         let store = makeStore(style, background: background, mainQueue: mainQueue)
@@ -242,10 +242,10 @@ struct Seed2NthPrimeTests {
         var steps: [String] { lock.withLock { recorded } }
     }
 
-    @Test(arguments: Seed2.ServiceStyle.allCases)
-    func aRealStoreGetsTheAnswerOnTheMainQueue(_ style: Seed2.ServiceStyle) async {
+    @Test(arguments: NthPrimeExample.ServiceStyle.allCases)
+    func aRealStoreGetsTheAnswerOnTheMainQueue(_ style: NthPrimeExample.ServiceStyle) async {
         let probe = Probe()
-        let background = DispatchQueue(label: "Seed2.nthPrime")
+        let background = DispatchQueue(label: "NthPrimeExample.nthPrime")
         // The main queue, noting whether what it runs does run on the main queue.
         let main = DispatchQueue.main
         let mainQueue = AnySchedulerOf<DispatchQueue>(
@@ -259,10 +259,10 @@ struct Seed2NthPrimeTests {
             },
             delayed: { main.schedule(after: $0, tolerance: $1, options: $2, $3) },
             interval: { main.schedule(after: $0, interval: $1, tolerance: $2, options: $3, $4) })
-        let service = Seed2.nthPrime(style, on: background, after: .milliseconds(20))
+        let service = NthPrimeExample.nthPrime(style, on: background, after: .milliseconds(20))
         let store = Store(
-            initialState: State(count: 6), reducer: Seed2.reducer,
-            environment: Seed2.Environment(
+            initialState: State(count: 6), reducer: NthPrimeExample.reducer,
+            environment: NthPrimeExample.Environment(
                 nthPrime: { n in
                     service(n).map { prime in
                         probe.record(MainQueue.isCurrent ? "answered on main" : "answered in the background")
@@ -277,7 +277,7 @@ struct Seed2NthPrimeTests {
         await task.finish()
         #expect(task.isFinished)
         #expect(store.state == State(count: 6, isNthPrimeButtonDisabled: false,
-                                     alertNthPrime: Seed2.PrimeAlert(n: 6, prime: 13)))
+                                     alertNthPrime: NthPrimeExample.PrimeAlert(n: 6, prime: 13)))
         // The answer came from the background queue; the main queue delivered it (the value and
         // the completion, in one delivery pass or two, depending on when the pass starts).
         let steps = probe.steps

@@ -4,14 +4,14 @@ import Dispatch
 import StreamsTesting
 import Testing
 
-// Seed 5: the async/await effect style. A search field whose query is debounced by identifier
+// Example: the async/await effect style. A search field whose query is debounced by identifier
 // and whose in-flight search (a `.task`) is replaced by a newer one; a stream of locations fed
 // back by a `.run` effect until the stream finishes or the effect is cancelled; a fire-and-forget
 // analytics call. The services run in real tasks; the test controls when they answer, so every
 // outcome is decided by the test, not by timing.
 
 /// The async feature's types.
-enum Seed5 {
+enum AsyncEffectsExample {
     struct Location: Equatable, Sendable {
         var latitude: Double
         var longitude: Double
@@ -194,24 +194,24 @@ enum Seed5 {
 }
 
 @MainActor
-@Suite("Seed 5: async/await effects — a debounced search replaced by id, a location stream, fire-and-forget",
+@Suite("Example: async/await effects — a debounced search replaced by id, a location stream, fire-and-forget",
        .timeLimit(.minutes(1)))
-struct Seed5AsyncEffectsTests {
-    typealias State = Seed5.State
-    typealias Location = Seed5.Location
+struct AsyncEffectsExampleTests {
+    typealias State = AsyncEffectsExample.State
+    typealias Location = AsyncEffectsExample.Location
 
     let scheduler = DispatchQueue.test
-    let server = Seed5.SearchServer()
-    let analytics = Seed5.Analytics()
+    let server = AsyncEffectsExample.SearchServer()
+    let analytics = AsyncEffectsExample.Analytics()
 
     func makeStore(
         locations: @escaping @Sendable () -> AsyncStream<Location> = { AsyncStream { $0.finish() } }
-    ) -> TestStore<State, Seed5.Action, Seed5.Environment> {
+    ) -> TestStore<State, AsyncEffectsExample.Action, AsyncEffectsExample.Environment> {
         let server = self.server
         let analytics = self.analytics
         let store = TestStore(
-            initialState: State(), reducer: Seed5.reducer,
-            environment: Seed5.Environment(
+            initialState: State(), reducer: AsyncEffectsExample.reducer,
+            environment: AsyncEffectsExample.Environment(
                 search: { await server.search($0) },
                 locations: locations,
                 analytics: { await analytics.track($0) },
@@ -281,7 +281,7 @@ struct Seed5AsyncEffectsTests {
             guard action.hasPrefix("query ") else { return .none }
             let query = String(action.dropFirst(6))
             return .task { "results for \(query): \(await search(query).joined(separator: ", "))" }
-                .debounce(id: Seed5.CancelID.search, for: .milliseconds(300), scheduler: mainQueue)
+                .debounce(id: AsyncEffectsExample.CancelID.search, for: .milliseconds(300), scheduler: mainQueue)
         }
         let store = TestStore(initialState: [], reducer: reducer, environment: scheduler.eraseToAnyScheduler())
         store.send("query a") { $0 = ["query a"] }
@@ -319,7 +319,7 @@ struct Seed5AsyncEffectsTests {
 
     @Test func cancellingTheLocationStreamStopsIt() async {
         let (stream, continuation) = AsyncStream<Location>.makeStream()
-        let events = Seed5.Events()
+        let events = AsyncEffectsExample.Events()
         continuation.onTermination = { termination in
             events.send("terminated \(termination)")
         }
@@ -341,8 +341,8 @@ struct Seed5AsyncEffectsTests {
     }
 
     @Test func startingTrackingAgainReplacesTheRunningStream() async {
-        let events = Seed5.Events()
-        let streams = Seed5.Recorder<AsyncStream<Location>.Continuation>()
+        let events = AsyncEffectsExample.Events()
+        let streams = AsyncEffectsExample.Recorder<AsyncStream<Location>.Continuation>()
         let store = makeStore(locations: {
             let (stream, continuation) = AsyncStream<Location>.makeStream()
             let number = streams.append(continuation)
