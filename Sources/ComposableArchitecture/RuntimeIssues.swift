@@ -9,8 +9,8 @@ import Foundation
 /// case the action changes nothing and starts nothing:
 /// - ``Reducer/optional(fileID:line:)`` got an action while its state was `nil`: "An
 ///   `optional()` reducer (file:line) received an action while its state was nil: `action`. ..."
-/// - ``Reducer/forEach(state:action:environment:fileID:line:)`` got an action for an id that is
-///   not in its collection: "A `forEach` reducer (file:line) received an action for an element
+/// - a `forEach` reducer (over an array, by index, or over an ``IdentifiedArray``, by id) got an
+///   action for an element that is not in its collection: "A `forEach` reducer (file:line) received an action for an element
 ///   that is not in its collection: id `id`, action `action`. ..."
 /// - a store made by ``Store/ifLet(then:else:fileID:line:)`` got an action after its state became
 ///   `nil`: "A store made by `ifLet` (file:line) received an action after its state had become

@@ -1,5 +1,7 @@
 import ComposableArchitecture
 import ComposableArchitectureTesting
+import Observation
+import Synchronization
 import Testing
 
 // The README's walk through the architecture, compiled and run as written.
@@ -36,6 +38,20 @@ struct ReadmeExampleTests {
         #expect(seen == [1, 2])
         #expect(store.state.fact == "2 is a number")
         _ = c
+    }
+
+    /// "Observing a store": one notification for a send whose effect fed one action back.
+    @Test func observingAStore() {
+        let store = Store(initialState: CounterState(), reducer: counterReducer, environment: .live)
+        let told = Atomic<Int>(0)
+        withObservationTracking {
+            _ = store.state.count
+        } onChange: {
+            told.add(1, ordering: .relaxed)
+        }
+        store.send(.increment)
+        #expect(told.load(ordering: .relaxed) == 1)
+        #expect(store.state == CounterState(count: 1, fact: "1 is a number"))
     }
 
     @Test func increment() async {
