@@ -10,6 +10,7 @@ extension Publisher {
     /// for that many values, and for one more each time an inner publisher finishes. The
     /// stream finishes once the upstream and every inner publisher have finished.
     ///
+    /// <!-- marble flatMap: u in u[0].flatMap { $0 == "a" ? u[1] : u[2] } -->
     /// ```text
     /// upstream: -a---b-------|
     /// a:        --1---2-|
@@ -17,6 +18,8 @@ extension Publisher {
     ///           flatMap { $0 == "a" ? a : b }
     /// output:   --1---[27]---8--|
     /// ```
+    ///
+    /// ![Marble diagram of flatMap](marble-flatMap)
     ///
     /// ```swift
     /// let c = [1, 2, 3].publisher
@@ -70,6 +73,7 @@ extension Publisher {
     /// Each inner publisher gets the upstream's failure type with `setFailureType(to:)`; see
     /// the general `flatMap(maxPublishers:_:)` for how it works.
     ///
+    /// <!-- marble flatMap-upstreamFails: u in u[0].flatMap { $0 == "a" ? u[1] : u[2] } -->
     /// ```text
     /// upstream: -a---b---^
     /// a:        --1---2-|
@@ -77,6 +81,8 @@ extension Publisher {
     ///           flatMap { $0 == "a" ? a : b }
     /// output:   --1---[27]--^
     /// ```
+    ///
+    /// ![Marble diagram of flatMap-upstreamFails](marble-flatMap-upstreamFails)
     ///
     /// ```swift
     /// struct Offline: Error {}
@@ -109,6 +115,7 @@ extension Publisher where Failure == Never {
     /// The upstream gets the inner publishers' failure type with `setFailureType(to:)`; see
     /// the general `flatMap(maxPublishers:_:)` for how it works.
     ///
+    /// <!-- marble flatMap-innerFails: u in u[0].flatMap { $0 == "a" ? u[1] : u[2] } -->
     /// ```text
     /// upstream: -a---b-------|
     /// a:        --1---2-|
@@ -116,6 +123,8 @@ extension Publisher where Failure == Never {
     ///           flatMap { $0 == "a" ? a : b }
     /// output:   --1---[27]-^
     /// ```
+    ///
+    /// ![Marble diagram of flatMap-innerFails](marble-flatMap-innerFails)
     ///
     /// ```swift
     /// struct Offline: Error {}
@@ -141,6 +150,7 @@ extension Publisher where Failure == Never {
     ///
     /// See the general `flatMap(maxPublishers:_:)` for how it works.
     ///
+    /// <!-- marble flatMap-never: u in u[0].assertNoFailure().flatMap { $0 == "a" ? u[1].assertNoFailure() : u[2].assertNoFailure() } -->
     /// ```text
     /// upstream: -a---b-------|
     /// a:        --1---2-|
@@ -148,6 +158,8 @@ extension Publisher where Failure == Never {
     ///           flatMap { $0 == "a" ? a : b }
     /// output:   --1---[27]---8--|
     /// ```
+    ///
+    /// ![Marble diagram of flatMap-never](marble-flatMap-never)
     ///
     /// ```swift
     /// let c = (1...3).publisher.flatMap { Just($0 * 2) }.sink { print($0) }

@@ -9,6 +9,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// request still running for the old one, so a slow old answer can never overwrite a newer
     /// one.
     ///
+    /// <!-- marble switchToLatest: u in u[0].map { $0 == "a" ? u[1] : u[2] }.switchToLatest() -->
     /// ```text
     /// upstream: -a----b------|
     /// a:        --1-2---3-|       (cancelled when b arrives, at tick 6: 3 never comes)
@@ -16,6 +17,8 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     ///           switchToLatest()
     /// output:   --1-2--7-8---|
     /// ```
+    ///
+    /// ![Marble diagram of switchToLatest](marble-switchToLatest)
     ///
     /// ```swift
     /// let queries = PassthroughSubject<String, Never>()
@@ -59,6 +62,7 @@ extension Publisher where Output: Publisher, Failure == Never {
     /// The upstream gets the inner publishers' failure type with `setFailureType(to:)`; see
     /// the general `switchToLatest()` for how it works.
     ///
+    /// <!-- marble switchToLatest-neverFailingUpstream: u in u[0].assertNoFailure().map { $0 == "a" ? u[1] : u[2] }.switchToLatest() -->
     /// ```text
     /// upstream: -a----b------|
     /// a:        --1-2---3-|
@@ -66,6 +70,8 @@ extension Publisher where Output: Publisher, Failure == Never {
     ///           switchToLatest()
     /// output:   --1-2--7-8---|
     /// ```
+    ///
+    /// ![Marble diagram of switchToLatest-neverFailingUpstream](marble-switchToLatest-neverFailingUpstream)
     ///
     /// ```swift
     /// struct Offline: Error {}
@@ -91,6 +97,7 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
     ///
     /// See the general `switchToLatest()` for how it works.
     ///
+    /// <!-- marble switchToLatest-neverFailing: u in u[0].assertNoFailure().map { $0 == "a" ? u[1].assertNoFailure() : u[2].assertNoFailure() }.switchToLatest() -->
     /// ```text
     /// upstream: -a----b------|
     /// a:        --1-2---3-|
@@ -98,6 +105,8 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
     ///           switchToLatest()
     /// output:   --1-2--7-8---|
     /// ```
+    ///
+    /// ![Marble diagram of switchToLatest-neverFailing](marble-switchToLatest-neverFailing)
     ///
     /// ```swift
     /// let c = [1, 2].publisher.map { Just($0 * 10) }.switchToLatest().sink { print($0) }
@@ -119,6 +128,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// Each inner publisher gets the upstream's failure type with `setFailureType(to:)`; see
     /// the general `switchToLatest()` for how it works.
     ///
+    /// <!-- marble switchToLatest-upstreamFails: u in u[0].map { $0 == "a" ? u[1].assertNoFailure() : u[2].assertNoFailure() }.switchToLatest() -->
     /// ```text
     /// upstream: -a----b---^
     /// a:        --1-2---3-|
@@ -126,6 +136,8 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     ///           switchToLatest()
     /// output:   --1-2--7-8^
     /// ```
+    ///
+    /// ![Marble diagram of switchToLatest-upstreamFails](marble-switchToLatest-upstreamFails)
     ///
     /// ```swift
     /// struct Offline: Error {}

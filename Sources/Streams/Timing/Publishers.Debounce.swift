@@ -8,11 +8,14 @@ extension Publisher {
     /// scheduler. So a burst of values gives one value, its last, `dueTime` after the burst ends:
     /// the classic use is a search field that should query only once the user stops typing.
     ///
+    /// <!-- marble debounce scheduler: $0.debounce(for: .seconds(2), scheduler: scheduler) -->
     /// ```text
     /// upstream: -a-b-----c-d|
     ///           debounce(for: .seconds(2), scheduler: scheduler)     (one tick = 1 s)
     /// output:   -----b------|
     /// ```
+    ///
+    /// ![Marble diagram of debounce](marble-debounce)
     ///
     /// `b` arrives exactly when `a`'s timer runs out: at the same instant the new value wins, and
     /// the timer starts again. `d` is still waiting when the upstream finishes, and is dropped.
