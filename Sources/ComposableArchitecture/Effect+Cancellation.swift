@@ -20,7 +20,7 @@ extension Effect {
     /// ```text
     /// effect:                -a---b---c-|
     ///                        cancellable(id: Search.self)
-    /// cancel(id:) at tick 5: -a---;|            (b and c never come)
+    /// cancel(id:) at tick 5: -a---[;|]          (cancelled and finished at once; b, c never come)
     /// ```
     ///
     /// ```swift

@@ -57,8 +57,10 @@ extension Publisher {
     ///   upstream subscription uncancelled; here it is cancelled, as every publisher that ends
     ///   early does (S15). With `maxPublishers: .none`, Combine requests `.none` from the
     ///   upstream, an API violation here (S9); nothing is requested instead.
-    /// - Complexity: O(1) per value and per inner publisher: one object per inner publisher,
-    ///   and a few uncontended locks.
+    /// - Complexity: O(1) per value and per inner publisher. No object is allocated per inner
+    ///   publisher (its state is a slot in the subscription, reused once the inner is over; a
+    ///   slot array is allocated only once two inners are live at once). One lock guards it
+    ///   all; a value delivered at once takes it twice (before and after the delivery).
     @inlinable
     public func flatMap<T, P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,

@@ -48,7 +48,8 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     ///   thread is delivering is handed to that thread, which delivers it next.
     /// - Combine compatibility: as Combine. A value an inner publisher sends without demand
     ///   (which breaks S1) is dropped, where Combine stops the program.
-    /// - Complexity: O(1) per value: two uncontended locks.
+    /// - Complexity: O(1) per value: the subscription's one lock, taken twice (before and after
+    ///   the delivery).
     @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)

@@ -14,7 +14,7 @@ let docMarbleSources: [DocMarbleSource] = [
         text: #"""
         effect:                -a---b---c-|
                                cancellable(id: Search.self)
-        cancel(id:) at tick 5: -a---;|            (b and c never come)
+        cancel(id:) at tick 5: -a---[;|]          (cancelled and finished at once; b, c never come)
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
