@@ -34,14 +34,14 @@ public enum MarbleSVG {
         let labelWidth = (block.rows.compactMap { $0.label?.count }.max() ?? 0) * charWidth
         let timelineStart = margin + (labelWidth == 0 ? 0 : labelWidth + margin)
         var x = timelineStart
-        for width in columnWidths {
+        for columnWidth in columnWidths {
             columnStarts.append(x)
-            x += width
+            x += columnWidth
         }
         let operatorWidth = (block.rows.filter { $0.diagram == nil }.map { $0.comment.count }.max() ?? 0) * charWidth + 16
         let timelineEnd = max(x + unit / 2, timelineStart + operatorWidth)
         let commentWidth = (block.rows.filter { $0.diagram != nil }.map { $0.comment.count }.max() ?? 0) * charWidth
-        let width = timelineEnd + margin + (commentWidth == 0 ? 0 : commentWidth + margin)
+        let totalWidth = timelineEnd + margin + (commentWidth == 0 ? 0 : commentWidth + margin)
 
         var body: [String] = []
         var y = margin
@@ -82,7 +82,7 @@ public enum MarbleSVG {
             row.diagram.map { "\(row.label ?? ""): \($0) \(row.comment)".trimmingSpaces() } ?? row.comment
         }.joined(separator: "\n")
         return """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" role="img" font-family="ui-monospace, SFMono-Regular, Menlo, monospace" font-size="13">
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(totalWidth)" height="\(height)" viewBox="0 0 \(totalWidth) \(height)" role="img" font-family="ui-monospace, SFMono-Regular, Menlo, monospace" font-size="13">
             <title>\(escape(titleText))</title>
             <style>
             .axis, .end { stroke: #1d1d1f; stroke-width: 1.5; }

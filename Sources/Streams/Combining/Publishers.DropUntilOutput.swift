@@ -14,7 +14,7 @@ extension Publisher {
     /// upstream: -a-b-c-d-|
     /// trigger:  ----x-----
     ///           drop(untilOutputFrom: trigger)
-    /// output:   -----c-d-|
+    /// output:   ----;c-d-|    (`;`: the trigger is cancelled after its first value)
     /// ```
     ///
     /// ![Marble diagram of dropUntilOutput](marble-dropUntilOutput)

@@ -81,7 +81,7 @@ extension Publisher {
     /// a:        --1---2-|
     /// b:        ------7---8-|
     ///           flatMap { $0 == "a" ? a : b }
-    /// output:   --1---[27]--^
+    /// output:   --1---[27]--[;^]     (`;`: b is cancelled)
     /// ```
     ///
     /// ![Marble diagram of flatMap-upstreamFails](marble-flatMap-upstreamFails)
@@ -123,7 +123,7 @@ extension Publisher where Failure == Never {
     /// a:        --1---2-|
     /// b:        ------7-^
     ///           flatMap { $0 == "a" ? a : b }
-    /// output:   --1---[27]-^
+    /// output:   --1---[27]-[;^]      (`;`: the upstream is cancelled)
     /// ```
     ///
     /// ![Marble diagram of flatMap-innerFails](marble-flatMap-innerFails)

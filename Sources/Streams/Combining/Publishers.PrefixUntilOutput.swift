@@ -14,7 +14,7 @@ extension Publisher {
     /// upstream: -a-b-c-d-|
     /// trigger:  ----x-----
     ///           prefix(untilOutputFrom: trigger)
-    /// output:   -a-b[;|]
+    /// output:   -a-b[;;|]     (`;;`: the upstream and the trigger are cancelled)
     /// ```
     ///
     /// ![Marble diagram of prefixUntilOutput](marble-prefixUntilOutput)

@@ -15,7 +15,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// a:        --1-2---3-|       (cancelled when b arrives, at tick 6: 3 never comes)
     /// b:        -------7-8-|
     ///           switchToLatest()
-    /// output:   --1-2--7-8---|
+    /// output:   --1-2-;7-8---|    (`;`: a is cancelled)
     /// ```
     ///
     /// ![Marble diagram of switchToLatest](marble-switchToLatest)
@@ -69,7 +69,7 @@ extension Publisher where Output: Publisher, Failure == Never {
     /// a:        --1-2---3-|
     /// b:        -------7-8-|
     ///           switchToLatest()
-    /// output:   --1-2--7-8---|
+    /// output:   --1-2-;7-8---|    (`;`: a is cancelled)
     /// ```
     ///
     /// ![Marble diagram of switchToLatest-neverFailingUpstream](marble-switchToLatest-neverFailingUpstream)
@@ -104,7 +104,7 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
     /// a:        --1-2---3-|
     /// b:        -------7-8-|
     ///           switchToLatest()
-    /// output:   --1-2--7-8---|
+    /// output:   --1-2-;7-8---|    (`;`: a is cancelled)
     /// ```
     ///
     /// ![Marble diagram of switchToLatest-neverFailing](marble-switchToLatest-neverFailing)
@@ -135,7 +135,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// a:        --1-2---3-|
     /// b:        -------7-8-|
     ///           switchToLatest()
-    /// output:   --1-2--7-8^
+    /// output:   --1-2-;7-8[;^]    (`;`: a, then b, is cancelled)
     /// ```
     ///
     /// ![Marble diagram of switchToLatest-upstreamFails](marble-switchToLatest-upstreamFails)

@@ -38,7 +38,7 @@ extension Publisher {
     /// ```text
     /// upstream: -1-n-x-|      (the transform is nil for n and throws for x)
     ///           tryCompactMap { ... }
-    /// output:   -1---^
+    /// output:   -1---[;^]     (`;`: the upstream is cancelled)
     /// ```
     ///
     /// ![Marble diagram of tryCompactMap](marble-tryCompactMap)

@@ -40,7 +40,7 @@ extension Publisher {
     /// ```text
     /// upstream: -1-2-x-4-|     (the predicate throws for x)
     ///           tryFilter { ... }
-    /// output:   ---2-^
+    /// output:   ---2-[;^]     (`;`: the upstream is cancelled)
     /// ```
     ///
     /// ![Marble diagram of tryFilter](marble-tryFilter)

@@ -20,7 +20,7 @@ extension Publisher {
     ///
     /// upstream: -123-----4|
     ///           collect(.byTimeOrCount(scheduler, 3 ticks, 2))
-    /// output:   --a--b----[c|]       (a = [1, 2] when full; b = [3] three ticks later; c = [4])
+    /// output:   --a--b----[c|]       (a = [1, 2], when full; b = [3], three ticks later; c = [4])
     /// ```
     ///
     /// ![Marble diagram of collectByTime](marble-collectByTime)

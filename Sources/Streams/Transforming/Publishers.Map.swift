@@ -42,7 +42,7 @@ extension Publisher {
     /// ```text
     /// upstream: -1-2-0-3-|
     ///           tryMap { try reciprocal($0) }   (throws for 0)
-    /// output:   -a-b-^        (a = 1.0, b = 0.5)
+    /// output:   -a-b-[;^]     (a = 1.0, b = 0.5; `;`: the upstream is cancelled)
     /// ```
     ///
     /// ![Marble diagram of tryMap](marble-tryMap)

@@ -46,7 +46,7 @@ struct DiscardingStream: TextOutputStream {
 /// Subscribes `subject` to `input` and returns it: a subject fed by an input row.
 func feeding<S: Subject>(_ subject: S, from input: TestPublisher<String, MarbleFailure>) -> S
 where S.Output == String, S.Failure == MarbleFailure {
-    input.subscribe(subject)
+    input.subscribe(AnySubscriber(subject))
     return subject
 }
 

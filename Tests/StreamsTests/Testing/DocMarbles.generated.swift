@@ -307,7 +307,7 @@ let docMarbleSources: [DocMarbleSource] = [
         upstream: -a-b-c-d-|
         trigger:  ----x-----
                   drop(untilOutputFrom: trigger)
-        output:   -----c-d-|
+        output:   ----;c-d-|    (`;`: the trigger is cancelled after its first value)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.FlatMap.swift"#,
@@ -331,7 +331,7 @@ let docMarbleSources: [DocMarbleSource] = [
         a:        --1---2-|
         b:        ------7---8-|
                   flatMap { $0 == "a" ? a : b }
-        output:   --1---[27]--^
+        output:   --1---[27]--[;^]     (`;`: b is cancelled)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.FlatMap.swift"#,
@@ -343,7 +343,7 @@ let docMarbleSources: [DocMarbleSource] = [
         a:        --1---2-|
         b:        ------7-^
                   flatMap { $0 == "a" ? a : b }
-        output:   --1---[27]-^
+        output:   --1---[27]-[;^]      (`;`: the upstream is cancelled)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.FlatMap.swift"#,
@@ -482,7 +482,7 @@ let docMarbleSources: [DocMarbleSource] = [
         upstream: -a-b-c-d-|
         trigger:  ----x-----
                   prefix(untilOutputFrom: trigger)
-        output:   -a-b[;|]
+        output:   -a-b[;;|]     (`;;`: the upstream and the trigger are cancelled)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.Retry.swift"#,
@@ -512,7 +512,7 @@ let docMarbleSources: [DocMarbleSource] = [
         a:        --1-2---3-|       (cancelled when b arrives, at tick 6: 3 never comes)
         b:        -------7-8-|
                   switchToLatest()
-        output:   --1-2--7-8---|
+        output:   --1-2-;7-8---|    (`;`: a is cancelled)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.SwitchToLatest.swift"#,
@@ -524,7 +524,7 @@ let docMarbleSources: [DocMarbleSource] = [
         a:        --1-2---3-|
         b:        -------7-8-|
                   switchToLatest()
-        output:   --1-2--7-8---|
+        output:   --1-2-;7-8---|    (`;`: a is cancelled)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.SwitchToLatest.swift"#,
@@ -536,7 +536,7 @@ let docMarbleSources: [DocMarbleSource] = [
         a:        --1-2---3-|
         b:        -------7-8-|
                   switchToLatest()
-        output:   --1-2--7-8---|
+        output:   --1-2-;7-8---|    (`;`: a is cancelled)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.SwitchToLatest.swift"#,
@@ -548,7 +548,7 @@ let docMarbleSources: [DocMarbleSource] = [
         a:        --1-2---3-|
         b:        -------7-8-|
                   switchToLatest()
-        output:   --1-2--7-8^
+        output:   --1-2-;7-8[;^]    (`;`: a, then b, is cancelled)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.Zip.swift"#,
@@ -693,7 +693,7 @@ let docMarbleSources: [DocMarbleSource] = [
         text: #"""
         upstream: -1-n-x-|      (the transform is nil for n and throws for x)
                   tryCompactMap { ... }
-        output:   -1---^
+        output:   -1---[;^]     (`;`: the upstream is cancelled)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Filtering/Publishers.Drop.swift"#,
@@ -733,7 +733,7 @@ let docMarbleSources: [DocMarbleSource] = [
         text: #"""
         upstream: -1-2-x-4-|     (the predicate throws for x)
                   tryFilter { ... }
-        output:   ---2-^
+        output:   ---2-[;^]     (`;`: the upstream is cancelled)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Filtering/Publishers.First.swift"#,
@@ -1186,7 +1186,7 @@ let docMarbleSources: [DocMarbleSource] = [
 
         upstream: -123-----4|
                   collect(.byTimeOrCount(scheduler, 3 ticks, 2))
-        output:   --a--b----[c|]       (a = [1, 2] when full; b = [3] three ticks later; c = [4])
+        output:   --a--b----[c|]       (a = [1, 2], when full; b = [3], three ticks later; c = [4])
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Timing/Publishers.Debounce.swift"#,
@@ -1292,7 +1292,7 @@ let docMarbleSources: [DocMarbleSource] = [
         text: #"""
         upstream: -1-2-0-3-|
                   tryMap { try reciprocal($0) }   (throws for 0)
-        output:   -a-b-^        (a = 1.0, b = 0.5)
+        output:   -a-b-[;^]     (a = 1.0, b = 0.5; `;`: the upstream is cancelled)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Transforming/Publishers.Map.swift"#,
