@@ -3,11 +3,11 @@ import Testing
 
 /// A marble diagram as a doc comment writes it, read so that it can be run as a test and drawn.
 ///
-/// A block is lines of text. A line `label: diagram` followed by an optional comment is a
-/// *row*: `label` is everything before the first `:` (followed by a space) that leaves a
+/// A block is lines of text. A line `label: diagram` (not indented) followed by an optional
+/// comment is a *row*: `label` is everything before the first `:` (followed by a space) that leaves a
 /// valid ``Marbles`` diagram after it, the diagram is the next run of non-space characters, and
-/// the rest of the line is a comment. Any other line (the operator between the rows, a blank
-/// line) is an *operator line*, shown but not run.
+/// the rest of the line is a comment. Any other line (the indented operator between the rows,
+/// a blank line) is an *operator line*, shown but not run.
 ///
 /// <!-- marble marbleBlock-legend: $0.ints.map { $0 * 10 } -->
 /// ```text
@@ -107,7 +107,7 @@ public struct MarbleBlock: Sendable, Equatable {
 
     static func readRow(_ line: String) -> Row {
         let characters = Array(line)
-        var index = 0
+        var index = characters.first?.isWhitespace == true ? characters.count : 0
         while index < characters.count {
             defer { index += 1 }
             guard characters[index] == ":", index + 1 < characters.count, characters[index + 1] == " " else { continue }

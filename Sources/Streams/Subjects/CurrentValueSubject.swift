@@ -9,7 +9,7 @@
 /// ```text
 /// value:         0
 /// send:          -1-2-|
-/// subscriber:    0-1-2-|     (subscribed at the start, unlimited demand)
+/// subscriber:    01-2-|      (subscribed at the start, unlimited demand: 0 at once)
 /// ```
 ///
 /// ![Marble diagram of currentValueSubject](marble-currentValueSubject)

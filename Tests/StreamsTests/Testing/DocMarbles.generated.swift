@@ -1145,7 +1145,7 @@ let docMarbleSources: [DocMarbleSource] = [
         text: #"""
         value:         0
         send:          -1-2-|
-        subscriber:    0-1-2-|     (subscribed at the start, unlimited demand)
+        subscriber:    01-2-|      (subscribed at the start, unlimited demand: 0 at once)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Subjects/PassthroughSubject.swift"#,

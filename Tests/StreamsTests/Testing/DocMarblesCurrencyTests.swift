@@ -34,12 +34,20 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath)
 /// Reads every ```` ```text ```` block of a doc comment in `Sources` as `Scripts/extract-marbles`
 /// does.
 private func blocksInSources() throws -> [DocMarbleSource] {
-    let sources = repositoryRoot.appendingPathComponent("Sources")
-    let enumerator = FileManager.default.enumerator(atPath: sources.path)
     var paths: [String] = []
-    while let path = enumerator?.nextObject() as? String {
-        if path.hasSuffix(".swift") { paths.append("Sources/" + path) }
+    func walk(_ folder: String) throws {
+        let url = repositoryRoot.appendingPathComponent(folder)
+        for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isFolder)
+            if isFolder.boolValue {
+                try walk(folder + "/" + name)
+            } else if name.hasSuffix(".swift") {
+                paths.append(folder + "/" + name)
+            }
+        }
     }
+    try walk("Sources")
     func docText(_ line: Substring) -> String {
         var text = line.trimmingCharacters(in: .whitespaces).dropFirst(3)
         if text.first == " " { text = text.dropFirst() }
