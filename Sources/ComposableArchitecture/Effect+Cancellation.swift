@@ -16,10 +16,11 @@ extension Effect {
     /// Values the effect sends while it is being subscribed to are never lost, and
     /// `cancellable(id:)` may be nested.
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// effect:                -a---b---c-|
     ///                        cancellable(id: Search.self)
-    /// cancel(id:) at tick 5: -a---;|            (b and c never come)
+    /// cancel(id:) at tick 5: -a---[;|]          (cancelled and finished at once; b, c never come)
     /// ```
     ///
     /// ```swift

@@ -21,6 +21,7 @@ extension Effect {
     /// started, on the thread that starts it (the main actor, when a store starts it directly;
     /// the scheduler's thread, under `deferred` or `debounce`). Building the effect runs nothing.
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// fireAndForget { work() }: [|]    (work runs, then the effect finishes at once)
     /// ```
@@ -49,6 +50,7 @@ extension Effect {
     /// effect starts (not when it is built), and its action is fed back within the same send, as
     /// any action an effect sends synchronously. Each start runs the work again.
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// sync { work() }: [a|]    (a = work()'s result, at the moment the effect starts)
     /// ```
@@ -79,6 +81,7 @@ extension Effect {
     /// may be called from any thread, at once or later; the first call sends its value and
     /// finishes the effect, and later calls are ignored.
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// future { callback in ... callback(a) ... callback(b) }:  ---[a|]    (b is ignored)
     /// ```
@@ -115,6 +118,7 @@ extension Effect {
     /// cancellable is the teardown: it runs once, when the effect is cancelled (by identifier,
     /// by the store going away, ...) or when it has finished — stop the work there.
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// create { s in ... s.send(a) ... s.send(b) ... s.send(completion: .finished) }:  -a--b-|
     /// ```
@@ -177,6 +181,7 @@ extension Effect {
     /// `await store.send(.save).finish()` waits for it), and cancelling the effect cancels the
     /// task. Handle errors inside `work` (`try?`): it cannot fail.
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// fireAndForget { await work() }: -----|    (finishes when work returns)
     /// ```
@@ -207,6 +212,7 @@ extension Effect {
     /// action it returns after that is dropped. Errors are handled inside `operation`, which
     /// turns them into actions.
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// task { await work() }: -----[a|]    (a = the action work returns)
     /// ```
@@ -247,6 +253,7 @@ extension Effect {
     /// callback on any thread; it never waits for the store. Actions are delivered in the order they are sent. Cancelling
     /// the effect cancels the task; `send` then does nothing.
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// run { send in send(a); await ...; send(b) }: [a]---[b|]    (| when operation returns)
     /// ```

@@ -12,6 +12,7 @@ extension Effect {
     /// task is started) until the time has passed. Cancelling while it waits means the work
     /// never starts.
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// effect:                            [a|]      (sends a at once when started)
     ///                                    deferred(for: 3 ticks, scheduler: scheduler)
@@ -57,6 +58,7 @@ extension Effect {
     /// work does not start before `dueTime` has passed, and an effect started under `id` cancels
     /// the one still waiting (or already running) under it. `.cancel(id:)` cancels it too.
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// queries:  a-b----        (each returns search(query).debounce(id: Search.self, for: 3 ticks, ...))
     /// output:   -----B|        (B: search("b")'s result; search("a") never started)
@@ -102,6 +104,7 @@ extension Effect {
     /// measured, and every action delivered, on `scheduler`: "at once" means as soon as
     /// `scheduler` runs it (with a test scheduler, on the next `advance`).
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// actions: ab-c----d-     (each from an effect throttled under one id, interval 3 ticks)
     /// latest:  a--c----d-     (b was replaced by c, sent when the window closed)
@@ -168,6 +171,7 @@ extension Effect {
     /// effect starts. The timer never finishes by itself: cancel it (the store also cancels it
     /// when it goes away).
     ///
+    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
     /// ```text
     /// Effect.timer(id: TimerID.self, every: 2 ticks, on: scheduler):  --a-b-c-;    (; = cancel(id:))
     /// ```

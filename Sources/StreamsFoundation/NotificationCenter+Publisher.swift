@@ -6,6 +6,7 @@ extension NotificationCenter {
     /// A publisher of the notifications a center posts with one name (and, optionally, from one
     /// object), made by ``NotificationCenter/publisher(for:object:)``.
     ///
+    /// <!-- marble skip: StreamsFoundation: not run by StreamsTests -->
     /// ```text
     /// posted:      -n1-n2----n3-
     /// subscriber:  -n1-n2----n3-   (unlimited demand)
@@ -61,6 +62,7 @@ extension NotificationCenter {
     /// A publisher of the notifications this center posts with `name` (and from `object`, when
     /// it is not `nil`).
     ///
+    /// <!-- marble skip: StreamsFoundation: not run by StreamsTests -->
     /// ```text
     /// posted:      -n1-n2----n3-
     /// publisher:   -n1-n2----n3-

@@ -10,6 +10,7 @@ extension URLSession {
     /// publishes the data and the response, made by
     /// ``URLSession/dataTaskPublisher(for:)-(URLRequest)``.
     ///
+    /// <!-- marble skip: StreamsFoundation: not run by StreamsTests -->
     /// ```text
     /// request(.max(1)):  -r-----------
     /// subscriber:        ------(d,r)|     (the task's data and response, then finished)
@@ -51,6 +52,7 @@ extension URLSession {
 
     /// A publisher that loads `url` with a data task of this session when a subscriber asks.
     ///
+    /// <!-- marble skip: StreamsFoundation: not run by StreamsTests -->
     /// ```text
     /// publisher:  ------(d,r)|
     /// ```
@@ -68,6 +70,7 @@ extension URLSession {
 
     /// A publisher that loads `request` with a data task of this session when a subscriber asks.
     ///
+    /// <!-- marble skip: StreamsFoundation: not run by StreamsTests -->
     /// ```text
     /// publisher:  ------(d,r)|
     /// ```

@@ -8,6 +8,7 @@ import Testing
 /// `;` cancelled (in an output: the operator cancelled its upstream); `[ab]` several events in
 /// one tick, in order; spaces are ignored.
 ///
+/// <!-- marble marbles-grammar: $0.ints.filter { $0.isMultiple(of: 2) } -->
 /// ```text
 /// upstream: -1-2-3-4-|
 ///           filter { $0.isMultiple(of: 2) }
@@ -175,6 +176,20 @@ public func assertMarbles<P: Publisher>(
     demand: Subscribers.Demand = .unlimited,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
+    driveMarbles(input, makeOperator, expected, demand: demand, subscriptionInTickZero: false, sourceLocation: sourceLocation)
+}
+
+/// The one-input driver; with `subscriptionInTickZero`, what the operator sends while being
+/// subscribed counts as tick 0 (doc diagrams show a `prepend`'s values there) instead of
+/// being dropped.
+func driveMarbles<P: Publisher>(
+    _ input: String,
+    _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
+    _ expected: String,
+    demand: Subscribers.Demand,
+    subscriptionInTickZero: Bool,
+    sourceLocation: SourceLocation
+) {
     let inputTicks: [[Marbles.Event]]
     do {
         inputTicks = try Marbles.parse(input)
@@ -186,8 +201,9 @@ public func assertMarbles<P: Publisher>(
     let upstream = TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) })
     makeOperator(upstream).subscribe(MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand))
     var actual: [[Marbles.Event]] = []
-    _ = log.take()  // nothing is expected before the first tick
-    for tick in inputTicks {
+    let onSubscribe = log.take()  // nothing is expected before the first tick, unless asked
+    for (index, tick) in inputTicks.enumerated() {
+        if index == 0 && subscriptionInTickZero { log.append(contentsOf: onSubscribe) }
         for event in tick {
             switch event {
             case .value(let text): upstream.send(text)
@@ -217,6 +233,7 @@ final class MarbleLog: @unchecked Sendable {  // `events` is guarded by `lock`
     private let lock = Lock()
     private var events: [Marbles.Event] = []
     func append(_ event: Marbles.Event) { lock.withLock { events.append(event) } }
+    func append(contentsOf more: [Marbles.Event]) { lock.withLock { events.append(contentsOf: more) } }
     func take() -> [Marbles.Event] {
         lock.withLock {
             defer { events = [] }

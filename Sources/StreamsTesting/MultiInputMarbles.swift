@@ -28,6 +28,18 @@ public func assertMarbles<P: Publisher>(
     demand: Subscribers.Demand = .unlimited,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
+    driveMarbles(inputs, makeOperator, expected, demand: demand, subscriptionInTickZero: false, sourceLocation: sourceLocation)
+}
+
+/// The several-input driver; `subscriptionInTickZero` as for the one-input one.
+func driveMarbles<P: Publisher>(
+    _ inputs: [String],
+    _ makeOperator: ([TestPublisher<String, MarbleFailure>]) -> P,
+    _ expected: String,
+    demand: Subscribers.Demand,
+    subscriptionInTickZero: Bool,
+    sourceLocation: SourceLocation
+) {
     var inputTicks: [[[Marbles.Event]]] = []
     for (number, input) in inputs.enumerated() {
         do {
@@ -40,10 +52,11 @@ public func assertMarbles<P: Publisher>(
     let log = MarbleLog()
     let upstreams = inputs.map { _ in TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) }) }
     makeOperator(upstreams).subscribe(MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand))
-    _ = log.take()  // nothing is expected before the first tick
+    let onSubscribe = log.take()  // nothing is expected before the first tick, unless asked
     var actual: [[Marbles.Event]] = []
     let length = inputTicks.map(\.count).max() ?? 0
     for tick in 0..<length {
+        if tick == 0 && subscriptionInTickZero { log.append(contentsOf: onSubscribe) }
         for (upstream, ticks) in zip(upstreams, inputTicks) where tick < ticks.count {
             for event in ticks[tick] {
                 switch event {

@@ -11,12 +11,15 @@ extension Publisher {
     /// says how much to ask the upstream for, `whenFull` what to do with a value that arrives
     /// when `size` values are already waiting.
     ///
+    /// <!-- marble buffer demand=1: $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest) -->
     /// ```text
     /// upstream: -1-2-3-4-|
     ///           buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
     ///           (the downstream asks for one value only)
     /// output:   -1--------   (4 pushes 2 out; 3, 4 and `.finished` wait for demand)
     /// ```
+    ///
+    /// ![Marble diagram of buffer](marble-buffer)
     ///
     /// ```swift
     /// let subject = PassthroughSubject<Int, Never>()

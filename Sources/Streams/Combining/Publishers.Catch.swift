@@ -9,12 +9,15 @@ extension Publisher {
     /// is not caught again. Use it to fall back to a cache or a default when a request fails;
     /// for a single fallback value, ``replaceError(with:)`` is shorter.
     ///
+    /// <!-- marble catch: inputs in inputs[0].catch { _ in inputs[1] } -->
     /// ```text
     /// upstream:    -1-2-^
     /// replacement: ------8-9-|    (subscribed when the upstream fails, at tick 5)
     ///              catch { _ in replacement }
     /// output:      -1-2--8-9-|
     /// ```
+    ///
+    /// ![Marble diagram of catch](marble-catch)
     ///
     /// ```swift
     /// struct Offline: Error {}
@@ -51,11 +54,14 @@ extension Publisher {
     /// error. The failure type becomes `any Error`, since either the thrown error or the
     /// replacement's failure can end the stream.
     ///
+    /// <!-- marble tryCatch: $0.tryCatch { _ -> Empty<String, DocError> in throw DocError() } -->
     /// ```text
     /// upstream:    -1-2-^
     ///              tryCatch { _ in throw Fatal() }
     /// output:      -1-2-^        (failure: Fatal())
     /// ```
+    ///
+    /// ![Marble diagram of tryCatch](marble-tryCatch)
     ///
     /// ```swift
     /// struct Offline: Error {}

@@ -9,12 +9,15 @@ extension Publisher {
     /// latest values. Use it to keep something up to date with several inputs (a form that
     /// depends on two fields, say); to pair values one to one, use `zip(_:)`.
     ///
+    /// <!-- marble combineLatest: $0[0].combineLatest($0[1]).map { "(\($0), \($1))" } -->
     /// ```text
     /// self:   -1---2-3---|
     /// other:  ---a-----b-|
     ///         combineLatest(other)
     /// output: ---w-x-y-z-|      (w = (1, a), x = (2, a), y = (3, a), z = (3, b))
     /// ```
+    ///
+    /// ![Marble diagram of combineLatest](marble-combineLatest)
     ///
     /// ```swift
     /// let width = PassthroughSubject<Int, Never>()
@@ -59,12 +62,15 @@ extension Publisher {
     ///
     /// The same as `combineLatest(_:)` followed by `map`.
     ///
+    /// <!-- marble combineLatest-transform: $0[0].ints.combineLatest($0[1].ints) { $0 * $1 } -->
     /// ```text
     /// self:   -1---2---|
     /// other:  ---3---4-|
     ///         combineLatest(other) { $0 * $1 }
     /// output: ---a-b-c-|      (a = 3, b = 6, c = 8)
     /// ```
+    ///
+    /// ![Marble diagram of combineLatest-transform](marble-combineLatest-transform)
     ///
     /// ```swift
     /// let width = PassthroughSubject<Int, Never>()
@@ -91,6 +97,7 @@ extension Publisher {
     /// Sends a tuple of the latest values of this publisher and of two others whenever any of
     /// them sends a value, once all have sent one.
     ///
+    /// <!-- marble combineLatest3: $0[0].combineLatest($0[1], $0[2]).map { "(\($0), \($1), \($2))" } -->
     /// ```text
     /// self:   -1-----2-|
     /// b:      ---a-----|
@@ -98,6 +105,8 @@ extension Publisher {
     ///         combineLatest(b, c)
     /// output: -----p-q-|      (p = (1, a, x), q = (2, a, x))
     /// ```
+    ///
+    /// ![Marble diagram of combineLatest3](marble-combineLatest3)
     ///
     /// ```swift
     /// let a = PassthroughSubject<Int, Never>()
@@ -127,6 +136,7 @@ extension Publisher {
     ///
     /// The same as `combineLatest(_:_:)` followed by `map`.
     ///
+    /// <!-- marble combineLatest3-transform: $0[0].ints.combineLatest($0[1].ints, $0[2].ints) { $0 + $1 + $2 } -->
     /// ```text
     /// self:   -1-----2-|
     /// b:      ---3-----|
@@ -134,6 +144,8 @@ extension Publisher {
     ///         combineLatest(b, c) { $0 + $1 + $2 }
     /// output: -----p-q-|      (p = 9, q = 10)
     /// ```
+    ///
+    /// ![Marble diagram of combineLatest3-transform](marble-combineLatest3-transform)
     ///
     /// ```swift
     /// let c = Just(1).combineLatest(Just(2), [3, 4].publisher) { $0 + $1 + $2 }.sink { print($0) }
@@ -156,6 +168,7 @@ extension Publisher {
     /// Sends a tuple of the latest values of this publisher and of three others whenever any of
     /// them sends a value, once all have sent one.
     ///
+    /// <!-- marble combineLatest4: $0[0].combineLatest($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } -->
     /// ```text
     /// self:   -1------2-|
     /// b:      --a-------|
@@ -164,6 +177,8 @@ extension Publisher {
     ///         combineLatest(b, c, d)
     /// output: ----p---q-|      (p = (1, a, x, 7), q = (2, a, x, 7))
     /// ```
+    ///
+    /// ![Marble diagram of combineLatest4](marble-combineLatest4)
     ///
     /// ```swift
     /// let c = Just(1).combineLatest(Just("a"), Just(true), [2.5, 3.5].publisher).sink { print($0) }
@@ -187,6 +202,7 @@ extension Publisher {
     ///
     /// The same as `combineLatest(_:_:_:)` followed by `map`.
     ///
+    /// <!-- marble combineLatest4-transform: $0[0].ints.combineLatest($0[1].ints, $0[2].ints, $0[3].ints) { $0 + $1 + $2 + $3 } -->
     /// ```text
     /// self:   -1------2-|
     /// b:      --1-------|
@@ -195,6 +211,8 @@ extension Publisher {
     ///         combineLatest(b, c, d) { $0 + $1 + $2 + $3 }
     /// output: ----p---q-|      (p = 4, q = 5)
     /// ```
+    ///
+    /// ![Marble diagram of combineLatest4-transform](marble-combineLatest4-transform)
     ///
     /// ```swift
     /// let c = Just(1).combineLatest(Just(2), Just(3), [4, 5].publisher) { $0 + $1 + $2 + $3 }

@@ -8,11 +8,14 @@ extension Publisher {
     /// `Publishers.Concatenate(prefix: values.publisher, suffix: self)`: see `append(_:)` with a
     /// publisher for how demand carries over.
     ///
+    /// <!-- marble prepend-values: $0.prepend("1", "2") -->
     /// ```text
     /// upstream: -3-4-|
     ///           prepend("1", "2")
     /// output:   [12]3-4-|
     /// ```
+    ///
+    /// ![Marble diagram of prepend-values](marble-prepend-values)
     ///
     /// ```swift
     /// let c = [3, 4].publisher.prepend(1, 2).sink { print($0) }
@@ -38,11 +41,14 @@ extension Publisher {
     /// The sequence is read when a subscriber subscribes, as the elements are asked for; once
     /// it is exhausted the upstream is subscribed.
     ///
+    /// <!-- marble prepend-sequence: $0.prepend(["1", "2"]) -->
     /// ```text
     /// upstream: -3-4-|
     ///           prepend(["1", "2"])
     /// output:   [12]3-4-|
     /// ```
+    ///
+    /// ![Marble diagram of prepend-sequence](marble-prepend-sequence)
     ///
     /// ```swift
     /// let c = [3, 4].publisher.prepend(1...2).sink { print($0) }
@@ -65,12 +71,15 @@ extension Publisher {
     /// `publisher` is subscribed first; the upstream is subscribed only when `publisher`
     /// finishes, so the upstream does no work (starts no request, no timer) until then.
     ///
+    /// <!-- marble prepend-publisher: $0[1].prepend($0[0]) -->
     /// ```text
     /// publisher: -a-b-|
     /// upstream:  ------c-d-|    (subscribed when publisher finishes, at tick 5)
     ///            upstream.prepend(publisher)
     /// output:    -a-b--c-d-|
     /// ```
+    ///
+    /// ![Marble diagram of prepend-publisher](marble-prepend-publisher)
     ///
     /// ```swift
     /// let cached = ["cached"].publisher
@@ -96,11 +105,14 @@ extension Publisher {
     /// far as the subscriber's demand allows, then `.finished`. If the upstream fails, the
     /// values are never sent.
     ///
+    /// <!-- marble append-values: $0.append("3", "4") -->
     /// ```text
     /// upstream: -1-2-|
     ///           append("3", "4")
     /// output:   -1-2-[34|]
     /// ```
+    ///
+    /// ![Marble diagram of append-values](marble-append-values)
     ///
     /// ```swift
     /// let c = [1, 2].publisher.append(3, 4).sink { print($0) }
@@ -123,11 +135,14 @@ extension Publisher {
     /// The sequence is read only once the upstream has finished, as its elements are asked
     /// for.
     ///
+    /// <!-- marble append-sequence: $0.append(["3", "4"]) -->
     /// ```text
     /// upstream: -1-2-|
     ///           append(["3", "4"])
     /// output:   -1-2-[34|]
     /// ```
+    ///
+    /// ![Marble diagram of append-sequence](marble-append-sequence)
     ///
     /// ```swift
     /// let c = [1, 2].publisher.append(3...4).sink { print($0) }
@@ -152,12 +167,15 @@ extension Publisher {
     /// is never subscribed. The subscriber sees one stream: the demand it has not used up when
     /// the upstream finishes is asked of `publisher` in one request.
     ///
+    /// <!-- marble append-publisher: $0[0].append($0[1]) -->
     /// ```text
     /// upstream:  -a-b-|
     /// publisher: ------c-d-|    (subscribed when the upstream finishes, at tick 5)
     ///            upstream.append(publisher)
     /// output:    -a-b--c-d-|
     /// ```
+    ///
+    /// ![Marble diagram of append-publisher](marble-append-publisher)
     ///
     /// ```swift
     /// let page1 = ["a", "b"].publisher

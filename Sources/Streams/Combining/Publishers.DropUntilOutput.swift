@@ -9,12 +9,15 @@ extension Publisher {
     /// the trigger completes before sending anything, the stream ends with that completion (a
     /// failure or `.finished`) and the upstream is cancelled.
     ///
+    /// <!-- marble dropUntilOutput: $0[0].drop(untilOutputFrom: $0[1]) -->
     /// ```text
     /// upstream: -a-b-c-d-|
     /// trigger:  ----x-----
     ///           drop(untilOutputFrom: trigger)
-    /// output:   -----c-d-|
+    /// output:   ----;c-d-|    (`;`: the trigger is cancelled after its first value)
     /// ```
+    ///
+    /// ![Marble diagram of dropUntilOutput](marble-dropUntilOutput)
     ///
     /// ```swift
     /// let values = PassthroughSubject<Int, Never>()

@@ -10,6 +10,7 @@ extension Publisher {
     /// for that many values, and for one more each time an inner publisher finishes. The
     /// stream finishes once the upstream and every inner publisher have finished.
     ///
+    /// <!-- marble flatMap: u in u[0].flatMap { $0 == "a" ? u[1] : u[2] } -->
     /// ```text
     /// upstream: -a---b-------|
     /// a:        --1---2-|
@@ -17,6 +18,8 @@ extension Publisher {
     ///           flatMap { $0 == "a" ? a : b }
     /// output:   --1---[27]---8--|
     /// ```
+    ///
+    /// ![Marble diagram of flatMap](marble-flatMap)
     ///
     /// ```swift
     /// let c = [1, 2, 3].publisher
@@ -54,8 +57,10 @@ extension Publisher {
     ///   upstream subscription uncancelled; here it is cancelled, as every publisher that ends
     ///   early does (S15). With `maxPublishers: .none`, Combine requests `.none` from the
     ///   upstream, an API violation here (S9); nothing is requested instead.
-    /// - Complexity: O(1) per value and per inner publisher: one object per inner publisher,
-    ///   and a few uncontended locks.
+    /// - Complexity: O(1) per value and per inner publisher. No object is allocated per inner
+    ///   publisher (its state is a slot in the subscription, reused once the inner is over; a
+    ///   slot array is allocated only once two inners are live at once). One lock guards it
+    ///   all; a value delivered at once takes it twice (before and after the delivery).
     @inlinable
     public func flatMap<T, P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,
@@ -70,13 +75,16 @@ extension Publisher {
     /// Each inner publisher gets the upstream's failure type with `setFailureType(to:)`; see
     /// the general `flatMap(maxPublishers:_:)` for how it works.
     ///
+    /// <!-- marble flatMap-upstreamFails: u in u[0].flatMap { $0 == "a" ? u[1] : u[2] } -->
     /// ```text
     /// upstream: -a---b---^
     /// a:        --1---2-|
     /// b:        ------7---8-|
     ///           flatMap { $0 == "a" ? a : b }
-    /// output:   --1---[27]--^
+    /// output:   --1---[27]--[;^]     (`;`: b is cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of flatMap-upstreamFails](marble-flatMap-upstreamFails)
     ///
     /// ```swift
     /// struct Offline: Error {}
@@ -109,13 +117,16 @@ extension Publisher where Failure == Never {
     /// The upstream gets the inner publishers' failure type with `setFailureType(to:)`; see
     /// the general `flatMap(maxPublishers:_:)` for how it works.
     ///
+    /// <!-- marble flatMap-innerFails: u in u[0].flatMap { $0 == "a" ? u[1] : u[2] } -->
     /// ```text
     /// upstream: -a---b-------|
     /// a:        --1---2-|
     /// b:        ------7-^
     ///           flatMap { $0 == "a" ? a : b }
-    /// output:   --1---[27]-^
+    /// output:   --1---[27]-[;^]      (`;`: the upstream is cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of flatMap-innerFails](marble-flatMap-innerFails)
     ///
     /// ```swift
     /// struct Offline: Error {}
@@ -141,6 +152,7 @@ extension Publisher where Failure == Never {
     ///
     /// See the general `flatMap(maxPublishers:_:)` for how it works.
     ///
+    /// <!-- marble flatMap-never: u in u[0].assertNoFailure().flatMap { $0 == "a" ? u[1].assertNoFailure() : u[2].assertNoFailure() } -->
     /// ```text
     /// upstream: -a---b-------|
     /// a:        --1---2-|
@@ -148,6 +160,8 @@ extension Publisher where Failure == Never {
     ///           flatMap { $0 == "a" ? a : b }
     /// output:   --1---[27]---8--|
     /// ```
+    ///
+    /// ![Marble diagram of flatMap-never](marble-flatMap-never)
     ///
     /// ```swift
     /// let c = (1...3).publisher.flatMap { Just($0 * 2) }.sink { print($0) }

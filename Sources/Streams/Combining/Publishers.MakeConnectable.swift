@@ -10,12 +10,14 @@ extension Publisher where Failure == Never {
     /// work at a moment of your choosing. Cancelling the cancellable that `connect()` returns
     /// cancels the upstream.
     ///
+    /// <!-- marble makeConnectable: $0.assertNoFailure().makeConnectable().autoconnect() -->
     /// ```text
-    /// upstream:     [12|]          (subscribed at connect())
-    ///               makeConnectable()
-    /// subscriber 1: [12|]          (attached before connect())
-    /// subscriber 2: [12|]          (attached before connect())
+    /// upstream:   -1-2-|        (subscribed at connect(), at tick 0)
+    ///             makeConnectable()
+    /// subscriber: -1-2-|        (attached before connect(); every attached one gets the same)
     /// ```
+    ///
+    /// ![Marble diagram of makeConnectable](marble-makeConnectable)
     ///
     /// ```swift
     /// let connectable = [1, 2].publisher.makeConnectable()

@@ -9,12 +9,15 @@ extension Publisher {
     /// fails. The two must have the same `Output` and `Failure` types; to merge several, use
     /// `merge(with:_:)` and its longer forms, or ``Publishers/MergeMany``.
     ///
+    /// <!-- marble merge: $0[0].merge(with: $0[1].map { $0 }) -->
     /// ```text
     /// self:   -1---3---|
     /// other:  ---2---4---|
     ///         merge(with: other)
     /// output: -1-2-3-4---|
     /// ```
+    ///
+    /// ![Marble diagram of merge](marble-merge)
     ///
     /// ```swift
     /// let numbers = PassthroughSubject<Int, Never>()
@@ -59,6 +62,7 @@ extension Publisher {
     /// All three are subscribed and their values passed on as they come; the stream finishes
     /// when all have finished.
     ///
+    /// <!-- marble merge3: $0[0].merge(with: $0[1], $0[2]) -->
     /// ```text
     /// self:   -1-----|
     /// b:      ---2-----|
@@ -66,6 +70,8 @@ extension Publisher {
     ///         merge(with: b, c)
     /// output: -1-2-3---|
     /// ```
+    ///
+    /// ![Marble diagram of merge3](marble-merge3)
     ///
     /// ```swift
     /// let c = Just(1).merge(with: Just(2), Just(3)).sink { print($0) }
@@ -87,6 +93,7 @@ extension Publisher {
     /// All four are subscribed and their values passed on as they come; the stream finishes
     /// when all have finished.
     ///
+    /// <!-- marble merge4: $0[0].merge(with: $0[1], $0[2], $0[3]) -->
     /// ```text
     /// self:   -1------|
     /// b:      --2-----|
@@ -95,6 +102,8 @@ extension Publisher {
     ///         merge(with: b, c, d)
     /// output: -1234---|
     /// ```
+    ///
+    /// ![Marble diagram of merge4](marble-merge4)
     ///
     /// ```swift
     /// let c = Just(1).merge(with: Just(2), Just(3), Just(4)).sink { print($0) }
@@ -119,6 +128,7 @@ extension Publisher {
     /// All five are subscribed and their values passed on as they come; the stream finishes
     /// when all have finished.
     ///
+    /// <!-- marble merge5: $0[0].merge(with: $0[1], $0[2], $0[3], $0[4]) -->
     /// ```text
     /// self:   -1-----|
     /// b:      --2----|
@@ -128,6 +138,8 @@ extension Publisher {
     ///         merge(with: b, c, d, e)
     /// output: -12345-|
     /// ```
+    ///
+    /// ![Marble diagram of merge5](marble-merge5)
     ///
     /// ```swift
     /// let c = Just(1).merge(with: Just(2), Just(3), Just(4), Just(5)).sink { print($0) }
@@ -152,6 +164,7 @@ extension Publisher {
     /// All six are subscribed and their values passed on as they come; the stream finishes when
     /// all have finished.
     ///
+    /// <!-- marble merge6: $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5]) -->
     /// ```text
     /// self:   -1------|
     /// b:      --2-----|
@@ -162,6 +175,8 @@ extension Publisher {
     ///         merge(with: b, c, d, e, f)
     /// output: -123456-|
     /// ```
+    ///
+    /// ![Marble diagram of merge6](marble-merge6)
     ///
     /// ```swift
     /// let c = Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6)).sink { print($0) }
@@ -187,6 +202,7 @@ extension Publisher {
     /// All seven are subscribed and their values passed on as they come; the stream finishes
     /// when all have finished.
     ///
+    /// <!-- marble merge7: $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5], $0[6]) -->
     /// ```text
     /// self:   -1-------|
     /// b:      --2------|
@@ -198,6 +214,8 @@ extension Publisher {
     ///         merge(with: b, c, d, e, f, g)
     /// output: -1234567-|
     /// ```
+    ///
+    /// ![Marble diagram of merge7](marble-merge7)
     ///
     /// ```swift
     /// let c = Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6), Just(7))
@@ -224,6 +242,7 @@ extension Publisher {
     /// All eight are subscribed and their values passed on as they come; the stream finishes
     /// when all have finished. To merge more, use ``Publishers/MergeMany``.
     ///
+    /// <!-- marble merge8: $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7]) -->
     /// ```text
     /// self:   -1--------|
     /// b:      --2-------|
@@ -236,6 +255,8 @@ extension Publisher {
     ///         merge(with: b, c, d, e, f, g, h)
     /// output: -12345678-|
     /// ```
+    ///
+    /// ![Marble diagram of merge8](marble-merge8)
     ///
     /// ```swift
     /// let c = Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8))
@@ -265,12 +286,15 @@ extension Publisher {
     /// this publisher's type, which can take more publishers of that type with its own
     /// `merge(with:)`. Swift picks this form when both publishers have the same type.
     ///
+    /// <!-- marble merge-sameType: $0[0].merge(with: $0[1]) -->
     /// ```text
     /// self:   -1---3-|
     /// other:  ---2---|
     ///         merge(with: other)
     /// output: -1-2-3-|
     /// ```
+    ///
+    /// ![Marble diagram of merge-sameType](marble-merge-sameType)
     ///
     /// ```swift
     /// let c = [1, 2].publisher.merge(with: [3, 4].publisher).sink { print($0) }

@@ -12,12 +12,16 @@ extension Publisher {
     /// Cancelling the cancellable that `connect()` returns cancels the upstream; the subscribers
     /// stay attached to the subject and a later `connect()` subscribes it again.
     ///
+    /// <!-- marble multicast row=2 inputs=1: $0.multicast { PassthroughSubject() }.autoconnect() -->
+    /// <!-- marble multicast-second row=3 inputs=1: $0.multicast { PassthroughSubject() }.autoconnect() -->
     /// ```text
     /// upstream:     -1-2-3-|      (subscribed once, at connect())
     ///               multicast { PassthroughSubject() }
     /// subscriber 1: -1-2-3-|
     /// subscriber 2: -1-2-3-|
     /// ```
+    ///
+    /// ![Marble diagram of multicast](marble-multicast)
     ///
     /// ```swift
     /// let work = Publishers.Map(upstream: ["a", "b"].publisher) { value -> String in
@@ -69,11 +73,14 @@ extension Publisher {
     /// As ``multicast(_:)``, with a subject you make yourself: you can also `send` into it, or
     /// read a ``CurrentValueSubject``'s `value`.
     ///
+    /// <!-- marble multicast-subject: $0.multicast(subject: PassthroughSubject()).autoconnect() -->
     /// ```text
     /// upstream:     -1-2-|        (subscribed at connect())
     ///               multicast(subject: subject)
     /// subscriber:   -1-2-|
     /// ```
+    ///
+    /// ![Marble diagram of multicast-subject](marble-multicast-subject)
     ///
     /// ```swift
     /// let subject = CurrentValueSubject<Int, Never>(0)

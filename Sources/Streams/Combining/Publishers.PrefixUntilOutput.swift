@@ -9,12 +9,15 @@ extension Publisher {
     /// finishes. If the trigger completes without sending anything, nothing changes: the
     /// upstream's values keep flowing.
     ///
+    /// <!-- marble prefixUntilOutput: $0[0].prefix(untilOutputFrom: $0[1]) -->
     /// ```text
     /// upstream: -a-b-c-d-|
     /// trigger:  ----x-----
     ///           prefix(untilOutputFrom: trigger)
-    /// output:   -a-b[;|]
+    /// output:   -a-b[;;|]     (`;;`: the upstream and the trigger are cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of prefixUntilOutput](marble-prefixUntilOutput)
     ///
     /// ```swift
     /// let values = PassthroughSubject<Int, Never>()

@@ -10,12 +10,15 @@ extension Publisher {
     /// `Deferred`, a network request); a subject that has failed fails every new subscriber at
     /// once, so retrying it only repeats the failure.
     ///
+    /// <!-- marble retry many: attempts($0).retry(2) -->
     /// ```text
     /// attempt 1: -1-^
     /// attempt 2: ----2-3-|        (subscribed when attempt 1 fails, at tick 3)
     ///            retry(2)
     /// output:    -1--2-3-|
     /// ```
+    ///
+    /// ![Marble diagram of retry](marble-retry)
     ///
     /// ```swift
     /// struct Flaky: Error {}

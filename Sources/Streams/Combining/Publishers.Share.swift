@@ -12,12 +12,15 @@ extension Publisher {
     /// the next subscriber starts a new upstream subscription. Once the upstream has completed,
     /// the completion is kept: later subscribers receive it at once.
     ///
+    /// <!-- marble share row=2 inputs=1: $0.share() -->
     /// ```text
     /// upstream:     -1-2-3-4-|
     ///               share()
     /// subscriber 1: -1-2-3-4-|     (subscribed at the start)
     /// subscriber 2: -----3-4-|     (subscribed after 2)
     /// ```
+    ///
+    /// ![Marble diagram of share](marble-share)
     ///
     /// ```swift
     /// let subject = PassthroughSubject<Int, Never>()

@@ -9,13 +9,16 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// request still running for the old one, so a slow old answer can never overwrite a newer
     /// one.
     ///
+    /// <!-- marble switchToLatest: u in u[0].map { $0 == "a" ? u[1] : u[2] }.switchToLatest() -->
     /// ```text
     /// upstream: -a----b------|
     /// a:        --1-2---3-|       (cancelled when b arrives, at tick 6: 3 never comes)
     /// b:        -------7-8-|
     ///           switchToLatest()
-    /// output:   --1-2--7-8---|
+    /// output:   --1-2-;7-8---|    (`;`: a is cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of switchToLatest](marble-switchToLatest)
     ///
     /// ```swift
     /// let queries = PassthroughSubject<String, Never>()
@@ -45,7 +48,8 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     ///   thread is delivering is handed to that thread, which delivers it next.
     /// - Combine compatibility: as Combine. A value an inner publisher sends without demand
     ///   (which breaks S1) is dropped, where Combine stops the program.
-    /// - Complexity: O(1) per value: two uncontended locks.
+    /// - Complexity: O(1) per value: the subscription's one lock, taken twice (before and after
+    ///   the delivery).
     @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
@@ -59,13 +63,16 @@ extension Publisher where Output: Publisher, Failure == Never {
     /// The upstream gets the inner publishers' failure type with `setFailureType(to:)`; see
     /// the general `switchToLatest()` for how it works.
     ///
+    /// <!-- marble switchToLatest-neverFailingUpstream: u in u[0].assertNoFailure().map { $0 == "a" ? u[1] : u[2] }.switchToLatest() -->
     /// ```text
     /// upstream: -a----b------|
     /// a:        --1-2---3-|
     /// b:        -------7-8-|
     ///           switchToLatest()
-    /// output:   --1-2--7-8---|
+    /// output:   --1-2-;7-8---|    (`;`: a is cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of switchToLatest-neverFailingUpstream](marble-switchToLatest-neverFailingUpstream)
     ///
     /// ```swift
     /// struct Offline: Error {}
@@ -91,13 +98,16 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
     ///
     /// See the general `switchToLatest()` for how it works.
     ///
+    /// <!-- marble switchToLatest-neverFailing: u in u[0].assertNoFailure().map { $0 == "a" ? u[1].assertNoFailure() : u[2].assertNoFailure() }.switchToLatest() -->
     /// ```text
     /// upstream: -a----b------|
     /// a:        --1-2---3-|
     /// b:        -------7-8-|
     ///           switchToLatest()
-    /// output:   --1-2--7-8---|
+    /// output:   --1-2-;7-8---|    (`;`: a is cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of switchToLatest-neverFailing](marble-switchToLatest-neverFailing)
     ///
     /// ```swift
     /// let c = [1, 2].publisher.map { Just($0 * 10) }.switchToLatest().sink { print($0) }
@@ -119,13 +129,16 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// Each inner publisher gets the upstream's failure type with `setFailureType(to:)`; see
     /// the general `switchToLatest()` for how it works.
     ///
+    /// <!-- marble switchToLatest-upstreamFails: u in u[0].map { $0 == "a" ? u[1].assertNoFailure() : u[2].assertNoFailure() }.switchToLatest() -->
     /// ```text
     /// upstream: -a----b---^
     /// a:        --1-2---3-|
     /// b:        -------7-8-|
     ///           switchToLatest()
-    /// output:   --1-2--7-8^
+    /// output:   --1-2-;7-8[;^]    (`;`: a, then b, is cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of switchToLatest-upstreamFails](marble-switchToLatest-upstreamFails)
     ///
     /// ```swift
     /// struct Offline: Error {}

@@ -9,12 +9,15 @@ extension Publisher {
     /// first of the other, the second with the second, and so on. Like a zip fastener, it never
     /// skips or repeats a value; a value without a partner yet waits for one.
     ///
+    /// <!-- marble zip: $0[0].zip($0[1]).map { "(\($0), \($1))" } -->
     /// ```text
     /// self:   -1-2-----3-|
     /// other:  ---a-b-c---|
     ///         zip(other)
     /// output: ---x-y---z-[;|]   (x = (1, a), y = (2, b), z = (3, c); `;`: other cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of zip](marble-zip)
     ///
     /// ```swift
     /// let numbers = PassthroughSubject<Int, Never>()
@@ -58,12 +61,15 @@ extension Publisher {
     ///
     /// The same as `zip(_:)` followed by `map`: `transform` gets the two values of each pair.
     ///
+    /// <!-- marble zip-transform: $0[0].zip($0[1]) { "\($0)\($1)" } -->
     /// ```text
     /// self:   -1-2---|
     /// other:  ---a-b-|
     ///         zip(other) { "\($0)\($1)" }
     /// output: ---x-y-[;|]   (x = "1a", y = "2b")
     /// ```
+    ///
+    /// ![Marble diagram of zip-transform](marble-zip-transform)
     ///
     /// ```swift
     /// let c = [1, 2, 3].publisher
@@ -90,6 +96,7 @@ extension Publisher {
     /// A tuple goes out as soon as each of the three has a value not yet used: the first values
     /// together, then the second, and so on.
     ///
+    /// <!-- marble zip3: $0[0].zip($0[1], $0[2]).map { "(\($0), \($1), \($2))" } -->
     /// ```text
     /// self:   -1---2---|
     /// b:      --a---b--|
@@ -97,6 +104,8 @@ extension Publisher {
     ///         zip(b, c)
     /// output: ---p---q-[;;|]   (p = (1, a, x), q = (2, b, y))
     /// ```
+    ///
+    /// ![Marble diagram of zip3](marble-zip3)
     ///
     /// ```swift
     /// let c = [1, 2].publisher.zip(["a", "b"].publisher, [true, false].publisher)
@@ -120,6 +129,7 @@ extension Publisher {
     ///
     /// The same as `zip(_:_:)` followed by `map`.
     ///
+    /// <!-- marble zip3-transform: $0[0].zip($0[1], $0[2]) { "\($0)\($1)\($2)" } -->
     /// ```text
     /// self:   -1---2---|
     /// b:      --a---b--|
@@ -127,6 +137,8 @@ extension Publisher {
     ///         zip(b, c) { "\($0)\($1)\($2)" }
     /// output: ---p---q-[;;|]   (p = "1ax", q = "2by")
     /// ```
+    ///
+    /// ![Marble diagram of zip3-transform](marble-zip3-transform)
     ///
     /// ```swift
     /// let c = [1, 2].publisher.zip([10, 20].publisher, [100, 200].publisher) { $0 + $1 + $2 }
@@ -150,6 +162,7 @@ extension Publisher {
     ///
     /// A tuple goes out as soon as each of the four has a value not yet used.
     ///
+    /// <!-- marble zip4: $0[0].zip($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } -->
     /// ```text
     /// self:   -1----|
     /// b:      --a---|
@@ -158,6 +171,8 @@ extension Publisher {
     ///         zip(b, c, d)
     /// output: ----p-[;;;|]   (p = (1, a, x, 7))
     /// ```
+    ///
+    /// ![Marble diagram of zip4](marble-zip4)
     ///
     /// ```swift
     /// let c = Just(1).zip(Just("a"), Just(true), Just(2.5)).sink { print($0) }
@@ -180,6 +195,7 @@ extension Publisher {
     ///
     /// The same as `zip(_:_:_:)` followed by `map`.
     ///
+    /// <!-- marble zip4-transform: $0[0].zip($0[1], $0[2], $0[3]) { "\($0)\($1)\($2)\($3)" } -->
     /// ```text
     /// self:   -1----|
     /// b:      --a---|
@@ -188,6 +204,8 @@ extension Publisher {
     ///         zip(b, c, d) { "\($0)\($1)\($2)\($3)" }
     /// output: ----p-[;;;|]   (p = "1ax7")
     /// ```
+    ///
+    /// ![Marble diagram of zip4-transform](marble-zip4-transform)
     ///
     /// ```swift
     /// let c = Just(1).zip(Just(2), Just(3), Just(4)) { $0 + $1 + $2 + $3 }.sink { print($0) }

@@ -37,11 +37,14 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 extension Publisher {
     /// Wraps this publisher in an ``AnyPublisher``, hiding its concrete type.
     ///
+    /// <!-- marble eraseToAnyPublisher: $0.eraseToAnyPublisher() -->
     /// ```text
     /// upstream: -a-b-|
     ///           eraseToAnyPublisher()
     /// output:   -a-b-|
     /// ```
+    ///
+    /// ![Marble diagram of eraseToAnyPublisher](marble-eraseToAnyPublisher)
     ///
     /// Values, demand, completion and cancellation pass through unchanged.
     @inlinable

@@ -33,10 +33,13 @@ extension ConnectablePublisher {
     /// that connection. When the number of subscribers drops to zero (each cancelled, or
     /// completed), the connection is cancelled; the next subscriber connects again.
     ///
+    /// <!-- marble autoconnect scheduler source: scheduler.timerPublisher(every: .seconds(2)).autoconnect().map(seconds) -->
     /// ```text
-    /// timer (every 2 ticks), autoconnected at tick 0:
-    /// output: --a-b-c-d-     (each value the scheduler's time at the tick)
+    ///         timerPublisher(every: 2 ticks).autoconnect(), subscribed at tick 0
+    /// output: --2-4-6-8-     (each value the scheduler's time, shown in ticks since the start)
     /// ```
+    ///
+    /// ![Marble diagram of autoconnect](marble-autoconnect)
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test

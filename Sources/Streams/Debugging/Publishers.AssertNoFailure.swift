@@ -9,11 +9,14 @@ extension Publisher {
     /// the `assertNoFailure` call. Like `fatalError`, it is active in every build, release
     /// builds included.
     ///
+    /// <!-- marble assertNoFailure: $0.assertNoFailure() -->
     /// ```text
     /// upstream: -1-2-|
     ///           assertNoFailure()
     /// output:   -1-2-|      (a failure in the upstream stops the program)
     /// ```
+    ///
+    /// ![Marble diagram of assertNoFailure](marble-assertNoFailure)
     ///
     /// ```swift
     /// struct Oops: Error {}

@@ -17,11 +17,14 @@ extension Publisher {
     /// `SIGTRAP`: under a debugger, execution stops there, with the event in reach; without a
     /// debugger, the signal ends the process. Returning `false` lets the event through.
     ///
+    /// <!-- marble breakpoint: $0.breakpoint(receiveOutput: { _ in false }) -->
     /// ```text
     /// upstream: -1-2-3-|
     ///           breakpoint(receiveOutput: { $0 == 3 })
     /// output:   -1-2-3-|      (the debugger stops before 3 goes out)
     /// ```
+    ///
+    /// ![Marble diagram of breakpoint](marble-breakpoint)
     ///
     /// ```swift
     /// let c = [1, 2].publisher
@@ -57,11 +60,14 @@ extension Publisher {
     /// It is ``breakpoint(receiveSubscription:receiveOutput:receiveCompletion:)`` with a
     /// `receiveCompletion` that returns `true` for a failure.
     ///
+    /// <!-- marble breakpointOnError: $0.breakpoint(receiveCompletion: { _ in false }) -->
     /// ```text
     /// upstream: -1-2-^
     ///           breakpointOnError()
     /// output:   -1-2-^        (the debugger stops before the failure goes out)
     /// ```
+    ///
+    /// ![Marble diagram of breakpointOnError](marble-breakpointOnError)
     ///
     /// ```swift
     /// let c = [1, 2].publisher

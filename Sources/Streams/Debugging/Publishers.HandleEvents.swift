@@ -10,11 +10,14 @@ extension Publisher {
     /// upstream. It is the tool for side effects that must not alter the stream: logging,
     /// counting, starting and stopping an activity indicator. All closures are optional.
     ///
+    /// <!-- marble handleEvents: $0.handleEvents(receiveOutput: { _ in }) -->
     /// ```text
     /// upstream: -1-2-|
     ///           handleEvents(receiveOutput: { log($0) })
     /// output:   -1-2-|        (log(1) runs before 1 goes out, log(2) before 2)
     /// ```
+    ///
+    /// ![Marble diagram of handleEvents](marble-handleEvents)
     ///
     /// ```swift
     /// let c = [1, 2].publisher

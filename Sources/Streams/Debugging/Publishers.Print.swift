@@ -10,11 +10,14 @@ extension Publisher {
     /// returns from `receive(_:)` is logged as `request max: (n) (synchronous)`. Put `print`
     /// anywhere in a chain to see what flows through that point, and in which order.
     ///
+    /// <!-- marble print: $0.print("n", to: DiscardingStream()) -->
     /// ```text
     /// upstream: -1-2-|
     ///           print("n")
     /// output:   -1-2-|        (and the log below)
     /// ```
+    ///
+    /// ![Marble diagram of print](marble-print)
     ///
     /// ```swift
     /// let c = [1, 2].publisher.print("n").sink { _ in }

@@ -6,11 +6,14 @@ extension Publisher {
     /// A value whose transform is `nil` is dropped and upstream is asked for one more in its
     /// place.
     ///
+    /// <!-- marble compactMap: $0.compactMap { Int($0) } -->
     /// ```text
     /// upstream: -a-b-c-|      (a = "1", b = "x", c = "3")
     ///           compactMap { Int($0) }
     /// output:   -1---3-|
     /// ```
+    ///
+    /// ![Marble diagram of compactMap](marble-compactMap)
     ///
     /// ```swift
     /// let c = ["1", "x", "3"].publisher.compactMap { Int($0) }.sink { print($0) }
@@ -31,11 +34,14 @@ extension Publisher {
     /// Transforms each value with a throwing closure and passes on the non-`nil` results; a
     /// thrown error fails the stream.
     ///
+    /// <!-- marble tryCompactMap: $0.tryCompactMap { Int(try failOnX($0)) } -->
     /// ```text
-    /// upstream: -a-b-c-|      (the transform is nil for b and throws for c)
+    /// upstream: -1-n-x-|      (the transform is nil for n and throws for x)
     ///           tryCompactMap { ... }
-    /// output:   -1---^
+    /// output:   -1---[;^]     (`;`: the upstream is cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of tryCompactMap](marble-tryCompactMap)
     ///
     /// ```swift
     /// struct Bad: Error {}

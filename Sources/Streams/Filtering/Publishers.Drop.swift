@@ -6,11 +6,14 @@ extension Publisher {
     /// The first `count` values are not sent; they are asked of the upstream up front, so the
     /// downstream's demand is met by the values after them. Everything else passes through.
     ///
+    /// <!-- marble dropFirst: $0.dropFirst(2) -->
     /// ```text
     /// upstream: -a-b-c-d-|
     ///           dropFirst(2)
     /// output:   -----c-d-|
     /// ```
+    ///
+    /// ![Marble diagram of dropFirst](marble-dropFirst)
     ///
     /// ```swift
     /// let numbers = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]

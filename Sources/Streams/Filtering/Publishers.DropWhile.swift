@@ -8,11 +8,14 @@ extension Publisher {
     /// and all later ones are sent on, and the predicate is not called again. Each dropped value
     /// asks upstream for one more in its place.
     ///
+    /// <!-- marble dropWhile: $0.ints.drop { $0 < 3 } -->
     /// ```text
     /// upstream: -1-2-5-1-|
     ///           drop { $0 < 3 }
     /// output:   -----5-1-|
     /// ```
+    ///
+    /// ![Marble diagram of dropWhile](marble-dropWhile)
     ///
     /// ```swift
     /// let c = [-62, -1, 0, 10, 0, 22, 41, -1, 5].publisher
@@ -41,11 +44,14 @@ extension Publisher {
     /// As ``drop(while:)``; when `predicate` throws, `tryDrop` cancels the upstream and finishes
     /// with `.failure(error)` (S14). The failure type becomes `any Error`.
     ///
+    /// <!-- marble tryDropWhile: $0.tryDrop { Int(try failOnX($0))! < 3 } -->
     /// ```text
     /// upstream: -1-x-5-|       (the predicate throws for x)
     ///           tryDrop { ... }
     /// output:   ---[;^]
     /// ```
+    ///
+    /// ![Marble diagram of tryDropWhile](marble-tryDropWhile)
     ///
     /// ```swift
     /// struct Bad: Error {}

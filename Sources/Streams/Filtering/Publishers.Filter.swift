@@ -6,11 +6,14 @@ extension Publisher {
     /// A value that fails the predicate is dropped, and `filter` asks upstream for one more in
     /// its place, so the downstream's demand is still met by values that pass.
     ///
+    /// <!-- marble filter: $0.ints.filter { $0.isMultiple(of: 2) } -->
     /// ```text
     /// upstream: -1-2-3-4-|
     ///           filter { $0.isMultiple(of: 2) }
     /// output:   ---2---4-|
     /// ```
+    ///
+    /// ![Marble diagram of filter](marble-filter)
     ///
     /// ```swift
     /// let c = [1, 2, 3, 4].publisher.filter { $0.isMultiple(of: 2) }.sink { print($0) }
@@ -33,11 +36,14 @@ extension Publisher {
     /// When the predicate throws, `tryFilter` cancels the upstream and finishes with
     /// `.failure(error)` (S14).
     ///
+    /// <!-- marble tryFilter: $0.tryFilter { Int(try failOnX($0))!.isMultiple(of: 2) } -->
     /// ```text
     /// upstream: -1-2-x-4-|     (the predicate throws for x)
     ///           tryFilter { ... }
-    /// output:   ---2-^
+    /// output:   ---2-[;^]     (`;`: the upstream is cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of tryFilter](marble-tryFilter)
     ///
     /// ```swift
     /// struct Bad: Error {}

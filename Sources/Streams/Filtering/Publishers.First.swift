@@ -8,11 +8,14 @@ extension Publisher {
     /// If the upstream completes before sending a value, that completion is passed on and
     /// nothing else.
     ///
+    /// <!-- marble first: $0.first() -->
     /// ```text
     /// upstream: -a-b-c-|
     ///           first()
     /// output:   -[;a|]         (; = upstream cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of first](marble-first)
     ///
     /// ```swift
     /// let c = [-10, 0, 10].publisher.first()
@@ -46,11 +49,14 @@ extension Publisher {
     /// is cancelled, and the value is sent and the stream finished once the subscriber has
     /// asked for a value. If the upstream completes first, its completion is passed on.
     ///
+    /// <!-- marble firstWhere: $0.ints.first { $0.isMultiple(of: 2) } -->
     /// ```text
     /// upstream: -1-3-4-5-|
     ///           first { $0.isMultiple(of: 2) }
     /// output:   -----[;4|]
     /// ```
+    ///
+    /// ![Marble diagram of firstWhere](marble-firstWhere)
     ///
     /// ```swift
     /// let c = [1, 3, 4, 5, 6].publisher.first { $0.isMultiple(of: 2) }
@@ -78,11 +84,14 @@ extension Publisher {
     /// As ``first(where:)``; when `predicate` throws, `tryFirst` cancels the upstream and
     /// finishes with `.failure(error)` (S14). The failure type becomes `any Error`.
     ///
+    /// <!-- marble tryFirstWhere: $0.tryFirst { Int(try failOnX($0))!.isMultiple(of: 2) } -->
     /// ```text
     /// upstream: -1-x-4-|       (the predicate throws for x)
     ///           tryFirst { ... }
     /// output:   ---[;^]
     /// ```
+    ///
+    /// ![Marble diagram of tryFirstWhere](marble-tryFirstWhere)
     ///
     /// ```swift
     /// struct Bad: Error {}

@@ -7,11 +7,14 @@ extension Publisher {
     /// downstream until then. Then the last value goes down, then `.finished`; an upstream
     /// without values gives only `.finished`.
     ///
+    /// <!-- marble last: $0.last() -->
     /// ```text
     /// upstream: -1-2-3-|
     ///           last()
     /// output:   -------[3|]
     /// ```
+    ///
+    /// ![Marble diagram of last](marble-last)
     ///
     /// ```swift
     /// let c = (1...5).publisher.last().sink { print($0) }
@@ -41,11 +44,14 @@ extension Publisher {
     /// finishes, the one kept goes down, then `.finished`. If no value satisfied the predicate,
     /// only `.finished` goes down.
     ///
+    /// <!-- marble lastWhere: $0.ints.last { $0 < 3 } -->
     /// ```text
     /// upstream: -1-2-3-|
     ///           last { $0 < 3 }
     /// output:   -------[2|]
     /// ```
+    ///
+    /// ![Marble diagram of lastWhere](marble-lastWhere)
     ///
     /// ```swift
     /// let c = (1...9).publisher.last { $0.isMultiple(of: 4) }.sink { print($0) }
@@ -66,11 +72,14 @@ extension Publisher {
     /// It works like ``last(where:)``. When the predicate throws, `tryLast(where:)` cancels the
     /// upstream and fails with the error at once (S14). The failure type becomes `any Error`.
     ///
+    /// <!-- marble tryLastWhere: $0.tryLast { Int(try failOnX($0))! < 3 } -->
     /// ```text
     /// upstream: -1-2-x-3-|     (the predicate throws for x)
     ///           tryLast { ... }
     /// output:   -----[;^]
     /// ```
+    ///
+    /// ![Marble diagram of tryLastWhere](marble-tryLastWhere)
     ///
     /// ```swift
     /// struct Negative: Error {}

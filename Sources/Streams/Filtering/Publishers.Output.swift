@@ -7,11 +7,14 @@ extension Publisher {
     /// the one at `index` is sent, the upstream is cancelled and the stream finishes. If the
     /// upstream completes sooner, its completion is passed on and no value is sent.
     ///
+    /// <!-- marble outputAt: $0.output(at: 2) -->
     /// ```text
     /// upstream: -a-b-c-d-|
     ///           output(at: 2)
     /// output:   -----[c;|]
     /// ```
+    ///
+    /// ![Marble diagram of outputAt](marble-outputAt)
     ///
     /// ```swift
     /// let c = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].publisher.output(at: 5).sink { print($0) }
@@ -46,11 +49,14 @@ extension Publisher {
     /// first event: its completion, or `.finished` (upstream cancelled) at its first value. A
     /// range with no upper end (`3...`) passes everything from its start on.
     ///
+    /// <!-- marble outputIn: $0.output(in: 1...2) -->
     /// ```text
     /// upstream: -a-b-c-d-e-|
     ///           output(in: 1...2)
     /// output:   ---b-[c;|]
     /// ```
+    ///
+    /// ![Marble diagram of outputIn](marble-outputIn)
     ///
     /// ```swift
     /// let numbers = [1, 1, 2, 2, 2, 3, 4, 5, 6]
@@ -93,11 +99,14 @@ extension Publisher {
     /// is passed on (`Fail(error: e).prefix(0)` fails with `e`), and a first value is not sent
     /// but finishes the stream. If the upstream completes sooner, its completion is passed on.
     ///
+    /// <!-- marble prefix: $0.prefix(2) -->
     /// ```text
     /// upstream: -a-b-c-d-|
     ///           prefix(2)
     /// output:   -a-[b;|]
     /// ```
+    ///
+    /// ![Marble diagram of prefix](marble-prefix)
     ///
     /// ```swift
     /// let c = (0...10).publisher.prefix(2).sink { print($0) }

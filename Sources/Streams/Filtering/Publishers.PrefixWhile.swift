@@ -7,11 +7,14 @@ extension Publisher {
     /// value for which it returns `false` is not sent: the upstream is cancelled and the stream
     /// finishes there.
     ///
+    /// <!-- marble prefixWhile: $0.ints.prefix { $0 < 3 } -->
     /// ```text
     /// upstream: -1-2-5-3-|
     ///           prefix { $0 < 3 }
     /// output:   -1-2-[;|]
     /// ```
+    ///
+    /// ![Marble diagram of prefixWhile](marble-prefixWhile)
     ///
     /// ```swift
     /// let c = [1, 2, 5, 3, 1].publisher.prefix { $0 < 3 }
@@ -41,11 +44,14 @@ extension Publisher {
     /// As ``prefix(while:)``; when `predicate` throws, `tryPrefix` cancels the upstream and
     /// finishes with `.failure(error)` (S14). The failure type becomes `any Error`.
     ///
+    /// <!-- marble tryPrefixWhile: $0.tryPrefix { Int(try failOnX($0))! < 3 } -->
     /// ```text
     /// upstream: -1-2-x-3-|     (the predicate throws for x)
     ///           tryPrefix { ... }
     /// output:   -1-2-[;^]
     /// ```
+    ///
+    /// ![Marble diagram of tryPrefixWhile](marble-tryPrefixWhile)
     ///
     /// ```swift
     /// struct Bad: Error {}

@@ -7,11 +7,14 @@ extension Publisher where Output: Equatable {
     /// equal to it. Only *consecutive* repeats are removed: a value that comes back after a
     /// different one is passed on again. A dropped value asks upstream for one more in its place.
     ///
+    /// <!-- marble removeDuplicates: $0.removeDuplicates() -->
     /// ```text
     /// upstream: -1-1-2-2-1-|
     ///           removeDuplicates()
     /// output:   -1---2---1-|
     /// ```
+    ///
+    /// ![Marble diagram of removeDuplicates](marble-removeDuplicates)
     ///
     /// ```swift
     /// let c = [1, 1, 2, 2, 2, 3, 1].publisher.removeDuplicates().sink { print($0) }
@@ -40,11 +43,14 @@ extension Publisher {
     /// repeats `previous`, the last value passed on; if it returns `true` the value is dropped
     /// and upstream is asked for one more in its place. The first value is always passed on.
     ///
+    /// <!-- marble removeDuplicatesBy: $0.removeDuplicates { $0.lowercased() == $1.lowercased() } -->
     /// ```text
     /// upstream: -a-A-b-B-a-|
     ///           removeDuplicates { $0.lowercased() == $1.lowercased() }
     /// output:   -a---b---a-|
     /// ```
+    ///
+    /// ![Marble diagram of removeDuplicatesBy](marble-removeDuplicatesBy)
     ///
     /// ```swift
     /// let c = ["a", "A", "b", "B", "a"].publisher
@@ -75,11 +81,14 @@ extension Publisher {
     /// As ``removeDuplicates(by:)``; when `predicate` throws, `tryRemoveDuplicates` cancels the
     /// upstream and finishes with `.failure(error)` (S14). The failure type becomes `any Error`.
     ///
+    /// <!-- marble tryRemoveDuplicates: $0.tryRemoveDuplicates { try failOnX($1) == $0 } -->
     /// ```text
     /// upstream: -1-1-2-x-3-|     (the predicate throws when it sees x)
     ///           tryRemoveDuplicates { ... }
     /// output:   -1---2-[;^]
     /// ```
+    ///
+    /// ![Marble diagram of tryRemoveDuplicates](marble-tryRemoveDuplicates)
     ///
     /// ```swift
     /// struct Bad: Error {}

@@ -7,11 +7,14 @@ extension Publisher {
     /// `replaceEmpty` sends `output` in its place, then `.finished`, so the downstream always
     /// gets at least one value from a stream that finishes.
     ///
+    /// <!-- marble replaceEmpty: $0.replaceEmpty(with: "0") -->
     /// ```text
     /// upstream: ---|
     ///           replaceEmpty(with: 0)
     /// output:   ---[0|]
     /// ```
+    ///
+    /// ![Marble diagram of replaceEmpty](marble-replaceEmpty)
     ///
     /// ```swift
     /// let numbers: [Double] = []

@@ -8,11 +8,14 @@ extension Publisher {
     /// the upstream (S15) and sends `false`, then `.finished`. If the upstream finishes first, it
     /// sends `true`; so does an upstream without values, as for `Sequence.allSatisfy`.
     ///
+    /// <!-- marble allSatisfy: $0.ints.allSatisfy { $0.isMultiple(of: 2) } -->
     /// ```text
     /// upstream: -2-4-5-6-|
     ///           allSatisfy { $0.isMultiple(of: 2) }
     /// output:   -----[;'false'|]     (`;`: the upstream is cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of allSatisfy](marble-allSatisfy)
     ///
     /// ```swift
     /// let c = [2, 4, 6].publisher.allSatisfy { $0.isMultiple(of: 2) }.sink { print($0) }
@@ -41,11 +44,14 @@ extension Publisher {
     /// It works like ``allSatisfy(_:)``. When the predicate throws, `tryAllSatisfy` cancels the
     /// upstream and fails with the error at once (S14). The failure type becomes `any Error`.
     ///
+    /// <!-- marble tryAllSatisfy: $0.tryAllSatisfy { Int(try failOnX($0))!.isMultiple(of: 2) } -->
     /// ```text
     /// upstream: -2-x-6-|     (the predicate throws for x)
     ///           tryAllSatisfy { ... }
     /// output:   ---[;^]
     /// ```
+    ///
+    /// ![Marble diagram of tryAllSatisfy](marble-tryAllSatisfy)
     ///
     /// ```swift
     /// struct Negative: Error {}

@@ -7,11 +7,14 @@ extension Publisher where Output: Equatable {
     /// The answer is known at the first equal value: `contains` then cancels the upstream (S15)
     /// and sends `true`, then `.finished`. If the upstream finishes first, it sends `false`.
     ///
+    /// <!-- marble contains: $0.contains("2") -->
     /// ```text
     /// upstream: -1-2-3-|
     ///           contains(2)
     /// output:   ---[;'true'|]     (`;`: the upstream is cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of contains](marble-contains)
     ///
     /// ```swift
     /// let c = [1, 2, 3].publisher.contains(2).sink { print($0) }
@@ -43,11 +46,14 @@ extension Publisher {
     /// then cancels the upstream (S15) and sends `true`, then `.finished`. If the upstream
     /// finishes first, it sends `false`.
     ///
+    /// <!-- marble containsWhere: $0.ints.contains { $0 > 1 } -->
     /// ```text
     /// upstream: -1-2-3-|
     ///           contains { $0 > 1 }
     /// output:   ---[;'true'|]
     /// ```
+    ///
+    /// ![Marble diagram of containsWhere](marble-containsWhere)
     ///
     /// ```swift
     /// let c = [1, 3, 5].publisher.contains { $0.isMultiple(of: 2) }.sink { print($0) }
@@ -69,11 +75,14 @@ extension Publisher {
     /// cancels the upstream and fails with the error at once (S14). The failure type becomes
     /// `any Error`.
     ///
+    /// <!-- marble tryContainsWhere: $0.tryContains { Int(try failOnX($0))! > 1 } -->
     /// ```text
     /// upstream: -1-x-3-|     (the predicate throws for x)
     ///           tryContains { ... }
     /// output:   ---[;^]
     /// ```
+    ///
+    /// ![Marble diagram of tryContainsWhere](marble-tryContainsWhere)
     ///
     /// ```swift
     /// struct Negative: Error {}

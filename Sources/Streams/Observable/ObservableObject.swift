@@ -8,6 +8,7 @@
 /// reading it again returns the same publisher. Call its `send()` to announce changes of other
 /// properties.
 ///
+/// <!-- marble skip: property values over time, not a stream -->
 /// ```text
 /// contact.age:        24   25   26
 /// objectWillChange:   ---()---()---   (each before the change)

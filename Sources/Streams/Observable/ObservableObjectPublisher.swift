@@ -5,6 +5,7 @@
 /// every `@Published` property of the class calls ``send()`` just before its value changes. Call
 /// ``send()`` yourself to announce other changes:
 ///
+/// <!-- marble skip: property changes, not a stream -->
 /// ```text
 /// send():      -s-s--s-
 /// subscriber:  -()-()--()-   (after its first request)

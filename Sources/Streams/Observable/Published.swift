@@ -7,6 +7,7 @@
 /// declare its own `objectWillChange`), every change first fires the object's
 /// `objectWillChange`.
 ///
+/// <!-- marble skip: property values over time, not a stream -->
 /// ```text
 /// weather.temperature:  20      25   30
 /// $temperature:         20------25---30---   (subscribed at the start)
@@ -93,6 +94,7 @@ public struct Published<Value> {
     /// The publisher of a `@Published` property, `$name`: the current value to each new
     /// subscriber, then every new value, before it is stored.
     ///
+    /// <!-- marble skip: property values over time, not a stream -->
     /// ```text
     /// property:    0   1 2    3
     /// $property:   0---1-2----3---   (subscribed at the start, unlimited demand)
@@ -138,6 +140,7 @@ extension Publisher where Failure == Never {
     /// that owns the property goes away, so there is no ``AnyCancellable`` to keep, and no
     /// reference cycle when an object assigns into its own property.
     ///
+    /// <!-- marble skip: property values over time, not a stream -->
     /// ```text
     /// upstream:     -1-2-|
     /// model.value:  0 1 2        (each value set as it arrives; the completion is ignored)

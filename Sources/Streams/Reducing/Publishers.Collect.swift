@@ -8,11 +8,14 @@ extension Publisher {
     /// everything it sent, in order, goes down, then `.finished`; an upstream without values gives
     /// an empty array. Every value is kept until then, so a long upstream costs memory.
     ///
+    /// <!-- marble collect: $0.ints.collect() -->
     /// ```text
     /// upstream: -1-2-3-|
     ///           collect()
     /// output:   -------[a|]     (a = [1, 2, 3])
     /// ```
+    ///
+    /// ![Marble diagram of collect](marble-collect)
     ///
     /// ```swift
     /// let c = (1...4).publisher.collect().sink { print($0) }
@@ -42,11 +45,14 @@ extension Publisher {
     /// of an array that is not full yet are sent as a shorter array, then `.finished`. When the
     /// upstream fails, those values are dropped and the failure is passed on.
     ///
+    /// <!-- marble collectCount: $0.ints.collect(2) -->
     /// ```text
     /// upstream: -1-2-3-4-5-|
     ///           collect(2)
     /// output:   ---a---b---[c|]     (a = [1, 2], b = [3, 4], c = [5])
     /// ```
+    ///
+    /// ![Marble diagram of collectCount](marble-collectCount)
     ///
     /// ```swift
     /// let c = (1...5).publisher.collect(2).sink { print($0) }

@@ -7,11 +7,14 @@ extension Publisher where Output: Comparable {
     /// value goes down (the first of equal ones), then `.finished`; an upstream without values
     /// gives only `.finished`.
     ///
+    /// <!-- marble min: $0.ints.min() -->
     /// ```text
     /// upstream: -3-1-2-|
     ///           min()
     /// output:   -------[1|]
     /// ```
+    ///
+    /// ![Marble diagram of min](marble-min)
     ///
     /// ```swift
     /// let c = [-1, 0, 10, 5].publisher.min().sink { print($0) }
@@ -41,11 +44,14 @@ extension Publisher where Output: Comparable {
     /// value goes down (the first of equal ones), then `.finished`; an upstream without values
     /// gives only `.finished`.
     ///
+    /// <!-- marble max: $0.ints.max() -->
     /// ```text
     /// upstream: -1-3-2-|
     ///           max()
     /// output:   -------[3|]
     /// ```
+    ///
+    /// ![Marble diagram of max](marble-max)
     ///
     /// ```swift
     /// let c = [0, 10, 5].publisher.max().sink { print($0) }
@@ -69,11 +75,14 @@ extension Publisher {
     /// `Sequence.min(by:)`. Use it for values that are not `Comparable`, or to order by one of
     /// their properties. Of equal values, the first is sent.
     ///
+    /// <!-- marble minBy: $0.min { $0.count < $1.count } -->
     /// ```text
     /// upstream: -a-b-c-|      (a = "pear", b = "fig", c = "kiwi")
     ///           min { $0.count < $1.count }
     /// output:   -------[b|]
     /// ```
+    ///
+    /// ![Marble diagram of minBy](marble-minBy)
     ///
     /// ```swift
     /// let c = ["pear", "fig", "kiwi"].publisher
@@ -97,11 +106,14 @@ extension Publisher {
     /// `areInIncreasingOrder(a, b)` answers whether `a` comes before `b`, as for
     /// `Sequence.max(by:)`. Of equal values, the first is sent.
     ///
+    /// <!-- marble maxBy: $0.max { $0.count < $1.count } -->
     /// ```text
     /// upstream: -a-b-c-|      (a = "fig", b = "pear", c = "kiwi")
     ///           max { $0.count < $1.count }
     /// output:   -------[b|]
     /// ```
+    ///
+    /// ![Marble diagram of maxBy](marble-maxBy)
     ///
     /// ```swift
     /// let c = ["fig", "pear", "kiwi"].publisher
@@ -124,11 +136,14 @@ extension Publisher {
     /// It works like ``min(by:)``. When the closure throws, `tryMin(by:)` cancels the upstream
     /// and fails with the error at once (S14). The failure type becomes `any Error`.
     ///
+    /// <!-- marble tryMinBy: $0.tryMin { try failOnX($0) < failOnX($1) } -->
     /// ```text
     /// upstream: -1-2-x-3-|     (the closure throws for x)
     ///           tryMin { ... }
     /// output:   -----[;^]
     /// ```
+    ///
+    /// ![Marble diagram of tryMinBy](marble-tryMinBy)
     ///
     /// ```swift
     /// struct Odd: Error {}
@@ -160,11 +175,14 @@ extension Publisher {
     /// It works like ``max(by:)``. When the closure throws, `tryMax(by:)` cancels the upstream
     /// and fails with the error at once (S14). The failure type becomes `any Error`.
     ///
+    /// <!-- marble tryMaxBy: $0.tryMax { try failOnX($0) < failOnX($1) } -->
     /// ```text
     /// upstream: -1-2-x-3-|     (the closure throws for x)
     ///           tryMax { ... }
     /// output:   -----[;^]
     /// ```
+    ///
+    /// ![Marble diagram of tryMaxBy](marble-tryMaxBy)
     ///
     /// ```swift
     /// struct Odd: Error {}

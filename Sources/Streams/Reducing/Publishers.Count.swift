@@ -6,11 +6,14 @@ extension Publisher {
     /// Nothing goes downstream while the upstream is running. When it finishes, the number of
     /// values it sent goes down, then `.finished`; an upstream without values gives `0`.
     ///
+    /// <!-- marble count: $0.count() -->
     /// ```text
     /// upstream: -a-b-c-|
     ///           count()
     /// output:   -------[3|]
     /// ```
+    ///
+    /// ![Marble diagram of count](marble-count)
     ///
     /// ```swift
     /// let c = (0...10).publisher.count().sink { print($0) }

@@ -7,11 +7,14 @@ extension Publisher {
     /// finishes or fails, say. The output type becomes `Never`, so nothing but the completion can
     /// reach the downstream.
     ///
+    /// <!-- marble ignoreOutput: $0.ignoreOutput() -->
     /// ```text
     /// upstream: -1-2-3-|
     ///           ignoreOutput()
     /// output:   -------|
     /// ```
+    ///
+    /// ![Marble diagram of ignoreOutput](marble-ignoreOutput)
     ///
     /// ```swift
     /// struct Zero: Error {}

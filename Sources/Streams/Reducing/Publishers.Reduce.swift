@@ -8,11 +8,14 @@ extension Publisher {
     /// upstream is running; when it finishes, the final result is sent, then `.finished`. An
     /// upstream that finishes without values gives `initialResult`.
     ///
+    /// <!-- marble reduce: $0.ints.reduce(0, +) -->
     /// ```text
     /// upstream: -1-2-3-|
     ///           reduce(0, +)
     /// output:   -------[6|]
     /// ```
+    ///
+    /// ![Marble diagram of reduce](marble-reduce)
     ///
     /// ```swift
     /// let c = [1, 2, 3, 4].publisher.reduce(0, +).sink { print($0) }
@@ -42,11 +45,14 @@ extension Publisher {
     /// It works like ``reduce(_:_:)``. When `nextPartialResult` throws, `tryReduce` cancels the
     /// upstream and fails with the error at once (S14). The failure type becomes `any Error`.
     ///
+    /// <!-- marble tryReduce: $0.tryReduce(0) { $0 + Int(try failOnX($1))! } -->
     /// ```text
     /// upstream: -1-2-x-3-|     (the closure throws for x)
     ///           tryReduce(0) { ... }
     /// output:   -----[;^]
     /// ```
+    ///
+    /// ![Marble diagram of tryReduce](marble-tryReduce)
     ///
     /// ```swift
     /// struct Negative: Error {}

@@ -3,6 +3,7 @@
 /// Use it to delay work until someone subscribes, or to give each subscriber its own run of the
 /// work (unlike ``Future``, which runs once, at creation) (S12).
 ///
+/// <!-- marble skip: shows two subscriptions at different times -->
 /// ```text
 /// Deferred { Just(now()) }   subscriber 1 at t0: [t0|]
 ///                            subscriber 2 at t1: [t1|]

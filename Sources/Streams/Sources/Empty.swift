@@ -1,9 +1,13 @@
 /// A publisher that sends no values, and either finishes at once or never.
 ///
+/// <!-- marble empty source row=1: Empty<String, Never>() -->
+/// <!-- marble empty-never source row=2: Empty<String, Never>(completeImmediately: false) -->
 /// ```text
 /// Empty():                          |
 /// Empty(completeImmediately: false): -------   (never sends anything)
 /// ```
+///
+/// ![Marble diagram of empty](marble-empty)
 ///
 /// ```swift
 /// let c = Empty<Int, Never>().sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })

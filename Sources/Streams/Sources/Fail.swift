@@ -1,8 +1,11 @@
 /// A publisher that fails at once with a given error, sending no values.
 ///
+/// <!-- marble fail source: Fail<String, DocError>(error: DocError()) -->
 /// ```text
 /// Fail(error: e):  ^
 /// ```
+///
+/// ![Marble diagram of fail](marble-fail)
 ///
 /// ```swift
 /// struct Oops: Error {}

@@ -5,6 +5,7 @@
 /// subscriber, early or late, receives that same result (S12). A second call of the promise is
 /// ignored.
 ///
+/// <!-- marble skip: shows two subscriptions at different times -->
 /// ```text
 /// promise(.success(a)) at tick 3:
 /// subscriber (from tick 0):  ---[a|]

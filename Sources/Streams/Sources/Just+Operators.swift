@@ -12,11 +12,14 @@ extension Just {
     ///
     /// `transform` runs once, when `map` is called, not when someone subscribes.
     ///
+    /// <!-- marble just-map source: Just(1).map { $0 * 10 } -->
     /// ```text
     /// Just(1):  [1|]
     ///           map { $0 * 10 }
-    /// output:   [10|]
+    /// output:   [a|]      (a = 10)
     /// ```
+    ///
+    /// ![Marble diagram of just-map](marble-just-map)
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Just<T> {
         Just<T>(transform(output))

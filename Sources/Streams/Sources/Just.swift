@@ -4,9 +4,12 @@ import Synchronization
 ///
 /// The value goes out as soon as the subscriber asks for anything; `Just` cannot fail.
 ///
+/// <!-- marble just source: Just("a") -->
 /// ```text
 /// Just(a):  [a|]
 /// ```
+///
+/// ![Marble diagram of just](marble-just)
 ///
 /// ```swift
 /// let c = Just("hello").sink { print($0) }

@@ -1,10 +1,14 @@
 extension Optional {
     /// A publisher that sends the wrapped value, if any, then finishes.
     ///
+    /// <!-- marble optional source row=1: Optional("a").publisher -->
+    /// <!-- marble optional-nil source row=2: Optional<String>.none.publisher -->
     /// ```text
     /// Optional(a).publisher:  [a|]
     /// nil.publisher:          |
     /// ```
+    ///
+    /// ![Marble diagram of optional](marble-optional)
     ///
     /// ```swift
     /// let c = Optional(3).publisher.sink { print($0) }

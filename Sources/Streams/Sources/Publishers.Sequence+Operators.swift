@@ -18,11 +18,14 @@ extension Publishers.Sequence {
     /// ``Publisher/dropFirst(_:)`` does with values, by publishing
     /// `DropFirstSequence(sequence, dropping: count)`.
     ///
+    /// <!-- marble sequence-dropFirst source: [1, 2, 3, 4].publisher.dropFirst(2) -->
     /// ```text
     /// [1, 2, 3, 4].publisher:  [1234|]
     ///                          dropFirst(2)
     /// output:                  [34|]
     /// ```
+    ///
+    /// ![Marble diagram of sequence-dropFirst](marble-sequence-dropFirst)
     ///
     /// ```swift
     /// let c = [1, 2, 3, 4].publisher.dropFirst(2).sink { print($0) }
@@ -50,11 +53,14 @@ extension Publishers.Sequence {
     /// ``Publisher/prefix(_:)`` does with values, by publishing
     /// `PrefixSequence(sequence, maxLength: maxLength)`.
     ///
+    /// <!-- marble sequence-prefix source: [1, 2, 3, 4].publisher.prefix(2) -->
     /// ```text
     /// [1, 2, 3, 4].publisher:  [1234|]
     ///                          prefix(2)
     /// output:                  [12|]
     /// ```
+    ///
+    /// ![Marble diagram of sequence-prefix](marble-sequence-prefix)
     ///
     /// ```swift
     /// let c = (0...10).publisher.prefix(2).sink { print($0) }
@@ -381,11 +387,14 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// Returns a `Publishers.Sequence` of `elements` followed by the sequence's own, as Combine
     /// does: one collection, built now.
     ///
+    /// <!-- marble sequence-prepend source: [3, 4].publisher.prepend(1, 2) -->
     /// ```text
     /// [3, 4].publisher:  [34|]
     ///                    prepend(1, 2)
     /// output:            [1234|]
     /// ```
+    ///
+    /// ![Marble diagram of sequence-prepend](marble-sequence-prepend)
     @inlinable
     public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
         prepend(elements)
@@ -414,11 +423,14 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// Returns a `Publishers.Sequence` of the sequence's elements followed by `elements`, as
     /// Combine does: one collection, built now.
     ///
+    /// <!-- marble sequence-append source: [1, 2].publisher.append(3, 4) -->
     /// ```text
     /// [1, 2].publisher:  [12|]
     ///                    append(3, 4)
     /// output:            [1234|]
     /// ```
+    ///
+    /// ![Marble diagram of sequence-append](marble-sequence-append)
     @inlinable
     public func append(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
         append(elements)

@@ -4,9 +4,12 @@ extension Sequence {
     /// A publisher that sends the elements of this sequence, in order, as they are requested,
     /// then finishes.
     ///
+    /// <!-- marble sequence source: [1, 2, 3].publisher -->
     /// ```text
     /// [1, 2, 3].publisher:  [123|]     (unlimited demand: all at once, then finished)
     /// ```
+    ///
+    /// ![Marble diagram of sequence](marble-sequence)
     ///
     /// ```swift
     /// let c = [1, 2, 3].publisher.sink { print($0) }
@@ -27,10 +30,13 @@ extension Publishers {
     /// returning `.max(1)`, is served by a loop, not by recursion: a million elements do not grow
     /// the stack (S8).
     ///
+    /// <!-- marble sequence-demand source demand=2: [1, 2, 3].publisher -->
     /// ```text
-    /// elements: 1, 2, 3
-    /// demand .max(2), later .max(5):  [12]---[3|]
+    /// elements:        1, 2, 3
+    /// demand .max(2):  [12]     (3 and the completion wait for more demand)
     /// ```
+    ///
+    /// ![Marble diagram of sequence-demand](marble-sequence-demand)
     ///
     /// ```swift
     /// let c = (1...3).publisher.map { $0 * 2 }.sink { print($0) }

@@ -2,9 +2,12 @@
 ///
 /// Useful in tests and previews: record once, replay to every subscriber.
 ///
+/// <!-- marble record source: Record<String, DocError>(output: ["1", "2"], completion: .failure(DocError())) -->
 /// ```text
 /// Record(output: [1, 2], completion: .failure(e)):  [12^]
 /// ```
+///
+/// ![Marble diagram of record](marble-record)
 ///
 /// ```swift
 /// let record = Record<Int, Never> { r in

@@ -1,10 +1,14 @@
 extension Result {
     /// A publisher that sends this result: the success value then `.finished`, or the failure.
     ///
+    /// <!-- marble result source row=1: Result<String, DocError>.success("a").publisher -->
+    /// <!-- marble result-failure source row=2: Result<String, DocError>.failure(DocError()).publisher -->
     /// ```text
     /// Result.success(a).publisher:  [a|]
     /// Result.failure(e).publisher:  ^
     /// ```
+    ///
+    /// ![Marble diagram of result](marble-result)
     ///
     /// ```swift
     /// let c = Result<Int, Never>.success(7).publisher.sink { print($0) }

@@ -5,11 +5,14 @@
 /// *latest* value when demand arrives, not the values it missed (S10). Setting ``value`` is the
 /// same as calling ``send(_:)``.
 ///
+/// <!-- marble currentValueSubject: feeding(CurrentValueSubject("0"), from: $0[1]) -->
 /// ```text
 /// value:         0
 /// send:          -1-2-|
-/// subscriber:    0-1-2-|     (subscribed at the start, unlimited demand)
+/// subscriber:    01-2-|      (subscribed at the start, unlimited demand: 0 at once)
 /// ```
+///
+/// ![Marble diagram of currentValueSubject](marble-currentValueSubject)
 ///
 /// ```swift
 /// let count = CurrentValueSubject<Int, Never>(0)

@@ -4,11 +4,14 @@
 /// demand when a value is sent misses that value (S10). A subscriber that arrives after
 /// ``send(completion:)`` receives the completion at once.
 ///
+/// <!-- marble passthroughSubject row=2 inputs=1: feeding(PassthroughSubject(), from: $0) -->
 /// ```text
 /// send:          -a-b-c-|
 /// subscriber 1:  -a-b-c-|      (subscribed before a)
 /// subscriber 2:  ----c--|      (subscribed between b and c)
 /// ```
+///
+/// ![Marble diagram of passthroughSubject](marble-passthroughSubject)
 ///
 /// ```swift
 /// let subject = PassthroughSubject<String, Never>()

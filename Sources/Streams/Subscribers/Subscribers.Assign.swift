@@ -1,6 +1,7 @@
 extension Publisher where Failure == Never {
     /// Subscribes and writes each value into a property of an object. Asks for unlimited values.
     ///
+    /// <!-- marble skip: a subscriber: shows the property it sets -->
     /// ```text
     /// upstream: -1-2-|
     /// object.count:  1 2     (after each value)

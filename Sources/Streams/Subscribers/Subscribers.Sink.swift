@@ -4,6 +4,7 @@ extension Publisher {
     /// Subscribes with closures: one called for each value, one for the completion. Asks for
     /// unlimited values.
     ///
+    /// <!-- marble skip: a subscriber: shows the closures it calls -->
     /// ```text
     /// upstream: -a-b-|
     /// sink:      a b |   (receiveValue(a), receiveValue(b), receiveCompletion(.finished))
@@ -35,6 +36,7 @@ extension Publisher where Failure == Never {
     /// Subscribes with a closure called for each value; for publishers that cannot fail. Asks for
     /// unlimited values.
     ///
+    /// <!-- marble skip: a subscriber: shows the closures it calls -->
     /// ```text
     /// upstream: -a-b-|
     /// sink:      a b      (receiveValue(a), receiveValue(b))

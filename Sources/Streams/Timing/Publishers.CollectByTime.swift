@@ -11,6 +11,8 @@ extension Publisher {
     /// When the upstream finishes, the values of the open window go down as a last, shorter
     /// array, then `.finished`.
     ///
+    /// <!-- marble collectByTime scheduler row=2: $0.ints.collect(.byTime(scheduler, .seconds(3))) -->
+    /// <!-- marble collectByTimeOrCount scheduler row=4: $0.ints.collect(.byTimeOrCount(scheduler, .seconds(3), 2)) -->
     /// ```text
     /// upstream: -1-2-3----4|
     ///           collect(.byTime(scheduler, 3 ticks))     (windows close at ticks 3, 6, 9, ...)
@@ -18,8 +20,10 @@ extension Publisher {
     ///
     /// upstream: -123-----4|
     ///           collect(.byTimeOrCount(scheduler, 3 ticks, 2))
-    /// output:   --a--b----[c|]       (a = [1, 2] when full; b = [3] three ticks later; c = [4])
+    /// output:   --a--b----[c|]       (a = [1, 2], when full; b = [3], three ticks later; c = [4])
     /// ```
+    ///
+    /// ![Marble diagram of collectByTime](marble-collectByTime)
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test

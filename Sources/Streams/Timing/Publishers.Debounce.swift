@@ -8,14 +8,20 @@ extension Publisher {
     /// scheduler. So a burst of values gives one value, its last, `dueTime` after the burst ends:
     /// the classic use is a search field that should query only once the user stops typing.
     ///
+    /// <!-- marble debounce scheduler: $0.debounce(for: .seconds(2), scheduler: scheduler) -->
     /// ```text
     /// upstream: -a-b-----c-d|
     ///           debounce(for: .seconds(2), scheduler: scheduler)     (one tick = 1 s)
     /// output:   -----b------|
     /// ```
     ///
-    /// `b` arrives exactly when `a`'s timer runs out: at the same instant the new value wins, and
-    /// the timer starts again. `d` is still waiting when the upstream finishes, and is dropped.
+    /// ![Marble diagram of debounce](marble-debounce)
+    ///
+    /// `b` arrives exactly when `a`'s timer is due. A value replaces the waiting one if it
+    /// arrives before the scheduler runs that timer (the timer then finds a newer value and does
+    /// nothing), as in the diagram; had the timer run first, `a` would have gone out and `b`
+    /// would have started a wait of its own. `d` is still waiting when the upstream
+    /// finishes, and is dropped.
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test   // virtual time, from StreamsTesting
@@ -48,8 +54,10 @@ extension Publisher {
     /// - Threading: values and the completion are delivered from work scheduled on `scheduler`
     ///   (S13), never two at once.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value: one lock round trip and one timer scheduled (the previous
-    ///   one cancelled).
+    /// - Complexity: O(1) per value. Each value takes the subscription's one lock twice (before
+    ///   and after scheduling its timer), schedules one timer and cancels the previous one; a
+    ///   value that goes out takes the lock three more times (when its timer fires, and before
+    ///   and after the delivery).
     @inlinable
     public func debounce<S: Scheduler>(
         for dueTime: S.SchedulerTimeType.Stride,

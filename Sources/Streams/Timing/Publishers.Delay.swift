@@ -8,11 +8,14 @@ extension Publisher {
     /// the spacing between events is kept. Events always come out in the order they went in.
     /// The subscription itself is not delayed.
     ///
+    /// <!-- marble delay scheduler: $0.delay(for: .seconds(2), scheduler: scheduler) -->
     /// ```text
     /// upstream: -a-b---c|
     ///           delay(for: .seconds(2), scheduler: scheduler)     (one tick = 1 s)
     /// output:   ---a-b---c|
     /// ```
+    ///
+    /// ![Marble diagram of delay](marble-delay)
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test   // virtual time, from StreamsTesting

@@ -8,12 +8,15 @@ extension Publisher {
     /// scheduler's `Stride` (for a dispatch queue, a `DispatchQueue.SchedulerTimeType.Stride`
     /// in nanoseconds). The scheduler serves only as a clock: nothing is scheduled on it.
     ///
+    /// <!-- marble measureInterval scheduler: $0.measureInterval(using: scheduler).map { $0.magnitude / 1_000_000_000 } -->
     /// ```text
     /// upstream: -a--b-c|
     ///           measureInterval(using: scheduler).map { $0.magnitude / 1_000_000_000 }
     ///                                                  (a dispatch queue's time; one tick = 1 s)
     /// output:   -1--3-2|
     /// ```
+    ///
+    /// ![Marble diagram of measureInterval](marble-measureInterval)
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test   // virtual time, from StreamsTesting

@@ -17,11 +17,14 @@ extension Publisher {
     /// Only the delivery moves: the upstream still runs where it ran, and the downstream's
     /// subscription is handed over at once, on the subscribing thread (as in Combine).
     ///
+    /// <!-- marble receiveOn scheduler: $0.receive(on: scheduler) -->
     /// ```text
     /// upstream: -a-b-c-|
     ///           receive(on: scheduler)
     /// output:   -a-b-c-|      (each event delivered by `scheduler`, in the same order)
     /// ```
+    ///
+    /// ![Marble diagram of receiveOn](marble-receiveOn)
     ///
     /// ```swift
     /// let queue = DispatchQueue(label: "work")

@@ -12,11 +12,14 @@ extension Publisher {
     /// upstream sends them, which for an upstream that produces inside `request` is the
     /// scheduler.
     ///
+    /// <!-- marble subscribeOn scheduler: $0.subscribe(on: scheduler) -->
     /// ```text
     /// upstream: -a-b-|
     ///           subscribe(on: scheduler)
     /// output:   -a-b-|      (same events; subscribe, request and cancel ran on `scheduler`)
     /// ```
+    ///
+    /// ![Marble diagram of subscribeOn](marble-subscribeOn)
     ///
     /// ```swift
     /// let queue = DispatchQueue(label: "io")

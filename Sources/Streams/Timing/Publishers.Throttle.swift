@@ -10,6 +10,8 @@ extension Publisher {
     /// that arrive while one is waiting either replace it (`latest: true`) or are dropped
     /// (`latest: false`). So values go out no closer together than `interval`.
     ///
+    /// <!-- marble throttle-latest scheduler row=2: $0.throttle(for: .seconds(3), scheduler: scheduler, latest: true) -->
+    /// <!-- marble throttle-first scheduler row=3: $0.throttle(for: .seconds(3), scheduler: scheduler, latest: false) -->
     /// ```text
     /// upstream: -abcd-----f|
     ///           throttle(for: .seconds(3), scheduler: scheduler, latest: true)     (1 tick = 1 s)
@@ -18,6 +20,8 @@ extension Publisher {
     ///           throttle(for: .seconds(3), scheduler: scheduler, latest: false)
     /// output:   -a--b-----f|
     /// ```
+    ///
+    /// ![Marble diagram of throttle-latest](marble-throttle-latest)
     ///
     /// `a` is sent at once; `b`, `c` and `d` arrive within 3 s of it, so one of them is sent 3 s
     /// after `a` (`d` arrives at that same instant, just before the throttle sends). `f` comes

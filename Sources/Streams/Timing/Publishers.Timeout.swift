@@ -8,11 +8,14 @@ extension Publisher {
     /// the error it returns. Values and the upstream's own completion are passed on, delivered on
     /// `scheduler`.
     ///
+    /// <!-- marble timeout scheduler: $0.timeout(.seconds(3), scheduler: scheduler) -->
     /// ```text
     /// upstream: -a-b------c|
     ///           timeout(.seconds(3), scheduler: scheduler)     (one tick = 1 s)
     /// output:   -a-b--[;|]
     /// ```
+    ///
+    /// ![Marble diagram of timeout](marble-timeout)
     ///
     /// A value or completion that arrives at the very instant the timer runs out comes first:
     /// a value starts the timer again, a completion is passed on and there is no timeout.

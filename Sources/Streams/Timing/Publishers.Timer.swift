@@ -9,10 +9,13 @@ extension Scheduler {
     /// after connecting, then one every `interval`. Because it runs on any ``Scheduler``, a test
     /// can drive it with a virtual-time scheduler instead of waiting (see ``Publishers/Timer``).
     ///
+    /// <!-- marble timerPublisher scheduler source: scheduler.timerPublisher(every: .seconds(2)).autoconnect().map(seconds) -->
     /// ```text
-    /// scheduler.timerPublisher(every: 2 ticks).autoconnect(), subscribed at tick 0:
-    /// output: --a-b-c-    (a, b, c: the scheduler's time at ticks 2, 4, 6)
+    ///         timerPublisher(every: 2 ticks).autoconnect(), subscribed at tick 0
+    /// output: --2-4-6-    (each value the scheduler's time, shown in ticks since the start)
     /// ```
+    ///
+    /// ![Marble diagram of timerPublisher](marble-timerPublisher)
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test

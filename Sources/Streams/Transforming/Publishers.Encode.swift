@@ -8,6 +8,7 @@ extension Publisher where Output: Encodable {
     /// is sent on. When encoding throws, the upstream is cancelled and the stream fails with the
     /// error (S14); the failure type becomes `any Error`.
     ///
+    /// <!-- marble skip: its values are Data -->
     /// ```text
     /// upstream: -a-b-|
     ///           encode(encoder: JSONEncoder())
@@ -48,6 +49,7 @@ extension Publisher {
     /// decoded value is sent on. When decoding throws, the upstream is cancelled and the stream
     /// fails with the error (S14); the failure type becomes `any Error`.
     ///
+    /// <!-- marble skip: its values are Data -->
     /// ```text
     /// upstream: -A-B-|        (A, B: JSON data)
     ///           decode(type: Point.self, decoder: JSONDecoder())

@@ -7,11 +7,14 @@ extension Publisher {
     /// Demand, completion and cancellation pass through untouched, so `map` adds no state and
     /// no lock: it is a plain struct around your closure.
     ///
+    /// <!-- marble map: $0.ints.map { $0 * 10 } -->
     /// ```text
     /// upstream: -1-2-3-|
     ///           map { $0 * 10 }
     /// output:   -a-b-c-|      (a = 10, b = 20, c = 30)
     /// ```
+    ///
+    /// ![Marble diagram of map](marble-map)
     ///
     /// ```swift
     /// let c = [1, 2, 3].publisher.map { $0 * 10 }.sink { print($0) }
@@ -35,11 +38,14 @@ extension Publisher {
     /// When `transform` throws, `tryMap` cancels the upstream and finishes with
     /// `.failure(error)` (S14). The failure type becomes `any Error`.
     ///
+    /// <!-- marble tryMap: $0.ints.tryMap { try reciprocal($0) } -->
     /// ```text
     /// upstream: -1-2-0-3-|
     ///           tryMap { try reciprocal($0) }   (throws for 0)
-    /// output:   -a-b-^        (a = 1/1, b = 1/2)
+    /// output:   -a-b-[;^]     (a = 1.0, b = 0.5; `;`: the upstream is cancelled)
     /// ```
+    ///
+    /// ![Marble diagram of tryMap](marble-tryMap)
     ///
     /// ```swift
     /// struct Zero: Error {}
@@ -65,11 +71,14 @@ extension Publisher {
 
     /// Replaces `nil` values with a default value.
     ///
+    /// <!-- marble replaceNil: $0.map { Int($0) }.replaceNil(with: 0) -->
     /// ```text
     /// upstream: -1-n-3-|     (n = nil)
     ///           replaceNil(with: 0)
     /// output:   -1-0-3-|
     /// ```
+    ///
+    /// ![Marble diagram of replaceNil](marble-replaceNil)
     ///
     /// ```swift
     /// let c = [1, nil, 3].publisher.replaceNil(with: 0).sink { print($0) }

@@ -8,11 +8,14 @@ extension Publisher {
     /// downstream expects, for example to merge two streams that fail differently. Like `map`,
     /// it is a plain struct around your closure: no state, no lock.
     ///
+    /// <!-- marble mapError: $0.mapError { AppError.network($0) } -->
     /// ```text
     /// upstream: -1-2-^          (fails with NetworkError.timeout)
     ///           mapError { AppError.network($0) }
     /// output:   -1-2-^          (fails with AppError.network(.timeout))
     /// ```
+    ///
+    /// ![Marble diagram of mapError](marble-mapError)
     ///
     /// ```swift
     /// struct Timeout: Error {}

@@ -7,6 +7,7 @@ extension Publisher {
     /// property. A closure still picks the closure form (``Publishers/Map``); only a key path
     /// literal picks this one. Like `map`, it is a plain struct: no state, no lock.
     ///
+    /// <!-- marble skip: its values are structs -->
     /// ```text
     /// upstream: -a-b-|       (a = User(name: "Ann"), b = User(name: "Bo"))
     ///           map(\.name)
@@ -34,6 +35,7 @@ extension Publisher {
 
     /// Replaces each value with a pair of its properties, named by two key paths.
     ///
+    /// <!-- marble skip: its values are structs -->
     /// ```text
     /// upstream: -a-b-|       (a = Point(x: 1, y: 2), b = Point(x: 3, y: 4))
     ///           map(\.x, \.y)
@@ -58,6 +60,7 @@ extension Publisher {
 
     /// Replaces each value with a triple of its properties, named by three key paths.
     ///
+    /// <!-- marble skip: its values are structs -->
     /// ```text
     /// upstream: -a-|         (a = Color(r: 1, g: 2, b: 3))
     ///           map(\.r, \.g, \.b)

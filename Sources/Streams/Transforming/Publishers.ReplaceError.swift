@@ -8,11 +8,14 @@ extension Publisher {
     /// `Never`). Use it where a failure should show as a fallback value, such as an empty list
     /// after a failed download; to recover with a whole publisher instead, use `catch`.
     ///
+    /// <!-- marble replaceError: $0.replaceError(with: "0") -->
     /// ```text
     /// upstream: -1-2-^
     ///           replaceError(with: 0)
     /// output:   -1-2-[0|]
     /// ```
+    ///
+    /// ![Marble diagram of replaceError](marble-replaceError)
     ///
     /// ```swift
     /// struct Offline: Error {}

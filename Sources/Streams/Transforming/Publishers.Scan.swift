@@ -7,11 +7,14 @@ extension Publisher {
     /// `nextPartialResult(result, value)`, keeps the answer as the new result and sends it on.
     /// It is `reduce` that shows every step instead of only the last one.
     ///
+    /// <!-- marble scan: $0.ints.scan(0) { $0 + $1 } -->
     /// ```text
     /// upstream: -1-2-3-|
     ///           scan(0) { $0 + $1 }
     /// output:   -1-3-6-|
     /// ```
+    ///
+    /// ![Marble diagram of scan](marble-scan)
     ///
     /// ```swift
     /// let c = (1...5).publisher.scan(0) { $0 + $1 }.sink { print($0) }
@@ -38,11 +41,14 @@ extension Publisher {
     /// As ``scan(_:_:)``; when `nextPartialResult` throws, `tryScan` cancels the upstream and
     /// finishes with `.failure(error)` (S14). The failure type becomes `any Error`.
     ///
+    /// <!-- marble tryScan: $0.ints.tryScan(10) { try divide($0, by: $1) } -->
     /// ```text
     /// upstream: -1-2-0-3-|
     ///           tryScan(10) { try divide($0, by: $1) }   (throws for 0)
     /// output:   -a-b-[;^]     (a = 10, b = 5)
     /// ```
+    ///
+    /// ![Marble diagram of tryScan](marble-tryScan)
     ///
     /// ```swift
     /// struct DivisionByZero: Error {}

@@ -9,11 +9,14 @@ extension Publisher where Failure == Never {
     /// need matching failure types). To change the failure of a publisher that *can* fail, use
     /// ``mapError(_:)`` instead.
     ///
+    /// <!-- marble setFailureType: $0.assertNoFailure().setFailureType(to: DocError.self) -->
     /// ```text
     /// upstream: -1-2-|       (Failure == Never)
     ///           setFailureType(to: URLError.self)
     /// output:   -1-2-|       (Failure == URLError)
     /// ```
+    ///
+    /// ![Marble diagram of setFailureType](marble-setFailureType)
     ///
     /// ```swift
     /// struct LoadError: Error {}

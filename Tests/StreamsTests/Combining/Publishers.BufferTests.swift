@@ -10,10 +10,6 @@ struct BufferTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        // The doc comment's diagram: the downstream asks for one value only.
-        assertMarbles("-1-2-3-4-|", {
-            $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
-        }, "-1--------", demand: .max(1))
         // With demand, values go straight through.
         assertMarbles("-a-b-c-|", { $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest) }, "-a-b-c-|")
         assertMarbles("-a-b-c-|", { $0.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest) }, "-a-b-c-|")

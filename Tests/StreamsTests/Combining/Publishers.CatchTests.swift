@@ -11,12 +11,9 @@ struct CatchTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles(inputs: ["-1-2-^", "------8-9-|"], { p in p[0].catch { _ in p[1] } }, "-1-2--8-9-|")
         assertMarbles(inputs: ["-1-2-|", "--x---8-9-|"], { p in p[0].catch { _ in p[1] } }, "-1-2-|")
         // The replacement's failure is not caught again.
         assertMarbles(inputs: ["-1-^", "-----8^"], { p in p[0].catch { _ in p[1] } }, "-1---8^")
-        assertMarbles(inputs: ["-1-2-^"], { p in p[0].tryCatch { _ -> Empty<String, MarbleFailure> in throw Fatal() } },
-                      "-1-2-^")
         assertMarbles(inputs: ["-1-^", "----7|"], { p in p[0].tryCatch { _ in p[1] } }, "-1--7|")
         assertMarbles("-1-2-^", { $0.catch { _ in Just("0") } }, "-1-2-[0|]")
         assertMarbles(Fail<Int, Boom>(error: Boom()).catch { _ in [7, 8].publisher }, "[78|]")

@@ -23,7 +23,6 @@ struct RetryTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles(inputs: ["-1-^", "----2-3-|"], { p in Attempts(p).publisher.retry(2) }, "-1--2-3-|")
         // Out of retries: the last failure goes down.
         assertMarbles(inputs: ["-1^", "--2^", "----3^"], { p in Attempts(p).publisher.retry(2) }, "-12-3^")
         assertMarbles(inputs: ["-1-^", "----2-3-|"], { p in Attempts(p).publisher.retry(0) }, "-1-^")

@@ -58,7 +58,6 @@ struct HandleEventsTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles("-1-2-|", { $0.handleEvents(receiveOutput: { _ in }) }, "-1-2-|")
         assertMarbles("-1-2-^", { $0.handleEvents() }, "-1-2-^")
         assertMarbles([1, 2, 3].publisher.handleEvents(receiveOutput: { _ in }), "[123|]")
     }

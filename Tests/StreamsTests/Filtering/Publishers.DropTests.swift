@@ -9,7 +9,6 @@ struct DropTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles("-a-b-c-d-|", { $0.dropFirst(2) }, "-----c-d-|")
         assertMarbles("-a-b-c-|", { $0.dropFirst() }, "---b-c-|")
         assertMarbles("-a-b-c-|", { $0.dropFirst(0) }, "-a-b-c-|")
         assertMarbles("-a-b-|", { $0.dropFirst(5) }, "-----|")

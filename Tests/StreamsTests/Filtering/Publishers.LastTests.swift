@@ -9,15 +9,9 @@ struct LastTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles("-1-2-3-|", { $0.last() }, "-------[3|]")
         assertMarbles("---|", { $0.last() }, "---|")
         assertMarbles("-1-2-^", { $0.last() }, "-----^")
-        assertMarbles("-1-2-3-|", { $0.last { Int($0)! < 3 } }, "-------[2|]")
         assertMarbles("-5-6-|", { $0.last { Int($0)! < 3 } }, "-----|")
-        assertMarbles("-1-2-x-3-|", { $0.tryLast { text in
-            guard let n = Int(text) else { throw Boom() }
-            return n.isMultiple(of: 2)
-        } }, "-----[;^]")
         assertMarbles((1...5).publisher.last(), "[5|]")
     }
 

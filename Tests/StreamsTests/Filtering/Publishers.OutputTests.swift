@@ -9,17 +9,14 @@ struct OutputTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles("-a-b-c-d-|", { $0.output(at: 2) }, "-----[c;|]")
         assertMarbles("-a-b-|", { $0.output(at: 0) }, "-[a;|]")
         assertMarbles("-a-b-|", { $0.output(at: 5) }, "-----|")
         assertMarbles("-a-b-^", { $0.output(at: 5) }, "-----^")
-        assertMarbles("-a-b-c-d-e-|", { $0.output(in: 1...2) }, "---b-[c;|]")
         assertMarbles("-a-b-c-d-e-|", { $0.output(in: 1..<3) }, "---b-[c;|]")
         assertMarbles("-a-b-c-d-e-|", { $0.output(in: ..<2) }, "-a-[b;|]")
         assertMarbles("-a-b-c-d-e-|", { $0.output(in: ...1) }, "-a-[b;|]")
         assertMarbles("-a-b-c-d-e-|", { $0.output(in: 3...) }, "-------d-e-|")
         assertMarbles("-a-b-c-^", { $0.output(in: 1...5) }, "---b-c-^")
-        assertMarbles("-a-b-c-d-|", { $0.prefix(2) }, "-a-[b;|]")
         assertMarbles("-a-|", { $0.prefix(2) }, "-a-|")
         // Through a general publisher (a Sequence's prefix fuses: see SequenceFusionTests).
         assertMarbles(AnyPublisher((0...10).publisher).prefix(2), "[01|]")

@@ -9,14 +9,9 @@ struct PrefixWhileTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles("-1-2-5-3-|", { $0.prefix { Int($0)! < 3 } }, "-1-2-[;|]")
         assertMarbles("-5-1-|", { $0.prefix { Int($0)! < 3 } }, "-[;|]")
         assertMarbles("-1-2-|", { $0.prefix { Int($0)! < 3 } }, "-1-2-|")
         assertMarbles("-1-2-^", { $0.prefix { Int($0)! < 3 } }, "-1-2-^")
-        assertMarbles("-1-2-x-3-|", { $0.tryPrefix { text in
-            guard let n = Int(text) else { throw Boom() }
-            return n < 3
-        } }, "-1-2-[;^]")
         assertMarbles("-1-4-|", { $0.tryPrefix { Int($0)! < 3 } }, "-1-[;|]")
         assertMarbles([1, 2, 5, 3, 1].publisher.prefix { $0 < 3 }, "[12|]")
     }

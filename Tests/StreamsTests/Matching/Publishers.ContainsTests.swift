@@ -12,11 +12,6 @@ struct ContainsTests {
         assertMarbles("-1-2-3-|", { $0.contains("2") }, "---[;'true'|]")
         assertMarbles("-1-3-|", { $0.contains("2") }, "-----['false'|]")
         assertMarbles("-1-^", { $0.contains("2") }, "---^")
-        assertMarbles("-1-2-3-|", { $0.contains { Int($0)! > 1 } }, "---[;'true'|]")
-        assertMarbles("-1-x-3-|", { $0.tryContains { text in
-            guard let n = Int(text) else { throw Boom() }
-            return n == 3
-        } }, "---[;^]")
         assertMarbles([1, 2, 3].publisher.contains(2), "['true'|]")
         assertMarbles([1, 2, 3].publisher.contains(5), "['false'|]")
     }

@@ -9,7 +9,6 @@ struct CountTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles("-a-b-c-|", { $0.count() }, "-------[3|]")
         assertMarbles("---|", { $0.count() }, "---[0|]")
         assertMarbles("-a-b-^", { $0.count() }, "-----^")
         assertMarbles((1...12).publisher.count(), "['12'|]")

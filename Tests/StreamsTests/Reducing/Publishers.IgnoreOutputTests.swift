@@ -9,7 +9,6 @@ struct IgnoreOutputTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles("-1-2-3-|", { $0.ignoreOutput() }, "-------|")
         assertMarbles("-1-2-^", { $0.ignoreOutput() }, "-----^")
         assertMarbles([1, 2, 3].publisher.ignoreOutput(), "|")
     }

@@ -9,14 +9,9 @@ struct ReduceTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles("-1-2-3-|", { $0.reduce(0) { $0 + Int($1)! } }, "-------[6|]")
         assertMarbles("-a-b-c-|", { $0.reduce("") { $0 + $1 } }, "-------['abc'|]")
         assertMarbles("---|", { $0.reduce(7) { $0 + Int($1)! } }, "---[7|]")
         assertMarbles("-1-2-^", { $0.reduce(0) { $0 + Int($1)! } }, "-----^")
-        assertMarbles("-1-2-x-3-|", { $0.tryReduce(0) { sum, text in
-            guard let n = Int(text) else { throw Boom() }
-            return sum + n
-        } }, "-----[;^]")
         assertMarbles([1, 2, 3, 4].publisher.reduce(0, +), "['10'|]")
         assertMarbles([1, 2, 3, 4].publisher.tryReduce(1, *), "['24'|]")
     }

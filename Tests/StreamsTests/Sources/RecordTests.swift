@@ -14,7 +14,6 @@ struct RecordTests {
             r.receive(completion: .finished)
         }
         assertMarbles(record, "[12|]")
-        assertMarbles(Record<Int, Oops>(output: [1, 2], completion: .failure(Oops())), "[12^]")
         assertMarbles(Record<Int, Oops>(output: [], completion: .failure(Oops())), "^", demand: .none)
     }
 

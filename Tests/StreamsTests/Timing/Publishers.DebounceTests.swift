@@ -17,7 +17,6 @@ struct DebounceTests {
         assertMarbles("-a---b---|", on: scheduler, debounce, "---a---b-|")
         assertMarbles("-abc-----|", on: scheduler, debounce, "-----c---|")
         assertMarbles("-[ab]----|", on: scheduler, debounce, "---b--|")
-        assertMarbles("-a-b-----c-d|", on: scheduler, debounce, "-----b------|")  // the doc comment's
     }
 
     @Test func valueArrivingExactlyAtTheBoundaryRestartsTheTimer() {

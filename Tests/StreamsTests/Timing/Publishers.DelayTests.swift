@@ -11,8 +11,6 @@ struct DelayTests {
 
     @Test func marbles() {
         let scheduler = DispatchQueue.test
-        assertMarbles("-a-b---c|", on: scheduler, { $0.delay(for: .seconds(2), scheduler: scheduler) },
-                      "---a-b---c|")
         assertMarbles("-[ab]-c", on: scheduler, { $0.delay(for: .seconds(1), scheduler: scheduler) },
                       "--[ab]-c")
         assertMarbles("-a-|", on: scheduler, { $0.delay(for: .zero, scheduler: scheduler) }, "-a-|")

@@ -16,9 +16,6 @@ struct MeasureIntervalTests {
 
     @Test func marbles() {
         let scheduler = DispatchQueue.test
-        // The doc comment's diagram: the first value is measured from the subscription.
-        assertMarbles("-a--b-c|", on: scheduler,
-                      { $0.measureInterval(using: scheduler).map(Self.seconds) }, "-1--3-2|")
         assertMarbles("[ab]--c^", on: scheduler,
                       { $0.measureInterval(using: scheduler).map(Self.seconds) }, "[00]--3^")
     }

@@ -13,7 +13,6 @@ struct SubscribeOnTests {
 
     @Test func marbles() {
         let scheduler = DispatchQueue.test
-        assertMarbles("-a-b-|", on: scheduler, { $0.subscribe(on: scheduler) }, "-a-b-|")
         assertMarbles("-a-b-^", on: scheduler, { $0.subscribe(on: scheduler) }, "-a-b-^")
         assertMarbles(on: scheduler, [1, 2, 3].publisher.subscribe(on: scheduler), "[123|]")
     }

@@ -9,15 +9,6 @@ struct ThrottleTests {
 
     // MARK: Marbles
 
-    @Test func marbles() {
-        let scheduler = DispatchQueue.test
-        // The doc comment's diagrams.
-        assertMarbles("-abcd-----f|", on: scheduler,
-                      { $0.throttle(for: .seconds(3), scheduler: scheduler, latest: true) }, "-a--d-----f|")
-        assertMarbles("-abcd-----f|", on: scheduler,
-                      { $0.throttle(for: .seconds(3), scheduler: scheduler, latest: false) }, "-a--b-----f|")
-    }
-
     @Test func firstValueGoesOutAtOnce() {
         // Not at the end of a first interval: as soon as the scheduler runs the emission, in the
         // same instant.

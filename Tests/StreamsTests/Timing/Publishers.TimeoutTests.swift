@@ -14,8 +14,6 @@ struct TimeoutTests {
         let timeout = { (upstream: TestPublisher<String, MarbleFailure>) in
             upstream.timeout(.seconds(3), scheduler: scheduler)
         }
-        // The doc comment's diagram: the timer starts again with each value.
-        assertMarbles("-a-b------c|", on: scheduler, timeout, "-a-b--[;|]")
         // Measured from the subscription when no value comes.
         assertMarbles("------", on: scheduler, timeout, "---[;|]")
         assertMarbles("-a-b|", on: scheduler, timeout, "-a-b|")

@@ -9,7 +9,6 @@ struct ScanTests {
     // MARK: Marbles
 
     @Test func marbles() {
-        assertMarbles("-1-2-3-|", { $0.scan(0) { $0 + Int($1)! } }, "-1-3-6-|")
         assertMarbles("-a-b-c-|", { $0.scan("") { $0 + $1 } }, "-a-'ab'-'abc'-|")
         assertMarbles("-1-2-^", { $0.scan(0) { $0 + Int($1)! } }, "-1-3-^")
         assertMarbles("-1-2-0-3-|", { $0.tryScan(12) { result, text -> Int in

@@ -1,0 +1,279 @@
+import Streams
+import Testing
+
+/// A marble diagram as a doc comment writes it, read so that it can be run as a test and drawn.
+///
+/// A block is lines of text. A line `label: diagram` (not indented) followed by an optional
+/// comment is a *row*: `label` is everything before the first `:` (followed by a space) that leaves a
+/// valid ``Marbles`` diagram after it, the diagram is the next run of non-space characters, and
+/// the rest of the line is a comment. Any other line (the indented operator between the rows,
+/// a blank line) is an *operator line*, shown but not run.
+///
+/// <!-- marble marbleBlock-legend: $0.ints.map { $0 * 10 } -->
+/// ```text
+/// upstream: -1-2-3-|
+///           map { $0 * 10 }
+/// output:   -a-b-c-|      (a = 10, b = 20, c = 30)
+/// ```
+///
+/// A comment may carry a *legend*: `(a = 10, b = 20)` (entries separated by `,` or `;`, each a
+/// one-character key, ` = `, and the value's text; surrounding `"` are dropped). In every row of
+/// the block a one-character value that is a legend key stands for the legend's value, so the
+/// diagram above expects the values `10`, `20` and `30`.
+///
+/// ## Running a block: the annotation
+///
+/// `Scripts/extract-marbles` turns every annotated ```` ```text ```` block of a doc comment in
+/// `Sources` into one test in `Tests/StreamsTests/Testing/DocMarbles.generated.swift` and draws
+/// it with ``MarbleSVG``. The annotation is an HTML comment (DocC does not show it) on the doc
+/// comment lines right before the block's opening fence:
+///
+/// <!-- marble skip: the annotation format, not a diagram -->
+/// ```text
+/// <!-- marble NAME [OPTION ...]: EXPRESSION -->
+/// <!-- marble skip: REASON -->
+/// ```
+///
+/// - `NAME` names the test and the picture (`marble-NAME.svg`); unique in the package.
+/// - `EXPRESSION` is Swift code for the publisher whose output the block shows. `$0` is the
+///   input: a `TestPublisher<String, MarbleFailure>` driven by the one input row, or, when the
+///   expression uses `$0[`, an array of them, one per input row in order. Input values arrive
+///   as their text (`"1"`), so an operator on numbers starts with `.map { Int($0)! }`.
+/// - The output row is the row labelled `output`, else the last row; `row=N` picks the `N`th row
+///   (counting rows only, from 1). The input rows are the rows right before it, back to the
+///   previous row labelled `output`, leaving out rows labelled `output`; `inputs=N` makes them
+///   the first `N` rows instead. `many` passes them as an array even if there is one (an
+///   expression with `name[0]`-style subscripts gets the array without it).
+/// - `scheduler`: the block runs on virtual time; `scheduler` (a `DispatchQueue.test`) is in
+///   scope and one tick is one second.
+/// - `source`: the expression is the publisher itself, with no input.
+/// - `demand=N`: the subscriber asks for `.max(N)` once (unlimited by default).
+/// - `skip` marks a block that is not a runnable diagram, with the reason.
+///
+/// Several annotations may precede one block (one per output row). A block with none fails the
+/// currency test, as does a generated file or a picture that is not what the sources make now.
+public struct MarbleBlock: Sendable, Equatable {
+    /// One line of a block.
+    public struct Row: Sendable, Equatable {
+        /// The label before `:`, or `nil` for an operator line.
+        public let label: String?
+        /// The diagram as written, or `nil` for an operator line.
+        public let diagram: String?
+        /// The comment after the diagram, or the whole text of an operator line.
+        public let comment: String
+    }
+
+    /// The block's lines, in order.
+    public let rows: [Row]
+    /// The values one-character placeholders stand for, from the comments.
+    public let legend: [String: String]
+
+    /// Reads a block's text.
+    public init(_ text: String) {
+        var rows: [Row] = []
+        var legend: [String: String] = [:]
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let row = Self.readRow(String(line))
+            rows.append(row)
+            if row.diagram != nil {
+                for (key, value) in Self.readLegend(row.comment) { legend[key] = value }
+            }
+        }
+        while let last = rows.last, last.label == nil, last.comment.allSatisfy(\.isWhitespace) {
+            rows.removeLast()
+        }
+        self.rows = rows
+        self.legend = legend
+    }
+
+    /// The rows that carry a diagram.
+    public var diagramRows: [Row] { rows.filter { $0.diagram != nil } }
+
+    /// A row's diagram with its legend placeholders replaced by their values.
+    public func ticks(of row: Row) throws -> [[Marbles.Event]] {
+        try Marbles.parse(row.diagram ?? "").map { tick in
+            tick.map { event in
+                if case .value(let text) = event, let value = legend[text] { return .value(value) }
+                return event
+            }
+        }
+    }
+
+    /// A row's diagram with its legend applied, in the grammar ``assertMarbles(_:_:_:demand:sourceLocation:)``
+    /// reads.
+    public func resolvedDiagram(of row: Row) throws -> String {
+        Marbles.render(try ticks(of: row))
+    }
+
+    static func readRow(_ line: String) -> Row {
+        let characters = Array(line)
+        var index = characters.first?.isWhitespace == true ? characters.count : 0
+        while index < characters.count {
+            defer { index += 1 }
+            guard characters[index] == ":", index + 1 < characters.count, characters[index + 1] == " " else { continue }
+            let label = String(characters[..<index]).trimmingSpaces()
+            guard !label.isEmpty else { continue }
+            var start = index + 1
+            while start < characters.count, characters[start] == " " { start += 1 }
+            var end = start, quoted = false
+            while end < characters.count, quoted || characters[end] != " " {
+                if characters[end] == "'" { quoted.toggle() }
+                end += 1
+            }
+            guard end > start else { continue }
+            let diagram = String(characters[start..<end])
+            guard (try? Marbles.parse(diagram)) != nil else { continue }
+            return Row(label: label, diagram: diagram, comment: String(characters[end...]).trimmingSpaces())
+        }
+        return Row(label: nil, diagram: nil, comment: line.trimmingSpaces())
+    }
+
+    static func readLegend(_ comment: String) -> [(String, String)] {
+        guard comment.hasPrefix("("), comment.hasSuffix(")") else { return [] }
+        var parts: [String] = [], part = "", depth = 0, quoted = false
+        for character in comment.dropFirst().dropLast() {
+            if character == "\"" { quoted.toggle() }
+            if !quoted {
+                if character == "(" || character == "[" { depth += 1 }
+                if character == ")" || character == "]" { depth -= 1 }
+                if depth == 0 && (character == "," || character == ";") {
+                    parts.append(part)
+                    part = ""
+                    continue
+                }
+            }
+            part.append(character)
+        }
+        parts.append(part)
+        return parts.compactMap { part in
+            let sides = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
+            guard sides.count == 2, sides[0].count == 1, let key = sides[0].first, key.isLetter || key.isNumber,
+                  !sides[1].isEmpty
+            else { return nil }
+            var value = sides[1]
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            return (sides[0], value)
+        }
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var slice = Substring(self)
+        while slice.first?.isWhitespace == true { slice = slice.dropFirst() }
+        while slice.last?.isWhitespace == true { slice = slice.dropLast() }
+        return String(slice)
+    }
+}
+
+// MARK: - Running a block
+
+extension MarbleBlock {
+    /// The output row: the `row`th row (from 1), else the row labelled `output`, else the last.
+    func outputIndex(_ row: Int?) -> Int? {
+        let diagramRows = self.diagramRows
+        if let row { return row >= 1 && row <= diagramRows.count ? row - 1 : nil }
+        return diagramRows.firstIndex { $0.label == "output" } ?? (diagramRows.isEmpty ? nil : diagramRows.count - 1)
+    }
+
+    /// The input rows and the output row's diagram, with the legend applied. The input rows
+    /// are the first `inputs` rows if given, else the rows right before the output row up to
+    /// the previous row labelled `output`, leaving out rows labelled `output`.
+    func resolve(row: Int?, inputs: Int?, sourceLocation: SourceLocation) -> (inputs: [String], output: String)? {
+        guard let outputIndex = outputIndex(row) else {
+            Issue.record("marble block has no row \(row.map(String.init) ?? "to compare with")", sourceLocation: sourceLocation)
+            return nil
+        }
+        let diagramRows = self.diagramRows
+        var inputRows: [Row] = []
+        if let inputs {
+            inputRows = Array(diagramRows.prefix(inputs))
+        } else {
+            for candidate in diagramRows[..<outputIndex].reversed() {
+                if candidate.label == "output" {
+                    if inputRows.isEmpty { continue } else { break }
+                }
+                inputRows.insert(candidate, at: 0)
+            }
+        }
+        do {
+            return (try inputRows.map(resolvedDiagram(of:)), try resolvedDiagram(of: diagramRows[outputIndex]))
+        } catch {
+            Issue.record("marble block: \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+
+    func singleInput(row: Int?, inputs: Int?, sourceLocation: SourceLocation) -> (input: String, output: String)? {
+        guard let (inputs, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return nil }
+        guard inputs.count == 1 else {
+            Issue.record("marble block has \(inputs.count) input rows; an expression for one input was given", sourceLocation: sourceLocation)
+            return nil
+        }
+        return (inputs[0], output)
+    }
+
+    /// Drives `makeOperator` with the block's one input row and asserts its output row.
+    public func check<P: Publisher>(
+        row: Int? = nil,
+        inputs: Int? = nil,
+        demand: Subscribers.Demand = .unlimited,
+        _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
+        driveMarbles(input, makeOperator, output, demand: demand, subscriptionInTickZero: true, sourceLocation: sourceLocation)
+    }
+
+    /// Drives `makeOperator` with the block's input rows, in order, and asserts its output row.
+    public func checkMany<P: Publisher>(
+        row: Int? = nil,
+        inputs: Int? = nil,
+        demand: Subscribers.Demand = .unlimited,
+        _ makeOperator: ([TestPublisher<String, MarbleFailure>]) -> P,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let (inputs, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
+        driveMarbles(inputs, makeOperator, output, demand: demand, subscriptionInTickZero: true, sourceLocation: sourceLocation)
+    }
+
+    /// Drives `makeOperator` with the block's one input row on `scheduler`, one tick a second,
+    /// and asserts its output row.
+    public func check<P: Publisher, Time, Options>(
+        on scheduler: TestScheduler<Time, Options>,
+        row: Int? = nil,
+        inputs: Int? = nil,
+        demand: Subscribers.Demand = .unlimited,
+        _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
+        assertMarbles(input, on: scheduler, makeOperator, output, demand: demand, sourceLocation: sourceLocation)
+    }
+
+    /// Subscribes to `publisher` and asserts what it sends at once against the output row.
+    public func check<P: Publisher>(
+        source publisher: P,
+        row: Int? = nil,
+        inputs: Int? = nil,
+        demand: Subscribers.Demand = .unlimited,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let (_, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
+        assertMarbles(publisher, output, demand: demand, sourceLocation: sourceLocation)
+    }
+
+    /// Subscribes to `publisher` at tick 0 and asserts what it sends over virtual time, one tick
+    /// a second, against the output row.
+    public func check<P: Publisher, Time, Options>(
+        on scheduler: TestScheduler<Time, Options>,
+        source publisher: P,
+        row: Int? = nil,
+        inputs: Int? = nil,
+        demand: Subscribers.Demand = .unlimited,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let (_, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
+        assertMarbles(on: scheduler, publisher, output, demand: demand, sourceLocation: sourceLocation)
+    }
+}

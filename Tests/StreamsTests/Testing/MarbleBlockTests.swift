@@ -1,0 +1,47 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("MarbleBlock")
+struct MarbleBlockTests {
+    @Test func readsRowsOperatorLinesAndTheLegend() throws {
+        let block = MarbleBlock("""
+            upstream: -1-2-|
+                      map { $0 * 10 }   (a label-like ': b' in an operator line is not a row)
+            output:   -a-b-|      (a = 10, b = "20")
+            """)
+        #expect(block.rows.map(\.label) == ["upstream", nil, "output"])
+        #expect(block.diagramRows.map(\.diagram) == ["-1-2-|", "-a-b-|"])
+        #expect(block.legend == ["a": "10", "b": "20"])
+        #expect(try block.resolvedDiagram(of: block.diagramRows[1]) == "-'10'-'20'-|")
+    }
+
+    @Test func aLabelMayHoldColonsAndTheDiagramIsTheFirstTokenThatParses() {
+        let block = MarbleBlock("Record(output: [1, 2], completion: .failure(e)):  [12^]")
+        #expect(block.rows.first?.label == "Record(output: [1, 2], completion: .failure(e))")
+        #expect(block.rows.first?.diagram == "[12^]")
+    }
+
+    @Test func legendEntriesAreSplitAtTopLevelOnly() {
+        let block = MarbleBlock("output: -w-x-|   (w = (1, a), x = [2, 3]; `;`: cancelled)")
+        #expect(block.legend == ["w": "(1, a)", "x": "[2, 3]"])
+    }
+
+    @Test func runsTheOutputRowAgainstTheInputRowBeforeIt() {
+        MarbleBlock("""
+            upstream: -1-2-3-4-|
+                      filter
+            output:   ---2---4-|
+            """).check { $0.filter { Int($0)!.isMultiple(of: 2) } }
+    }
+
+    @Test func aDiagramThatDoesNotMatchFails() {
+        withKnownIssue {
+            MarbleBlock("upstream: -1-|\noutput:   --1|").check { $0 }
+        }
+    }
+
+    @Test func subscriptionTimeEventsFallInTickZero() {
+        MarbleBlock("upstream: -3-|\noutput:   [12]3-|").check { $0.prepend("1", "2") }
+    }
+}
