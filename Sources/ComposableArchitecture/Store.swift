@@ -187,7 +187,7 @@ public final class Store<State, Action> {
     /// When the child's state can go away (optional state, an element of a collection), the
     /// scope's state becomes `nil` and the scope keeps sending actions to this store; the
     /// reducer that owns that state reports them: ``Reducer/optional(fileID:line:)`` and
-    /// ``Reducer/forEach(state:action:environment:fileID:line:)`` say which action arrived for
+    /// the `forEach` reducers say which action arrived for
     /// state that is gone, and change nothing. For a store of the value itself, which drops such
     /// actions at once and reports them, use ``ifLet(then:else:fileID:line:)``.
     @MainActor
