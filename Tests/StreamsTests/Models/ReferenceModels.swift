@@ -228,8 +228,8 @@ enum OpSpec: Equatable, Sendable, CustomStringConvertible {
         case .subscribeOn: "subscribe(on: scheduler)"
         case .debounce(let d): "debounce(for: \(d)ms)"
         case .delay(let d): "delay(for: \(d)ms)"
-        case .throttle(let d, let latest): "throttle(for: \(d)ms, latest: \(latest))"
-        case .timeout(let d, let fails): "timeout(\(d)ms\(fails ? ", customError: E99" : ""))"
+            case .throttle(let d, let latest): "throttle(for: \(d)ms, latest: \(latest))"
+    case .timeout(let d, let fails): "timeout(\(d)ms\(fails ? ", customError: E99" : ""))"
         }
     }
 
@@ -251,8 +251,15 @@ enum OpSpec: Equatable, Sendable, CustomStringConvertible {
     /// are run with ample demand only.
     var needsAmpleDemand: Bool {
         switch self {
-        case .flatMap(let m, _): m != 1
+        // `flatMap`: also with one inner publisher at a time, a value an inner publisher sends
+        // re-entrantly while `flatMap` delivers waits, and a failure that follows drops it
+        // (its documented rule, as Combine buffers such values too).
+        case .flatMap: true
         case .switchToLatest: true
+        // `replaceEmpty` asks its upstream for `.unlimited` and passes on values nobody asked
+        // for (as Combine does; its documentation says so): the S1 check downstream of it
+        // would flag what is the documented rule.
+        case .replaceEmpty: true
         default: false
         }
     }
@@ -309,7 +316,10 @@ private func interleave(_ a: Trace, _ b: Trace) -> [(side: Int, event: Timed)] {
 /// The model of one operator: what it sends, given what its upstream sends (with enough demand).
 /// `upstream` re-runs the model of everything upstream of this operator for a new subscription
 /// made at a given time (for `retry`).
-func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, resubscribe upstream: (Int) -> Trace) -> Trace {
+///
+/// `onSource`: the operator is the first, right on the source.
+func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, onSource: Bool = false,
+           resubscribe upstream: (Int) -> Trace) -> Trace {
     switch op {
     case .map(let k): return transform(input, value: { [.value($0 + k)] })
     case .modulo(let k): return transform(input, value: { [.value($0 % k)] })
@@ -354,7 +364,9 @@ func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, resubscribe up
         return transform(input, value: { $0 < k ? [] : [.value(0), .finished] },
                          end: { $0 == .finished ? [.value(1), .finished] : [$0] })
     case .prefix(let n):
-        if n == 0 { return [Timed(time: start, event: .finished)] }
+        // An empty range ends at the upstream's first event (as in Combine): `.finished` at
+        // its first value, or its own completion.
+        if n == 0 { return transform(input, value: { _ in [.finished] }) }
         var count = 0
         return transform(input, value: { count += 1; return count == n ? [.value($0), .finished] : [.value($0)] })
     case .dropFirst(let n):
@@ -399,9 +411,21 @@ func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, resubscribe up
             left -= 1
             attempt = upstream(last.time)
         }
-    case .buffer, .handleEvents, .receiveOn, .subscribeOn:
-        // `buffer` with enough demand (or a pull upstream, which never overflows it) is the
-        // identity; its S5 hold and its early failure are accounted for by the harness.
+    case .buffer(let size, let keepFull, let dropOldest):
+        // `.keepFull` asks for `size` and then for what the downstream takes: a pull upstream
+        // never overflows it. `.byRequest` asks for `.unlimited` before the downstream has its
+        // subscription (as Combine does): what a synchronous source right above it sends during
+        // the subscription fills the buffer (and overflows it, as `whenFull` says; a failure
+        // follows the values kept). After that, with enough demand, it passes everything. Above
+        // other operators, when the flood arrives depends on when each hands its subscription
+        // down, so the generator gives those a buffer too large to overflow. The S5 hold and the
+        // early failure under limited demand are accounted for by the harness.
+        if keepFull || !onSource { return input }
+        let during = Array(input.prefix { $0.time == start })
+        let kept = dropOldest ? Array(during.values.suffix(size)) : Array(during.values.prefix(size))
+        return kept.map { Timed(time: start, event: .value($0)) } + during.filter(\.event.isTerminal)
+            + input.dropFirst(during.count)
+    case .handleEvents, .receiveOn, .subscribeOn:
         return input
     case .prepend(let values):
         return values.map { Timed(time: start, event: .value($0)) } + input
@@ -475,6 +499,10 @@ func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, resubscribe up
     case .delay(let d):
         return input.map { Timed(time: $0.time + d, event: $0.event) }
     case .throttle(let d, let latest):
+        // A value that finds nothing waiting is scheduled: at once (on the scheduler, so at the
+        // same instant) if nothing was sent for `interval`, else `interval` after the last one
+        // sent. Until it goes out it is the waiting value, which later values replace
+        // (`latest`) or are dropped against; the completion follows the waiting value.
         var out: Trace = []
         var lastSent: Int?
         var pending: Timed?   // the waiting value, at the time it goes out
@@ -491,7 +519,7 @@ func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, resubscribe up
             } else if let sent = lastSent, e.time - sent < d {
                 pending = Timed(time: sent + d, event: e.event)
             } else {
-                out.append(e); lastSent = e.time
+                pending = e
             }
         }
         if let p = pending { out.append(p) }
@@ -617,5 +645,5 @@ private func modelPrefix(source: SourceSpec, ops: ArraySlice<OpSpec>, subscribed
     guard let op = ops.last else { return source.seen(at: t) }
     let upstream = ops.dropLast()
     let input = modelPrefix(source: source, ops: upstream, subscribedAt: t)
-    return model(op, input, subscribedAt: t, resubscribe: { modelPrefix(source: source, ops: upstream, subscribedAt: $0) })
+    return model(op, input, subscribedAt: t, onSource: upstream.isEmpty, resubscribe: { modelPrefix(source: source, ops: upstream, subscribedAt: $0) })
 }
