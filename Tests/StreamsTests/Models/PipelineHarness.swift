@@ -242,7 +242,9 @@ struct CaseGenerator {
         if pull && ops.contains(where: \.needsAmpleDemand) {
             // `subscribe(on:)` hands the subscriber's requests over later: inner publishers'
             // values then wait for demand, and how waiting values are shared out is not modelled.
-            ops = ops.map { $0 == .subscribeOn ? .receiveOn : $0 }
+            // `receive(on:)` likewise hands values over later, while the demand they would
+            // have used goes on to other inner publishers.
+            ops = ops.map { $0 == .subscribeOn || $0 == .receiveOn ? .handleEvents : $0 }
         }
         var demand: DemandPlan
         // A `buffer` with operators after it lets a failure overtake values it holds when the
