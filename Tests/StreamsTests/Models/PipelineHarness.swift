@@ -83,7 +83,8 @@ struct PipelineCase: Equatable, Sendable, CustomStringConvertible {
     var sources: [SourceSpec] {
         [source] + ops.compactMap { op -> SourceSpec? in
             switch op {
-            case .append(let s), .merge(let s), .zip(let s), .combineLatest(let s), .catchWith(let s): s
+            case .append(let s), .merge(let s), .zip(let s), .combineLatest(let s), .catchWith(let s),
+                 .prefixUntil(let s), .dropUntil(let s): s
             case .flatMap(_, let s?), .switchToLatest(let s?): s
             default: nil
             }
@@ -152,7 +153,7 @@ struct CaseGenerator {
     }
 
     mutating func op(pull: Bool) -> OpSpec {
-        switch int(0...47) {
+        switch int(0...49) {
         case 0: .map(int(1...5))
         case 1: .modulo(int(2...4))
         case 2: .filterEven(chance(50))
@@ -207,7 +208,9 @@ struct CaseGenerator {
         case 44: pull ? .removeDuplicates : .throttle(interval(), latest: chance(50))
         case 45: pull ? .dropFirst(1) : .timeout(interval() + 200, fails: chance(50))
         case 46: pull ? .collectBy(2) : .merge(.subject(script()))
-        default: pull ? .first : .zip(.subject(script()))
+        case 47: pull ? .first : .zip(.subject(script()))
+        case 48: pull ? .compactMap : .prefixUntil(.subject(script()))
+        default: pull ? .tryMap(throwOn: int(0...9)) : .dropUntil(.subject(script()))
         }
     }
 
@@ -225,6 +228,11 @@ struct CaseGenerator {
             // `subscribe(on:)` after `throttle` hands the subscriber's demand over later than the
             // value sent during the subscription, which `throttle` then drops (its documented rule).
             for i in ops.indices where i > firstTimed && ops[i] == .subscribeOn { ops[i] = .receiveOn }
+        }
+        if let firstBuffer = ops.firstIndex(where: { if case .buffer = $0 { true } else { false } }) {
+            // `subscribe(on:)` after a `buffer` hands the demand over later: a failure meanwhile
+            // overtakes the values the buffer holds (its documented rule), not modelled.
+            for i in ops.indices where i > firstBuffer && ops[i] == .subscribeOn { ops[i] = .handleEvents }
         }
         for i in ops.indices {
             // `flatMap(maxPublishers:)` asks a few values at a time: subjects upstream would drop
@@ -386,6 +394,8 @@ final class PipelineEnvironment {
         case .prepend(let values): return up.prepend(values).eraseToAnyPublisher()
         case .append(let other): return up.append(makeSource(other)).eraseToAnyPublisher()
         case .merge(let other): return up.merge(with: makeSource(other)).eraseToAnyPublisher()
+        case .prefixUntil(let trigger): return up.prefix(untilOutputFrom: makeSource(trigger)).eraseToAnyPublisher()
+        case .dropUntil(let trigger): return up.drop(untilOutputFrom: makeSource(trigger)).eraseToAnyPublisher()
         case .zip(let other): return up.zip(makeSource(other)) { $0 * 1000 + $1 }.eraseToAnyPublisher()
         case .combineLatest(let other): return up.combineLatest(makeSource(other)) { $0 * 1000 + $1 }.eraseToAnyPublisher()
         case .flatMap(let max, let innerSpec):
@@ -725,6 +735,8 @@ extension OpSpec {
         switch self {
         case .append(let s): s.shrinkCandidates.map { .append($0) }
         case .merge(let s): s.shrinkCandidates.map { .merge($0) }
+        case .prefixUntil(let s): s.shrinkCandidates.map { .prefixUntil($0) }
+        case .dropUntil(let s): s.shrinkCandidates.map { .dropUntil($0) }
         case .zip(let s): s.shrinkCandidates.map { .zip($0) }
         case .combineLatest(let s): s.shrinkCandidates.map { .combineLatest($0) }
         case .catchWith(let s): s.shrinkCandidates.map { .catchWith($0) }

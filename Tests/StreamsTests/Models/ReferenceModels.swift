@@ -170,6 +170,8 @@ enum OpSpec: Equatable, Sendable, CustomStringConvertible {
     case prepend([Int])
     case append(SourceSpec)
     case merge(SourceSpec)
+    case prefixUntil(SourceSpec)  // prefix(untilOutputFrom:)
+    case dropUntil(SourceSpec)    // drop(untilOutputFrom:)
     case zip(SourceSpec)          // zip { $0 * 1000 + $1 }
     case combineLatest(SourceSpec)
     case flatMap(max: Int?, inner: SourceSpec?)   // inner nil: v -> v % 4 == 3 ? Fail(E(30+v)) : [v, v + 100]
@@ -219,6 +221,8 @@ enum OpSpec: Equatable, Sendable, CustomStringConvertible {
         case .prepend(let v): "prepend(\(v))"
         case .append(let s): "append(\(s))"
         case .merge(let s): "merge(with: \(s))"
+        case .prefixUntil(let s): "prefix(untilOutputFrom: \(s))"
+        case .dropUntil(let s): "drop(untilOutputFrom: \(s))"
         case .zip(let s): "zip(\(s)) { $0 * 1000 + $1 }"
         case .combineLatest(let s): "combineLatest(\(s)) { $0 * 1000 + $1 }"
         case .flatMap(let m, let inner):
@@ -443,6 +447,35 @@ func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, onSource: Bool
                 if finished == 2 { out.append(e); return out }
             case .failure: out.append(e); return out
             }
+        }
+        return out
+    case .prefixUntil(let trigger):
+        // `.finished` at the trigger's first value; the trigger's completion is ignored. The
+        // trigger is subscribed first (as in Combine): at the same instant its events come first.
+        var out: Trace = []
+        for (side, e) in interleave(trigger.seen(at: start), input) {
+            if side == 0 {
+                if case .value = e.event { out.append(Timed(time: e.time, event: .finished)); return out }
+                continue
+            }
+            out.append(e)
+            if e.event.isTerminal { return out }
+        }
+        return out
+    case .dropUntil(let trigger):
+        // Values pass once the trigger (subscribed first) has sent one; its completion before
+        // that ends the stream.
+        var open = false
+        var out: Trace = []
+        for (side, e) in interleave(trigger.seen(at: start), input) {
+            if side == 0 {
+                if open { continue }
+                if case .value = e.event { open = true; continue }
+                out.append(e); return out
+            }
+            if case .value = e.event, !open { continue }
+            out.append(e)
+            if e.event.isTerminal { return out }
         }
         return out
     case .zip(let other):
