@@ -10,13 +10,13 @@ import Testing
 ///
 /// Seeded and reproducible: a failing case is shrunk and printed with its seed. To replay it:
 /// `STREAMS_MODEL_SEED=<seed> swift test --filter ModelTests`. `STREAMS_MODEL_CASES=<n>` runs
-/// more (or fewer) cases than the default 10,000.
+/// more (or fewer) cases than the default 30,000.
 @Suite struct ModelTests {
-    static let defaultCases = 10_000
+    static let defaultCases = 30_000
     static let masterSeed: UInt64 = 0x5EED_0F_57_12EA_0513
 
     /// The seeds of the cases to run: the one given in `STREAMS_MODEL_SEED`, or
-    /// `STREAMS_MODEL_CASES` (default 10,000) seeds from the master seed.
+    /// `STREAMS_MODEL_CASES` (default 30,000) seeds from the master seed.
     static func seeds() -> [UInt64] {
         let environment = ProcessInfo.processInfo.environment
         if let text = environment["STREAMS_MODEL_SEED"] {
