@@ -23,7 +23,7 @@ import Testing
 ///
 /// ## Running a block: the annotation
 ///
-/// `Scripts/extract-marbles` turns every annotated ```` ```text ```` block of a doc comment in
+/// `Scripts/extract-marbles` turns every annotated `text` code block of a doc comment in
 /// `Sources` into one test in `Tests/StreamsTests/Testing/DocMarbles.generated.swift` and draws
 /// it with ``MarbleSVG``. The annotation is an HTML comment (DocC does not show it) on the doc
 /// comment lines right before the block's opening fence:
@@ -99,7 +99,7 @@ public struct MarbleBlock: Sendable, Equatable {
         }
     }
 
-    /// A row's diagram with its legend applied, in the grammar ``assertMarbles(_:_:_:demand:sourceLocation:)``
+    /// A row's diagram with its legend applied, in the grammar `assertMarbles`
     /// reads.
     public func resolvedDiagram(of row: Row) throws -> String {
         Marbles.render(try ticks(of: row))
