@@ -133,5 +133,5 @@ extension Publishers {
     }
 }
 
-// The subscription is `ObservingSubscription` (Internal/ObservingSubscription.swift), shared with
+// The subscription is `ObservingSubscription` (Engines/ObservingSubscription.swift), shared with
 // `print`.
