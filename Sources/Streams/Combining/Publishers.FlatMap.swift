@@ -41,8 +41,10 @@ extension Publisher {
     ///   publisher is asked for `.unlimited`. Asking for `.none` is an API violation (S9).
     /// - Completion: `.finished` once the upstream and all inner publishers have finished and
     ///   every waiting value is delivered. The first failure, of the upstream or of an inner
-    ///   publisher, cancels the upstream and every other inner publisher and goes down at once;
-    ///   waiting values are dropped. What the upstream or an inner publisher sends before its
+    ///   publisher, cancels the upstream and every other inner publisher and goes down next: after
+    ///   the values the subscriber had already asked for (a value sent while the subscriber was
+    ///   being called waits for that call to return, S11), and instead of the values still
+    ///   waiting for demand, which are dropped. What the upstream or an inner publisher sends before its
     ///   subscription or after its end is ignored, and a second subscription is cancelled (S2).
     /// - Cancellation: cancels the upstream and every inner publisher, and lets go of the
     ///   subscriber, `transform` and the waiting values (S6, S7).
@@ -52,8 +54,8 @@ extension Publisher {
     ///   that arrives while another thread is delivering is handed to that thread, which
     ///   delivers it next, and the sending thread returns at once.
     /// - Combine compatibility: as Combine (the same demand asked of the upstream and of each
-    ///   inner publisher, one waiting value per inner publisher, waiting values dropped on
-    ///   failure), with two differences. When an inner publisher fails, Combine leaves the
+    ///   inner publisher, one waiting value per inner publisher, values still waiting for
+    ///   demand dropped on failure), with two differences. When an inner publisher fails, Combine leaves the
     ///   upstream subscription uncancelled; here it is cancelled, as every publisher that ends
     ///   early does (S15). With `maxPublishers: .none`, Combine requests `.none` from the
     ///   upstream, an API violation here (S9); nothing is requested instead.
@@ -244,7 +246,8 @@ extension Publishers {
 /// value and returns at once, and the holder delivers it before giving the token back (S3). A
 /// request from inside `receive(_:)` only adds to the count, and the holder's loop carries on,
 /// so the stack does not grow (S8). The completion goes through the token too: `.finished`
-/// after the waiting values, a failure before them (they are dropped, as in Combine).
+/// after the waiting values; a failure after the values the subscriber had asked for when it
+/// came, before the others (they are dropped, as in Combine).
 ///
 /// `cancel()` and the completion let go of the downstream, the upstream and inner
 /// subscriptions, `transform` and the waiting values, after unlocking (S7); if `cancel()`
@@ -588,7 +591,16 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let upstream = self.upstream.take()
         let transform = self.transform.take()
         var dropped = FIFOQueue<Waiting>()
-        if case .failure = completion { dropped = buffer.takeAll() }
+        if case .failure = completion {
+            // Values the subscriber has asked for (held only because it was being called) go
+            // down before the failure; values waiting for demand are dropped.
+            dropped = buffer.takeAll()
+            var owed = demand
+            while owed > .none, let waiting = dropped.popFirst() {
+                buffer.append(waiting)
+                owed -= 1
+            }
+        }
         pendingCompletion = switch completion {
         case .finished: .finished
         case .failure(let failure): .failure(failure)
@@ -621,7 +633,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             }
             if let pending = pendingCompletion {
                 let completion: Subscribers.Completion<Failure>? = switch pending {
-                case .failure(let failure): .failure(failure as! Failure)  // stored from a `Failure`
+                case .failure(let failure):  // stored from a `Failure`
+                    buffer.isEmpty || demand == .none ? .failure(failure as! Failure) : nil
                 case .finished: buffer.isEmpty ? .finished : nil
                 }
                 if let completion {

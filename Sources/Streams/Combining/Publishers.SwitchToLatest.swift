@@ -37,7 +37,8 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     ///   outstanding, so switching never gives the inner publishers together more than the
     ///   subscriber asked for (S1). Asking for `.none` is an API violation (S9).
     /// - Completion: `.finished` once the upstream and the current inner publisher have both
-    ///   finished. A failure of either goes down at once and cancels the other. What the upstream
+    ///   finished. A failure of either cancels the other and goes down next (after a value sent
+    ///   while the subscriber was being called, which waits for that call to return). What the upstream
     ///   or an inner publisher sends before its subscription or after its end is ignored, and a
     ///   second subscription is cancelled (S2).
     /// - Cancellation: cancels the upstream and the current inner publisher, and lets go of the
@@ -210,7 +211,7 @@ extension Publishers.SwitchToLatest: Sendable where Upstream: Sendable {}
 /// that finds it free takes it, delivers, and before giving it back delivers whatever other
 /// threads queued meanwhile, in order, in a loop (S3, S8). Demand the downstream returns for a
 /// queued value is requested from the current inner publisher. The completion goes through the
-/// same token: `.finished` after the queued values, a failure before them (they are dropped).
+/// same token, after the queued values (every one of them was asked for), a failure too.
 ///
 /// `cancel()` and the completion let go of the downstream, both subscriptions and the queue,
 /// after unlocking (S7); the token holder lets go of the downstream if `cancel()` came while it
@@ -449,15 +450,14 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
         let upstream = self.upstream.take()
         let inner = innerSubscription.take()
         hasInner = false
-        var dropped = FIFOQueue<Downstream.Input>()
-        if case .failure = completion { dropped = queue.takeAll() }
+        // The queued values were all asked for (a value is queued only while the subscriber is
+        // being called): they go down before the completion, a failure included.
         pendingCompletion = completion
         let mustDrain = !isDraining
         isDraining = true
         lock.unlock()
         upstream?.cancel()
         inner?.cancel()
-        _ = dropped
         if mustDrain {
             lock.lock()
             drain()
@@ -478,15 +478,12 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
                 return
             }
             if let completion = pendingCompletion {
-                let failed = if case .failure = completion { true } else { false }
-                if failed || queue.isEmpty {
+                if queue.isEmpty {
                     pendingCompletion = nil
                     isTerminated = true
                     isDraining = false
                     let downstream = self.downstream.take()
-                    let dropped = queue.takeAll()
                     lock.unlock()
-                    _ = dropped
                     downstream?.receive(completion: completion)
                     return
                 }

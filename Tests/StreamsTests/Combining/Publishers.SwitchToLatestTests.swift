@@ -304,6 +304,27 @@ struct SwitchToLatestTests {
 
     // MARK: Description
 
+    /// A value the inner sends while the subscriber is being called waits for the call to return
+    /// (S11); a failure sent right after it must not drop it: it was asked for. (Combine, which
+    /// delivers such a value recursively, gives the same order.)
+    @Test func aValueSentWhileTheSubscriberIsCalledGoesDownBeforeAFailureThatFollows() {
+        let inner = Inner()  // calls its subscriber directly, re-entrantly too
+        let outer = TestPublisher<Inner, Boom>()
+        let subscriber = RecordingSubscriber<Int, Boom>(onValue: { value in
+            if value == 1 {
+                _ = inner.send(2)
+                inner.send(completion: .failure(Boom()))
+            }
+            return .none
+        })
+        outer.switchToLatest().subscribe(subscriber)
+        _ = outer.send(inner)
+        _ = inner.send(1)
+        #expect(subscriber.values == [1, 2])
+        #expect(subscriber.completion == .failure(Boom()))
+        #expect(subscriber.violations.isEmpty)
+    }
+
     @Test func subscriptionIsNamedAsInCombine() {
         // What `print()` shows as "receive subscription: (SwitchToLatest)", as in Combine.
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
