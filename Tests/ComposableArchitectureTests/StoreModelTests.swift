@@ -10,7 +10,8 @@ import Testing
 // a TestScheduler's clock — runs on a real `Store` and on `StoreModel`, a plain first-in first-out
 // queue of actions over the same reducer that interprets each effect from its description. After
 // every step they must agree: the state (which logs every action in the order the reducer saw it),
-// the scope's state, one publication per outermost send with the final state, the number of
+// the scope's state, one publication per outermost send with the final state (the scope's only
+// when its state changed), the number of
 // running effects, and the runtime issues reported. At the end every cancellation id is cancelled
 // and the clock run out: nothing may be left running and nothing delivered after its cancel.
 //
@@ -232,6 +233,10 @@ final class StoreModel {
     var running: [Running] = []
     var now = 0
     var publications = 0
+    /// The scope's publications: a scope of `Equatable` state publishes only when its state
+    /// changed (A10).
+    var scopePublications = 0
+    private var lastPublishedChild = ChildState()
     var reports = 0
     /// What an observer sends the next time the state is published.
     var observerAction: ModelAction?
@@ -259,6 +264,10 @@ final class StoreModel {
                 start(action, before: before)
             }
             publications += 1
+            if state.child != lastPublishedChild {
+                lastPublishedChild = state.child
+                scopePublications += 1
+            }
             if let observed = observerAction {
                 observerAction = nil
                 queue.append(observed)
@@ -387,7 +396,7 @@ enum ModelCase {
                 problems.append("scope state: \(scope.state), model \(model.state.child)")
             }
             let expectedPublications = model.publications + 1 + (sabotage ? 1 : 0)
-            if published.count != expectedPublications || scopePublished != model.publications + 1 {
+            if published.count != expectedPublications || scopePublished != model.scopePublications + 1 {
                 problems.append("publications: store \(published.count), scope \(scopePublished), model \(expectedPublications)")
             }
             if published.last != store.state {
