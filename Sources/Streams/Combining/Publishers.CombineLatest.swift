@@ -1,8 +1,7 @@
 // MARK: - combineLatest
 
-// The types for three and four publishers (`CombineLatest3`, `CombineLatest4` and their
-// latest values) are in
-// Publishers.CombineLatest.generated.swift, made by Scripts/generate-arities from
+// The types for three and four publishers (`CombineLatest3`, `CombineLatest4` and their latest
+// values) are in Publishers.CombineLatest.generated.swift, made by Scripts/generate-arities from
 // Scripts/templates/Publishers.CombineLatest.generated.swift.template.
 
 extension Publisher {
