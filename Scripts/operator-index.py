@@ -156,11 +156,17 @@ def return_type_cell(returned):
 
 
 def operators():
-    """(family, file stem, [(title, [return cells])]) in family and file order."""
+    """(family, file stem, file name, [(title, [return cells])]) in family and file order.
+
+    A generated file (`<File>.generated.swift`, made by Scripts/generate-arities) belongs to its
+    hand-written `<File>.swift`: it comes right after it and shares its stem (tests, guides)."""
     found = []
     all_titles = {}
     for family, _ in FAMILIES:
-        for path in sorted((SOURCES / family).glob('*.swift')):
+        def order(path):
+            return (path.name.removesuffix('.generated.swift').removesuffix('.swift'),
+                    path.name.endswith('.generated.swift'))
+        for path in sorted((SOURCES / family).glob('*.swift'), key=order):
             rows = {}
             for extended, name, labels, returned in declarations(path):
                 title = f'{extended}/{operator_title(name, labels)}'
@@ -170,7 +176,7 @@ def operators():
                 if cell not in cells:
                     cells.append(cell)
             if rows:
-                found.append((family, path.stem, list(rows.items())))
+                found.append((family, order(path)[0], path.name, list(rows.items())))
     return found, all_titles
 
 
@@ -198,14 +204,14 @@ def generate():
         '',
     ]
     for family, heading in FAMILIES:
-        sections = [(stem, rows) for f, stem, rows in found if f == family]
+        sections = [(stem, name, rows) for f, stem, name, rows in found if f == family]
         if not sections:
             continue
         out += [f'### {heading}', '',
                 '| Operator | Returns | Source | Tests | Guides |',
                 '| --- | --- | --- | --- | --- |']
-        for stem, rows in sections:
-            source = f'`Sources/Streams/{family}/{stem}.swift`'
+        for stem, name, rows in sections:
+            source = f'`Sources/Streams/{family}/{name}`'
             test_path = TESTS / family / f'{stem}Tests.swift'
             tests = f'`Tests/StreamsTests/{family}/{stem}Tests.swift`' if test_path.exists() else '—'
             guides = guides_cell(family, stem)

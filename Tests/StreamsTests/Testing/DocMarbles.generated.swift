@@ -366,16 +366,7 @@ let docMarbleSources: [DocMarbleSource] = [
         subscriber: -1-2-|        (attached before connect(); every attached one gets the same)
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Merge.swift"#,
-        annotations: [#"<!-- marble merge: $0[0].merge(with: $0[1].map { $0 }) -->"#],
-        text: #"""
-        self:   -1---3---|
-        other:  ---2---4---|
-                merge(with: other)
-        output: -1-2-3-4---|
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Merge.swift"#,
+        file: #"Sources/Streams/Combining/Publishers.Merge.generated.swift"#,
         annotations: [#"<!-- marble merge3: $0[0].merge(with: $0[1], $0[2]) -->"#],
         text: #"""
         self:   -1-----|
@@ -385,7 +376,7 @@ let docMarbleSources: [DocMarbleSource] = [
         output: -1-2-3---|
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Merge.swift"#,
+        file: #"Sources/Streams/Combining/Publishers.Merge.generated.swift"#,
         annotations: [#"<!-- marble merge4: $0[0].merge(with: $0[1], $0[2], $0[3]) -->"#],
         text: #"""
         self:   -1------|
@@ -396,7 +387,7 @@ let docMarbleSources: [DocMarbleSource] = [
         output: -1234---|
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Merge.swift"#,
+        file: #"Sources/Streams/Combining/Publishers.Merge.generated.swift"#,
         annotations: [#"<!-- marble merge5: $0[0].merge(with: $0[1], $0[2], $0[3], $0[4]) -->"#],
         text: #"""
         self:   -1-----|
@@ -408,7 +399,7 @@ let docMarbleSources: [DocMarbleSource] = [
         output: -12345-|
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Merge.swift"#,
+        file: #"Sources/Streams/Combining/Publishers.Merge.generated.swift"#,
         annotations: [#"<!-- marble merge6: $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5]) -->"#],
         text: #"""
         self:   -1------|
@@ -421,7 +412,7 @@ let docMarbleSources: [DocMarbleSource] = [
         output: -123456-|
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Merge.swift"#,
+        file: #"Sources/Streams/Combining/Publishers.Merge.generated.swift"#,
         annotations: [#"<!-- marble merge7: $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5], $0[6]) -->"#],
         text: #"""
         self:   -1-------|
@@ -435,7 +426,7 @@ let docMarbleSources: [DocMarbleSource] = [
         output: -1234567-|
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Merge.swift"#,
+        file: #"Sources/Streams/Combining/Publishers.Merge.generated.swift"#,
         annotations: [#"<!-- marble merge8: $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7]) -->"#],
         text: #"""
         self:   -1--------|
@@ -448,6 +439,15 @@ let docMarbleSources: [DocMarbleSource] = [
         h:      --------8-|
                 merge(with: b, c, d, e, f, g, h)
         output: -12345678-|
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/Combining/Publishers.Merge.swift"#,
+        annotations: [#"<!-- marble merge: $0[0].merge(with: $0[1].map { $0 }) -->"#],
+        text: #"""
+        self:   -1---3---|
+        other:  ---2---4---|
+                merge(with: other)
+        output: -1-2-3-4---|
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.Merge.swift"#,
@@ -1531,39 +1531,39 @@ struct DocMarbles {
         block.check { $0.assertNoFailure().makeConnectable().autoconnect() }
     }
 
-    @Test("marble-merge (Sources/Streams/Combining/Publishers.Merge.swift)") func `merge`() {
+    @Test("marble-merge3 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge3`() {
         let block = docMarbleSources[43].block
-        block.checkMany { $0[0].merge(with: $0[1].map { $0 }) }
-    }
-
-    @Test("marble-merge3 (Sources/Streams/Combining/Publishers.Merge.swift)") func `merge3`() {
-        let block = docMarbleSources[44].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2]) }
     }
 
-    @Test("marble-merge4 (Sources/Streams/Combining/Publishers.Merge.swift)") func `merge4`() {
-        let block = docMarbleSources[45].block
+    @Test("marble-merge4 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge4`() {
+        let block = docMarbleSources[44].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2], $0[3]) }
     }
 
-    @Test("marble-merge5 (Sources/Streams/Combining/Publishers.Merge.swift)") func `merge5`() {
-        let block = docMarbleSources[46].block
+    @Test("marble-merge5 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge5`() {
+        let block = docMarbleSources[45].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2], $0[3], $0[4]) }
     }
 
-    @Test("marble-merge6 (Sources/Streams/Combining/Publishers.Merge.swift)") func `merge6`() {
-        let block = docMarbleSources[47].block
+    @Test("marble-merge6 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge6`() {
+        let block = docMarbleSources[46].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5]) }
     }
 
-    @Test("marble-merge7 (Sources/Streams/Combining/Publishers.Merge.swift)") func `merge7`() {
-        let block = docMarbleSources[48].block
+    @Test("marble-merge7 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge7`() {
+        let block = docMarbleSources[47].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5], $0[6]) }
     }
 
-    @Test("marble-merge8 (Sources/Streams/Combining/Publishers.Merge.swift)") func `merge8`() {
-        let block = docMarbleSources[49].block
+    @Test("marble-merge8 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge8`() {
+        let block = docMarbleSources[48].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7]) }
+    }
+
+    @Test("marble-merge (Sources/Streams/Combining/Publishers.Merge.swift)") func `merge`() {
+        let block = docMarbleSources[49].block
+        block.checkMany { $0[0].merge(with: $0[1].map { $0 }) }
     }
 
     @Test("marble-merge-sameType (Sources/Streams/Combining/Publishers.Merge.swift)") func `merge_sameType`() {
