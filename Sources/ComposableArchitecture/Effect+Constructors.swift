@@ -21,7 +21,7 @@ extension Effect {
     /// started, on the thread that starts it (the main actor, when a store starts it directly;
     /// the scheduler's thread, under `deferred` or `debounce`). Building the effect runs nothing.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble effect-fireAndForget source: Effect<String>.fireAndForget {} -->
     /// ```text
     /// fireAndForget { work() }: [|]    (work runs, then the effect finishes at once)
     /// ```
@@ -50,7 +50,7 @@ extension Effect {
     /// effect starts (not when it is built), and its action is fed back within the same send, as
     /// any action an effect sends synchronously. Each start runs the work again.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble effect-sync source: Effect.sync { "a" } -->
     /// ```text
     /// sync { work() }: [a|]    (a = work()'s result, at the moment the effect starts)
     /// ```

@@ -12,7 +12,7 @@ extension Effect {
     /// task is started) until the time has passed. Cancelling while it waits means the work
     /// never starts.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble effect-deferred scheduler source: Effect(value: "a").deferred(for: .seconds(3), scheduler: scheduler) -->
     /// ```text
     /// effect:                            [a|]      (sends a at once when started)
     ///                                    deferred(for: 3 ticks, scheduler: scheduler)

@@ -18,11 +18,13 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble effect-fireAndForget source: Effect<String>.fireAndForget {} -->"#],
         text: #"fireAndForget { work() }: [|]    (work runs, then the effect finishes at once)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"""
+<!-- marble effect-sync source: Effect.sync { "a" } -->
+"""#],
         text: #"sync { work() }: [a|]    (a = work()'s result, at the moment the effect starts)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
@@ -46,7 +48,7 @@ let docMarbleSources: [DocMarbleSource] = [
         text: #"run { send in send(a); await ...; send(b) }: [a]---[b|]    (| when operation returns)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Operators.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble effect-map: effect($0.map { Int($0)! }).map { $0 * 10 } -->"#],
         text: #"""
         effect: -1-2-|
                 map { $0 * 10 }
@@ -54,7 +56,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Operators.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble effect-merge: Effect.merge(effect($0[0]), effect($0[1])) -->"#],
         text: #"""
         a:      -1---3-|
         b:      ---2---|
@@ -62,7 +64,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Operators.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble effect-concatenate: Effect.concatenate(effect($0[0]), effect($0[1])) -->"#],
         text: #"""
         a:           -1-|
         b:              -2-|     (subscribed when a finishes)
@@ -70,7 +72,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Operators.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble effect-receive scheduler: effect($0).receive(on: scheduler) -->"#],
         text: #"""
         effect (background thread): -1-2-|
                                     receive(on: mainQueue)
@@ -78,7 +80,9 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Time.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"""
+<!-- marble effect-deferred scheduler source: Effect(value: "a").deferred(for: .seconds(3), scheduler: scheduler) -->
+"""#],
         text: #"""
         effect:                            [a|]      (sends a at once when started)
                                            deferred(for: 3 ticks, scheduler: scheduler)
@@ -1421,6 +1425,12 @@ let docMarbleSources: [DocMarbleSource] = [
                   filter { $0.isMultiple(of: 2) }
         output:   ---2---4-|
         """#),
+]
+
+/// The other generated files (the blocks of modules StreamsTests does not import), with the
+/// FNV-1a hash of their contents.
+let docMarbleModuleFiles: [(path: String, fnv1a: UInt64)] = [
+    (path: #"Tests/ComposableArchitectureTests/DocMarbles.generated.swift"#, fnv1a: 0xa49ba4d6817bb641),
 ]
 
 /// One test per annotated output row: the block's diagram, run.
