@@ -72,7 +72,7 @@ extension Effect {
     /// Runs effects one after another: each starts when the one before it has finished.
     /// ``none``s are left out.
     ///
-    /// <!-- marble effect-concatenate: Effect.concatenate(effect($0[0]), effect($0[1])) -->
+    /// <!-- marble skip: b's row starts when a finishes; the marble driver plays every input row from tick 0 -->
     /// ```text
     /// a:           -1-|
     /// b:              -2-|     (subscribed when a finishes)

@@ -16,7 +16,7 @@ struct DocMarbles {
 
     @Test("marble-effect-sync (Sources/ComposableArchitecture/Effect+Constructors.swift)") func `effect_sync`() {
         let block = MarbleBlock(#"sync { work() }: [a|]    (a = work()'s result, at the moment the effect starts)"#)
-        block.check(source: Effect.sync { "a" })
+        block.check(source: Effect.sync { "work()'s result" })
     }
 
     @Test("marble-effect-map (Sources/ComposableArchitecture/Effect+Operators.swift)") func `effect_map`() {
@@ -35,15 +35,6 @@ struct DocMarbles {
         merge:  -1-2-3-|
         """#)
         block.checkMany { Effect.merge(effect($0[0]), effect($0[1])) }
-    }
-
-    @Test("marble-effect-concatenate (Sources/ComposableArchitecture/Effect+Operators.swift)") func `effect_concatenate`() {
-        let block = MarbleBlock(#"""
-        a:           -1-|
-        b:              -2-|     (subscribed when a finishes)
-        concatenate: -1--2-|
-        """#)
-        block.checkMany { Effect.concatenate(effect($0[0]), effect($0[1])) }
     }
 
     @Test("marble-effect-receive (Sources/ComposableArchitecture/Effect+Operators.swift)") func `effect_receive`() {
