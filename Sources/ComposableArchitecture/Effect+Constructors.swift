@@ -50,9 +50,9 @@ extension Effect {
     /// effect starts (not when it is built), and its action is fed back within the same send, as
     /// any action an effect sends synchronously. Each start runs the work again.
     ///
-    /// <!-- marble effect-sync source: Effect.sync { "work()'s result" } -->
+    /// <!-- marble effect-sync source: Effect.sync { "the value work returns" } -->
     /// ```text
-    /// sync { work() }: [a|]    (a = work()'s result, at the moment the effect starts)
+    /// sync { work() }: [a|]    (a = the value work returns, at the moment the effect starts)
     /// ```
     ///
     /// ```swift

@@ -15,8 +15,8 @@ struct DocMarbles {
     }
 
     @Test("marble-effect-sync (Sources/ComposableArchitecture/Effect+Constructors.swift)") func `effect_sync`() {
-        let block = MarbleBlock(#"sync { work() }: [a|]    (a = work()'s result, at the moment the effect starts)"#)
-        block.check(source: Effect.sync { "work()'s result" })
+        let block = MarbleBlock(#"sync { work() }: [a|]    (a = the value work returns, at the moment the effect starts)"#)
+        block.check(source: Effect.sync { "the value work returns" })
     }
 
     @Test("marble-effect-map (Sources/ComposableArchitecture/Effect+Operators.swift)") func `effect_map`() {

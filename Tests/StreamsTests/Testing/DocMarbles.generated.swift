@@ -23,9 +23,9 @@ let docMarbleSources: [DocMarbleSource] = [
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
         annotations: [#"""
-<!-- marble effect-sync source: Effect.sync { "work()'s result" } -->
+<!-- marble effect-sync source: Effect.sync { "the value work returns" } -->
 """#],
-        text: #"sync { work() }: [a|]    (a = work()'s result, at the moment the effect starts)"#),
+        text: #"sync { work() }: [a|]    (a = the value work returns, at the moment the effect starts)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
         annotations: [#"<!-- marble skip: the callback comes from outside work at no set tick (not yet driven by a test scheduler) -->"#],
@@ -1430,7 +1430,7 @@ let docMarbleSources: [DocMarbleSource] = [
 /// The other generated files (the blocks of modules StreamsTests does not import), with the
 /// FNV-1a hash of their contents.
 let docMarbleModuleFiles: [(path: String, fnv1a: UInt64)] = [
-    (path: #"Tests/ComposableArchitectureTests/DocMarbles.generated.swift"#, fnv1a: 0x6ec485249f6accbf),
+    (path: #"Tests/ComposableArchitectureTests/DocMarbles.generated.swift"#, fnv1a: 0xba18cad20aad3c5d),
 ]
 
 /// One test per annotated output row: the block's diagram, run.
