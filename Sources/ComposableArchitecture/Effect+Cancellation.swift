@@ -16,7 +16,7 @@ extension Effect {
     /// Values the effect sends while it is being subscribed to are never lost, and
     /// `cancellable(id:)` may be nested.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble skip: several effects started at different ticks by actions (a store), not one stream -->
     /// ```text
     /// effect:                -a---b---c-|
     ///                        cancellable(id: Search.self)

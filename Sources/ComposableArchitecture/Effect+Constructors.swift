@@ -21,7 +21,7 @@ extension Effect {
     /// started, on the thread that starts it (the main actor, when a store starts it directly;
     /// the scheduler's thread, under `deferred` or `debounce`). Building the effect runs nothing.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble effect-fireAndForget source: Effect<String>.fireAndForget {} -->
     /// ```text
     /// fireAndForget { work() }: [|]    (work runs, then the effect finishes at once)
     /// ```
@@ -50,9 +50,9 @@ extension Effect {
     /// effect starts (not when it is built), and its action is fed back within the same send, as
     /// any action an effect sends synchronously. Each start runs the work again.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble effect-sync source: Effect.sync { "the value work returns" } -->
     /// ```text
-    /// sync { work() }: [a|]    (a = work()'s result, at the moment the effect starts)
+    /// sync { work() }: [a|]    (a = the value work returns, at the moment the effect starts)
     /// ```
     ///
     /// ```swift
@@ -81,7 +81,7 @@ extension Effect {
     /// may be called from any thread, at once or later; the first call sends its value and
     /// finishes the effect, and later calls are ignored.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble skip: the callback comes from outside work at no set tick (not yet driven by a test scheduler) -->
     /// ```text
     /// future { callback in ... callback(a) ... callback(b) }:  ---[a|]    (b is ignored)
     /// ```
@@ -118,7 +118,7 @@ extension Effect {
     /// cancellable is the teardown: it runs once, when the effect is cancelled (by identifier,
     /// by the store going away, ...) or when it has finished — stop the work there.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble skip: the sends come from outside work at no set ticks (not yet driven by a test scheduler) -->
     /// ```text
     /// create { s in ... s.send(a) ... s.send(b) ... s.send(completion: .finished) }:  -a--b-|
     /// ```
@@ -181,7 +181,7 @@ extension Effect {
     /// `await store.send(.save).finish()` waits for it), and cancelling the effect cancels the
     /// task. Handle errors inside `work` (`try?`): it cannot fail.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble skip: its work is an async task: real time, not a test scheduler -->
     /// ```text
     /// fireAndForget { await work() }: -----|    (finishes when work returns)
     /// ```
@@ -212,7 +212,7 @@ extension Effect {
     /// action it returns after that is dropped. Errors are handled inside `operation`, which
     /// turns them into actions.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble skip: its work is an async task: real time, not a test scheduler -->
     /// ```text
     /// task { await work() }: -----[a|]    (a = the action work returns)
     /// ```
@@ -253,7 +253,7 @@ extension Effect {
     /// callback on any thread; it never waits for the store. Actions are delivered in the order they are sent. Cancelling
     /// the effect cancels the task; `send` then does nothing.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble skip: its work is an async task: real time, not a test scheduler -->
     /// ```text
     /// run { send in send(a); await ...; send(b) }: [a]---[b|]    (| when operation returns)
     /// ```

@@ -9,7 +9,7 @@ extension Effect {
 
     /// Transforms each action the effect sends; returns an `Effect`.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble effect-map: effect($0.map { Int($0)! }).map { $0 * 10 } -->
     /// ```text
     /// effect: -1-2-|
     ///         map { $0 * 10 }
@@ -35,7 +35,7 @@ extension Effect {
     /// Runs effects at the same time and sends their actions as they come; finishes when all
     /// have finished. ``none``s are left out; one effect is returned as it is.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble effect-merge: Effect.merge(effect($0[0]), effect($0[1])) -->
     /// ```text
     /// a:      -1---3-|
     /// b:      ---2---|
@@ -72,7 +72,7 @@ extension Effect {
     /// Runs effects one after another: each starts when the one before it has finished.
     /// ``none``s are left out.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble skip: b's row starts when a finishes; the marble driver plays every input row from tick 0 -->
     /// ```text
     /// a:           -1-|
     /// b:              -2-|     (subscribed when a finishes)
@@ -105,7 +105,7 @@ extension Effect {
 
     /// Delivers the effect's actions on `scheduler`; returns an `Effect`.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble effect-receive scheduler: effect($0).receive(on: scheduler) -->
     /// ```text
     /// effect (background thread): -1-2-|
     ///                             receive(on: mainQueue)

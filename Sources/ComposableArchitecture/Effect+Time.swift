@@ -12,7 +12,7 @@ extension Effect {
     /// task is started) until the time has passed. Cancelling while it waits means the work
     /// never starts.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble effect-deferred scheduler source: Effect(value: "a").deferred(for: .seconds(3), scheduler: scheduler) -->
     /// ```text
     /// effect:                            [a|]      (sends a at once when started)
     ///                                    deferred(for: 3 ticks, scheduler: scheduler)
@@ -58,7 +58,7 @@ extension Effect {
     /// work does not start before `dueTime` has passed, and an effect started under `id` cancels
     /// the one still waiting (or already running) under it. `.cancel(id:)` cancels it too.
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble skip: several effects started at different ticks by actions (a store), not one stream -->
     /// ```text
     /// queries:  a-b----        (each returns search(query).debounce(id: Search.self, for: 3 ticks, ...))
     /// output:   -----B|        (B: search("b")'s result; search("a") never started)
@@ -104,7 +104,7 @@ extension Effect {
     /// measured, and every action delivered, on `scheduler`: "at once" means as soon as
     /// `scheduler` runs it (with a test scheduler, on the next `advance`).
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble skip: several effects started at different ticks by actions (a store), not one stream -->
     /// ```text
     /// actions: ab-c----d-     (each from an effect throttled under one id, interval 3 ticks)
     /// latest:  a--c----d-     (b was replaced by c, sent when the window closed)
@@ -171,7 +171,7 @@ extension Effect {
     /// effect starts. The timer never finishes by itself: cancel it (the store also cancels it
     /// when it goes away).
     ///
-    /// <!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->
+    /// <!-- marble skip: ; is a cancel(id:) from another effect, and its values are scheduler times -->
     /// ```text
     /// Effect.timer(id: TimerID.self, every: 2 ticks, on: scheduler):  --a-b-c-;    (; = cancel(id:))
     /// ```

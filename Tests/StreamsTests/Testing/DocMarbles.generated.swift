@@ -10,7 +10,7 @@ import Testing
 let docMarbleSources: [DocMarbleSource] = [
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Cancellation.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble skip: several effects started at different ticks by actions (a store), not one stream -->"#],
         text: #"""
         effect:                -a---b---c-|
                                cancellable(id: Search.self)
@@ -18,35 +18,37 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble effect-fireAndForget source: Effect<String>.fireAndForget {} -->"#],
         text: #"fireAndForget { work() }: [|]    (work runs, then the effect finishes at once)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
-        text: #"sync { work() }: [a|]    (a = work()'s result, at the moment the effect starts)"#),
+        annotations: [#"""
+<!-- marble effect-sync source: Effect.sync { "the value work returns" } -->
+"""#],
+        text: #"sync { work() }: [a|]    (a = the value work returns, at the moment the effect starts)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble skip: the callback comes from outside work at no set tick (not yet driven by a test scheduler) -->"#],
         text: #"future { callback in ... callback(a) ... callback(b) }:  ---[a|]    (b is ignored)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble skip: the sends come from outside work at no set ticks (not yet driven by a test scheduler) -->"#],
         text: #"create { s in ... s.send(a) ... s.send(b) ... s.send(completion: .finished) }:  -a--b-|"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble skip: its work is an async task: real time, not a test scheduler -->"#],
         text: #"fireAndForget { await work() }: -----|    (finishes when work returns)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble skip: its work is an async task: real time, not a test scheduler -->"#],
         text: #"task { await work() }: -----[a|]    (a = the action work returns)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble skip: its work is an async task: real time, not a test scheduler -->"#],
         text: #"run { send in send(a); await ...; send(b) }: [a]---[b|]    (| when operation returns)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Operators.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble effect-map: effect($0.map { Int($0)! }).map { $0 * 10 } -->"#],
         text: #"""
         effect: -1-2-|
                 map { $0 * 10 }
@@ -54,7 +56,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Operators.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble effect-merge: Effect.merge(effect($0[0]), effect($0[1])) -->"#],
         text: #"""
         a:      -1---3-|
         b:      ---2---|
@@ -62,7 +64,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Operators.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble skip: b's row starts when a finishes; the marble driver plays every input row from tick 0 -->"#],
         text: #"""
         a:           -1-|
         b:              -2-|     (subscribed when a finishes)
@@ -70,7 +72,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Operators.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble effect-receive scheduler: effect($0).receive(on: scheduler) -->"#],
         text: #"""
         effect (background thread): -1-2-|
                                     receive(on: mainQueue)
@@ -78,7 +80,9 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Time.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"""
+<!-- marble effect-deferred scheduler source: Effect(value: "a").deferred(for: .seconds(3), scheduler: scheduler) -->
+"""#],
         text: #"""
         effect:                            [a|]      (sends a at once when started)
                                            deferred(for: 3 ticks, scheduler: scheduler)
@@ -86,14 +90,14 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Time.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble skip: several effects started at different ticks by actions (a store), not one stream -->"#],
         text: #"""
         queries:  a-b----        (each returns search(query).debounce(id: Search.self, for: 3 ticks, ...))
         output:   -----B|        (B: search("b")'s result; search("a") never started)
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Time.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble skip: several effects started at different ticks by actions (a store), not one stream -->"#],
         text: #"""
         actions: ab-c----d-     (each from an effect throttled under one id, interval 3 ticks)
         latest:  a--c----d-     (b was replaced by c, sent when the window closed)
@@ -101,7 +105,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Time.swift"#,
-        annotations: [#"<!-- marble skip: ComposableArchitecture effects: not run by StreamsTests yet -->"#],
+        annotations: [#"<!-- marble skip: ; is a cancel(id:) from another effect, and its values are scheduler times -->"#],
         text: #"Effect.timer(id: TimerID.self, every: 2 ticks, on: scheduler):  --a-b-c-;    (; = cancel(id:))"#),
     DocMarbleSource(
         file: #"Sources/PrimeTimeCore/Terminal/TerminalScreen.swift"#,
@@ -1421,6 +1425,12 @@ let docMarbleSources: [DocMarbleSource] = [
                   filter { $0.isMultiple(of: 2) }
         output:   ---2---4-|
         """#),
+]
+
+/// The other generated files (the blocks of modules StreamsTests does not import), with the
+/// FNV-1a hash of their contents.
+let docMarbleModuleFiles: [(path: String, fnv1a: UInt64)] = [
+    (path: #"Tests/ComposableArchitectureTests/DocMarbles.generated.swift"#, fnv1a: 0xba18cad20aad3c5d),
 ]
 
 /// One test per annotated output row: the block's diagram, run.

@@ -96,6 +96,18 @@ struct DocMarblesCurrencyTests {
         }
     }
 
+    /// The blocks of ComposableArchitecture and StreamsFoundation run in their own test targets'
+    /// generated files; each is what the script wrote with this file (same FNV-1a hash).
+    @Test func theOtherModulesGeneratedTestsAreCurrent() throws {
+        for file in docMarbleModuleFiles {
+            let contents = try? String(contentsOf: repositoryRoot.appendingPathComponent(file.path), encoding: .utf8)
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in (contents ?? "").utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            #expect(contents != nil && hash == file.fnv1a, "\(file.path) is stale or missing: run Scripts/extract-marbles")
+        }
+        print("doc marbles: \(docMarbleModuleFiles.count) other generated files: \(docMarbleModuleFiles.map(\.path))")
+    }
+
     /// Each picture in `Sources/Streams/Streams.docc/Resources` is what ``MarbleSVG`` draws from
     /// its diagram now. `MARBLES_RECORD=1` writes them instead (`Scripts/extract-marbles` does).
     @Test func thePicturesAreWhatTheDiagramsDrawNow() throws {
