@@ -24,8 +24,9 @@ import Testing
 /// ## Running a block: the annotation
 ///
 /// `Scripts/extract-marbles` turns every annotated `text` code block of a doc comment in
-/// `Sources` into one test in `Tests/StreamsTests/Testing/DocMarbles.generated.swift` and draws
-/// it with ``MarbleSVG``. The annotation is an HTML comment (DocC does not show it) on the doc
+/// `Sources` into one test in `Tests/StreamsTests/Testing/DocMarbles.generated.swift` (blocks of
+/// `Sources/ComposableArchitecture` and `Sources/StreamsFoundation` into a `DocMarbles.generated.swift`
+/// of their own test target, which can import them) and draws it with ``MarbleSVG``. The annotation is an HTML comment (DocC does not show it) on the doc
 /// comment lines right before the block's opening fence:
 ///
 /// <!-- marble skip: the annotation format, not a diagram -->
