@@ -1,6 +1,7 @@
 import Foundation
 @testable import PrimeTimeCore
 import Testing
+import StreamsTesting
 
 /// Bad favorites files never crash PrimeTime: random bytes, damaged valid files, huge numbers,
 /// deep nesting and invalid UTF-8 through the reader. Each gives the list, or a clear message

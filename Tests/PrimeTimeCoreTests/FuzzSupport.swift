@@ -1,4 +1,5 @@
 import Foundation
+import StreamsTesting
 
 /// The seed for a fuzz test: `PRIMETIME_FUZZ_SEED` from the environment to repeat a run, else a
 /// new random one. The test prints it first (so a crash's output has it) and puts it in every

@@ -1,5 +1,6 @@
 import PrimeTimeCore
 import Testing
+import StreamsTesting
 
 @Suite("Primes")
 struct PrimesTests {

@@ -3,6 +3,7 @@ import Foundation
 import PrimeTimeCore
 import Streams
 import Testing
+import StreamsTesting
 
 /// Bad input never crashes the terminal front end: random lines, keys and command lines (random
 /// bytes, invalid UTF-8, huge numbers, control characters, very long input) through the command

@@ -6,19 +6,6 @@ import StreamsTesting
 // The generator, runner, oracle and shrinker of the random pipeline tests (`ModelTests.swift`).
 // The models themselves are in `ReferenceModels.swift`.
 
-/// A tiny seeded PRNG (SplitMix64): the same seed gives the same cases on every machine.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// How the subscriber at the end of a pipeline asks for values.
 struct DemandPlan: Equatable, Sendable, CustomStringConvertible {
     /// Requested in `receive(subscription:)`: `nil` is `.unlimited`, 0 nothing.
