@@ -22,45 +22,53 @@ struct TerminalInputFuzzTests {
         return (0..<random.int(1...5)).map { _ in random.awkwardText() }.joined()
     }
 
-    @Test func theCommandParserAnswersEveryLine() {
-        let seed = fuzzSeed("theCommandParserAnswersEveryLine")
-        var random = SplitMix64(seed: seed)
-        for index in 0..<5_000 {
-            let line = Self.randomLine(&random)
-            let parsed = TerminalCommands.parse(line)
-            #expect(TerminalCommands.parse(line) == parsed, "seed \(seed), case \(index)")
-            switch parsed {
-            case .nothing:
-                let trimmed = line.trimmingCharacters(in: [" ", "\t", "\r", "\n"])
-                #expect(trimmed.isEmpty || trimmed.hasPrefix("#"), "seed \(seed), case \(index): \(line.debugDescription)")
-            case let .invalid(message):
-                #expect(!message.isEmpty, "seed \(seed), case \(index)")
-            case let .command(.deleteFavorite(number)):
-                // The number is exactly the argument given.
-                let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-                #expect(words.count == 2 && Int(words[1].trimmingCharacters(in: ["\r", "\n"])) == number,
-                        "seed \(seed), case \(index): \(line.debugDescription)")
-            case .command:
-                break
+    @Test func theCommandParserAnswersEveryLine() async {
+        // A long synchronous loop: on a dedicated thread, so that it does not starve the tests
+        // that wait for tasks meanwhile (see `onDedicatedThread`).
+        await onDedicatedThread {
+            let seed = fuzzSeed("theCommandParserAnswersEveryLine")
+            var random = SplitMix64(seed: seed)
+            for index in 0..<5_000 {
+                let line = Self.randomLine(&random)
+                let parsed = TerminalCommands.parse(line)
+                #expect(TerminalCommands.parse(line) == parsed, "seed \(seed), case \(index)")
+                switch parsed {
+                case .nothing:
+                    let trimmed = line.trimmingCharacters(in: [" ", "\t", "\r", "\n"])
+                    #expect(trimmed.isEmpty || trimmed.hasPrefix("#"), "seed \(seed), case \(index): \(line.debugDescription)")
+                case let .invalid(message):
+                    #expect(!message.isEmpty, "seed \(seed), case \(index)")
+                case let .command(.deleteFavorite(number)):
+                    // The number is exactly the argument given.
+                    let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                    #expect(words.count == 2 && Int(words[1].trimmingCharacters(in: ["\r", "\n"])) == number,
+                            "seed \(seed), case \(index): \(line.debugDescription)")
+                case .command:
+                    break
+                }
             }
         }
     }
 
-    @Test func theCommandLineParserAnswersEveryArgumentList() {
-        let seed = fuzzSeed("theCommandLineParserAnswersEveryArgumentList")
-        var random = SplitMix64(seed: seed)
-        let options = ["--script", "--favorites-file", "--log-file", "--latency-ms", "--help", "-h",
-                       "--test-add-favorites", "--latency-ms=", "--favorites-file=", "--", "-"]
-        for index in 0..<3_000 {
-            let arguments = (0..<random.int(0...5)).map { _ in
-                random.int(0...1) == 0 ? random.pick(options) : random.awkwardText()
-            }
-            switch TerminalOptions.parse(arguments) {
-            case let .failure(error):
-                #expect(error.description.hasPrefix("PrimeTime: "), "seed \(seed), case \(index): \(arguments)")
-            case let .success(parsed):
-                #expect(!parsed.favoritesPath.isEmpty && !parsed.logPath.isEmpty, "seed \(seed), case \(index)")
-                #expect((parsed.latencyMilliseconds ?? 0) >= 0, "seed \(seed), case \(index)")
+    @Test func theCommandLineParserAnswersEveryArgumentList() async {
+        // A long synchronous loop: on a dedicated thread, so that it does not starve the tests
+        // that wait for tasks meanwhile (see `onDedicatedThread`).
+        await onDedicatedThread {
+            let seed = fuzzSeed("theCommandLineParserAnswersEveryArgumentList")
+            var random = SplitMix64(seed: seed)
+            let options = ["--script", "--favorites-file", "--log-file", "--latency-ms", "--help", "-h",
+                           "--test-add-favorites", "--latency-ms=", "--favorites-file=", "--", "-"]
+            for index in 0..<3_000 {
+                let arguments = (0..<random.int(0...5)).map { _ in
+                    random.int(0...1) == 0 ? random.pick(options) : random.awkwardText()
+                }
+                switch TerminalOptions.parse(arguments) {
+                case let .failure(error):
+                    #expect(error.description.hasPrefix("PrimeTime: "), "seed \(seed), case \(index): \(arguments)")
+                case let .success(parsed):
+                    #expect(!parsed.favoritesPath.isEmpty && !parsed.logPath.isEmpty, "seed \(seed), case \(index)")
+                    #expect((parsed.latencyMilliseconds ?? 0) >= 0, "seed \(seed), case \(index)")
+                }
             }
         }
     }

@@ -3,16 +3,27 @@ import Foundation
 import Streams
 
 /// Runs `body` in the calling test's task, so that `#expect` and `Issue.record` still report to
-/// the test, but on a thread of the stress tests' own instead of one of Swift concurrency's
-/// cooperative pool.
+/// the test, but on a thread of its own instead of one of Swift concurrency's cooperative pool.
 ///
-/// The stress tests block their thread (`DispatchQueue.concurrentPerform`, semaphores, waits,
-/// spinning). The cooperative pool has only as many threads as the machine has cores, so a
-/// stress test blocking one of them starves every async test of the same run (a `TestStore`
-/// awaiting an effect for a second times out). At most ``DedicatedThreads/width`` bodies run at
-/// once, as many as before, when the pool's threads bounded them; the others await their turn
-/// without holding a thread. Tasks that `body` creates with `Task { }` run on the pool as usual.
-func onDedicatedThread<T>(_ body: () async -> T) async -> T {
+/// Use it for a test that keeps its thread busy for long: a stress test that blocks
+/// (`DispatchQueue.concurrentPerform`, semaphores, spinning), or a long synchronous loop (a
+/// model-based or fuzz test running thousands of cases). The cooperative pool has only as many
+/// threads as the machine has cores, so such a test run on it starves every async test of the
+/// same run: a `TestScheduler.advance(until:)` or a `TestStore` waiting for an effect then times
+/// out, on a small machine, for no fault of its own.
+///
+/// ```swift
+/// @Test func randomProgramsAgreeWithTheModel() async {
+///     await onDedicatedThread {
+///         for seed in 0..<10_000 { check(seed) }
+///     }
+/// }
+/// ```
+///
+/// At most one body per core runs at once; the others await their
+/// turn without holding a thread. Tasks that `body` creates with `Task { }` run on the pool as
+/// usual.
+public func onDedicatedThread<T>(_ body: () async -> T) async -> T {
     let threads = DedicatedThreads.shared
     let executor = await threads.acquire()
     defer { threads.release(executor) }
@@ -20,21 +31,21 @@ func onDedicatedThread<T>(_ body: () async -> T) async -> T {
 }
 
 /// A few threads, each a task executor, lent to one test at a time.
-final class DedicatedThreads: @unchecked Sendable {  // `idle` and `waiting` guarded by `lock`
+package final class DedicatedThreads: @unchecked Sendable {  // `idle` and `waiting` guarded by `lock`
     /// How many bodies run at once: one per core.
-    static let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
-    static let shared = DedicatedThreads(count: width)
+    package static let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    package static let shared = DedicatedThreads(count: width)
 
     private let lock = Lock()
     private var idle: [ThreadExecutor]
     private var waiting: [CheckedContinuation<ThreadExecutor, Never>] = []
 
     init(count: Int) {
-        idle = (0..<count).map { ThreadExecutor(name: "streams.stress.\($0)") }
+        idle = (0..<count).map { ThreadExecutor(name: "streams.dedicated.\($0)") }
     }
 
     /// An idle executor, once there is one.
-    func acquire() async -> ThreadExecutor {
+    package func acquire() async -> ThreadExecutor {
         await withCheckedContinuation { (continuation: CheckedContinuation<ThreadExecutor, Never>) in
             let executor: ThreadExecutor? = lock.withLock {
                 if let executor = idle.popLast() { return executor }
@@ -46,7 +57,7 @@ final class DedicatedThreads: @unchecked Sendable {  // `idle` and `waiting` gua
     }
 
     /// Hands `executor` to the longest waiting test, or keeps it idle.
-    func release(_ executor: ThreadExecutor) {
+    package func release(_ executor: ThreadExecutor) {
         let next: CheckedContinuation<ThreadExecutor, Never>? = lock.withLock {
             if waiting.isEmpty {
                 idle.append(executor)
@@ -59,14 +70,14 @@ final class DedicatedThreads: @unchecked Sendable {  // `idle` and `waiting` gua
 }
 
 /// A task executor that runs its jobs, one after the other, on a thread of its own.
-final class ThreadExecutor: TaskExecutor, @unchecked Sendable {  // `jobs` guarded by `lock`
+package final class ThreadExecutor: TaskExecutor, @unchecked Sendable {  // `jobs` guarded by `lock`
     private let lock = Lock()
     private var jobs: [UnownedJob] = []
     private let available = DispatchSemaphore(value: 0)
 
-    private static let marker = "streams.stress.thread"
+    private static let marker = "streams.dedicated.thread"
     /// The name of the executor whose thread runs the caller, if any.
-    static var currentName: String? { Thread.current.threadDictionary[marker] as? String }
+    package static var currentName: String? { Thread.current.threadDictionary[marker] as? String }
 
     init(name: String) {
         let thread = Thread { [self] in
@@ -80,7 +91,7 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {  // `jobs` guard
         thread.start()
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         lock.withLock { jobs.append(job) }
         available.signal()
