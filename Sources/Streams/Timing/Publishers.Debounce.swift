@@ -108,33 +108,20 @@ extension Publishers {
 
 // MARK: - debounce: subscription
 
-/// The subscription of `debounce`. Each value becomes the waiting value and starts a new timer
-/// (a repeating one, for its cancellable; it is cancelled when it fires), numbered by
-/// `generation` so that a timer that fires after a newer value arrived does nothing.
+/// The subscription of `debounce`. Each value becomes the waiting value and restarts the timer;
+/// when the timer runs out, the waiting value goes out if the downstream has demand.
 @usableFromInline
-final class DebounceSubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingSubscription<Downstream>,
-    @unchecked Sendable  // all mutable state (here and in the base class) is guarded by `lock`
+final class DebounceSubscription<Context: Scheduler, Downstream: Subscriber>: TimedSubscription<Context, Downstream>,
+    @unchecked Sendable  // all mutable state (in the base classes) is guarded by `lock`
 {
     @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
-    @usableFromInline let scheduler: Context
-    @usableFromInline let options: Context.SchedulerOptions?
-    /// The downstream's outstanding demand.
-    @usableFromInline var demand = Subscribers.Demand.none
-    /// Counts the values received; a timer knows the count it was started for.
-    @usableFromInline var generation: UInt64 = 0
 
     @inlinable
     init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
          options: Context.SchedulerOptions?) {
         self.dueTime = dueTime
-        self.scheduler = scheduler
-        self.options = options
-        super.init(downstream: downstream, name: "Debounce")
-    }
-
-    @inlinable
-    override func didSubscribe(_ upstream: any Subscription) {
-        upstream.request(.unlimited)
+        super.init(downstream: downstream, scheduler: scheduler, options: options, demandMode: .keptHere,
+                   name: "Debounce")
     }
 
     @inlinable
@@ -145,26 +132,14 @@ final class DebounceSubscription<Context: Scheduler, Downstream: Subscriber>: Sc
             lock.unlock()
             return .none
         }
-        generation &+= 1
-        let generation = self.generation
         let replaced = pending.take()
         pending = input
-        let previousTimer = timer.take()
+        let previousTimer = retireTimer()
+        let generation = self.generation
         lock.unlock()
         previousTimer?.cancel()
         _ = replaced
-        let newTimer = scheduler.schedule(after: dueDate, interval: dueTime, tolerance: scheduler.minimumTolerance,
-                                          options: options, action(.timerFired(generation: generation)))
-        lock.lock()
-        // Keep the timer only while it still has a value to deliver: it may have fired already
-        // (the `ImmediateScheduler` runs it inside `schedule`), or a newer value replaced it.
-        if case .running = phase, self.generation == generation, pending != nil {
-            timer = newTimer
-            lock.unlock()
-        } else {
-            lock.unlock()
-            newTimer.cancel()
-        }
+        startTimer(generation, at: dueDate, interval: dueTime)
         return .none
     }
 
@@ -176,9 +151,8 @@ final class DebounceSubscription<Context: Scheduler, Downstream: Subscriber>: Sc
             return
         }
         let finishedUpstream = endUpstream()
-        generation &+= 1
         let dropped = pending.take()
-        let previousTimer = timer.take()
+        let previousTimer = retireTimer()
         enqueueWaiting(.completion(completion))
         lock.unlock()
         _ = finishedUpstream  // let go of after unlocking
@@ -187,44 +161,22 @@ final class DebounceSubscription<Context: Scheduler, Downstream: Subscriber>: Sc
         scheduler.schedule(options: options, action(.deliverOne))
     }
 
+    /// The quiet time after the value that started timer number `generation` is over: delivers
+    /// that value if it is still the waiting one and the downstream has demand; drops it
+    /// otherwise.
     @inlinable
-    override func addDemand(_ demand: Subscribers.Demand) {
-        lock.lock()
-        if !isDone { self.demand += demand }
-        lock.unlock()
-    }
-
-    @inlinable
-    override func perform(_ work: ScheduledWork) {
-        if case .timerFired(let generation) = work {
-            timerFired(generation: generation)
-        } else {
-            super.perform(work)
-        }
-    }
-
-    /// The quiet time after value number `generation` is over: delivers it if it is still the
-    /// waiting value and the downstream has demand; drops it otherwise.
-    @inlinable
-    func timerFired(generation: UInt64) {
+    override func timerFired(generation: UInt64) {
         lock.lock()
         guard case .running = phase, self.generation == generation else {
             lock.unlock()
             return
         }
-        let firedTimer = timer.take()
-        guard let value = pending.take() else {
-            lock.unlock()
-            firedTimer?.cancel()
-            return
-        }
-        let hasDemand = demand > 0
-        if hasDemand {
-            demand -= 1
-            enqueueDue(.value(value))
-        }
+        let firedTimer = retireTimer()
+        let value = pending.take()
+        let delivers = value != nil && takeDemand()
+        if delivers, let value { enqueueDue(.value(value)) }
         lock.unlock()
         firedTimer?.cancel()
-        if hasDemand { drain() }
+        if delivers { drain() }
     }
 }

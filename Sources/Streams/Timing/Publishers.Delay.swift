@@ -113,22 +113,19 @@ extension Publishers {
 /// The subscription of `delay`: each event goes into the queue as it arrives, waiting, and work
 /// scheduled `interval` later marks the oldest waiting event due. Requests pass to the upstream.
 @usableFromInline
-final class DelaySubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingSubscription<Downstream>,
-    @unchecked Sendable  // all mutable state is the base class's, guarded by `lock`
+final class DelaySubscription<Context: Scheduler, Downstream: Subscriber>: TimedSubscription<Context, Downstream>,
+    @unchecked Sendable  // all mutable state is the base classes', guarded by `lock`
 {
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
-    @usableFromInline let scheduler: Context
-    @usableFromInline let options: Context.SchedulerOptions?
 
     @inlinable
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride,
          tolerance: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
         self.interval = interval
         self.tolerance = tolerance
-        self.scheduler = scheduler
-        self.options = options
-        super.init(downstream: downstream, name: "Delay")
+        super.init(downstream: downstream, scheduler: scheduler, options: options, demandMode: .passedUpstream,
+                   name: "Delay")
     }
 
     @inlinable
@@ -156,11 +153,6 @@ final class DelaySubscription<Context: Scheduler, Downstream: Subscriber>: Sched
         lock.unlock()
         _ = finishedUpstream  // let go of after unlocking
         scheduleDelivery()
-    }
-
-    @inlinable
-    override func addDemand(_ demand: Subscribers.Demand) {
-        runningUpstream()?.request(demand)
     }
 
     /// Makes the oldest waiting event due `interval` from now.

@@ -116,14 +116,11 @@ extension Publishers {
 /// (`isEmissionScheduled`); it sends the waiting value (the base class's `pending`) and, if the
 /// upstream completed meanwhile, the completion after it.
 @usableFromInline
-final class ThrottleSubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingSubscription<Downstream>,
-    @unchecked Sendable  // all mutable state (here and in the base class) is guarded by `lock`
+final class ThrottleSubscription<Context: Scheduler, Downstream: Subscriber>: TimedSubscription<Context, Downstream>,
+    @unchecked Sendable  // all mutable state (here and in the base classes) is guarded by `lock`
 {
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
-    @usableFromInline let scheduler: Context
     @usableFromInline let latest: Bool
-    /// The downstream's outstanding demand.
-    @usableFromInline var demand = Subscribers.Demand.none
     /// When the last value was sent; `nil` before the first.
     @usableFromInline var lastEmission: Context.SchedulerTimeType?
     @usableFromInline var isEmissionScheduled = false
@@ -133,14 +130,8 @@ final class ThrottleSubscription<Context: Scheduler, Downstream: Subscriber>: Sc
     @inlinable
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
         self.interval = interval
-        self.scheduler = scheduler
         self.latest = latest
-        super.init(downstream: downstream, name: "Throttle")
-    }
-
-    @inlinable
-    override func didSubscribe(_ upstream: any Subscription) {
-        upstream.request(.unlimited)
+        super.init(downstream: downstream, scheduler: scheduler, options: nil, demandMode: .keptHere, name: "Throttle")
     }
 
     @inlinable
@@ -159,11 +150,10 @@ final class ThrottleSubscription<Context: Scheduler, Downstream: Subscriber>: Sc
             _ = replaced
             return .none
         }
-        guard demand > 0 else {
+        guard takeDemand() else {
             lock.unlock()
             return .none
         }
-        demand -= 1
         pending = input
         isEmissionScheduled = true
         let earliest = lastEmission.map { $0.advanced(by: interval) }
@@ -194,25 +184,9 @@ final class ThrottleSubscription<Context: Scheduler, Downstream: Subscriber>: Sc
         }
     }
 
-    @inlinable
-    override func addDemand(_ demand: Subscribers.Demand) {
-        lock.lock()
-        if !isDone { self.demand += demand }
-        lock.unlock()
-    }
-
-    @inlinable
-    override func perform(_ work: ScheduledWork) {
-        if case .emit = work {
-            emit()
-        } else {
-            super.perform(work)
-        }
-    }
-
     /// The scheduled emission: sends the waiting value, then the waiting completion, if any.
     @inlinable
-    func emit() {
+    override func emit() {
         let now = scheduler.now
         lock.lock()
         guard !isDone, isEmissionScheduled else {

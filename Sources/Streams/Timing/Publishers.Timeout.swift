@@ -115,25 +115,20 @@ extension Publishers {
 /// cancellable) is numbered by `generation`, so one that fires after a newer value arrived does
 /// nothing. A timeout marks everything queued due, behind which it puts its own completion.
 @usableFromInline
-final class TimeoutSubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingSubscription<Downstream>,
-    @unchecked Sendable  // all mutable state (here and in the base class) is guarded by `lock`
+final class TimeoutSubscription<Context: Scheduler, Downstream: Subscriber>: TimedSubscription<Context, Downstream>,
+    @unchecked Sendable  // all mutable state (here and in the base classes) is guarded by `lock`
 {
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
-    @usableFromInline let scheduler: Context
-    @usableFromInline let options: Context.SchedulerOptions?
     /// `nil` once the stream is over.
     @usableFromInline var customError: (() -> Failure)?
-    /// Counts the timers started; a timer knows its number.
-    @usableFromInline var generation: UInt64 = 0
 
     @inlinable
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
          options: Context.SchedulerOptions?, customError: (() -> Failure)?) {
         self.interval = interval
-        self.scheduler = scheduler
-        self.options = options
         self.customError = customError
-        super.init(downstream: downstream, name: "Timeout")
+        super.init(downstream: downstream, scheduler: scheduler, options: options, demandMode: .passedUpstream,
+                   name: "Timeout")
     }
 
     @inlinable
@@ -144,7 +139,7 @@ final class TimeoutSubscription<Context: Scheduler, Downstream: Subscriber>: Sch
         lock.lock()
         let started = generation != 0
         lock.unlock()
-        if !started { startTimer() }
+        if !started { restartTimer() }
     }
 
     @inlinable
@@ -156,7 +151,7 @@ final class TimeoutSubscription<Context: Scheduler, Downstream: Subscriber>: Sch
         }
         enqueueWaiting(.value(input))
         lock.unlock()
-        startTimer()
+        restartTimer()
         scheduler.schedule(options: options, action(.deliverOne))
         return .none
     }
@@ -169,18 +164,12 @@ final class TimeoutSubscription<Context: Scheduler, Downstream: Subscriber>: Sch
             return
         }
         let finishedUpstream = endUpstream()
-        generation &+= 1
-        let previousTimer = timer.take()
+        let previousTimer = retireTimer()
         enqueueWaiting(.completion(completion))
         lock.unlock()
         _ = finishedUpstream  // let go of after unlocking
         previousTimer?.cancel()
         scheduler.schedule(options: options, action(.deliverOne))
-    }
-
-    @inlinable
-    override func addDemand(_ demand: Subscribers.Demand) {
-        runningUpstream()?.request(demand)
     }
 
     @inlinable
@@ -193,53 +182,31 @@ final class TimeoutSubscription<Context: Scheduler, Downstream: Subscriber>: Sch
 
     /// Starts the timer again from now, cancelling the previous one.
     @inlinable
-    func startTimer() {
+    func restartTimer() {
         let deadline = scheduler.now.advanced(by: interval)
         lock.lock()
         guard case .running = phase else {
             lock.unlock()
             return
         }
-        generation &+= 1
+        let previousTimer = retireTimer()
         let generation = self.generation
-        let previousTimer = timer.take()
         lock.unlock()
         previousTimer?.cancel()
-        let newTimer = scheduler.schedule(after: deadline, interval: interval, tolerance: scheduler.minimumTolerance,
-                                          options: options, action(.timerFired(generation: generation)))
-        lock.lock()
-        // Keep the timer only while it is the current one and has not run out already (the
-        // `ImmediateScheduler` runs it inside `schedule`).
-        if case .running = phase, self.generation == generation {
-            timer = newTimer
-            lock.unlock()
-        } else {
-            lock.unlock()
-            newTimer.cancel()
-        }
-    }
-
-    @inlinable
-    override func perform(_ work: ScheduledWork) {
-        if case .timerFired(let generation) = work {
-            timerFired(generation: generation)
-        } else {
-            super.perform(work)
-        }
+        startTimer(generation, at: deadline, interval: interval)
     }
 
     /// Timer number `generation` ran out: if no value came since it started, cancels the
     /// upstream and ends the stream after the values already queued.
     @inlinable
-    func timerFired(generation: UInt64) {
+    override func timerFired(generation: UInt64) {
         lock.lock()
         guard case .running(let upstream) = phase, self.generation == generation else {
             lock.unlock()
             return
         }
         phase = .upstreamFinished
-        self.generation &+= 1
-        let firedTimer = timer.take()
+        let firedTimer = retireTimer()
         let makeError = customError
         lock.unlock()
         firedTimer?.cancel()
