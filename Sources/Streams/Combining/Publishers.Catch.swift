@@ -165,10 +165,8 @@ final class CatchSubscription<UpstreamFailure: Error, NewPublisher: Publisher, D
     SwitchingSubscription<Downstream, CatchHandler<UpstreamFailure, NewPublisher>>,
     @unchecked Sendable  // state guarded by the base's `lock`
 where Downstream.Input == NewPublisher.Output {
-    /// Subscribes the replacement. A closure made where the operator is subscribed, so it runs
-    /// code compiled for the concrete types: `sourceFailed`, reached through the class's vtable,
-    /// would otherwise subscribe the replacement, and run its every value, through
-    /// unspecialized generic code.
+    /// Subscribes the replacement as source 1 (a closure made in `init`, where the concrete
+    /// types are known).
     @usableFromInline let subscribeReplacement: (CatchSubscription, NewPublisher) -> Void
 
     @inlinable

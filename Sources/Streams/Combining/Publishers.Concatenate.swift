@@ -246,10 +246,8 @@ extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Senda
 final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>:
     SwitchingSubscription<Downstream, Suffix>, @unchecked Sendable  // state guarded by the base's `lock`
 where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
-    /// Subscribes the suffix. A closure made where the operator is subscribed, so it runs code
-    /// compiled for the concrete types: `sourceFinished`, reached through the class's vtable,
-    /// would otherwise subscribe the suffix, and run its every value, through unspecialized
-    /// generic code.
+    /// Subscribes the suffix as source 1 (a closure made in `init`, where the concrete types
+    /// are known).
     @usableFromInline let subscribeSuffix: (ConcatenateSubscription, Suffix) -> Void
 
     @inlinable

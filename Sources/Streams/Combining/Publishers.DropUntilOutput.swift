@@ -86,44 +86,10 @@ extension Publishers {
         /// Subscribes `subscriber`, then the trigger, then the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = UntilOutputSubscription(downstream: subscriber, mode: .drop, name: "DropUntilOutput")
-            subscriber.receive(subscription: subscription)
-            other.receive(subscriber: DropTriggerSubscriber<Other.Output, S>(subscription))
-            upstream.receive(subscriber: subscription)
+            UntilOutputSubscription.subscribe(subscriber, to: upstream, until: other, mode: .drop, name: "DropUntilOutput")
         }
     }
 }
 
 extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
 extension Publishers.DropUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
-
-// MARK: - Subscribers
-
-/// Subscribes to the trigger of `drop(untilOutputFrom:)`: its first value opens the stream; a
-/// completion before that ends it.
-@usableFromInline
-struct DropTriggerSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
-    @usableFromInline typealias Failure = Downstream.Failure
-    @usableFromInline let subscription: UntilOutputSubscription<Downstream>
-
-    @inlinable
-    init(_ subscription: UntilOutputSubscription<Downstream>) {
-        self.subscription = subscription
-    }
-
-    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(subscription) }
-    @usableFromInline var description: String { "DropUntilOutput" }
-
-    @inlinable func receive(subscription: any Subscription) { self.subscription.triggerReceive(subscription: subscription) }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        subscription.triggerFired()
-        return .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        subscription.triggerCompleted(endingWith: completion)
-    }
-}

@@ -1,5 +1,3 @@
-import Synchronization
-
 // MARK: - multicast
 
 extension Publisher {
@@ -143,84 +141,5 @@ extension Publishers {
         public func connect() -> any Cancellable {
             upstream.subscribe(subject)
         }
-    }
-}
-
-// MARK: - Subscription
-
-/// A subscriber's subscription to ``Publishers/Multicast`` (and `share()`): it subscribes to the
-/// subject for the downstream and gives the downstream itself, described as `"Multicast"` as in
-/// Combine. Requests and `cancel()` go to the subject's subscription; values and the completion
-/// come from the subject, one at a time (S3).
-///
-/// A value takes no lock: `downstream` never changes, and `isDone` is an atomic flag. The
-/// downstream is released with this object, which the subject lets go of when it is cancelled
-/// or finished (S7).
-@usableFromInline
-final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // `subjectSubscription` is guarded by `lock`; `isDone` is atomic
-{
-    @usableFromInline typealias Input = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline let downstream: Downstream
-    @usableFromInline let lock = Lock()
-    /// The subject's subscription; `nil` before it comes and after the end.
-    @usableFromInline var subjectSubscription: (any Subscription)?
-    /// Completed or cancelled: nothing more goes downstream.
-    @usableFromInline let isDone = Atomic<Bool>(false)
-
-    @inlinable
-    init(downstream: Downstream) {
-        self.downstream = downstream
-    }
-
-    @usableFromInline var description: String { "Multicast" }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        lock.lock()
-        guard subjectSubscription == nil, !isDone.load(ordering: .relaxed) else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        subjectSubscription = subscription
-        lock.unlock()
-        downstream.receive(subscription: self)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        if isDone.load(ordering: .relaxed) { return .none }
-        return downstream.receive(input)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        if isDone.exchange(true, ordering: .acquiringAndReleasing) { return }
-        lock.lock()
-        let finished = subjectSubscription.take()
-        lock.unlock()
-        _ = finished
-        downstream.receive(completion: completion)
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        lock.lock()
-        let subscription = subjectSubscription
-        lock.unlock()
-        // The subject's rules apply, `request(.none)` included (S9).
-        subscription?.request(demand)
-    }
-
-    @inlinable
-    func cancel() {
-        if isDone.exchange(true, ordering: .acquiringAndReleasing) { return }
-        lock.lock()
-        let subscription = subjectSubscription.take()
-        lock.unlock()
-        subscription?.cancel()
     }
 }

@@ -80,43 +80,10 @@ extension Publishers {
         /// Subscribes `subscriber`, then the trigger, then the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = UntilOutputSubscription(downstream: subscriber, mode: .prefix, name: "PrefixUntilOutput")
-            subscriber.receive(subscription: subscription)
-            other.receive(subscriber: PrefixTriggerSubscriber<Other.Output, Other.Failure, S>(subscription))
-            upstream.receive(subscriber: subscription)
+            UntilOutputSubscription.subscribe(subscriber, to: upstream, until: other, mode: .prefix, name: "PrefixUntilOutput")
         }
     }
 }
 
 extension Publishers.PrefixUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
 extension Publishers.PrefixUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
-
-// MARK: - Subscribers
-
-/// Subscribes to the trigger of `prefix(untilOutputFrom:)`: its first value ends the stream, its
-/// completion is ignored.
-@usableFromInline
-struct PrefixTriggerSubscriber<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
-    @usableFromInline let subscription: UntilOutputSubscription<Downstream>
-
-    @inlinable
-    init(_ subscription: UntilOutputSubscription<Downstream>) {
-        self.subscription = subscription
-    }
-
-    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(subscription) }
-    @usableFromInline var description: String { "PrefixUntilOutput" }
-
-    @inlinable func receive(subscription: any Subscription) { self.subscription.triggerReceive(subscription: subscription) }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        subscription.triggerFired()
-        return .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        subscription.triggerCompleted(endingWith: nil)
-    }
-}

@@ -110,10 +110,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// current one. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline var attemptPending = false
 
-    /// Subscribes one attempt. A closure made where the operator is subscribed, so it runs code
-    /// compiled for the concrete types: `sourceFailed`, reached through the class's vtable,
-    /// would otherwise subscribe every retry, and run its every value, through unspecialized
-    /// generic code.
+    /// Subscribes one attempt (a closure made in `init`, where the concrete types are known).
     @usableFromInline let subscribeAttempt: (RetrySubscription, Upstream, Int) -> Void
 
     @inlinable

@@ -1,6 +1,10 @@
 /// The subscription of `prefix(untilOutputFrom:)` and `drop(untilOutputFrom:)`: it subscribes to
-/// the upstream and to a second publisher, the trigger, and its state changes at the trigger's
-/// first value.
+/// the upstream and to a second publisher, the trigger (through an ``UntilOutputTrigger``), and
+/// its state changes at the trigger's first value.
+///
+/// States: *closed* (`drop` before the trigger's value: upstream values are dropped) or *open*
+/// (values pass; `prefix` starts here), then *done* (completed or cancelled). `isDelivering`
+/// marks the moment an upstream value is with the downstream. One lock, `lock`, guards them all.
 ///
 /// - `prefix`: values pass until the trigger sends a value; then the upstream and the trigger
 ///   are cancelled and the downstream finishes. The trigger's completion changes nothing.
@@ -73,6 +77,18 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     }
 
     @usableFromInline var description: String { "\(name)" }
+
+    /// Gives `downstream` a new subscription, then subscribes it to `trigger`, then to `upstream`
+    /// (the order Combine uses: a trigger that fires at once acts before the first value).
+    @inlinable
+    static func subscribe<Upstream: Publisher, Trigger: Publisher>(
+        _ downstream: Downstream, to upstream: Upstream, until trigger: Trigger, mode: Mode, name: StaticString
+    ) where Upstream.Output == Input, Upstream.Failure == Failure {
+        let subscription = UntilOutputSubscription(downstream: downstream, mode: mode, name: name)
+        downstream.receive(subscription: subscription)
+        trigger.receive(subscriber: UntilOutputTrigger<Trigger.Output, Trigger.Failure, Downstream>(subscription))
+        upstream.receive(subscriber: subscription)
+    }
 
     // MARK: The upstream's signals
 
@@ -176,7 +192,7 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     }
 
     /// The trigger completed. `completion` is what to end the stream with if no value came
-    /// before it (`drop`), or `nil` when the trigger's completion changes nothing (`prefix`).
+    /// before it (`drop`); `prefix`, whose stream is open from the start, ignores it.
     @usableFromInline
     func triggerCompleted(endingWith completion: Subscribers.Completion<Failure>?) {
         lock.lock()
@@ -252,5 +268,37 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         _ = downstream
         upstream?.cancel()
         trigger?.cancel()
+    }
+}
+
+/// Subscribes to the trigger of `prefix(untilOutputFrom:)` or `drop(untilOutputFrom:)` and
+/// passes its signals to the ``UntilOutputSubscription``, which decides what they mean for its
+/// mode: the first value ends (`prefix`) or opens (`drop`) the stream; a completion before it
+/// ends the stream (`drop`) or changes nothing (`prefix`).
+@usableFromInline
+struct UntilOutputTrigger<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline let subscription: UntilOutputSubscription<Downstream>
+
+    @inlinable
+    init(_ subscription: UntilOutputSubscription<Downstream>) {
+        self.subscription = subscription
+    }
+
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(subscription) }
+    @usableFromInline var description: String { subscription.description }
+
+    @inlinable func receive(subscription: any Subscription) { self.subscription.triggerReceive(subscription: subscription) }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        subscription.triggerFired()
+        return .none
+    }
+
+    /// For `drop` the trigger's failure type is the upstream's, so the completion is the one to
+    /// end the stream with; `prefix` ignores it (its trigger may fail with another type).
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        subscription.triggerCompleted(endingWith: completion as? Subscribers.Completion<Downstream.Failure>)
     }
 }

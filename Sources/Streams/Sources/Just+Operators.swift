@@ -6,6 +6,11 @@
 // They are evaluated eagerly, as in Combine: a closure runs once, when the operator is called,
 // not when someone subscribes. A side effect in it therefore happens at construction time, even
 // if nobody ever subscribes, and happens only once however many subscribers there are.
+//
+// A `Just` is an `Optional.Publisher` that is never empty and a `Result.Publisher` that never
+// fails: the operators whose answer is one of those are that publisher's operator applied to
+// the value, so each rule (what an argument must be, how a thrown error becomes the failure) is
+// written once, in `Optional.Publisher+Operators.swift` or `Result.Publisher+Operators.swift`.
 
 extension Just {
     /// Transforms the value now and returns a `Just` of the result, as Combine does.
@@ -31,7 +36,7 @@ extension Just {
     /// `transform` runs once, when `tryMap` is called.
     @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Result<T, any Error>.Publisher {
-        Result<T, any Error>.Publisher(Result { try transform(output) })
+        asResult.tryMap(transform)
     }
 
     /// Transforms the value now and returns an `Optional.Publisher` of the result: empty when
@@ -40,7 +45,7 @@ extension Just {
     /// `transform` runs once, when `compactMap` is called.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Optional<T>.Publisher {
-        Optional<T>.Publisher(transform(output))
+        asOptional.compactMap(transform)
     }
 
     /// Tests the value now and returns an `Optional.Publisher` of it, empty when `isIncluded`
@@ -49,7 +54,7 @@ extension Just {
     /// `isIncluded` runs once, when `filter` is called.
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(isIncluded(output) ? output : nil)
+        asOptional.filter(isIncluded)
     }
 
     /// Tests the value now and returns a `Just` of the answer, as Combine does: the only value
@@ -67,7 +72,7 @@ extension Just {
     /// `predicate` runs once, when `tryAllSatisfy` is called.
     @inlinable
     public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
-        Result<Bool, any Error>.Publisher(Result { try predicate(output) })
+        asResult.tryAllSatisfy(predicate)
     }
 
     /// Tests the value now and returns a `Just` of the answer, as Combine does.
@@ -84,7 +89,7 @@ extension Just {
     /// `predicate` runs once, when `tryContains(where:)` is called.
     @inlinable
     public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
-        Result<Bool, any Error>.Publisher(Result { try predicate(output) })
+        asResult.tryContains(where: predicate)
     }
 
     /// Returns a `Just` of a one-element array, as Combine does.
@@ -119,10 +124,7 @@ extension Just {
     ///   the program with a message saying so).
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        if count < 0 {
-            fatalError("dropFirst(\(count)): the number of values to drop must not be negative")
-        }
-        return Optional<Output>.Publisher(count == 0 ? output : nil)
+        asOptional.dropFirst(count)
     }
 
     /// Tests the value now and returns an `Optional.Publisher` of it, empty when `predicate`
@@ -131,7 +133,7 @@ extension Just {
     /// `predicate` runs once, when `drop(while:)` is called.
     @inlinable
     public func drop(while predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(predicate(output) ? nil : output)
+        asOptional.drop(while: predicate)
     }
 
     /// Returns this `Just`, as Combine does: its value is the first.
@@ -146,7 +148,7 @@ extension Just {
     /// `predicate` runs once, when `first(where:)` is called.
     @inlinable
     public func first(where predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(predicate(output) ? output : nil)
+        asOptional.first(where: predicate)
     }
 
     /// Returns this `Just`, as Combine does: its value is the last.
@@ -161,7 +163,7 @@ extension Just {
     /// `predicate` runs once, when `last(where:)` is called.
     @inlinable
     public func last(where predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(predicate(output) ? output : nil)
+        asOptional.last(where: predicate)
     }
 
     /// Returns an `Empty` that finishes at once, as Combine does.
@@ -177,10 +179,7 @@ extension Just {
     ///   the program with a message saying so).
     @inlinable
     public func output(at index: Int) -> Optional<Output>.Publisher {
-        if index < 0 {
-            fatalError("output(at: \(index)): the index must not be negative; positions count the upstream's values from 0")
-        }
-        return Optional<Output>.Publisher(index == 0 ? output : nil)
+        asOptional.output(at: index)
     }
 
     /// Returns an `Optional.Publisher` of the value when `range` contains position 0, and an
@@ -194,8 +193,7 @@ extension Just {
     ///   like the general operator's.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        let positions = checkedOutputPositions(range)
-        return Optional<Output>.Publisher(positions.contains(0) ? output : nil)
+        asOptional.output(in: range)
     }
 
     /// Returns an `Optional.Publisher` of the value, empty when `maxLength` is 0, as Combine
@@ -205,10 +203,7 @@ extension Just {
     ///   stops the program with a message saying so).
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-        if maxLength < 0 {
-            fatalError("prefix(\(maxLength)): the maximum length must not be negative")
-        }
-        return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
+        asOptional.prefix(maxLength)
     }
 
     /// Tests the value now and returns an `Optional.Publisher` of it, empty when `predicate`
@@ -217,7 +212,7 @@ extension Just {
     /// `predicate` runs once, when `prefix(while:)` is called.
     @inlinable
     public func prefix(while predicate: @escaping (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(predicate(output) ? output : nil)
+        asOptional.prefix(while: predicate)
     }
 
     /// Returns this `Just`, as Combine does: one value has no duplicates. `predicate` is never
@@ -231,10 +226,7 @@ extension Just {
     /// `Result.Publisher` of the value, or of the error `predicate` throws (S14).
     @inlinable
     public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(Result {
-            _ = try predicate(output, output)
-            return output
-        })
+        asResult.tryRemoveDuplicates(by: predicate)
     }
 
     /// Returns this `Just`, as Combine does: it cannot fail, so there is nothing to replace.
@@ -252,7 +244,7 @@ extension Just {
     /// Returns a `Result.Publisher` of the value with the failure type `E`, as Combine does.
     @inlinable
     public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
-        Result<Output, E>.Publisher(output)
+        asResult.setFailureType(to: failureType)
     }
 
     /// Returns a `Result.Publisher` of the value with the failure type `E`, as Combine does: a
@@ -274,7 +266,7 @@ extension Just {
     /// `nextPartialResult` runs once, when `reduce` is called.
     @inlinable
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Result<T, Never>.Publisher {
-        Result<T, Never>.Publisher(nextPartialResult(initialResult, output))
+        asResult.reduce(initialResult, nextPartialResult)
     }
 
     /// Combines `initialResult` with the value now; returns a `Result.Publisher` of the result,
@@ -285,7 +277,7 @@ extension Just {
     public func tryReduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
     ) -> Result<T, any Error>.Publisher {
-        Result<T, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
+        asResult.tryReduce(initialResult, nextPartialResult)
     }
 
     /// Combines `initialResult` with the value now and returns a `Result.Publisher` of the
@@ -294,7 +286,7 @@ extension Just {
     /// `nextPartialResult` runs once, when `scan` is called.
     @inlinable
     public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Result<T, Never>.Publisher {
-        Result<T, Never>.Publisher(nextPartialResult(initialResult, output))
+        asResult.scan(initialResult, nextPartialResult)
     }
 
     /// Combines `initialResult` with the value now; returns a `Result.Publisher` of the result,
@@ -305,7 +297,7 @@ extension Just {
     public func tryScan<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
     ) -> Result<T, any Error>.Publisher {
-        Result<T, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
+        asResult.tryScan(initialResult, nextPartialResult)
     }
 
     /// Returns a `Publishers.Sequence` of `elements` followed by the value, as Combine does.
@@ -367,16 +359,9 @@ extension Just where Output: Comparable {
     }
 }
 
-/// `range` resolved to stream positions, checked as `Publisher.output(in:)` checks it (shared by
-/// the `output(in:)` overloads of `Just` and `Optional.Publisher`).
-@inlinable
-func checkedOutputPositions<R: RangeExpression>(_ range: R) -> Range<Int> where R.Bound == Int {
-    if range.relative(to: Int.min..<Int.max).upperBound < 0 {
-        fatalError("output(in:): the range ends below position 0; positions count the upstream's values from 0")
-    }
-    let positions = range.relative(to: 0..<Int.max)
-    if positions.lowerBound < 0 {
-        fatalError("output(in:): the range starts at position \(positions.lowerBound); positions count the upstream's values from 0 and must not be negative")
-    }
-    return positions
+extension Just {
+    /// The value as an `Optional.Publisher`, whose eager operators answer for `Just`'s.
+    @inlinable var asOptional: Optional<Output>.Publisher { Optional<Output>.Publisher(output) }
+    /// The value as a `Result.Publisher`, whose eager operators answer for `Just`'s.
+    @inlinable var asResult: Result<Output, Never>.Publisher { Result<Output, Never>.Publisher(output) }
 }

@@ -90,10 +90,7 @@ extension Optional.Publisher {
     ///   the program with a message saying so).
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Optional<Wrapped>.Publisher {
-        if count < 0 {
-            fatalError("dropFirst(\(count)): the number of values to drop must not be negative")
-        }
-        return Optional<Wrapped>.Publisher(count == 0 ? output : nil)
+        Optional<Wrapped>.Publisher(checkedDropCount(count) == 0 ? output : nil)
     }
 
     /// Tests the value now, if any; returns an `Optional.Publisher` of it, empty when
@@ -148,10 +145,7 @@ extension Optional.Publisher {
     ///   the program with a message saying so).
     @inlinable
     public func output(at index: Int) -> Optional<Wrapped>.Publisher {
-        if index < 0 {
-            fatalError("output(at: \(index)): the index must not be negative; positions count the upstream's values from 0")
-        }
-        return Optional<Wrapped>.Publisher(index == 0 ? output : nil)
+        Optional<Wrapped>.Publisher(checkedOutputIndex(index) == 0 ? output : nil)
     }
 
     /// Returns an `Optional.Publisher` of the value when `range` contains position 0, and an
@@ -161,8 +155,7 @@ extension Optional.Publisher {
     ///   them: a range that starts or ends below 0 stops the program with a message saying so.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Wrapped>.Publisher where R.Bound == Int {
-        let positions = checkedOutputPositions(range)
-        return Optional<Wrapped>.Publisher(positions.contains(0) ? output : nil)
+        Optional<Wrapped>.Publisher(checkedOutputPositions(range).contains(0) ? output : nil)
     }
 
     /// Returns an `Optional.Publisher` of the value, empty when `maxLength` is 0, as Combine
@@ -172,10 +165,7 @@ extension Optional.Publisher {
     ///   stops the program with a message saying so).
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Wrapped>.Publisher {
-        if maxLength < 0 {
-            fatalError("prefix(\(maxLength)): the maximum length must not be negative")
-        }
-        return Optional<Wrapped>.Publisher(maxLength > 0 ? output : nil)
+        Optional<Wrapped>.Publisher(checkedPrefixLength(maxLength) > 0 ? output : nil)
     }
 
     /// Tests the value now, if any; returns an `Optional.Publisher` of it, empty when
@@ -258,4 +248,49 @@ extension Optional.Publisher where Wrapped: Comparable {
     public func max() -> Optional<Wrapped>.Publisher {
         self
     }
+}
+
+// MARK: - Arguments of the positional operators
+
+// The eager positional operators (here, on `Just` through these, and on `Publishers.Sequence`)
+// check their argument as the general operators do, and stop the program with the same message.
+
+/// `count`, checked as `Publisher.dropFirst(_:)` checks it.
+@inlinable
+func checkedDropCount(_ count: Int) -> Int {
+    if count < 0 {
+        fatalError("dropFirst(\(count)): the number of values to drop must not be negative")
+    }
+    return count
+}
+
+/// `maxLength`, checked as `Publisher.prefix(_:)` checks it.
+@inlinable
+func checkedPrefixLength(_ maxLength: Int) -> Int {
+    if maxLength < 0 {
+        fatalError("prefix(\(maxLength)): the maximum length must not be negative")
+    }
+    return maxLength
+}
+
+/// `index`, checked as `Publisher.output(at:)` checks it.
+@inlinable
+func checkedOutputIndex(_ index: Int) -> Int {
+    if index < 0 {
+        fatalError("output(at: \(index)): the index must not be negative; positions count the upstream's values from 0")
+    }
+    return index
+}
+
+/// `range` resolved to stream positions, checked as `Publisher.output(in:)` checks it.
+@inlinable
+func checkedOutputPositions<R: RangeExpression>(_ range: R) -> Range<Int> where R.Bound == Int {
+    if range.relative(to: Int.min..<Int.max).upperBound < 0 {
+        fatalError("output(in:): the range ends below position 0; positions count the upstream's values from 0")
+    }
+    let positions = range.relative(to: 0..<Int.max)
+    if positions.lowerBound < 0 {
+        fatalError("output(in:): the range starts at position \(positions.lowerBound); positions count the upstream's values from 0 and must not be negative")
+    }
+    return positions
 }

@@ -42,11 +42,8 @@ extension Publishers.Sequence {
     /// - Complexity: O(1) to create; subscribing skips `count` elements.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Publishers.Sequence<DropFirstSequence<Elements>, Failure> {
-        if count < 0 {
-            fatalError("dropFirst(\(count)): the number of values to drop must not be negative")
-        }
-        return Publishers.Sequence<DropFirstSequence<Elements>, Failure>(
-            sequence: DropFirstSequence(sequence, dropping: count))
+        Publishers.Sequence<DropFirstSequence<Elements>, Failure>(
+            sequence: DropFirstSequence(sequence, dropping: checkedDropCount(count)))
     }
 
     /// Publishes at most the first `maxLength` elements of the sequence, as
@@ -76,11 +73,8 @@ extension Publishers.Sequence {
     /// - Complexity: O(1) to create and per element.
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Sequence<PrefixSequence<Elements>, Failure> {
-        if maxLength < 0 {
-            fatalError("prefix(\(maxLength)): the maximum length must not be negative")
-        }
-        return Publishers.Sequence<PrefixSequence<Elements>, Failure>(
-            sequence: PrefixSequence(sequence, maxLength: maxLength))
+        Publishers.Sequence<PrefixSequence<Elements>, Failure>(
+            sequence: PrefixSequence(sequence, maxLength: checkedPrefixLength(maxLength)))
     }
 }
 
@@ -415,9 +409,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// own, as Combine does: one collection, built now.
     @inlinable
     public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
-        var joined = publisher.sequence
-        joined.append(contentsOf: sequence)
-        return Publishers.Sequence<Elements, Failure>(sequence: joined)
+        publisher.append(sequence)
     }
 
     /// Returns a `Publishers.Sequence` of the sequence's elements followed by `elements`, as

@@ -1,0 +1,182 @@
+import Synchronization
+
+// The two ends of a subject shared by several subscribers: the mechanics of `multicast` and
+// `share()`.
+//
+// - ``MulticastSubscription`` stands between the subject and one subscriber. The subscriber sees
+//   it, not the subject's own subscription (Combine describes it as "Multicast"). It passes
+//   requests and `cancel()` to the subject's subscription and values down, one at a time, as the
+//   subject serializes them (S3).
+// - ``ShareFeed`` stands between the upstream and the subject for `share()`: it feeds the
+//   upstream's signals into the subject, passes the subject's request up, and is the connection
+//   that the last subscriber's departure cancels. (`multicast`'s `connect()` subscribes the
+//   subject itself.)
+//
+// Locking: each has one `lock` guarding its subscription references, never held while calling
+// out. A value passes `MulticastSubscription` with no lock: its downstream never changes, and
+// whether it is done is an atomic flag. `ShareFeed` takes its lock once per value, to read the
+// subject (which its completion or cancel lets go).
+/// A subscriber's subscription to ``Publishers/Multicast`` (and `share()`): it subscribes to the
+/// subject for the downstream and gives the downstream itself, described as `"Multicast"` as in
+/// Combine. Requests and `cancel()` go to the subject's subscription; values and the completion
+/// come from the subject, one at a time (S3).
+///
+/// A value takes no lock: `downstream` never changes, and `isDone` is an atomic flag. The
+/// downstream is released with this object, which the subject lets go of when it is cancelled
+/// or finished (S7).
+@usableFromInline
+final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable  // `subjectSubscription` is guarded by `lock`; `isDone` is atomic
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let lock = Lock()
+    /// The subject's subscription; `nil` before it comes and after the end.
+    @usableFromInline var subjectSubscription: (any Subscription)?
+    /// Completed or cancelled: nothing more goes downstream.
+    @usableFromInline let isDone = Atomic<Bool>(false)
+
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "Multicast" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard subjectSubscription == nil, !isDone.load(ordering: .relaxed) else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        subjectSubscription = subscription
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        if isDone.load(ordering: .relaxed) { return .none }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        if isDone.exchange(true, ordering: .acquiringAndReleasing) { return }
+        lock.lock()
+        let finished = subjectSubscription.take()
+        lock.unlock()
+        _ = finished
+        downstream.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let subscription = subjectSubscription
+        lock.unlock()
+        // The subject's rules apply, `request(.none)` included (S9).
+        subscription?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        if isDone.exchange(true, ordering: .acquiringAndReleasing) { return }
+        lock.lock()
+        let subscription = subjectSubscription.take()
+        lock.unlock()
+        subscription?.cancel()
+    }
+}
+
+
+/// Feeds the upstream's values and completion into the shared subject, and is the connection
+/// that the last subscriber's departure cancels.
+///
+/// It gives itself to the subject as the upstream subscription, so the subject's request (for
+/// `.unlimited`, once one of its subscribers has demand) reaches the upstream through it, as in
+/// Combine. Its cancel makes the subject forget it, so a share connected and disconnected many
+/// times leaves nothing behind. A value or completion before the upstream's subscription or
+/// after the end is ignored (S2). Cancel and completion let go of the subject and the upstream
+/// subscription (S7).
+@usableFromInline
+final class ShareFeed<Input, Failure: Error>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable  // `subject` and `upstream` are guarded by `lock`
+{
+    @usableFromInline let lock = Lock()
+    @usableFromInline var subject: PassthroughSubject<Input, Failure>?
+    @usableFromInline var upstream: (any Subscription)?
+
+    @usableFromInline
+    init(_ subject: PassthroughSubject<Input, Failure>) {
+        self.subject = subject
+    }
+
+    @usableFromInline var description: String { "Share" }
+
+    @usableFromInline
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard subject != nil, upstream == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        let subject = self.subject
+        lock.unlock()
+        // The subject asks through `request(_:)` once one of its subscribers has demand.
+        subject?.send(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        // S2: nothing before the upstream's subscription or after the end.
+        guard upstream != nil, let subject = self.subject else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        subject.send(input)
+        return .none
+    }
+
+    @usableFromInline
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard upstream != nil else {
+            lock.unlock()
+            return
+        }
+        let subject = self.subject.take()
+        let finished = upstream.take()
+        lock.unlock()
+        _ = finished
+        subject?.send(completion: completion)
+    }
+
+    /// The subject's request, passed to the upstream.
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let upstream = self.upstream
+        lock.unlock()
+        upstream?.request(demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        lock.lock()
+        let subject = self.subject.take()
+        let upstream = self.upstream.take()
+        lock.unlock()
+        guard let upstream else { return }
+        upstream.cancel()
+        subject?.core.forgetUpstream(self)
+    }
+}
