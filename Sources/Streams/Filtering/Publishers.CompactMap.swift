@@ -110,7 +110,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the transform.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryCompactMapSubscriber(downstream: subscriber, transform: transform))
+            upstream.subscribe(subscriber, through: CompactMapStep(transform: transform), name: "TryCompactMap")
         }
     }
 }
@@ -176,27 +176,19 @@ struct CompactMapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomSt
     @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }
 
+/// `tryCompactMap`'s step: a value transformed to `nil` is dropped, and replaced by one more.
 @usableFromInline
-final class TryCompactMapSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Input, UpstreamFailure, Downstream>
-where Downstream.Failure == any Error {
-    @usableFromInline let transform: (Input) throws -> Downstream.Input?
+struct CompactMapStep<Input, Output>: RelayStep {
+    @usableFromInline let transform: (Input) throws -> Output?
 
     @inlinable
-    init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input?) {
+    init(transform: @escaping (Input) throws -> Output?) {
         self.transform = transform
-        super.init(downstream: downstream, name: "TryCompactMap")
     }
 
     @inlinable
-    override func receive(_ input: Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        do {
-            if let output = try transform(input) { return forward(output) }
-            return .max(1)
-        } catch {
-            finish(.failure(error))
-            return .none
-        }
+    func next(_ input: Input) throws -> RelayAction<Output> {
+        if let output = try transform(input) { return .send(output) }
+        return .drop
     }
 }

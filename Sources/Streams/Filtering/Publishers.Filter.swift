@@ -116,7 +116,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryFilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
+            upstream.subscribe(subscriber, through: FilterStep(isIncluded: isIncluded), name: "TryFilter")
         }
     }
 }
@@ -180,26 +180,18 @@ struct FilterSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvert
     @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }
 
+/// `tryFilter`'s step: a value that fails the predicate is dropped, and replaced by one more.
 @usableFromInline
-final class TryFilterSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
-where Downstream.Failure == any Error {
-    @usableFromInline let isIncluded: (Downstream.Input) throws -> Bool
+struct FilterStep<Input>: RelayStep {
+    @usableFromInline let isIncluded: (Input) throws -> Bool
 
     @inlinable
-    init(downstream: Downstream, isIncluded: @escaping (Downstream.Input) throws -> Bool) {
+    init(isIncluded: @escaping (Input) throws -> Bool) {
         self.isIncluded = isIncluded
-        super.init(downstream: downstream, name: "TryFilter")
     }
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        do {
-            return try isIncluded(input) ? forward(input) : .max(1)
-        } catch {
-            finish(.failure(error))
-            return .none
-        }
+    func next(_ input: Input) throws -> RelayAction<Input> {
+        try isIncluded(input) ? .send(input) : .drop
     }
 }

@@ -137,7 +137,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the first value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: FirstSubscriber(downstream: subscriber))
+            upstream.subscribe(subscriber, reducing: FirstReduction(predicate: nil), name: "First")
         }
     }
 
@@ -164,7 +164,8 @@ extension Publishers {
         /// Subscribes `subscriber` to the first matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: FirstWhereSubscriber(downstream: subscriber, predicate: predicate))
+            // Combine's name for this subscription, too.
+            upstream.subscribe(subscriber, reducing: FirstReduction(predicate: predicate), name: "TryFirst")
         }
     }
 
@@ -191,8 +192,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the first matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryFirstWhereSubscriber<Upstream.Failure, S>(
-                downstream: subscriber, predicate: predicate))
+            upstream.subscribe(subscriber, reducing: FirstReduction(predicate: predicate), name: "TryFirstWhere")
         }
     }
 }
@@ -200,73 +200,24 @@ extension Publishers {
 extension Publishers.First: Equatable where Upstream: Equatable {}
 extension Publishers.First: Sendable where Upstream: Sendable {}
 
-// MARK: - Subscribers
+// MARK: - Reduction
 
-// As in Combine, the three ask the upstream for `.unlimited` once the subscriber has its
-// subscription, and hold their answer, or a `.finished` with no answer, until the subscriber has
-// asked for something (S5). Their names are Combine's: `first(where:)`'s subscription is
-// called `TryFirst` there too.
-
+/// The first value that satisfies the predicate (the first value, without one) is the answer.
 @usableFromInline
-final class FirstSubscriber<Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
-{
-    @inlinable
-    init(downstream: Downstream) {
-        super.init(downstream: downstream, name: "First", upFrontDemand: .unlimited, answersOnCompletion: true)
-    }
+struct FirstReduction<Input>: Reduction {
+    @usableFromInline let predicate: ((Input) throws -> Bool)?
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        answer(input)
-        return .none
-    }
-}
-
-@usableFromInline
-final class FirstWhereSubscriber<Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
-{
-    @usableFromInline let predicate: (Downstream.Input) -> Bool
-
-    @inlinable
-    init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
+    init(predicate: ((Input) throws -> Bool)?) {
         self.predicate = predicate
-        super.init(downstream: downstream, name: "TryFirst", upFrontDemand: .unlimited, answersOnCompletion: true)
     }
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive, predicate(input) else { return .none }
-        answer(input)
-        return .none
-    }
-}
-
-@usableFromInline
-final class TryFirstWhereSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
-where Downstream.Failure == any Error {
-    @usableFromInline let predicate: (Downstream.Input) throws -> Bool
-
-    @inlinable
-    init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
-        self.predicate = predicate
-        super.init(
-            downstream: downstream, name: "TryFirstWhere", upFrontDemand: .unlimited, answersOnCompletion: true)
+    mutating func reduce(_ input: Input) throws -> ReductionStep<Input> {
+        if let predicate, try !predicate(input) { return .consumed }
+        return .finish(input)
     }
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        do {
-            guard try predicate(input) else { return .none }
-        } catch {
-            finish(.failure(error))
-            return .none
-        }
-        answer(input)
-        return .none
-    }
+    mutating func result() -> Input? { nil }
 }

@@ -124,8 +124,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the last value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<LastReduction<Output>, Failure, S>(
-                downstream: subscriber, reduction: LastReduction(predicate: nil), name: "Last"))
+            upstream.subscribe(subscriber, reducing: LastReduction(predicate: nil), name: "Last")
         }
     }
 
@@ -152,8 +151,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the last matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<LastReduction<Output>, Failure, S>(
-                downstream: subscriber, reduction: LastReduction(predicate: predicate), name: "LastWhere"))
+            upstream.subscribe(subscriber, reducing: LastReduction(predicate: predicate), name: "LastWhere")
         }
     }
 
@@ -180,8 +178,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the last matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingSubscription<LastReduction<Output>, Upstream.Failure, S>(
-                downstream: subscriber, reduction: LastReduction(predicate: predicate), name: "TryLastWhere"))
+            upstream.subscribe(subscriber, reducing: LastReduction(predicate: predicate), name: "TryLastWhere")
         }
     }
 }

@@ -104,7 +104,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: PrefixWhileSubscriber(downstream: subscriber, predicate: predicate))
+            upstream.subscribe(subscriber, through: PrefixWhileStep(predicate: predicate), name: "PrefixWhile")
         }
     }
 
@@ -131,56 +131,25 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryPrefixWhileSubscriber<Upstream.Failure, S>(
-                downstream: subscriber, predicate: predicate))
+            upstream.subscribe(subscriber, through: PrefixWhileStep(predicate: predicate), name: "TryPrefixWhile")
         }
     }
 }
 
-// MARK: - Subscribers
+// MARK: - Step
 
+/// Passes values on while they satisfy the predicate; finishes at the first that does not.
 @usableFromInline
-final class PrefixWhileSubscriber<Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
-{
-    @usableFromInline let predicate: (Downstream.Input) -> Bool
+struct PrefixWhileStep<Input>: RelayStep {
+    @usableFromInline let predicate: (Input) throws -> Bool
 
     @inlinable
-    init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
+    init(predicate: @escaping (Input) throws -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream, name: "PrefixWhile")
     }
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        if predicate(input) { return forward(input) }
-        finish(.finished)
-        return .none
-    }
-}
-
-@usableFromInline
-final class TryPrefixWhileSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
-where Downstream.Failure == any Error {
-    @usableFromInline let predicate: (Downstream.Input) throws -> Bool
-
-    @inlinable
-    init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
-        self.predicate = predicate
-        super.init(downstream: downstream, name: "TryPrefixWhile")
-    }
-
-    @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        do {
-            if try predicate(input) { return forward(input) }
-            finish(.finished)
-        } catch {
-            finish(.failure(error))
-        }
-        return .none
+    func next(_ input: Input) throws -> RelayAction<Input> {
+        try predicate(input) ? .send(input) : .finish
     }
 }

@@ -65,8 +65,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the values or the replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<ReplaceEmptyReduction<Output>, Failure, S>(
-                downstream: subscriber, reduction: ReplaceEmptyReduction(output: output), name: "ReplaceEmpty"))
+            upstream.subscribe(subscriber, reducing: ReplaceEmptyReduction(output: output), name: "ReplaceEmpty")
         }
     }
 }

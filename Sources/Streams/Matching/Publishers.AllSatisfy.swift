@@ -99,8 +99,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the answer.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<AllSatisfyReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: AllSatisfyReduction(predicate: predicate), name: "AllSatisfy"))
+            upstream.subscribe(subscriber, reducing: AllSatisfyReduction(predicate: predicate), name: "AllSatisfy")
         }
     }
 
@@ -128,8 +127,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
             let reduction = AllSatisfyReduction(predicate: predicate)
-            upstream.receive(subscriber: ReducingSubscription<_, Upstream.Failure, S>(
-                downstream: subscriber, reduction: reduction, name: "TryAllSatisfy"))
+            upstream.subscribe(subscriber, reducing: reduction, name: "TryAllSatisfy")
         }
     }
 }

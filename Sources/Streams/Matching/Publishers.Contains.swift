@@ -131,8 +131,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             let output = self.output
-            upstream.receive(subscriber: ReducingSubscription<ContainsReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: ContainsReduction { $0 == output }, name: "Contains"))
+            upstream.subscribe(subscriber, reducing: ContainsReduction { $0 == output }, name: "Contains")
         }
     }
 
@@ -159,8 +158,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the answer.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<ContainsReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: ContainsReduction(predicate: predicate), name: "ContainsWhere"))
+            upstream.subscribe(subscriber, reducing: ContainsReduction(predicate: predicate), name: "ContainsWhere")
         }
     }
 
@@ -187,8 +185,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the answer.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingSubscription<ContainsReduction<Upstream.Output>, Upstream.Failure, S>(
-                downstream: subscriber, reduction: ContainsReduction(predicate: predicate), name: "TryContainsWhere"))
+            upstream.subscribe(subscriber, reducing: ContainsReduction(predicate: predicate), name: "TryContainsWhere")
         }
     }
 }

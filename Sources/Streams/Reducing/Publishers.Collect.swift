@@ -101,8 +101,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the array of values.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<CollectReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: CollectReduction(), name: "Collect"))
+            upstream.subscribe(subscriber, reducing: CollectReduction(), name: "Collect")
         }
     }
 
@@ -131,8 +130,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the arrays.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<CollectByCountReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: CollectByCountReduction(count: count), name: "CollectByCount"))
+            upstream.subscribe(subscriber, reducing: CollectByCountReduction(count: count), name: "CollectByCount")
         }
     }
 }

@@ -238,10 +238,8 @@ extension Publishers {
         /// Subscribes `subscriber` to the greatest value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<ComparisonReduction<Output>, Failure, S>(
-                downstream: subscriber,
-                reduction: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder),
-                name: "Comparison"))
+            upstream.subscribe(
+                subscriber, reducing: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder), name: "Comparison")
         }
     }
 
@@ -272,10 +270,8 @@ extension Publishers {
         /// Subscribes `subscriber` to the greatest value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingSubscription<ComparisonReduction<Output>, Upstream.Failure, S>(
-                downstream: subscriber,
-                reduction: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder),
-                name: "TryComparison"))
+            upstream.subscribe(
+                subscriber, reducing: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder), name: "TryComparison")
         }
     }
 }

@@ -57,8 +57,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the count.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<CountReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: CountReduction(), name: "Count"))
+            upstream.subscribe(subscriber, reducing: CountReduction(), name: "Count")
         }
     }
 }

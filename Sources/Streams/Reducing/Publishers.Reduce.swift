@@ -106,10 +106,8 @@ extension Publishers {
         /// Subscribes `subscriber` to the combined result.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<ReduceReduction<Upstream.Output, Output>, Failure, S>(
-                downstream: subscriber,
-                reduction: ReduceReduction(initial: initial, nextPartialResult: nextPartialResult),
-                name: "Reduce"))
+            upstream.subscribe(
+                subscriber, reducing: ReduceReduction(initial: initial, nextPartialResult: nextPartialResult), name: "Reduce")
         }
     }
 
@@ -140,8 +138,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let reduction = ReduceReduction(initial: initial, nextPartialResult: nextPartialResult)
-            upstream.receive(subscriber: ReducingSubscription<_, Upstream.Failure, S>(
-                downstream: subscriber, reduction: reduction, name: "TryReduce"))
+            upstream.subscribe(subscriber, reducing: reduction, name: "TryReduce")
         }
     }
 }
