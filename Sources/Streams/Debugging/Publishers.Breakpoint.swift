@@ -82,10 +82,7 @@ extension Publisher {
     /// - Complexity: O(1) per value; no lock, no allocation.
     @inlinable
     public func breakpointOnError() -> Publishers.Breakpoint<Self> {
-        breakpoint(receiveCompletion: { completion in
-            if case .failure = completion { return true }
-            return false
-        })
+        breakpoint(receiveCompletion: { if case .failure = $0 { true } else { false } })
     }
 }
 
