@@ -25,7 +25,7 @@ extension Publisher {
     ///   own subscription, as in Combine.
     /// - Combine compatibility: as Combine; `compactMap` or `map` after `compactMap` fuse into
     ///   one `CompactMap`.
-    /// - Complexity: O(1) per value, no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)
@@ -58,7 +58,7 @@ extension Publisher {
     ///   `print()`): `cancel()` cancels the upstream once; after it, or after the end, requests
     ///   and cancels are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the transform; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the transform.
     @inlinable
     public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
         Publishers.TryCompactMap(upstream: self, transform: transform)

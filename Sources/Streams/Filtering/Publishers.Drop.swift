@@ -33,7 +33,7 @@ extension Publisher {
     /// - Combine compatibility: as Combine, including the up-front demand. On a
     ///   ``Publishers/Sequence`` it is applied to the sequence itself and returns a
     ///   `Publishers.Sequence`, as in Combine.
-    /// - Complexity: O(1) per value; no lock and no allocation per value.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
         Publishers.Drop(upstream: self, count: count)

@@ -31,8 +31,7 @@ extension Publisher {
     ///   `cancel()` cancels the upstream once; after it, or after the completion, requests and
     ///   cancels are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the predicate while dropping; no lock and no
-    ///   allocation per value.
+    /// - Complexity: O(1) per value plus the predicate while dropping.
     @inlinable
     public func drop(while predicate: @escaping (Output) -> Bool) -> Publishers.DropWhile<Self> {
         Publishers.DropWhile(upstream: self, predicate: predicate)
@@ -68,8 +67,7 @@ extension Publisher {
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: as ``drop(while:)``; the subscription is `TryDropWhile` in `print()`.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the predicate while dropping; no lock and no
-    ///   allocation per value.
+    /// - Complexity: O(1) per value plus the predicate while dropping.
     @inlinable
     public func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {
         Publishers.TryDropWhile(upstream: self, predicate: predicate)

@@ -37,7 +37,7 @@ extension Publisher {
     ///   cancels are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine, including the up-front `.unlimited` and the held
     ///   answer.
-    /// - Complexity: O(1); one allocation per subscription.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func first() -> Publishers.First<Self> {
         Publishers.First(upstream: self)
@@ -72,7 +72,7 @@ extension Publisher {
     /// - Cancellation: cancels the upstream as soon as a value matches (S15); otherwise as
     ///   ``first()``. The subscription is `TryFirst` in `print()`, Combine's name for it.
     /// - Combine compatibility: as ``first()``.
-    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the predicate.
     @inlinable
     public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
         Publishers.FirstWhere(upstream: self, predicate: predicate)
@@ -110,7 +110,7 @@ extension Publisher {
     /// - Cancellation: cancels the upstream as soon as a value matches or the predicate throws
     ///   (S14, S15); otherwise as ``first()``, with the subscription named `TryFirstWhere`.
     /// - Combine compatibility: as ``first()``.
-    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the predicate.
     @inlinable
     public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
         Publishers.TryFirstWhere(upstream: self, predicate: predicate)

@@ -31,7 +31,7 @@ extension Publisher {
     /// - Threading: the value goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value, no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func last() -> Publishers.Last<Self> {
         Publishers.Last(upstream: self)
@@ -60,7 +60,7 @@ extension Publisher {
     ///
     /// - Demand, completion, cancellation: as ``last()``.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the predicate.
     @inlinable
     public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
         Publishers.LastWhere(upstream: self, predicate: predicate)
@@ -97,7 +97,7 @@ extension Publisher {
     ///   (upstream cancelled) or the upstream's error.
     /// - Cancellation: cancels the upstream (S7).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the predicate.
     @inlinable
     public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
         Publishers.TryLastWhere(upstream: self, predicate: predicate)

@@ -32,7 +32,7 @@ extension Publisher {
     ///   nothing more is delivered (S6).
     /// - Combine compatibility: it is `output(in: index...index)`: as Combine, except that it
     ///   finishes right after the value (see ``output(in:)``).
-    /// - Complexity: O(1) per value; no lock and no allocation per value.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func output(at index: Int) -> Publishers.Output<Self> {
         if index < 0 {
@@ -77,7 +77,7 @@ extension Publisher {
     ///   except for when a non-empty range ends: Combine sends `.finished` and cancels the
     ///   upstream only when the value *after* the range arrives; this finishes right after the
     ///   range's last value (S15), which ends the stream sooner with the same values.
-    /// - Complexity: O(1) per value; no lock and no allocation per value.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
         // Resolving `..<-1` against 0..<Int.max would trap in the standard library without a
@@ -124,7 +124,7 @@ extension Publisher {
     ///   finishes right after the last value (see ``output(in:)``). On a
     ///   ``Publishers/Sequence`` it is applied to the sequence itself and returns a
     ///   `Publishers.Sequence`.
-    /// - Complexity: O(1) per value; no lock and no allocation per value.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
         if maxLength < 0 {

@@ -32,7 +32,7 @@ extension Publisher {
     ///   cancels the upstream once; after it, or after the end, requests and cancels are
     ///   ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the predicate.
     @inlinable
     public func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
         Publishers.PrefixWhile(upstream: self, predicate: predicate)
@@ -73,7 +73,7 @@ extension Publisher {
     ///   predicate throws (S14, S15); otherwise as ``prefix(while:)``, with the subscription
     ///   named `TryPrefixWhile`.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the predicate.
     @inlinable
     public func tryPrefix(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryPrefixWhile<Self> {
         Publishers.TryPrefixWhile(upstream: self, predicate: predicate)

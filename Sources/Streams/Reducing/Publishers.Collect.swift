@@ -32,7 +32,7 @@ extension Publisher {
     /// - Threading: the array goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: amortized O(1) per value, no lock; O(n) memory.
+    /// - Complexity: amortized O(1) per value; O(n) memory.
     @inlinable
     public func collect() -> Publishers.Collect<Self> {
         Publishers.Collect(upstream: self)
@@ -72,8 +72,7 @@ extension Publisher {
     /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
     /// - Threading: arrays go out on the upstream's thread.
     /// - Combine compatibility: as Combine. A `count` below 1 stops the program.
-    /// - Complexity: amortized O(1) per value, no lock per value (one per array); O(`count`)
-    ///   memory.
+    /// - Complexity: amortized O(1) per value; O(`count`) memory.
     @inlinable
     public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
         Publishers.CollectByCount(upstream: self, count: count)

@@ -31,7 +31,7 @@ extension Publisher {
     /// - Threading: the result goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond `nextPartialResult`, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond `nextPartialResult`.
     @inlinable
     public func reduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
@@ -70,7 +70,7 @@ extension Publisher {
     ///   cancelled) or the upstream's error.
     /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond `nextPartialResult`, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond `nextPartialResult`.
     @inlinable
     public func tryReduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T

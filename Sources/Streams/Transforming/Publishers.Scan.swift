@@ -27,7 +27,7 @@ extension Publisher {
     ///   upstream's own subscription, as in Combine. A value or completion after the completion
     ///   is ignored (S2).
     /// - Combine compatibility: as Combine. Each subscription starts again from `initialResult`.
-    /// - Complexity: O(1) per value plus the closure; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the closure.
     @inlinable
     public func scan<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
@@ -69,7 +69,7 @@ extension Publisher {
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
     ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the closure; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the closure.
     @inlinable
     public func tryScan<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
