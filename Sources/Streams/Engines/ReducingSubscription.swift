@@ -8,9 +8,9 @@
 // State machine (``ReducingSubscription/State``, under the lock):
 //
 //     awaitingSubscription --upstream's subscription--> reducing
-//     reducing --upstream finished, or the reduction has its answer early--> holding(answer?)
-//              (when the downstream has not asked for anything yet, S5)
-//     reducing, holding --first request--> delivering --answer sent--> done
+//     reducing --upstream finished, or an early answer--> delivering   (the downstream has asked)
+//                                                     --> holding(answer?) (not yet, S5)
+//     holding --first request--> delivering --answer (if any), then .finished--> done
 //     any --upstream failure, a thrown error, cancel()--> done
 //
 // A true reduction asks the upstream for `.unlimited` once the downstream has the
@@ -242,12 +242,7 @@ where Downstream.Input == Reducing.Output {
             state = .delivering
             let downstream = self.downstream.take()
             lock.unlock()
-            guard let downstream else { return }
-            if let answer {
-                deliver(answer, to: downstream)
-            } else {
-                finish(downstream)
-            }
+            if let downstream { deliver(answer, to: downstream) }
         case .awaitingSubscription, .delivering, .done:
             lock.unlock()
         }
@@ -287,16 +282,11 @@ where Downstream.Input == Reducing.Output {
             if cancellingUpstream { upstream.cancel() }
             return
         }
-        state = answer == nil ? .done : .delivering
+        state = .delivering
         let downstream = self.downstream.take()
         lock.unlock()
         if cancellingUpstream { upstream.cancel() }
-        guard let downstream else { return }
-        if let answer {
-            deliver(answer, to: downstream)
-        } else {
-            downstream.receive(completion: .finished)
-        }
+        if let downstream { deliver(answer, to: downstream) }
     }
 
     @inlinable
@@ -313,20 +303,10 @@ where Downstream.Input == Reducing.Output {
         downstream?.receive(completion: .failure(error))
     }
 
-    /// Sends the answer, then `.finished` unless `cancel()` came meanwhile.
+    /// Sends the answer (if any), then `.finished` unless `cancel()` came meanwhile.
     @inlinable
-    func deliver(_ answer: Downstream.Input, to downstream: Downstream) {
-        _ = downstream.receive(answer)
-        lock.lock()
-        let wasCancelled = if case .delivering = state { false } else { true }
-        state = .done
-        lock.unlock()
-        if !wasCancelled { downstream.receive(completion: .finished) }
-    }
-
-    /// Sends the `.finished` that was held for demand.
-    @inlinable
-    func finish(_ downstream: Downstream) {
+    func deliver(_ answer: Downstream.Input?, to downstream: Downstream) {
+        if let answer { _ = downstream.receive(answer) }
         lock.lock()
         let wasCancelled = if case .delivering = state { false } else { true }
         state = .done
