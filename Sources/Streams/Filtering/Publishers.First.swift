@@ -137,7 +137,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the first value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(subscriber, reducing: FirstReduction(predicate: nil), name: "First")
+            upstream.subscribe(subscriber, reducing: FirstReduction { _ in true }, name: "First")
         }
     }
 
@@ -202,20 +202,19 @@ extension Publishers.First: Sendable where Upstream: Sendable {}
 
 // MARK: - Reduction
 
-/// The first value that satisfies the predicate (the first value, without one) is the answer.
+/// The first value that satisfies the predicate is the answer.
 @usableFromInline
 struct FirstReduction<Input>: Reduction {
-    @usableFromInline let predicate: ((Input) throws -> Bool)?
+    @usableFromInline let predicate: (Input) throws -> Bool
 
     @inlinable
-    init(predicate: ((Input) throws -> Bool)?) {
+    init(predicate: @escaping (Input) throws -> Bool) {
         self.predicate = predicate
     }
 
     @inlinable
     mutating func reduce(_ input: Input) throws -> ReductionStep<Input> {
-        if let predicate, try !predicate(input) { return .consumed }
-        return .finish(input)
+        try predicate(input) ? .finish(input) : .consumed
     }
 
     @inlinable

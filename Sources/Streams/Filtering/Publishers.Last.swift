@@ -124,7 +124,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the last value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(subscriber, reducing: LastReduction(predicate: nil), name: "Last")
+            upstream.subscribe(subscriber, reducing: LastReduction(), name: "Last")
         }
     }
 
@@ -151,7 +151,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the last matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(subscriber, reducing: LastReduction(predicate: predicate), name: "LastWhere")
+            upstream.subscribe(subscriber, reducing: LastWhereReduction(predicate: predicate), name: "LastWhere")
         }
     }
 
@@ -178,30 +178,46 @@ extension Publishers {
         /// Subscribes `subscriber` to the last matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.subscribe(subscriber, reducing: LastReduction(predicate: predicate), name: "TryLastWhere")
+            upstream.subscribe(subscriber, reducing: LastWhereReduction(predicate: predicate), name: "TryLastWhere")
         }
     }
 }
 
 extension Publishers.Last: Equatable where Upstream: Equatable {}
 
-// MARK: - Reduction
+// MARK: - Reductions
 
-/// The last value so far that satisfies the predicate (every value, without one).
+/// The last value so far.
 @usableFromInline
 struct LastReduction<Input>: Reduction {
     @usableFromInline var last: Input?
-    @usableFromInline let predicate: ((Input) throws -> Bool)?
+
+    @inlinable init() {}
 
     @inlinable
-    init(predicate: ((Input) throws -> Bool)?) {
+    mutating func reduce(_ input: Input) -> ReductionStep<Input> {
+        last = input
+        return .consumed
+    }
+
+    @inlinable
+    mutating func result() -> Input? { last }
+}
+
+/// The last value so far that satisfies the predicate.
+@usableFromInline
+struct LastWhereReduction<Input>: Reduction {
+    @usableFromInline var last: Input?
+    @usableFromInline let predicate: (Input) throws -> Bool
+
+    @inlinable
+    init(predicate: @escaping (Input) throws -> Bool) {
         self.predicate = predicate
     }
 
     @inlinable
     mutating func reduce(_ input: Input) throws -> ReductionStep<Input> {
-        if let predicate, try !predicate(input) { return .consumed }
-        last = input
+        if try predicate(input) { last = input }
         return .consumed
     }
 
