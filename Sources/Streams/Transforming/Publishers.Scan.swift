@@ -160,11 +160,11 @@ final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStr
 
     @usableFromInline let nextPartialResult: (Downstream.Input, Input) -> Downstream.Input
     /// The result so far.
-    @exclusivity(unchecked) @usableFromInline var result: Downstream.Input
+    @usableFromInline var result: Downstream.Input
     /// `nil` once completed.
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    @usableFromInline var downstream: Downstream?
     /// Whether the upstream's subscription has arrived.
-    @exclusivity(unchecked) @usableFromInline var isSubscribed = false
+    @usableFromInline var isSubscribed = false
 
     @inlinable
     init(
