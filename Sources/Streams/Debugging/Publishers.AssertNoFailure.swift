@@ -38,7 +38,7 @@ extension Publisher {
     /// - Completion: `.finished` passes through; a failure stops the program.
     /// - Cancellation: goes straight to the upstream subscription.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value, no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func assertNoFailure(
         _ prefix: String = "", file: StaticString = #file, line: UInt = #line

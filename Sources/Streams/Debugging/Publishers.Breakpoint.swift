@@ -43,7 +43,7 @@ extension Publisher {
     /// - Cancellation: goes straight to the upstream subscription.
     /// - Threading: each closure runs on the thread of its event.
     /// - Combine compatibility: as Combine. On Linux the signal is raised with `raise(SIGTRAP)`.
-    /// - Complexity: O(1) per value plus the closure; no lock, no allocation.
+    /// - Complexity: O(1) per value plus the closure.
     @inlinable
     public func breakpoint(
         receiveSubscription: ((any Subscription) -> Bool)? = nil,
@@ -79,13 +79,10 @@ extension Publisher {
     ///
     /// - Demand, completion, cancellation: pass through unchanged.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value; no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func breakpointOnError() -> Publishers.Breakpoint<Self> {
-        breakpoint(receiveCompletion: { completion in
-            if case .failure = completion { return true }
-            return false
-        })
+        breakpoint(receiveCompletion: { if case .failure = $0 { true } else { false } })
     }
 }
 

@@ -1,3 +1,35 @@
+// The engine of the operators that consume their upstream and answer with one value of their
+// own, then a completion: `reduce`, `collect()`, `count`, `min`/`max`, `first`, `last`,
+// `contains`, `allSatisfy` and their `try` forms; and, passing values on as they come,
+// `collect(_:)` and `replaceEmpty`. One object, ``ReducingSubscription``, is both the
+// subscriber to the upstream and the subscription the downstream gets; what is particular to
+// each operator is a ``Reduction``: what a value does to the running state, and the answer.
+//
+// State machine (``ReducingSubscription/State``, under the lock):
+//
+//     awaitingSubscription --upstream's subscription--> reducing
+//     reducing --upstream finished, or an early answer--> delivering   (the downstream has asked)
+//                                                     --> holding(answer?) (not yet, S5)
+//     holding --first request--> delivering --answer (if any), then .finished--> done
+//     any --upstream failure, a thrown error, cancel()--> done
+//
+// A true reduction asks the upstream for `.unlimited` once the downstream has the
+// subscription, as Combine does, and uses the downstream's requests only to know that the
+// answer is wanted; it holds a bare `.finished` (no answer) for demand too (S5). One that sends
+// values on (``Reduction/demandFactor``) passes the downstream's demand up instead, and holds
+// only a waiting answer. An early answer cancels the upstream (S15); a thrown error or an
+// upstream failure goes down at once (S14).
+//
+// Locking: one `Lock` guards the state (with the upstream's subscription or the waiting
+// answer), the downstream and whether it has asked for anything. It is taken at the
+// subscription, at the end, and by `request` and `cancel`, never while calling out. A value
+// goes to the reduction without taking it: values come one at a time (S3) and nothing else
+// touches the reduction. Only a reduction that sends values on takes the lock per value sent,
+// to read the downstream.
+//
+// Performance: the reduction and the "subscribed" flag are `@exclusivity(unchecked)` (only the
+// upstream's serialized signals touch them); see Docs/Performance.md.
+
 /// The operator-specific half of a ``ReducingSubscription``: what each upstream value does to the
 /// running state, and what to send once the upstream has finished.
 ///
@@ -60,25 +92,8 @@ enum ReductionStep<Output> {
     case finish(Output)
 }
 
-/// The subscription of the operators that consume their upstream and send at most one value of
-/// their own, then a completion: `reduce`, `collect()`, `count`, `min`/`max`,
-/// `contains`, `allSatisfy`, `last` and their `try` forms; and, passing values on as they come,
-/// `collect(_:)` and `replaceEmpty`.
-///
-/// It is the subscriber to the upstream and the subscription the downstream receives. Each value
-/// goes to the ``Reduction`` without taking the lock: values come one at a time (S3) and nothing
-/// else touches the reduction. The lock guards what the downstream's thread touches too: the
-/// state (with the upstream subscription or the waiting answer), the downstream, and whether the
-/// downstream has asked for anything. A true reduction asks the upstream for `.unlimited` once the
-/// downstream has the subscription (as Combine does); one that sends values on passes the
-/// downstream's demand up instead (see ``Reduction/demandFactor``), and reads the downstream
-/// under the lock for each value it sends.
-///
-/// The answer comes when the upstream finishes, or earlier from the reduction (which cancels the
-/// upstream, S15); a thrown error or an upstream failure goes down at once (S5, S14). The answer
-/// is only sent once the downstream has asked for a value (S1): until then it waits in
-/// ``State/holding``. A true reduction holds a bare `.finished` (no answer) there too, as
-/// Combine does (S5); one that sends values on holds only a waiting answer.
+/// The subscriber and subscription of the reducing operators; see the comment at the top of
+/// this file.
 ///
 /// A value or completion that comes before the upstream's subscription, or after the upstream's
 /// part is over, is ignored, and a second upstream subscription is cancelled (S2). `cancel()` lets go of the downstream, the upstream and any waiting answer
@@ -91,7 +106,7 @@ enum ReductionStep<Output> {
 /// it (a sink does at once): dropping it from `cancel()`'s thread would take the lock per value.
 @usableFromInline
 final class ReducingSubscription<Reducing: Reduction, UpstreamFailure: Error, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible,
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable  // state, downstream, demanded: guarded by `lock`; reduction: upstream signals only
 where Downstream.Input == Reducing.Output {
     @usableFromInline typealias Input = Reducing.Input
@@ -143,6 +158,8 @@ where Downstream.Input == Reducing.Output {
     }
 
     @usableFromInline var description: String { "\(name)" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
 
     // MARK: Subscriber (the upstream's signals)
 
@@ -225,12 +242,7 @@ where Downstream.Input == Reducing.Output {
             state = .delivering
             let downstream = self.downstream.take()
             lock.unlock()
-            guard let downstream else { return }
-            if let answer {
-                deliver(answer, to: downstream)
-            } else {
-                finish(downstream)
-            }
+            if let downstream { deliver(answer, to: downstream) }
         case .awaitingSubscription, .delivering, .done:
             lock.unlock()
         }
@@ -270,16 +282,11 @@ where Downstream.Input == Reducing.Output {
             if cancellingUpstream { upstream.cancel() }
             return
         }
-        state = answer == nil ? .done : .delivering
+        state = .delivering
         let downstream = self.downstream.take()
         lock.unlock()
         if cancellingUpstream { upstream.cancel() }
-        guard let downstream else { return }
-        if let answer {
-            deliver(answer, to: downstream)
-        } else {
-            downstream.receive(completion: .finished)
-        }
+        if let downstream { deliver(answer, to: downstream) }
     }
 
     @inlinable
@@ -296,24 +303,25 @@ where Downstream.Input == Reducing.Output {
         downstream?.receive(completion: .failure(error))
     }
 
-    /// Sends the answer, then `.finished` unless `cancel()` came meanwhile.
+    /// Sends the answer (if any), then `.finished` unless `cancel()` came meanwhile.
     @inlinable
-    func deliver(_ answer: Downstream.Input, to downstream: Downstream) {
-        _ = downstream.receive(answer)
+    func deliver(_ answer: Downstream.Input?, to downstream: Downstream) {
+        if let answer { _ = downstream.receive(answer) }
         lock.lock()
         let wasCancelled = if case .delivering = state { false } else { true }
         state = .done
         lock.unlock()
         if !wasCancelled { downstream.receive(completion: .finished) }
     }
+}
 
-    /// Sends the `.finished` that was held for demand.
+extension Publisher {
+    /// Subscribes `subscriber` through a ``ReducingSubscription`` running `reduction`: the
+    /// subscriber gets it as its subscription, named `name`.
     @inlinable
-    func finish(_ downstream: Downstream) {
-        lock.lock()
-        let wasCancelled = if case .delivering = state { false } else { true }
-        state = .done
-        lock.unlock()
-        if !wasCancelled { downstream.receive(completion: .finished) }
+    func subscribe<Reducing: Reduction, S: Subscriber>(_ subscriber: S, reducing reduction: Reducing, name: StaticString)
+    where Reducing.Input == Output, S.Input == Reducing.Output {
+        receive(subscriber: ReducingSubscription<Reducing, Failure, S>(
+            downstream: subscriber, reduction: reduction, name: name))
     }
 }

@@ -1,38 +1,48 @@
 import Synchronization
 
-// The structure of the per-value operators that keep state or can end a stream themselves
-// (`dropFirst`, `drop(while:)`, `prefix(while:)`, `removeDuplicates`, `first`, `output(in:)`,
-// `encode`/`decode`, `measureInterval` and every `try` operator). As in Combine, the downstream
+// The engine of the per-value operators that keep state or can end a stream themselves
+// (`dropFirst`, `drop(while:)`, `prefix(while:)`, `output(in:)`, `removeDuplicates`,
+// `encode`/`decode`, `measureInterval` and the `try` operators). As in Combine, the downstream
 // gets a subscription of the operator's own, which `print()` shows by name (`Drop`, `TryMap`,
 // ...). It is two objects:
 //
 // - ``RelaySubscription`` is what the downstream holds: the phase, the upstream's subscription
-//   and the demand, behind a lock. It never holds the downstream (except while an answer waits
-//   for demand), so a subscriber that keeps its subscription after cancelling it is not kept
+//   and the demand asked for during the handover, behind one `Lock`. It never holds the
+//   downstream, so a subscriber that keeps its subscription after cancelling it is not kept
 //   alive by it (S7).
 // - ``RelaySubscriber`` is what the upstream holds, and the base class of each operator: the
 //   downstream, the operator's closures and per-value state, touched only from the upstream's
 //   serialized signals (S3), with no lock. It is let go, with all it holds, when the upstream
 //   lets go of it, which a well-behaved upstream does at its completion or when cancelled.
+//   Most operators do not subclass it themselves: they give a ``RelayStep`` (what one value
+//   becomes) to ``StepRelaySubscriber``.
 //
-// Phases (in ``RelaySubscription``): `awaitingSubscription` → `handingOver` (the downstream is
-// receiving its subscription; its requests are added up) → `live` → `ended`. An operator that
-// answers with its completion (`first`) goes through `holding` (the answer, or a bare
-// `.finished`, waits for demand, S5) and `delivering` instead. `ended` is final: completion,
-// failure, the operator's own end, or `cancel()`.
+// State machine (``RelaySubscription/Phase``, under the lock):
 //
-// Cost: one `Lock` and two objects per subscription. The lock is taken at the subscription, at
-// the end, and by `request` and `cancel`, never while calling out. A value takes no lock: one
-// atomic load of ``RelaySubscription/live`` (true exactly while the phase is `live`), the
-// operator's work, and the call to the downstream, moved out of its stored property and back
-// rather than retained (``RelaySubscriber/forward(_:)``). No allocation per value.
+//     awaitingSubscription --upstream's subscription--> handingOver --downstream has it--> live
+//     handingOver, live --completion, failure, the operator's own end, cancel()--> ended
+//
+// While `handingOver` the downstream's requests are added up and go to the upstream in one
+// request after it (with the operator's up-front demand), and a completion waits for the end
+// of the handover (S3). `ended` is final.
+//
+// Locking: the lock is taken at the subscription, at the end, and by `request` and `cancel`,
+// never while calling out. A value takes no lock: one atomic load of
+// ``RelaySubscription/live`` (true exactly while the phase is `live`), the operator's work, and
+// the call to the downstream.
+//
+// Performance: the downstream is a `final` stored property with `@exclusivity(unchecked)`, and
+// ``RelaySubscriber/forward(_:)`` moves it out for the call and back rather than copying it:
+// no retain/release, no exclusivity check and no class-accessor call per value (only the
+// upstream's serialized signals touch it, S3). The step of a ``StepRelaySubscriber`` is
+// `@exclusivity(unchecked)` for the same reason. See Docs/Performance.md for the measured gains.
 
 /// The subscription the downstream of a ``RelaySubscriber`` receives; see the comment at the
 /// top of this file.
 ///
 /// - Requests made while the downstream receives it are added up and sent to the upstream in one
 ///   request right after, with the operator's `upFrontDemand` (`dropFirst(n)` asks for the `n`
-///   values it drops, `first` for `.unlimited`, as in Combine). Later requests go straight to the
+///   values it drops, as in Combine). Later requests go straight to the
 ///   upstream while live, unless `.unlimited` was asked up front. `request(.none)` is never
 ///   passed on: it is ignored, or reported (S9) where Combine traps.
 /// - After the end, requests and cancels are swallowed; the upstream is cancelled at most once,
@@ -42,7 +52,7 @@ import Synchronization
 @usableFromInline
 final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible,
-    @unchecked Sendable  // `phase`, `upstream`, `pending`, `demanded`, `holder`: guarded by `lock`; `live`: atomic
+    @unchecked Sendable  // `phase`, `upstream`, `pending`: guarded by `lock`; `live`: atomic
 {
     @usableFromInline
     enum Phase {
@@ -52,10 +62,6 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
         case handingOver
         /// Values flow.
         case live
-        /// The upstream's part is over; the answer (`nil`: only `.finished`) waits for demand.
-        case holding(Downstream.Input?)
-        /// The held answer is being delivered; a `cancel()` now stops the `.finished` after it.
-        case delivering
         /// Completed, failed, ended by the operator, or cancelled.
         case ended
     }
@@ -66,11 +72,6 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @usableFromInline var upstream: (any Subscription)?
     /// What the downstream asked for while receiving this subscription.
     @usableFromInline var pending = Subscribers.Demand.none
-    /// Whether the downstream has asked for anything (an answer waits until it has).
-    @usableFromInline var demanded = false
-    /// The downstream, only while an answer waits for demand: the upstream's part is over, so
-    /// the subscriber has handed it over.
-    @usableFromInline var holder: Downstream?
     /// `true` exactly while the phase is `live`: what the per-value path reads.
     @usableFromInline let live = Atomic<Bool>(false)
     /// Combine's name for this subscription.
@@ -101,20 +102,13 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
         lock.lock()
         switch phase {
         case .handingOver:
-            demanded = true
             pending += demand
             lock.unlock()
         case .live:
-            demanded = true
             let upstream = upFrontDemand == .unlimited ? nil : self.upstream
             lock.unlock()
             upstream?.request(demand)
-        case .holding(let answer):
-            phase = .delivering
-            let downstream = holder.take()
-            lock.unlock()
-            if let downstream { deliver(answer, to: downstream) }
-        case .awaitingSubscription, .delivering, .ended:
+        case .awaitingSubscription, .ended:
             lock.unlock()
         }
     }
@@ -122,41 +116,25 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @inlinable
     func cancel() {
         lock.lock()
-        let previous = phase
-        switch previous {
-        case .handingOver, .live, .holding, .delivering:
+        switch phase {
+        case .handingOver, .live:
             break
         case .awaitingSubscription, .ended:
             lock.unlock()
             return
         }
-        phase = .ended
-        live.store(false, ordering: .releasing)
-        let upstream = self.upstream.take()
-        let holder = self.holder.take()
+        let upstream = endLocked()
         lock.unlock()
         upstream?.cancel()
-        _ = (holder, previous)  // a held answer and the downstream are let go of after unlocking (S7)
     }
 
-    /// Ends the live phase with the lock held: the caller unlocks, then cancels or lets go of
-    /// the returned upstream subscription.
+    /// Ends the stream with the lock held: the caller unlocks, then cancels or lets go of the
+    /// returned upstream subscription.
     @inlinable
-    func endLocked(_ next: Phase) -> (any Subscription)? {
-        phase = next
+    func endLocked() -> (any Subscription)? {
+        phase = .ended
         live.store(false, ordering: .releasing)
         return upstream.take()
-    }
-
-    /// Sends a held answer (if any), then `.finished` unless `cancel()` came meanwhile.
-    @inlinable
-    func deliver(_ answer: Downstream.Input?, to downstream: Downstream) {
-        if let answer { _ = downstream.receive(answer) }
-        lock.lock()
-        let cancelled = if case .delivering = phase { false } else { true }
-        phase = .ended
-        lock.unlock()
-        if !cancelled { downstream.receive(completion: .finished) }
     }
 }
 
@@ -169,32 +147,29 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
 /// this object when the upstream lets go of it (S7).
 ///
 /// Subclasses override `receive(_:)`, starting with `guard isLive else { return .none }`, and
-/// may override ``complete(_:)`` and ``willHandOver()``.
+/// may override ``complete(_:)`` and ``willHandOver()``; ``StepRelaySubscriber`` is the one
+/// most operators use.
 @usableFromInline
 class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline typealias Failure = UpstreamFailure
 
     /// What the downstream receives.
     @usableFromInline let subscription: RelaySubscription<Downstream>
-    // Only the upstream's serialized signals touch it (S3), never two at once. `final`: the
-    // per-value path reads and writes it directly, not through a class accessor (an accessor
-    // looked up the generic metadata on every value: W4 6.9x instead of 10.2x a plain loop).
+    /// The downstream, until the end. Only the upstream's serialized signals touch it (S3),
+    /// never two at once.
     @exclusivity(unchecked) @usableFromInline final var downstream: Downstream?
     /// A completion that came while the downstream was still receiving its subscription, sent
     /// right after (S3). Guarded by `subscription.lock`.
     @usableFromInline final var waitingCompletion: Subscribers.Completion<UpstreamFailure>?
-    /// Whether an upstream `.finished` waits for demand, as the answer does (S5: `first`).
-    @usableFromInline let answersOnCompletion: Bool
 
     @inlinable
     init(
         downstream: Downstream, name: StaticString, upFrontDemand: Subscribers.Demand = .none,
-        reportsNoneRequests: Bool = false, answersOnCompletion: Bool = false
+        reportsNoneRequests: Bool = false
     ) {
         self.downstream = downstream
         self.subscription = RelaySubscription(
             name: name, upFrontDemand: upFrontDemand, reportsNoneRequests: reportsNoneRequests)
-        self.answersOnCompletion = answersOnCompletion
     }
 
     @usableFromInline var description: String { subscription.description }
@@ -262,14 +237,7 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
             subscription.lock.unlock()
             return
         }
-        if answersOnCompletion, !subscription.demanded, case .finished = completion {
-            let upstream = subscription.endLocked(.holding(nil))
-            subscription.holder = downstream.take()
-            subscription.lock.unlock()
-            _ = upstream
-            return
-        }
-        let upstream = subscription.endLocked(.ended)
+        let upstream = subscription.endLocked()
         subscription.lock.unlock()
         _ = upstream  // let go of after unlocking
         complete(completion)
@@ -314,7 +282,7 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
             downstream = nil  // cancelled meanwhile: nothing is delivered (S6)
             return
         }
-        let upstream = subscription.endLocked(.ended)
+        let upstream = subscription.endLocked()
         subscription.lock.unlock()
         upstream?.cancel()
         sendCompletion(completion)
@@ -328,33 +296,107 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
         finish(.finished)
     }
 
-    /// Ends the upstream's part with an answer (S15): cancels the upstream, and sends `value` and
-    /// `.finished` once the downstream has asked for something, which may be now.
-    @inlinable
-    final func answer(_ value: Downstream.Input) {
-        let subscription = self.subscription
-        subscription.lock.lock()
-        guard case .live = subscription.phase else {
-            subscription.lock.unlock()
-            return
-        }
-        if !subscription.demanded {
-            let upstream = subscription.endLocked(.holding(value))
-            subscription.holder = downstream.take()
-            subscription.lock.unlock()
-            upstream?.cancel()
-            return
-        }
-        let upstream = subscription.endLocked(.delivering)
-        subscription.lock.unlock()
-        upstream?.cancel()
-        if let downstream = downstream.take() { subscription.deliver(value, to: downstream) }
-    }
-
     /// Sends `completion` downstream and lets go of the downstream.
     @inlinable
     final func sendCompletion(_ completion: Subscribers.Completion<Downstream.Failure>) {
         guard let downstream = self.downstream.take() else { return }
         downstream.receive(completion: completion)
+    }
+}
+
+// MARK: - Steps
+
+/// The part of a relay operator that is its own: what one upstream value becomes.
+///
+/// A step is a small struct: the user's closure, if the operator has one, and any per-value
+/// state (how many values are left to drop, the running result of `tryScan`, ...). It lives in
+/// a ``StepRelaySubscriber`` and only the upstream's serialized signals (S3) touch it, so it
+/// needs no lock. The subscriber is generic over it, so each operator's step is specialized and
+/// inlined into the per-value path.
+@usableFromInline
+protocol RelayStep {
+    /// The upstream's values.
+    associatedtype Input
+    /// What the operator sends.
+    associatedtype Output
+
+    /// Takes in one upstream value and says what to do with it. A thrown error cancels the
+    /// upstream and fails the stream (S14); only the `try` operators throw.
+    mutating func next(_ input: Input) throws -> RelayAction<Output>
+}
+
+/// What a ``RelayStep`` makes of one upstream value.
+@usableFromInline
+enum RelayAction<Output> {
+    /// Send this value on; the downstream's demand goes back to the upstream.
+    case send(Output)
+    /// Send nothing, and ask the upstream for one more value in its place.
+    case drop
+    /// Send nothing and ask for nothing (the value was asked for up front, as by `dropFirst`).
+    case ignore
+    /// Send this value, then finish (S15): the upstream is cancelled.
+    case sendAndFinish(Output)
+    /// Send nothing and finish (S15): the upstream is cancelled.
+    case finish
+}
+
+/// The relay subscriber of the operators whose own part is a ``RelayStep``.
+@usableFromInline
+final class StepRelaySubscriber<Step: RelayStep, UpstreamFailure: Error, Downstream: Subscriber>:
+    RelaySubscriber<Step.Input, UpstreamFailure, Downstream>
+where Downstream.Input == Step.Output {
+    /// Touched only by the upstream's serialized signals (S3).
+    @exclusivity(unchecked) @usableFromInline final var step: Step
+
+    @inlinable
+    init(
+        downstream: Downstream, step: Step, name: StaticString, upFrontDemand: Subscribers.Demand,
+        reportsNoneRequests: Bool
+    ) {
+        self.step = step
+        super.init(
+            downstream: downstream, name: name, upFrontDemand: upFrontDemand, reportsNoneRequests: reportsNoneRequests)
+    }
+
+    @inlinable
+    override func receive(_ input: Step.Input) -> Subscribers.Demand {
+        guard isLive else { return .none }
+        do {
+            switch try step.next(input) {
+            case .send(let output):
+                return forward(output)
+            case .drop:
+                return .max(1)
+            case .ignore:
+                return .none
+            case .sendAndFinish(let output):
+                sendLast(output)
+            case .finish:
+                finish(.finished)
+            }
+        } catch {
+            // Only a `try` operator's step throws, and its downstream's failure is `any Error`.
+            finish(.failure(error as! Downstream.Failure))
+        }
+        return .none
+    }
+}
+
+extension Publisher {
+    /// Subscribes `subscriber` through a ``StepRelaySubscriber`` running `step`: the subscriber
+    /// gets a subscription of its own, named `name`.
+    ///
+    /// - Parameters:
+    ///   - upFrontDemand: asked of the upstream once the subscriber has its subscription, on
+    ///     top of what it asked for meanwhile (`dropFirst(n)` asks for the `n` it drops).
+    ///   - reportsNoneRequests: whether `request(.none)` is reported (S9), where Combine traps.
+    @inlinable
+    func subscribe<Step: RelayStep, S: Subscriber>(
+        _ subscriber: S, through step: Step, name: StaticString,
+        upFrontDemand: Subscribers.Demand = .none, reportsNoneRequests: Bool = false
+    ) where Step.Input == Output, S.Input == Step.Output {
+        receive(subscriber: StepRelaySubscriber<Step, Failure, S>(
+            downstream: subscriber, step: step, name: name, upFrontDemand: upFrontDemand,
+            reportsNoneRequests: reportsNoneRequests))
     }
 }

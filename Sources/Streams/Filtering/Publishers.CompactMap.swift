@@ -25,7 +25,7 @@ extension Publisher {
     ///   own subscription, as in Combine.
     /// - Combine compatibility: as Combine; `compactMap` or `map` after `compactMap` fuse into
     ///   one `CompactMap`.
-    /// - Complexity: O(1) per value, no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)
@@ -58,7 +58,7 @@ extension Publisher {
     ///   `print()`): `cancel()` cancels the upstream once; after it, or after the end, requests
     ///   and cancels are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the transform; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the transform.
     @inlinable
     public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
         Publishers.TryCompactMap(upstream: self, transform: transform)
@@ -110,7 +110,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the transform.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryCompactMapSubscriber(downstream: subscriber, transform: transform))
+            upstream.subscribe(subscriber, through: CompactMapStep(transform: transform), name: "TryCompactMap")
         }
     }
 }
@@ -176,27 +176,19 @@ struct CompactMapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomSt
     @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }
 
+/// `tryCompactMap`'s step: a value transformed to `nil` is dropped, and replaced by one more.
 @usableFromInline
-final class TryCompactMapSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Input, UpstreamFailure, Downstream>
-where Downstream.Failure == any Error {
-    @usableFromInline let transform: (Input) throws -> Downstream.Input?
+struct CompactMapStep<Input, Output>: RelayStep {
+    @usableFromInline let transform: (Input) throws -> Output?
 
     @inlinable
-    init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input?) {
+    init(transform: @escaping (Input) throws -> Output?) {
         self.transform = transform
-        super.init(downstream: downstream, name: "TryCompactMap")
     }
 
     @inlinable
-    override func receive(_ input: Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        do {
-            if let output = try transform(input) { return forward(output) }
-            return .max(1)
-        } catch {
-            finish(.failure(error))
-            return .none
-        }
+    func next(_ input: Input) throws -> RelayAction<Output> {
+        if let output = try transform(input) { return .send(output) }
+        return .drop
     }
 }

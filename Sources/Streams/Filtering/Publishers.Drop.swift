@@ -33,7 +33,7 @@ extension Publisher {
     /// - Combine compatibility: as Combine, including the up-front demand. On a
     ///   ``Publishers/Sequence`` it is applied to the sequence itself and returns a
     ///   `Publishers.Sequence`, as in Combine.
-    /// - Complexity: O(1) per value; no lock and no allocation per value.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
         Publishers.Drop(upstream: self, count: count)
@@ -68,7 +68,11 @@ extension Publishers {
         /// Subscribes `subscriber` to the values after the first `count`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DropSubscriber(downstream: subscriber, count: count))
+            // The values to drop are asked for up front, with the subscriber's first request (as
+            // Combine does), so a dropped value needs no replacement demand.
+            upstream.subscribe(
+                subscriber, through: DropStep(remaining: count), name: "Drop", upFrontDemand: .max(count),
+                reportsNoneRequests: true)
         }
     }
 }
@@ -76,30 +80,23 @@ extension Publishers {
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 extension Publishers.Drop: Sendable where Upstream: Sendable {}
 
-// MARK: - Subscriber
+// MARK: - Step
 
+/// Drops the first `remaining` values.
 @usableFromInline
-final class DropSubscriber<Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
-{
+struct DropStep<Input>: RelayStep {
     /// Values still to drop.
-    @exclusivity(unchecked) @usableFromInline var remaining: Int
+    @usableFromInline var remaining: Int
 
     @inlinable
-    init(downstream: Downstream, count: Int) {
-        remaining = count
-        // The values to drop are asked for up front, with the downstream's first request (as
-        // Combine), so a dropped value needs no replacement demand.
-        super.init(downstream: downstream, name: "Drop", upFrontDemand: .max(count), reportsNoneRequests: true)
+    init(remaining: Int) {
+        self.remaining = remaining
     }
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        if remaining > 0 {
-            remaining -= 1
-            return .none
-        }
-        return forward(input)
+    mutating func next(_ input: Input) -> RelayAction<Input> {
+        guard remaining > 0 else { return .send(input) }
+        remaining -= 1
+        return .ignore
     }
 }

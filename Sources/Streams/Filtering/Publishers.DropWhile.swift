@@ -31,8 +31,7 @@ extension Publisher {
     ///   `cancel()` cancels the upstream once; after it, or after the completion, requests and
     ///   cancels are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the predicate while dropping; no lock and no
-    ///   allocation per value.
+    /// - Complexity: O(1) per value plus the predicate while dropping.
     @inlinable
     public func drop(while predicate: @escaping (Output) -> Bool) -> Publishers.DropWhile<Self> {
         Publishers.DropWhile(upstream: self, predicate: predicate)
@@ -68,8 +67,7 @@ extension Publisher {
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: as ``drop(while:)``; the subscription is `TryDropWhile` in `print()`.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the predicate while dropping; no lock and no
-    ///   allocation per value.
+    /// - Complexity: O(1) per value plus the predicate while dropping.
     @inlinable
     public func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {
         Publishers.TryDropWhile(upstream: self, predicate: predicate)
@@ -100,7 +98,8 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DropWhileSubscriber(downstream: subscriber, predicate: predicate))
+            upstream.subscribe(
+                subscriber, through: DropWhileStep(predicate: predicate), name: "DropWhile", reportsNoneRequests: true)
         }
     }
 
@@ -127,65 +126,33 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryDropWhileSubscriber<Upstream.Failure, S>(
-                downstream: subscriber, predicate: predicate))
+            upstream.subscribe(
+                subscriber, through: DropWhileStep(predicate: predicate), name: "TryDropWhile", reportsNoneRequests: true)
         }
     }
 }
 
-// MARK: - Subscribers
+// MARK: - Step
 
+/// Drops values, each replaced by one more, until the first that fails the predicate; passes on
+/// that one and all after it without calling the predicate again.
 @usableFromInline
-final class DropWhileSubscriber<Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
-{
-    @usableFromInline let predicate: (Downstream.Input) -> Bool
-    /// Whether values are still being tested (until the first that fails the predicate).
-    @exclusivity(unchecked) @usableFromInline var dropping = true
+struct DropWhileStep<Input>: RelayStep {
+    @usableFromInline let predicate: (Input) throws -> Bool
+    /// Whether values are still being tested.
+    @usableFromInline var dropping = true
 
     @inlinable
-    init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
+    init(predicate: @escaping (Input) throws -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream, name: "DropWhile", reportsNoneRequests: true)
     }
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
+    mutating func next(_ input: Input) throws -> RelayAction<Input> {
         if dropping {
-            if predicate(input) { return .max(1) }
+            if try predicate(input) { return .drop }
             dropping = false
         }
-        return forward(input)
-    }
-}
-
-@usableFromInline
-final class TryDropWhileSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
-where Downstream.Failure == any Error {
-    @usableFromInline let predicate: (Downstream.Input) throws -> Bool
-    /// Whether values are still being tested (until the first that fails the predicate).
-    @exclusivity(unchecked) @usableFromInline var dropping = true
-
-    @inlinable
-    init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
-        self.predicate = predicate
-        super.init(downstream: downstream, name: "TryDropWhile", reportsNoneRequests: true)
-    }
-
-    @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        if dropping {
-            do {
-                if try predicate(input) { return .max(1) }
-            } catch {
-                finish(.failure(error))
-                return .none
-            }
-            dropping = false
-        }
-        return forward(input)
+        return .send(input)
     }
 }

@@ -24,7 +24,7 @@ extension Publisher {
     /// - Completion, cancellation: pass through unchanged: the subscriber gets the upstream's
     ///   own subscription, as in Combine.
     /// - Combine compatibility: as Combine; `filter` after `filter` fuses into one `Filter`.
-    /// - Complexity: O(1) per value, no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
         Publishers.Filter(upstream: self, isIncluded: isIncluded)
@@ -60,7 +60,7 @@ extension Publisher {
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
     ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the predicate.
     @inlinable
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
         Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
@@ -116,7 +116,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryFilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
+            upstream.subscribe(subscriber, through: FilterStep(isIncluded: isIncluded), name: "TryFilter")
         }
     }
 }
@@ -180,26 +180,18 @@ struct FilterSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvert
     @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }
 
+/// `tryFilter`'s step: a value that fails the predicate is dropped, and replaced by one more.
 @usableFromInline
-final class TryFilterSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
-where Downstream.Failure == any Error {
-    @usableFromInline let isIncluded: (Downstream.Input) throws -> Bool
+struct FilterStep<Input>: RelayStep {
+    @usableFromInline let isIncluded: (Input) throws -> Bool
 
     @inlinable
-    init(downstream: Downstream, isIncluded: @escaping (Downstream.Input) throws -> Bool) {
+    init(isIncluded: @escaping (Input) throws -> Bool) {
         self.isIncluded = isIncluded
-        super.init(downstream: downstream, name: "TryFilter")
     }
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        do {
-            return try isIncluded(input) ? forward(input) : .max(1)
-        } catch {
-            finish(.failure(error))
-            return .none
-        }
+    func next(_ input: Input) throws -> RelayAction<Input> {
+        try isIncluded(input) ? .send(input) : .drop
     }
 }

@@ -37,7 +37,7 @@ extension Publisher {
     ///   cancels are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine, including the up-front `.unlimited` and the held
     ///   answer.
-    /// - Complexity: O(1); one allocation per subscription.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func first() -> Publishers.First<Self> {
         Publishers.First(upstream: self)
@@ -72,7 +72,7 @@ extension Publisher {
     /// - Cancellation: cancels the upstream as soon as a value matches (S15); otherwise as
     ///   ``first()``. The subscription is `TryFirst` in `print()`, Combine's name for it.
     /// - Combine compatibility: as ``first()``.
-    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the predicate.
     @inlinable
     public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
         Publishers.FirstWhere(upstream: self, predicate: predicate)
@@ -110,7 +110,7 @@ extension Publisher {
     /// - Cancellation: cancels the upstream as soon as a value matches or the predicate throws
     ///   (S14, S15); otherwise as ``first()``, with the subscription named `TryFirstWhere`.
     /// - Combine compatibility: as ``first()``.
-    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the predicate.
     @inlinable
     public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
         Publishers.TryFirstWhere(upstream: self, predicate: predicate)
@@ -137,7 +137,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the first value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: FirstSubscriber(downstream: subscriber))
+            upstream.subscribe(subscriber, reducing: FirstReduction { _ in true }, name: "First")
         }
     }
 
@@ -164,7 +164,8 @@ extension Publishers {
         /// Subscribes `subscriber` to the first matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: FirstWhereSubscriber(downstream: subscriber, predicate: predicate))
+            // Combine's name for this subscription, too.
+            upstream.subscribe(subscriber, reducing: FirstReduction(predicate: predicate), name: "TryFirst")
         }
     }
 
@@ -191,8 +192,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the first matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryFirstWhereSubscriber<Upstream.Failure, S>(
-                downstream: subscriber, predicate: predicate))
+            upstream.subscribe(subscriber, reducing: FirstReduction(predicate: predicate), name: "TryFirstWhere")
         }
     }
 }
@@ -200,73 +200,23 @@ extension Publishers {
 extension Publishers.First: Equatable where Upstream: Equatable {}
 extension Publishers.First: Sendable where Upstream: Sendable {}
 
-// MARK: - Subscribers
+// MARK: - Reduction
 
-// As in Combine, the three ask the upstream for `.unlimited` once the subscriber has its
-// subscription, and hold their answer, or a `.finished` with no answer, until the subscriber has
-// asked for something (S5). Their names are Combine's: `first(where:)`'s subscription is
-// called `TryFirst` there too.
-
+/// The first value that satisfies the predicate is the answer.
 @usableFromInline
-final class FirstSubscriber<Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
-{
-    @inlinable
-    init(downstream: Downstream) {
-        super.init(downstream: downstream, name: "First", upFrontDemand: .unlimited, answersOnCompletion: true)
-    }
+struct FirstReduction<Input>: Reduction {
+    @usableFromInline let predicate: (Input) throws -> Bool
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        answer(input)
-        return .none
-    }
-}
-
-@usableFromInline
-final class FirstWhereSubscriber<Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
-{
-    @usableFromInline let predicate: (Downstream.Input) -> Bool
-
-    @inlinable
-    init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
+    init(predicate: @escaping (Input) throws -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream, name: "TryFirst", upFrontDemand: .unlimited, answersOnCompletion: true)
     }
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive, predicate(input) else { return .none }
-        answer(input)
-        return .none
-    }
-}
-
-@usableFromInline
-final class TryFirstWhereSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
-where Downstream.Failure == any Error {
-    @usableFromInline let predicate: (Downstream.Input) throws -> Bool
-
-    @inlinable
-    init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
-        self.predicate = predicate
-        super.init(
-            downstream: downstream, name: "TryFirstWhere", upFrontDemand: .unlimited, answersOnCompletion: true)
+    mutating func reduce(_ input: Input) throws -> ReductionStep<Input> {
+        try predicate(input) ? .finish(input) : .consumed
     }
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        do {
-            guard try predicate(input) else { return .none }
-        } catch {
-            finish(.failure(error))
-            return .none
-        }
-        answer(input)
-        return .none
-    }
+    mutating func result() -> Input? { nil }
 }

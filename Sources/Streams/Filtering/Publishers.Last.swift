@@ -31,7 +31,7 @@ extension Publisher {
     /// - Threading: the value goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value, no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func last() -> Publishers.Last<Self> {
         Publishers.Last(upstream: self)
@@ -60,7 +60,7 @@ extension Publisher {
     ///
     /// - Demand, completion, cancellation: as ``last()``.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the predicate.
     @inlinable
     public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
         Publishers.LastWhere(upstream: self, predicate: predicate)
@@ -97,7 +97,7 @@ extension Publisher {
     ///   (upstream cancelled) or the upstream's error.
     /// - Cancellation: cancels the upstream (S7).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the predicate.
     @inlinable
     public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
         Publishers.TryLastWhere(upstream: self, predicate: predicate)
@@ -124,8 +124,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the last value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<LastReduction<Output>, Failure, S>(
-                downstream: subscriber, reduction: LastReduction(predicate: nil), name: "Last"))
+            upstream.subscribe(subscriber, reducing: LastReduction(), name: "Last")
         }
     }
 
@@ -152,8 +151,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the last matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<LastReduction<Output>, Failure, S>(
-                downstream: subscriber, reduction: LastReduction(predicate: predicate), name: "LastWhere"))
+            upstream.subscribe(subscriber, reducing: LastWhereReduction(predicate: predicate), name: "LastWhere")
         }
     }
 
@@ -180,31 +178,46 @@ extension Publishers {
         /// Subscribes `subscriber` to the last matching value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingSubscription<LastReduction<Output>, Upstream.Failure, S>(
-                downstream: subscriber, reduction: LastReduction(predicate: predicate), name: "TryLastWhere"))
+            upstream.subscribe(subscriber, reducing: LastWhereReduction(predicate: predicate), name: "TryLastWhere")
         }
     }
 }
 
 extension Publishers.Last: Equatable where Upstream: Equatable {}
 
-// MARK: - Reduction
+// MARK: - Reductions
 
-/// The last value so far that satisfies the predicate (every value, without one).
+/// The last value so far.
 @usableFromInline
 struct LastReduction<Input>: Reduction {
     @usableFromInline var last: Input?
-    @usableFromInline let predicate: ((Input) throws -> Bool)?
+
+    @inlinable init() {}
 
     @inlinable
-    init(predicate: ((Input) throws -> Bool)?) {
+    mutating func reduce(_ input: Input) -> ReductionStep<Input> {
+        last = input
+        return .consumed
+    }
+
+    @inlinable
+    mutating func result() -> Input? { last }
+}
+
+/// The last value so far that satisfies the predicate.
+@usableFromInline
+struct LastWhereReduction<Input>: Reduction {
+    @usableFromInline var last: Input?
+    @usableFromInline let predicate: (Input) throws -> Bool
+
+    @inlinable
+    init(predicate: @escaping (Input) throws -> Bool) {
         self.predicate = predicate
     }
 
     @inlinable
     mutating func reduce(_ input: Input) throws -> ReductionStep<Input> {
-        if let predicate, try !predicate(input) { return .consumed }
-        last = input
+        if try predicate(input) { last = input }
         return .consumed
     }
 

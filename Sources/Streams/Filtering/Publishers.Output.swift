@@ -32,7 +32,7 @@ extension Publisher {
     ///   nothing more is delivered (S6).
     /// - Combine compatibility: it is `output(in: index...index)`: as Combine, except that it
     ///   finishes right after the value (see ``output(in:)``).
-    /// - Complexity: O(1) per value; no lock and no allocation per value.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func output(at index: Int) -> Publishers.Output<Self> {
         if index < 0 {
@@ -77,7 +77,7 @@ extension Publisher {
     ///   except for when a non-empty range ends: Combine sends `.finished` and cancels the
     ///   upstream only when the value *after* the range arrives; this finishes right after the
     ///   range's last value (S15), which ends the stream sooner with the same values.
-    /// - Complexity: O(1) per value; no lock and no allocation per value.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
         // Resolving `..<-1` against 0..<Int.max would trap in the standard library without a
@@ -124,7 +124,7 @@ extension Publisher {
     ///   finishes right after the last value (see ``output(in:)``). On a
     ///   ``Publishers/Sequence`` it is applied to the sequence itself and returns a
     ///   `Publishers.Sequence`.
-    /// - Complexity: O(1) per value; no lock and no allocation per value.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
         if maxLength < 0 {
@@ -162,7 +162,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the values in the range.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OutputSubscriber(downstream: subscriber, range: range))
+            upstream.subscribe(subscriber, through: OutputStep(range: range), name: "Output")
         }
     }
 }
@@ -170,41 +170,32 @@ extension Publishers {
 extension Publishers.Output: Equatable where Upstream: Equatable {}
 extension Publishers.Output: Sendable where Upstream: Sendable {}
 
-// MARK: - Subscriber
+// MARK: - Step
 
+/// Drops the values before the range, each replaced by one more, and finishes with the last
+/// value of the range.
 @usableFromInline
-final class OutputSubscriber<Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
-{
+struct OutputStep<Input>: RelayStep {
     /// Values still to drop before the range starts.
-    @exclusivity(unchecked) @usableFromInline var toSkip: Int
+    @usableFromInline var toSkip: Int
     /// Values of the range still to send.
-    @exclusivity(unchecked) @usableFromInline var toSend: Int
+    @usableFromInline var toSend: Int
 
     @inlinable
-    init(downstream: Downstream, range: CountableRange<Int>) {
+    init(range: CountableRange<Int>) {
         toSkip = range.lowerBound
         toSend = range.count
-        super.init(downstream: downstream, name: "Output")
     }
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        guard toSend > 0 else {
-            // An empty range ends at the upstream's first event, as in Combine: here a value.
-            finish(.finished)
-            return .none
-        }
+    mutating func next(_ input: Input) -> RelayAction<Input> {
+        // An empty range ends at the upstream's first event, as in Combine: here a value.
+        guard toSend > 0 else { return .finish }
         if toSkip > 0 {
             toSkip -= 1
-            return .max(1)
+            return .drop
         }
         toSend -= 1
-        if toSend == 0 {
-            sendLast(input)
-            return .none
-        }
-        return forward(input)
+        return toSend == 0 ? .sendAndFinish(input) : .send(input)
     }
 }

@@ -32,7 +32,7 @@ extension Publisher {
     ///   cancels the upstream once; after it, or after the end, requests and cancels are
     ///   ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the predicate.
     @inlinable
     public func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
         Publishers.PrefixWhile(upstream: self, predicate: predicate)
@@ -73,7 +73,7 @@ extension Publisher {
     ///   predicate throws (S14, S15); otherwise as ``prefix(while:)``, with the subscription
     ///   named `TryPrefixWhile`.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the predicate.
     @inlinable
     public func tryPrefix(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryPrefixWhile<Self> {
         Publishers.TryPrefixWhile(upstream: self, predicate: predicate)
@@ -104,7 +104,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: PrefixWhileSubscriber(downstream: subscriber, predicate: predicate))
+            upstream.subscribe(subscriber, through: PrefixWhileStep(predicate: predicate), name: "PrefixWhile")
         }
     }
 
@@ -131,56 +131,25 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryPrefixWhileSubscriber<Upstream.Failure, S>(
-                downstream: subscriber, predicate: predicate))
+            upstream.subscribe(subscriber, through: PrefixWhileStep(predicate: predicate), name: "TryPrefixWhile")
         }
     }
 }
 
-// MARK: - Subscribers
+// MARK: - Step
 
+/// Passes values on while they satisfy the predicate; finishes at the first that does not.
 @usableFromInline
-final class PrefixWhileSubscriber<Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, Downstream.Failure, Downstream>
-{
-    @usableFromInline let predicate: (Downstream.Input) -> Bool
+struct PrefixWhileStep<Input>: RelayStep {
+    @usableFromInline let predicate: (Input) throws -> Bool
 
     @inlinable
-    init(downstream: Downstream, predicate: @escaping (Downstream.Input) -> Bool) {
+    init(predicate: @escaping (Input) throws -> Bool) {
         self.predicate = predicate
-        super.init(downstream: downstream, name: "PrefixWhile")
     }
 
     @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        if predicate(input) { return forward(input) }
-        finish(.finished)
-        return .none
-    }
-}
-
-@usableFromInline
-final class TryPrefixWhileSubscriber<UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Downstream.Input, UpstreamFailure, Downstream>
-where Downstream.Failure == any Error {
-    @usableFromInline let predicate: (Downstream.Input) throws -> Bool
-
-    @inlinable
-    init(downstream: Downstream, predicate: @escaping (Downstream.Input) throws -> Bool) {
-        self.predicate = predicate
-        super.init(downstream: downstream, name: "TryPrefixWhile")
-    }
-
-    @inlinable
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        do {
-            if try predicate(input) { return forward(input) }
-            finish(.finished)
-        } catch {
-            finish(.failure(error))
-        }
-        return .none
+    func next(_ input: Input) throws -> RelayAction<Input> {
+        try predicate(input) ? .send(input) : .finish
     }
 }

@@ -33,8 +33,7 @@ extension Publisher {
     /// - Threading: values go out on the upstream's thread; the replacement on the thread that
     ///   completes the upstream, or on the thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine, including the `.unlimited` request.
-    /// - Complexity: O(1) per value; one uncontended lock per value, so that `cancel()` can let go
-    ///   of the downstream from any thread (S7).
+    /// - Complexity: O(1) per value.
     @inlinable
     public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
         Publishers.ReplaceEmpty(upstream: self, output: output)
@@ -65,8 +64,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the values or the replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<ReplaceEmptyReduction<Output>, Failure, S>(
-                downstream: subscriber, reduction: ReplaceEmptyReduction(output: output), name: "ReplaceEmpty"))
+            upstream.subscribe(subscriber, reducing: ReplaceEmptyReduction(output: output), name: "ReplaceEmpty")
         }
     }
 }

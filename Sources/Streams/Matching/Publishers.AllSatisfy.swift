@@ -32,7 +32,7 @@ extension Publisher {
     /// - Threading: the answer goes out on the thread that delivers the deciding value or the
     ///   completion, or on the thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the predicate.
     @inlinable
     public func allSatisfy(_ predicate: @escaping (Output) -> Bool) -> Publishers.AllSatisfy<Self> {
         Publishers.AllSatisfy(upstream: self, predicate: predicate)
@@ -69,7 +69,7 @@ extension Publisher {
     ///   cancelled) or the upstream's error.
     /// - Cancellation: cancels the upstream (S7).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the predicate.
     @inlinable
     public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Publishers.TryAllSatisfy<Self> {
         Publishers.TryAllSatisfy(upstream: self, predicate: predicate)
@@ -99,8 +99,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the answer.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<AllSatisfyReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: AllSatisfyReduction(predicate: predicate), name: "AllSatisfy"))
+            upstream.subscribe(subscriber, reducing: AllSatisfyReduction(predicate: predicate), name: "AllSatisfy")
         }
     }
 
@@ -128,8 +127,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
             let reduction = AllSatisfyReduction(predicate: predicate)
-            upstream.receive(subscriber: ReducingSubscription<_, Upstream.Failure, S>(
-                downstream: subscriber, reduction: reduction, name: "TryAllSatisfy"))
+            upstream.subscribe(subscriber, reducing: reduction, name: "TryAllSatisfy")
         }
     }
 }

@@ -31,7 +31,7 @@ extension Publisher where Output: Equatable {
     /// - Threading: the answer goes out on the thread that delivers the deciding value or the
     ///   completion, or on the thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value, no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func contains(_ output: Output) -> Publishers.Contains<Self> {
         Publishers.Contains(upstream: self, output: output)
@@ -62,7 +62,7 @@ extension Publisher {
     ///
     /// - Demand, completion, cancellation: as ``Publisher/contains(_:)``.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the predicate.
     @inlinable
     public func contains(where predicate: @escaping (Output) -> Bool) -> Publishers.ContainsWhere<Self> {
         Publishers.ContainsWhere(upstream: self, predicate: predicate)
@@ -100,7 +100,7 @@ extension Publisher {
     ///   cancelled) or the upstream's error.
     /// - Cancellation: cancels the upstream (S7).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond the predicate, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the predicate.
     @inlinable
     public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryContainsWhere<Self> {
         Publishers.TryContainsWhere(upstream: self, predicate: predicate)
@@ -131,8 +131,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             let output = self.output
-            upstream.receive(subscriber: ReducingSubscription<ContainsReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: ContainsReduction { $0 == output }, name: "Contains"))
+            upstream.subscribe(subscriber, reducing: ContainsReduction { $0 == output }, name: "Contains")
         }
     }
 
@@ -159,8 +158,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the answer.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<ContainsReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: ContainsReduction(predicate: predicate), name: "ContainsWhere"))
+            upstream.subscribe(subscriber, reducing: ContainsReduction(predicate: predicate), name: "ContainsWhere")
         }
     }
 
@@ -187,8 +185,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the answer.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingSubscription<ContainsReduction<Upstream.Output>, Upstream.Failure, S>(
-                downstream: subscriber, reduction: ContainsReduction(predicate: predicate), name: "TryContainsWhere"))
+            upstream.subscribe(subscriber, reducing: ContainsReduction(predicate: predicate), name: "TryContainsWhere")
         }
     }
 }

@@ -32,7 +32,7 @@ extension Publisher {
     /// - Threading: the array goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: amortized O(1) per value, no lock; O(n) memory.
+    /// - Complexity: amortized O(1) per value; O(n) memory.
     @inlinable
     public func collect() -> Publishers.Collect<Self> {
         Publishers.Collect(upstream: self)
@@ -72,8 +72,7 @@ extension Publisher {
     /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
     /// - Threading: arrays go out on the upstream's thread.
     /// - Combine compatibility: as Combine. A `count` below 1 stops the program.
-    /// - Complexity: amortized O(1) per value, no lock per value (one per array); O(`count`)
-    ///   memory.
+    /// - Complexity: amortized O(1) per value; O(`count`) memory.
     @inlinable
     public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
         Publishers.CollectByCount(upstream: self, count: count)
@@ -101,8 +100,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the array of values.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<CollectReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: CollectReduction(), name: "Collect"))
+            upstream.subscribe(subscriber, reducing: CollectReduction(), name: "Collect")
         }
     }
 
@@ -131,8 +129,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the arrays.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<CollectByCountReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: CollectByCountReduction(count: count), name: "CollectByCount"))
+            upstream.subscribe(subscriber, reducing: CollectByCountReduction(count: count), name: "CollectByCount")
         }
     }
 }

@@ -32,7 +32,7 @@ extension Publisher where Output: Comparable {
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine. (Combine's documentation says the upstream is asked
     ///   only after the first request; Combine itself, like Streams, asks at once.)
-    /// - Complexity: O(1) per value, no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func min() -> Publishers.Comparison<Self> {
         min(by: <)
@@ -60,7 +60,7 @@ extension Publisher where Output: Comparable {
     ///
     /// - Demand, completion, cancellation: as ``min()``.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value, no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func max() -> Publishers.Comparison<Self> {
         max(by: <)
@@ -94,7 +94,7 @@ extension Publisher {
     /// - Demand, completion, cancellation: as ``Publisher/min()``.
     /// - Combine compatibility: as Combine: the ``Publishers/Comparison`` it returns keeps the
     ///   closure with its arguments swapped, because the type itself keeps the greatest value.
-    /// - Complexity: O(1) per value beyond the closure, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the closure.
     @inlinable
     public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
         Publishers.Comparison(upstream: self) { areInIncreasingOrder($1, $0) }
@@ -124,7 +124,7 @@ extension Publisher {
     ///
     /// - Demand, completion, cancellation: as ``Publisher/min()``.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond the closure, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the closure.
     @inlinable
     public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
         Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
@@ -161,7 +161,7 @@ extension Publisher {
     ///   (upstream cancelled) or the upstream's error.
     /// - Cancellation: cancels the upstream (S7).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond the closure, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the closure.
     @inlinable
     public func tryMin(
         by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
@@ -201,7 +201,7 @@ extension Publisher {
     ///   (upstream cancelled) or the upstream's error.
     /// - Cancellation: cancels the upstream (S7).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond the closure, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond the closure.
     @inlinable
     public func tryMax(
         by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
@@ -238,10 +238,8 @@ extension Publishers {
         /// Subscribes `subscriber` to the greatest value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<ComparisonReduction<Output>, Failure, S>(
-                downstream: subscriber,
-                reduction: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder),
-                name: "Comparison"))
+            upstream.subscribe(
+                subscriber, reducing: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder), name: "Comparison")
         }
     }
 
@@ -272,10 +270,8 @@ extension Publishers {
         /// Subscribes `subscriber` to the greatest value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingSubscription<ComparisonReduction<Output>, Upstream.Failure, S>(
-                downstream: subscriber,
-                reduction: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder),
-                name: "TryComparison"))
+            upstream.subscribe(
+                subscriber, reducing: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder), name: "TryComparison")
         }
     }
 }

@@ -29,7 +29,7 @@ extension Publisher {
     /// - Threading: the count goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value, no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func count() -> Publishers.Count<Self> {
         Publishers.Count(upstream: self)
@@ -57,8 +57,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the count.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<CountReduction<Upstream.Output>, Failure, S>(
-                downstream: subscriber, reduction: CountReduction(), name: "Count"))
+            upstream.subscribe(subscriber, reducing: CountReduction(), name: "Count")
         }
     }
 }

@@ -33,7 +33,7 @@ extension Publisher {
     /// - Threading: the completion goes out on the upstream's thread.
     /// - Combine compatibility: as Combine. Like Combine's, it keeps no state, so it passes a
     ///   misbehaving upstream's signals on unchanged (S2): the next stateful subscriber ignores them.
-    /// - Complexity: O(1) per value, no lock, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
         Publishers.IgnoreOutput(upstream: self)

@@ -31,7 +31,7 @@ extension Publisher {
     /// - Threading: the result goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond `nextPartialResult`, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond `nextPartialResult`.
     @inlinable
     public func reduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
@@ -70,7 +70,7 @@ extension Publisher {
     ///   cancelled) or the upstream's error.
     /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value beyond `nextPartialResult`, no lock, no allocation.
+    /// - Complexity: O(1) per value beyond `nextPartialResult`.
     @inlinable
     public func tryReduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
@@ -106,10 +106,8 @@ extension Publishers {
         /// Subscribes `subscriber` to the combined result.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription<ReduceReduction<Upstream.Output, Output>, Failure, S>(
-                downstream: subscriber,
-                reduction: ReduceReduction(initial: initial, nextPartialResult: nextPartialResult),
-                name: "Reduce"))
+            upstream.subscribe(
+                subscriber, reducing: ReduceReduction(initial: initial, nextPartialResult: nextPartialResult), name: "Reduce")
         }
     }
 
@@ -140,8 +138,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let reduction = ReduceReduction(initial: initial, nextPartialResult: nextPartialResult)
-            upstream.receive(subscriber: ReducingSubscription<_, Upstream.Failure, S>(
-                downstream: subscriber, reduction: reduction, name: "TryReduce"))
+            upstream.subscribe(subscriber, reducing: reduction, name: "TryReduce")
         }
     }
 }

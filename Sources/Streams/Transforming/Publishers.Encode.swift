@@ -34,7 +34,7 @@ extension Publisher where Output: Encodable {
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
     ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the encoding; no lock.
+    /// - Complexity: O(1) per value plus the encoding.
     @inlinable
     public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
         Publishers.Encode(upstream: self, encoder: encoder)
@@ -75,7 +75,7 @@ extension Publisher {
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
     ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the decoding; no lock.
+    /// - Complexity: O(1) per value plus the decoding.
     @inlinable
     public func decode<Item: Decodable, Coder: TopLevelDecoder>(
         type: Item.Type, decoder: Coder
@@ -109,8 +109,7 @@ extension Publishers {
         /// Subscribes `subscriber` through the encoder.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: EncodeSubscriber<Upstream.Output, Upstream.Failure, Coder, S>(
-                downstream: subscriber, encoder: encoder))
+            upstream.subscribe(subscriber, through: EncodeStep<Upstream.Output, Coder>(encoder: encoder), name: "Encode")
         }
     }
 
@@ -136,62 +135,41 @@ extension Publishers {
         /// Subscribes `subscriber` through the decoder.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: DecodeSubscriber<Upstream.Failure, Coder, S>(
-                downstream: subscriber, decoder: decoder))
+            upstream.subscribe(subscriber, through: DecodeStep<Output, Coder>(decoder: decoder), name: "Decode")
         }
     }
 }
 
-// MARK: - Subscribers
+// MARK: - Steps
 
+/// `encode`'s step: each value encoded; an encoding error fails the stream.
 @usableFromInline
-final class EncodeSubscriber<Input: Encodable, UpstreamFailure: Error, Coder: TopLevelEncoder, Downstream: Subscriber>:
-    RelaySubscriber<Input, UpstreamFailure, Downstream>
-where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
+struct EncodeStep<Input: Encodable, Coder: TopLevelEncoder>: RelayStep {
     @usableFromInline let encoder: Coder
 
     @inlinable
-    init(downstream: Downstream, encoder: Coder) {
+    init(encoder: Coder) {
         self.encoder = encoder
-        super.init(downstream: downstream, name: "Encode")
     }
 
     @inlinable
-    override func receive(_ input: Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        let output: Coder.Output
-        do {
-            output = try encoder.encode(input)
-        } catch {
-            finish(.failure(error))
-            return .none
-        }
-        return forward(output)
+    func next(_ input: Input) throws -> RelayAction<Coder.Output> {
+        .send(try encoder.encode(input))
     }
 }
 
+/// `decode`'s step: each value decoded; a decoding error fails the stream.
 @usableFromInline
-final class DecodeSubscriber<UpstreamFailure: Error, Coder: TopLevelDecoder, Downstream: Subscriber>:
-    RelaySubscriber<Coder.Input, UpstreamFailure, Downstream>
-where Downstream.Input: Decodable, Downstream.Failure == any Error {
+struct DecodeStep<Output: Decodable, Coder: TopLevelDecoder>: RelayStep {
     @usableFromInline let decoder: Coder
 
     @inlinable
-    init(downstream: Downstream, decoder: Coder) {
+    init(decoder: Coder) {
         self.decoder = decoder
-        super.init(downstream: downstream, name: "Decode")
     }
 
     @inlinable
-    override func receive(_ input: Coder.Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        let output: Downstream.Input
-        do {
-            output = try decoder.decode(Downstream.Input.self, from: input)
-        } catch {
-            finish(.failure(error))
-            return .none
-        }
-        return forward(output)
+    func next(_ input: Coder.Input) throws -> RelayAction<Output> {
+        .send(try decoder.decode(Output.self, from: input))
     }
 }

@@ -32,7 +32,7 @@ extension Publisher {
     /// - Threading: `transform` runs on the thread the upstream fails on.
     /// - Combine compatibility: as Combine; on `Just` it is evaluated at once and returns a
     ///   `Result.Publisher`.
-    /// - Complexity: O(1) per event, no allocation.
+    /// - Complexity: O(1) per event.
     @inlinable
     public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
         Publishers.MapError(upstream: self, transform)

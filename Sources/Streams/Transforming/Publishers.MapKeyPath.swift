@@ -27,7 +27,7 @@ extension Publisher {
     /// - Completion: passes through unchanged.
     /// - Cancellation: goes straight to the upstream subscription.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value (one key path read), no allocation.
+    /// - Complexity: O(1) per value (one key path read).
     @inlinable
     public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.MapKeyPath<Self, T> {
         Publishers.MapKeyPath(upstream: self, keyPath: keyPath)
@@ -50,7 +50,7 @@ extension Publisher {
     ///
     /// - Demand, completion, cancellation: pass through, as for `map(_:)` with one key path.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value (two key path reads), no allocation.
+    /// - Complexity: O(1) per value (two key path reads).
     @inlinable
     public func map<T0, T1>(
         _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>
@@ -75,7 +75,7 @@ extension Publisher {
     ///
     /// - Demand, completion, cancellation: pass through, as for `map(_:)` with one key path.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value (three key path reads), no allocation.
+    /// - Complexity: O(1) per value (three key path reads).
     @inlinable
     public func map<T0, T1, T2>(
         _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>, _ keyPath2: KeyPath<Output, T2>

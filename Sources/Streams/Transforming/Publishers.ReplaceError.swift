@@ -43,8 +43,7 @@ extension Publisher {
     ///   request that made room for it.
     /// - Combine compatibility: as Combine, including the replacement waiting for demand and the
     ///   API violation for `request(.none)`. On `Just`, which cannot fail, it returns the `Just`.
-    /// - Complexity: O(1) per value; one uncontended lock per value, two when the downstream
-    ///   returns more demand.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
         Publishers.ReplaceError(upstream: self, output: output)

@@ -27,7 +27,7 @@ extension Publisher {
     ///   upstream's own subscription, as in Combine. A value or completion after the completion
     ///   is ignored (S2).
     /// - Combine compatibility: as Combine. Each subscription starts again from `initialResult`.
-    /// - Complexity: O(1) per value plus the closure; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the closure.
     @inlinable
     public func scan<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
@@ -69,7 +69,7 @@ extension Publisher {
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
     ///   are ignored and nothing more is delivered (S6).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the closure; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the closure.
     @inlinable
     public func tryScan<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
@@ -140,8 +140,8 @@ extension Publishers {
         /// Subscribes `subscriber` through the accumulator, starting from `initialResult`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryScanSubscriber<Upstream.Output, Upstream.Failure, S>(
-                downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+            let step = ScanStep(result: initialResult, nextPartialResult: nextPartialResult)
+            upstream.subscribe(subscriber, through: step, name: "TryScan")
         }
     }
 }
@@ -160,11 +160,11 @@ final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStr
 
     @usableFromInline let nextPartialResult: (Downstream.Input, Input) -> Downstream.Input
     /// The result so far.
-    @exclusivity(unchecked) @usableFromInline var result: Downstream.Input
+    @usableFromInline var result: Downstream.Input
     /// `nil` once completed.
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    @usableFromInline var downstream: Downstream?
     /// Whether the upstream's subscription has arrived.
-    @exclusivity(unchecked) @usableFromInline var isSubscribed = false
+    @usableFromInline var isSubscribed = false
 
     @inlinable
     init(
@@ -207,33 +207,22 @@ final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStr
     }
 }
 
+/// `tryScan`'s step: sends each new running result.
 @usableFromInline
-final class TryScanSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    RelaySubscriber<Input, UpstreamFailure, Downstream>
-where Downstream.Failure == any Error {
-    @usableFromInline let nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
+struct ScanStep<Input, Output>: RelayStep {
+    @usableFromInline let nextPartialResult: (Output, Input) throws -> Output
     /// The result so far.
-    @exclusivity(unchecked) @usableFromInline var result: Downstream.Input
+    @usableFromInline var result: Output
 
     @inlinable
-    init(
-        downstream: Downstream, initialResult: Downstream.Input,
-        nextPartialResult: @escaping (Downstream.Input, Input) throws -> Downstream.Input
-    ) {
-        self.result = initialResult
+    init(result: Output, nextPartialResult: @escaping (Output, Input) throws -> Output) {
+        self.result = result
         self.nextPartialResult = nextPartialResult
-        super.init(downstream: downstream, name: "TryScan")
     }
 
     @inlinable
-    override func receive(_ input: Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        do {
-            result = try nextPartialResult(result, input)
-        } catch {
-            finish(.failure(error))
-            return .none
-        }
-        return forward(result)
+    mutating func next(_ input: Input) throws -> RelayAction<Output> {
+        result = try nextPartialResult(result, input)
+        return .send(result)
     }
 }

@@ -35,7 +35,7 @@ extension Publisher where Failure == Never {
     /// - Combine compatibility: as Combine. On a `Publishers.Sequence` it returns a
     ///   `Publishers.Sequence` with the new failure type, on `Just` a `Result.Publisher`, and
     ///   `setFailureType` after `setFailureType` is one `SetFailureType`.
-    /// - Complexity: O(1) per value, no allocation.
+    /// - Complexity: O(1) per value.
     @inlinable
     public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
         Publishers.SetFailureType(upstream: self)

@@ -4,9 +4,10 @@ import StreamsTesting
 import Testing
 
 /// The shared behaviour of the operators built on the relay subscription (`dropFirst`,
-/// `drop(while:)`, `prefix(while:)`, `removeDuplicates`, `first`, `output(in:)`, `encode`,
+/// `drop(while:)`, `prefix(while:)`, `removeDuplicates`, `output(in:)`, `encode`,
 /// `measureInterval` and the `try` operators), checked here once through `tryMap` and, for each
-/// operator, in its own test file with ``checkOwnSubscription(named:requestingNone:_:sourceLocation:)``.
+/// operator, in its own test file with ``checkOwnSubscription(named:requestingNone:_:sourceLocation:)``
+/// (which the reducing operators' subscriptions, `first`'s among them, pass too).
 @Suite("relay subscription")
 struct RelaySubscriptionTests {
     struct Boom: Error, Equatable {}

@@ -86,6 +86,15 @@ struct LastTests {
             == ["Last", "LastWhere", "TryLastWhere"])
     }
 
+    /// The reducing subscription keeps the promises of an operator's own subscription, as
+    /// `first`'s does on the same engine: Combine's name, no mirror children, nothing passed up
+    /// or down after a cancel or the completion (S6), and the subscriber let go (S7).
+    @Test func subscriptionsKeepTheOwnSubscriptionPromises_S6_S7() {
+        checkOwnSubscription(named: "Last") { $0.last() }
+        checkOwnSubscription(named: "LastWhere") { $0.last { $0 > 1 } }
+        checkOwnSubscription(named: "TryLastWhere") { $0.tryLast { $0 > 1 } }
+    }
+
     // MARK: Completion and failure
 
     @Test func emptyUpstreamHoldsFinishedUntilARequest_S5() {

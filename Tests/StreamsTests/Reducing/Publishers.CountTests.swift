@@ -56,6 +56,12 @@ struct CountTests {
         #expect("\(subscriber.subscription!)" == "Count")
     }
 
+    /// Combine's name, no mirror children, nothing passed up or down after a cancel or the
+    /// completion (S6), and the subscriber let go (S7).
+    @Test func subscriptionKeepsTheOwnSubscriptionPromises_S6_S7() {
+        checkOwnSubscription(named: "Count") { $0.count() }
+    }
+
     // MARK: Completion and failure
 
     @Test func emptyUpstreamCountsZero() {
