@@ -103,7 +103,7 @@ extension Subscribers {
         deinit {
             let bits = state.load(ordering: .acquiring)
             guard let core = Self.core(bits)?.takeRetainedValue() else { return }
-            if bits & Self.ended == 0 { core.subscription?.cancel() }
+            if bits & Self.ended == 0 { core.subscription.cancel() }
         }
 
         /// The core whose address `bits` holds, if any.
@@ -130,7 +130,7 @@ extension Subscribers {
                 subscription.request(.unlimited)
             } else {
                 // Cancelled meanwhile.
-                core._withUnsafeGuaranteedRef { $0.subscription = nil }
+                core._withUnsafeGuaranteedRef { $0.subscription = NoSubscription() }
                 subscription.cancel()
             }
         }
@@ -160,8 +160,8 @@ extension Subscribers {
             }
             guard bits & (Self.subscribed | Self.ended) == Self.subscribed,
                   let core = Self.core(bits)?.takeRetainedValue() else { return }
-            core.subscription = nil
-            // Released after the call (S7): a finished sink keeps nothing alive.
+            // The core, with the closures and the subscription, is released after the call (S7):
+            // a finished sink keeps nothing alive.
             core.completion(completion)
         }
 
@@ -171,7 +171,11 @@ extension Subscribers {
             let bits = state.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue
             guard bits & (Self.subscribed | Self.ended) == Self.subscribed, let core = Self.core(bits) else { return }
             // The core stays until deinit: a value may be being delivered on another thread.
-            core._withUnsafeGuaranteedRef { $0.subscription.take() }?.cancel()
+            core._withUnsafeGuaranteedRef { core in
+                let subscription = core.subscription
+                core.subscription = NoSubscription()
+                return subscription
+            }.cancel()
         }
 
         /// "Sink".
@@ -186,11 +190,21 @@ final class SinkCore<Input, Failure: Error> {
     @usableFromInline let value: (Input) -> Void
     @usableFromInline let completion: (Subscribers.Completion<Failure>) -> Void
     /// Written before the sink publishes `subscribed`, then only by whoever sets `ended`.
-    @exclusivity(unchecked) @usableFromInline var subscription: (any Subscription)?
+    /// ``NoSubscription`` until then and after cancel.
+    @exclusivity(unchecked) @usableFromInline var subscription: any Subscription = NoSubscription()
 
     @inlinable
     init(value: @escaping (Input) -> Void, completion: @escaping (Subscribers.Completion<Failure>) -> Void) {
         self.value = value
         self.completion = completion
     }
+}
+
+/// The subscription a sink's core holds while it has none: does nothing.
+@usableFromInline
+struct NoSubscription: Subscription {
+    @inlinable init() {}
+    @usableFromInline var combineIdentifier: CombineIdentifier { CombineIdentifier() }
+    @inlinable func request(_ demand: Subscribers.Demand) {}
+    @inlinable func cancel() {}
 }
