@@ -66,11 +66,11 @@ extension Subscribers {
     ///
     /// - Threading: `cancel()` may be called from any thread, at any time.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible {
-        /// The whole state in one word: the address of the retained ``SinkCore`` (the closures and
-        /// the subscription) with two flags in its low bits, ``subscribed`` and ``ended``; only
-        /// ``ended`` once the completion has been delivered and the core released. Whoever
-        /// sets ``ended`` while ``subscribed`` is set owns the subscription (Docs/Performance.md,
-        /// "The sink in one word").
+        /// The whole state in one word: the address of the retained `SinkCore` (the closures and
+        /// the subscription; a heap address, so its two low bits are free) with two flags in those
+        /// bits, `subscribed` and `ended`; only `ended` once the completion has been delivered and
+        /// the core released. Whoever sets `ended` while `subscribed` is set owns the subscription
+        /// (Docs/Performance.md, "The sink in one word").
         @usableFromInline let state: Atomic<UInt>
 
         /// Set once the subscription has been stored in the core.
@@ -183,14 +183,14 @@ extension Subscribers {
     }
 }
 
-/// What a live ``Subscribers/Sink`` holds: its two closures and its subscription. Kept out of the
+/// What a live `Subscribers.Sink` holds: its two closures and its subscription. Kept out of the
 /// sink so that a finished sink is one word (Docs/Performance.md, "The sink in one word").
 @usableFromInline
 final class SinkCore<Input, Failure: Error> {
     @usableFromInline let value: (Input) -> Void
     @usableFromInline let completion: (Subscribers.Completion<Failure>) -> Void
     /// Written before the sink publishes `subscribed`, then only by whoever sets `ended`.
-    /// ``NoSubscription`` until then and after cancel.
+    /// `NoSubscription` until then and after cancel.
     @exclusivity(unchecked) @usableFromInline var subscription: any Subscription = NoSubscription()
 
     @inlinable
