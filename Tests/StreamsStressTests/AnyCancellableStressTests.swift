@@ -44,6 +44,27 @@ struct AnyCancellableStressTests {
         }
     }
 
+    @Test func sinkCompletionRacingCancel_S6() async {
+        // The completion and `cancel()` race for the sink's subscription: exactly one of them
+        // takes it, and the completion closure runs at most once.
+        await onDedicatedThread {
+            for _ in 0..<500 {
+                let subject = PassthroughSubject<Int, Never>()
+                let completions = Atomic<Int>(0)
+                let shared = SharedCancellable(subject.sink(
+                    receiveCompletion: { _ in completions.add(1, ordering: .relaxed) }, receiveValue: { _ in }))
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    if index == 0 {
+                        shared.cancellable.cancel()
+                    } else {
+                        subject.send(completion: .finished)
+                    }
+                }
+                #expect(completions.load(ordering: .relaxed) <= 1)
+            }
+        }
+    }
+
     @Test func sequenceRequestRacingCancel_S6() async {
         await onDedicatedThread {
             for _ in 0..<500 {

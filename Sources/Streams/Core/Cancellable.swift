@@ -12,12 +12,14 @@ public protocol Cancellable {
 extension Cancellable {
     /// Wraps this cancellable in an ``AnyCancellable`` and appends it to `collection`, which then
     /// keeps the activity alive until the collection lets go of it.
+    @inlinable
     public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
         AnyCancellable(self).store(in: &collection)
     }
 
     /// Wraps this cancellable in an ``AnyCancellable`` and inserts it into `set`, which then keeps
     /// the activity alive until the set lets go of it.
+    @inlinable
     public func store(in set: inout Set<AnyCancellable>) {
         AnyCancellable(self).store(in: &set)
     }
@@ -84,9 +86,7 @@ public final class AnyCancellable: Cancellable, Hashable {
     @inlinable
     public func cancel() {
         if done.exchange(true, ordering: .acquiringAndReleasing) { return }
-        let action = self.action
-        self.action = nil
-        action?.run()
+        action.take()?.run()
     }
 
     /// Identity: equal only to itself.
@@ -100,11 +100,13 @@ public final class AnyCancellable: Cancellable, Hashable {
     }
 
     /// Appends this cancellable to `collection`, which then keeps the subscription alive.
+    @inlinable
     public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
         collection.append(self)
     }
 
     /// Inserts this cancellable into `set`, which then keeps the subscription alive.
+    @inlinable
     public func store(in set: inout Set<AnyCancellable>) {
         set.insert(self)
     }

@@ -48,29 +48,47 @@ extension Just: Sendable where Output: Sendable {}
 
 /// The subscription of publishers with at most one value (`Just`, `Result.Publisher`,
 /// `Optional.Publisher`): the value and `.finished` go out on the first request.
+///
+/// The downstream and the value wait together in one `Pending` and are released together, once
+/// delivered or cancelled (S7). Whoever flips `done` first (the first valid request, or
+/// `cancel()`) takes them; `cancelled` tells a delivery in progress not to send the completion.
 @usableFromInline
 final class OneValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    @unchecked Sendable  // downstream is owned by whoever flips `done` first
+    @unchecked Sendable  // `pending` is owned by whoever flips `done` first
 {
+    /// The downstream and its value, until delivered or cancelled.
+    @usableFromInline
+    enum Pending {
+        case waiting(Downstream, Downstream.Input)
+        case taken
+    }
+
     @usableFromInline let done = Atomic<Bool>(false)
     /// Set by `cancel()`, also while the value is being delivered: then no completion follows.
     @usableFromInline let cancelled = Atomic<Bool>(false)
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
-    @usableFromInline let value: Downstream.Input
+    @exclusivity(unchecked) @usableFromInline var pending: Pending
     @usableFromInline let name: StaticString
 
     @inlinable
     init(_ value: Downstream.Input, to downstream: Downstream, name: StaticString) {
-        self.value = value
-        self.downstream = downstream
+        self.pending = .waiting(downstream, value)
         self.name = name
+    }
+
+    /// Takes the downstream and the value; call only after winning `done`.
+    @inlinable
+    func take() -> (Downstream, Downstream.Input)? {
+        var taken = Pending.taken
+        swap(&taken, &pending)
+        guard case .waiting(let downstream, let value) = taken else { return nil }
+        return (downstream, value)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         guard demand.isValidRequest(of: "\(name)") else { return }
         if done.exchange(true, ordering: .acquiringAndReleasing) { return }
-        let downstream = self.downstream.take()!
+        guard let (downstream, value) = take() else { return }
         _ = downstream.receive(value)
         if !cancelled.load(ordering: .acquiring) {
             downstream.receive(completion: .finished)
@@ -81,7 +99,7 @@ final class OneValueSubscription<Downstream: Subscriber>: Subscription, CustomSt
     func cancel() {
         cancelled.store(true, ordering: .releasing)
         if done.exchange(true, ordering: .acquiringAndReleasing) { return }
-        downstream = nil
+        _ = take()
     }
 
     @usableFromInline var description: String { "\(name)" }

@@ -66,27 +66,28 @@ extension Subscribers {
     ///
     /// - Threading: `cancel()` may be called from any thread, at any time.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible {
-        /// The two closures; `nil` once finished. Touched only from the serialized receive methods
-        /// (S3), never from `cancel()`.
-        @exclusivity(unchecked) @usableFromInline var handlers: Handlers?
-        /// 0: waiting for a subscription; 1: finished or cancelled; otherwise the retained
-        /// `SubscriptionHolder` of the live subscription. Whoever swaps a holder out owns it.
-        @usableFromInline let state = Atomic<UInt>(0)
+        /// The whole state in one word: the address of the retained `SinkCore` (the closures and
+        /// the subscription; a heap address, so its two low bits are free) with two flags in those
+        /// bits, `subscribed` and `ended`; only `ended` once the completion has been delivered and
+        /// the core released. Whoever sets `ended` while `subscribed` is set owns the subscription
+        /// (Docs/Performance.md, "The sink in one word").
+        @usableFromInline let state: Atomic<UInt>
 
-        @usableFromInline
-        struct Handlers {
-            @usableFromInline let value: (Input) -> Void
-            @usableFromInline let completion: (Subscribers.Completion<Failure>) -> Void
-            @inlinable init(value: @escaping (Input) -> Void, completion: @escaping (Subscribers.Completion<Failure>) -> Void) {
-                self.value = value
-                self.completion = completion
-            }
+        /// Set once the subscription has been stored in the core.
+        @inlinable static var subscribed: UInt { 1 }
+        /// Set by the completion (which also releases the core) or by `cancel()`.
+        @inlinable static var ended: UInt { 2 }
+
+        /// The closure called with each value (a closure that does nothing once finished). Read it
+        /// from the thread that delivers to the sink.
+        public var receiveValue: (Input) -> Void {
+            Self.core(state.load(ordering: .acquiring))?.takeUnretainedValue().value ?? { _ in }
         }
-
-        /// The closure called with each value (a closure that does nothing once finished).
-        public var receiveValue: (Input) -> Void { handlers?.value ?? { _ in } }
-        /// The closure called with the completion (a closure that does nothing once finished).
-        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { handlers?.completion ?? { _ in } }
+        /// The closure called with the completion (a closure that does nothing once finished). Read
+        /// it from the thread that delivers to the sink.
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+            Self.core(state.load(ordering: .acquiring))?.takeUnretainedValue().completion ?? { _ in }
+        }
 
         /// Creates a sink that calls `receiveValue` for each value and `receiveCompletion` once at
         /// the end.
@@ -95,25 +96,41 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            handlers = Handlers(value: receiveValue, completion: receiveCompletion)
+            let core = SinkCore<Input, Failure>(value: receiveValue, completion: receiveCompletion)
+            state = Atomic(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
         }
 
         deinit {
-            let old = state.exchange(1, ordering: .acquiringAndReleasing)
-            if old > 1 { SubscriptionHolder.take(old).cancel() }
+            let bits = state.load(ordering: .acquiring)
+            guard let core = Self.core(bits)?.takeRetainedValue() else { return }
+            if bits & Self.ended == 0 { core.subscription.cancel() }
+        }
+
+        /// The core whose address `bits` holds, if any.
+        @inlinable
+        static func core(_ bits: UInt) -> Unmanaged<SinkCore<Input, Failure>>? {
+            guard let address = UnsafeRawPointer(bitPattern: bits & ~(subscribed | ended)) else { return nil }
+            return Unmanaged.fromOpaque(address)
         }
 
         /// Keeps `subscription` and asks it for unlimited values; a second subscription is
         /// cancelled (S2), as is one that arrives after cancel.
         @inlinable
         public func receive(subscription: Subscription) {
-            let holder = SubscriptionHolder.retain(subscription)
+            let bits = state.load(ordering: .acquiring)
+            guard bits & (Self.subscribed | Self.ended) == 0, let core = Self.core(bits) else {
+                subscription.cancel()
+                return
+            }
+            // Stored before `subscribed` is published: `cancel()` reads it only after seeing the flag.
+            core._withUnsafeGuaranteedRef { $0.subscription = subscription }
             let (stored, _) = state.compareExchange(
-                expected: 0, desired: holder, ordering: .acquiringAndReleasing)
+                expected: bits, desired: bits | Self.subscribed, ordering: .acquiringAndReleasing)
             if stored {
                 subscription.request(.unlimited)
             } else {
-                _ = SubscriptionHolder.take(holder)
+                // Cancelled meanwhile.
+                core._withUnsafeGuaranteedRef { $0.subscription = NoSubscription() }
                 subscription.cancel()
             }
         }
@@ -121,13 +138,11 @@ extension Subscribers {
         /// Calls `receiveValue`, unless the sink is finished or cancelled.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            // Moved out and back rather than copied: a copy would retain and release the closure's
-            // context on every value. Nothing else can reach this sink meanwhile (S3).
-            // S2: only while subscribed (a holder's address, above 1): nothing before the
-            // subscription or after the end.
-            if state.load(ordering: .relaxed) > 1, let handlers = self.handlers.take() {
-                handlers.value(value)
-                self.handlers = handlers
+            // S2: only while subscribed: nothing before the subscription or after the end. Only
+            // the completion, which cannot overlap this call (S3), or deinit releases the core.
+            let bits = state.load(ordering: .relaxed)
+            if bits & (Self.subscribed | Self.ended) == Self.subscribed, let core = Self.core(bits) {
+                core._withUnsafeGuaranteedRef { $0.value(value) }
             }
             return .none
         }
@@ -136,24 +151,31 @@ extension Subscribers {
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             // S2: a completion before the subscription or after the end is ignored.
-            var old = state.load(ordering: .acquiring)
-            while old > 1 {
+            var bits = state.load(ordering: .acquiring)
+            while bits & (Self.subscribed | Self.ended) == Self.subscribed {
                 let (exchanged, original) = state.compareExchange(
-                    expected: old, desired: 1, ordering: .acquiringAndReleasing)
+                    expected: bits, desired: Self.ended, ordering: .acquiringAndReleasing)
                 if exchanged { break }
-                old = original
+                bits = original
             }
-            guard old > 1 else { return }
-            _ = SubscriptionHolder.take(old)
-            // Released after the call (S7): a finished sink keeps nothing alive.
-            self.handlers.take()?.completion(completion)
+            guard bits & (Self.subscribed | Self.ended) == Self.subscribed,
+                  let core = Self.core(bits)?.takeRetainedValue() else { return }
+            // The core, with the closures and the subscription, is released after the call (S7):
+            // a finished sink keeps nothing alive.
+            core.completion(completion)
         }
 
         /// Cancels the subscription; later values and the completion are ignored.
         @inlinable
         public func cancel() {
-            let old = state.exchange(1, ordering: .acquiringAndReleasing)
-            if old > 1 { SubscriptionHolder.take(old).cancel() }
+            let bits = state.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue
+            guard bits & (Self.subscribed | Self.ended) == Self.subscribed, let core = Self.core(bits) else { return }
+            // The core stays until deinit: a value may be being delivered on another thread.
+            core._withUnsafeGuaranteedRef { core in
+                let subscription = core.subscription
+                core.subscription = NoSubscription()
+                return subscription
+            }.cancel()
         }
 
         /// "Sink".
@@ -161,24 +183,28 @@ extension Subscribers {
     }
 }
 
-/// A subscription kept behind one word, so that an atomic can own it.
+/// What a live `Subscribers.Sink` holds: its two closures and its subscription. Kept out of the
+/// sink so that a finished sink is one word (Docs/Performance.md, "The sink in one word").
 @usableFromInline
-final class SubscriptionHolder {
-    @usableFromInline let subscription: Subscription
+final class SinkCore<Input, Failure: Error> {
+    @usableFromInline let value: (Input) -> Void
+    @usableFromInline let completion: (Subscribers.Completion<Failure>) -> Void
+    /// Written before the sink publishes `subscribed`, then only by whoever sets `ended`.
+    /// `NoSubscription` until then and after cancel.
+    @exclusivity(unchecked) @usableFromInline var subscription: any Subscription = NoSubscription()
 
-    @inlinable init(_ subscription: Subscription) {
-        self.subscription = subscription
-    }
-
-    /// A retained holder of `subscription`, as the bits of its address.
     @inlinable
-    static func retain(_ subscription: Subscription) -> UInt {
-        UInt(bitPattern: Unmanaged.passRetained(SubscriptionHolder(subscription)).toOpaque())
+    init(value: @escaping (Input) -> Void, completion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+        self.value = value
+        self.completion = completion
     }
+}
 
-    /// Takes back ownership of a holder made by ``retain(_:)`` and returns its subscription.
-    @inlinable
-    static func take(_ bits: UInt) -> Subscription {
-        Unmanaged<SubscriptionHolder>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue().subscription
-    }
+/// The subscription a sink's core holds while it has none: does nothing.
+@usableFromInline
+struct NoSubscription: Subscription {
+    @inlinable init() {}
+    @usableFromInline var combineIdentifier: CombineIdentifier { CombineIdentifier() }
+    @inlinable func request(_ demand: Subscribers.Demand) {}
+    @inlinable func cancel() {}
 }

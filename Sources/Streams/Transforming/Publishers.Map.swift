@@ -4,8 +4,7 @@ extension Publisher {
     /// Transforms each value with a closure.
     ///
     /// Each value from upstream is passed through `transform`, and the result is sent on.
-    /// Demand, completion and cancellation pass through untouched, so `map` adds no state and
-    /// no lock: it is a plain struct around your closure.
+    /// Demand, completion and cancellation pass through untouched: `map` keeps no state.
     ///
     /// <!-- marble map: $0.ints.map { $0 * 10 } -->
     /// ```text

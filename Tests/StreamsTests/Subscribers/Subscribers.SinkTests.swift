@@ -112,4 +112,69 @@ struct SinkTests {
         #expect(log.entries == ["3", "c"])
         #expect(sink.description == "Sink")
     }
+
+    @Test func cancelInsideReceiveValueStopsTheCompletion_S6() {
+        final class Holder { var sink: Subscribers.Sink<Int, Never>? }
+        let log = Log()
+        let holder = Holder()
+        let sink = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { _ in log.entries.append("done") },
+            receiveValue: { log.entries.append("\($0)"); holder.sink?.cancel() })
+        holder.sink = sink
+        Just(1).subscribe(sink)
+        #expect(log.entries == ["1"])
+        holder.sink = nil
+    }
+
+    @Test func completionReleasesTheSubscription_S7() {
+        final class Upstream: Subscription {
+            var requested: [Subscribers.Demand] = []
+            func request(_ demand: Subscribers.Demand) { requested.append(demand) }
+            func cancel() {}
+        }
+        weak var weakUpstream: Upstream?
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        do {
+            let upstream = Upstream()
+            weakUpstream = upstream
+            sink.receive(subscription: upstream)
+            #expect(upstream.requested == [.unlimited])
+        }
+        #expect(weakUpstream != nil)
+        sink.receive(completion: .finished)
+        #expect(weakUpstream == nil)
+    }
+
+    @Test func cancelReleasesTheSubscription() {
+        final class Upstream: Subscription {
+            var cancels = 0
+            func request(_ demand: Subscribers.Demand) {}
+            func cancel() { cancels += 1 }
+        }
+        weak var weakUpstream: Upstream?
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        do {
+            let upstream = Upstream()
+            weakUpstream = upstream
+            sink.receive(subscription: upstream)
+            sink.cancel()
+            sink.cancel()
+            #expect(upstream.cancels == 1)
+        }
+        #expect(weakUpstream == nil)
+    }
+
+    @Test func releasedWhileSubscribedCancelsTheSubscription() {
+        final class Upstream: Subscription {
+            var cancels = 0
+            func request(_ demand: Subscribers.Demand) {}
+            func cancel() { cancels += 1 }
+        }
+        let upstream = Upstream()
+        do {
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+            sink.receive(subscription: upstream)
+        }
+        #expect(upstream.cancels == 1)
+    }
 }
