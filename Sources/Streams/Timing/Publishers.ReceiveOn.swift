@@ -318,7 +318,7 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
             return .deliver(.handOff)
         }
         passCount += 1
-        let event = serial.pending.popFirst().unsafelyUnwrapped
+        let event = serial.pending.popFirst()!
         switch event {
         case .value(let value):
             return .deliver(.value(value, downstream))
