@@ -87,7 +87,7 @@ class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     /// `nil` once the stream is over.
     @usableFromInline var downstream: Downstream?
     /// The events not yet delivered, and the drain token.
-    @usableFromInline var serial = SerialQueue<Event>()
+    @usableFromInline final var serial = SerialQueue<Event>()
     /// How many of the oldest queued events are due.
     @usableFromInline var due = 0
     /// The operator's timer (`debounce`, `timeout`); cancelled when the stream ends.
