@@ -10,17 +10,15 @@
 /// the state its own `lock` guards, and conforms to ``SerialDelivery``. The token is either
 /// free or held by exactly one thread, the only one that calls out through ``deliver(_:)``:
 ///
-/// ```text
-///         take the token (it was free)          .stop: give it back, under the lock
-///   free ─────────────────────────────▶ held ────────────────────────────────────▶ free
-///                                        │ ▲
-///                     .deliver(d): unlock │ │ deliver(d) returned demand: lock,
-///                      and deliver(d)     ▼ │ ask nextStepLocked again
-///                                      calling out
-///                                        │
-///   .leave (a step, or deliver's result) ▼
-///   kept: the stream is over, or a scheduled pass carries on
-/// ```
+///             take the token (it was free)          .stop: give it back, under the lock
+///       free ─────────────────────────────▶ held ────────────────────────────────────▶ free
+///                                            │ ▲
+///                         .deliver(d): unlock │ │ deliver(d) returned demand: lock,
+///                          and deliver(d)     ▼ │ ask nextStepLocked again
+///                                          calling out
+///                                            │
+///       .leave (a step, or deliver's result) ▼
+///       kept: the stream is over, or a scheduled pass carries on
 ///
 /// Whoever has work under the lock and finds the token held only records it (appends to the
 /// queue, adds demand, marks the stream ended) and returns: the holder's loop sees it at its
