@@ -4,20 +4,42 @@ import Synchronization
 ///
 /// A new subscriber gets its subscription at once, on the subscribing thread, before it is
 /// attached. From then on every call into it (values, completion) happens while holding the
-/// *drain token* (`isDraining == true`), so a subscriber is never called from two threads at once
-/// (S3). Work that arrives while another caller holds the token — a `send` from another thread,
-/// a `send` or `subscribe` from inside a subscriber, a `cancel`, attaching a new subscriber — is
-/// queued under `lock` and run by the token holder, in order, in a loop instead of by recursion
-/// (S11). The token holder does not hold `lock` while it calls out.
+/// *drain token*, so a subscriber is never called from two threads at once (S3). Work that
+/// arrives while another caller holds the token — a `send` from another thread, a `send` or
+/// `subscribe` from inside a subscriber, a `cancel`, attaching a new subscriber — is queued under
+/// `lock` and run by the token holder, in order, in a loop instead of by recursion (S11). The
+/// token holder does not hold `lock` while it calls out.
+///
+/// The token lives in `state`, an atomic word with three flags:
+///
+/// - `tokenHeld`: someone is delivering. Taken by compare-and-swap, either under `lock` (every
+///   path that may have to queue) or, by a PassthroughSubject's `send`, without it when the word
+///   is exactly `0` (nobody delivering, nothing queued, not completed).
+/// - `workQueued`: `pending` is not empty. Set under `lock`, together with the append, only while
+///   the token is held; cleared under `lock` by the holder as it takes the batch.
+/// - `closed`: `send(completion:)` has been called (also recorded in `completion`, under `lock`),
+///   so the lock-free `send` sees it.
+///
+/// The holder gives the token back with one compare-and-swap `tokenHeld` → `0`; when that fails,
+/// work was queued meanwhile and it drains `pending` first. An uncontended PassthroughSubject
+/// `send` therefore costs two atomic operations and no lock; a CurrentValueSubject `send` takes
+/// `lock` to update `currentValue` (what `value` reads from any thread) and takes the token
+/// inside it.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-    // Guarded by `lock`: isDraining, pending, completion, currentValue, upstreams.
+    // Guarded by `lock`: pending, completion, currentValue, upstreams.
     // Owned by the drain-token holder (no lock needed, no other thread touches them while the
-    // token is held): conduits, deliveredValue, and each conduit's downstream and `owesValue`.
+    // token is held): conduits, deliveredValue, deliveredCount, completionDelivered, and each
+    // conduit's downstream and `owesValue`.
     @usableFromInline let lock = Lock()
+    /// The drain token and the flags the lock-free paths read; see above.
+    @usableFromInline let state = Atomic<UInt>(0)
+    @usableFromInline static var tokenHeld: UInt { 1 }
+    @usableFromInline static var workQueued: UInt { 2 }
+    @usableFromInline static var closed: UInt { 4 }
+
     // `@exclusivity(unchecked)`: the lock and the drain token already make every access
     // exclusive; the runtime's dynamic check would only add cost on the per-value path.
-    @exclusivity(unchecked) @usableFromInline var isDraining = false
     @exclusivity(unchecked) @usableFromInline var pending: [Operation] = []
     @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
     /// The value `CurrentValueSubject.value` reads: updated at `send` time.
@@ -67,6 +89,14 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     func send(_ value: Output) {
+        // A PassthroughSubject keeps nothing under the lock for a value: when nobody is
+        // delivering and nothing is queued or completed, it takes the token without it.
+        if !replaysLatest,
+           state.compareExchange(expected: 0, desired: Self.tokenHeld, ordering: .acquiring).exchanged {
+            deliver(value)
+            releaseToken()
+            return
+        }
         send(value, keepingAfterCompletion: false)
     }
 
@@ -81,15 +111,14 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         if replaysLatest { currentValue = value }
-        if isDraining {
+        guard takeTokenOrMarkQueuedLocked() else {
             pending.append(.value(value))
             lock.unlock()
             return
         }
-        isDraining = true
         lock.unlock()
         deliver(value)
-        drainPending()
+        releaseToken()
     }
 
     /// `send` for a `@Published` property (willSet): the value is delivered first and becomes
@@ -100,20 +129,19 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// the last one delivered.
     func sendBeforeStoring(_ value: Output) {
         lock.lock()
-        if isDraining {
+        guard takeTokenOrMarkQueuedLocked() else {
             currentValue = value
             pending.append(.value(value))
             lock.unlock()
             return
         }
-        isDraining = true
         lock.unlock()
         deliver(value)
         lock.lock()
         let queuedLater = pending.contains { if case .value = $0 { true } else { false } }
         if !queuedLater { currentValue = value }
         lock.unlock()
-        drainPending()
+        releaseToken()
     }
 
     @usableFromInline
@@ -124,8 +152,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         self.completion = completion
+        state.bitwiseOr(Self.closed, ordering: .relaxed)
+        let released = upstreams
         upstreams = []
         lock.unlock()
+        _ = released  // let go of after unlocking
         submit(.complete(completion))
     }
 
@@ -208,33 +239,59 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     func submit(_ operation: Operation) {
         lock.lock()
-        if isDraining {
+        guard takeTokenOrMarkQueuedLocked() else {
             pending.append(operation)
             lock.unlock()
             return
         }
-        isDraining = true
         lock.unlock()
         perform(operation)
-        drainPending()
+        releaseToken()
+    }
+
+    /// Under `lock`: takes the token if it is free (`true`); else marks work as queued
+    /// (`false`), and the caller appends its operation to `pending` before unlocking.
+    @inlinable
+    func takeTokenOrMarkQueuedLocked() -> Bool {
+        var current = state.load(ordering: .relaxed)
+        while true {
+            let taking = current & Self.tokenHeld == 0
+            let desired = current | (taking ? Self.tokenHeld : Self.workQueued)
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if exchanged { return taking }
+            current = original
+        }
     }
 
     // MARK: Token holder only
 
-    /// Runs queued operations until none is left, then gives the token back.
+    /// Gives the token back, first running whatever was queued while it was held.
     @inlinable
+    func releaseToken() {
+        if state.compareExchange(expected: Self.tokenHeld, desired: 0, ordering: .releasing).exchanged { return }
+        drainPending()
+    }
+
+    /// Runs queued operations until none is left, then gives the token back.
+    @usableFromInline
     func drainPending() {
+        var current = state.load(ordering: .acquiring)
         while true {
-            lock.lock()
-            if pending.isEmpty {
-                isDraining = false
+            if current & Self.workQueued != 0 {
+                lock.lock()
+                let batch = pending
+                pending = []
+                state.bitwiseAnd(~Self.workQueued, ordering: .relaxed)
                 lock.unlock()
-                return
+                for operation in batch { perform(operation) }
+                current = state.load(ordering: .acquiring)
+                continue
             }
-            let batch = pending
-            pending = []
-            lock.unlock()
-            for operation in batch { perform(operation) }
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: current & ~Self.tokenHeld, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
         }
     }
 
@@ -346,6 +403,9 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
     func addDemand(_ more: Subscribers.Demand) {
         var old = demand.load(ordering: .relaxed)
         while true {
+            // Unlimited stays unlimited: no write (a duplicate dropped downstream returns
+            // `.max(1)` for every value it drops).
+            if old == Subscribers.Demand.unlimitedRawValue { return }
             let new = (Subscribers.Demand(rawValue: old) + more).rawValue
             let (exchanged, original) = demand.compareExchange(
                 expected: old, desired: new, ordering: .acquiringAndReleasing)
