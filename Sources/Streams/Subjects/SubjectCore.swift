@@ -253,7 +253,14 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// (`false`), and the caller appends its operation to `pending` before unlocking.
     @inlinable
     func takeTokenOrMarkQueuedLocked() -> Bool {
-        var current = state.load(ordering: .relaxed)
+        var current = state.load(ordering: .acquiring)
+        if replaysLatest, current & Self.tokenHeld == 0 {
+            // A CurrentValueSubject takes the token only under `lock` (its `send` needs the lock
+            // for `currentValue` anyway), so with nobody holding it nothing else can change the
+            // word until we unlock: a plain store takes it.
+            state.store(current | Self.tokenHeld, ordering: .relaxed)
+            return true
+        }
         while true {
             let taking = current & Self.tokenHeld == 0
             let desired = current | (taking ? Self.tokenHeld : Self.workQueued)
@@ -334,12 +341,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             deliveredValue = value
             deliveredCount &+= 1
         }
-        // In place (a mutating access copies nothing) and at +0: nothing here retains. Only the
-        // token holder changes `conduits`, and it is busy here.
-        conduits.withUnsafeMutableBufferPointer { buffer in
-            for conduit in buffer {
-                conduit._withUnsafeGuaranteedRef { $0.offerValue($0, value) }
-            }
+        // At +0: nothing here retains. Only the token holder changes `conduits`, and it is busy
+        // here (a cancel from inside a subscriber is queued).
+        var index = 0
+        while index < conduits.count {
+            conduits[index]._withUnsafeGuaranteedRef { $0.offerValue($0, value) }
+            index += 1
         }
     }
 }
@@ -446,7 +453,7 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
     }
 
 
-    @inlinable
+    @inlinable @inline(__always)
     func offer(_ value: Downstream.Input) {
         if cancelled.load(ordering: .relaxed) { return }
         guard takeOne() else {
@@ -458,7 +465,7 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
         guard let downstream = self.downstream.take() else { return }
         owesValue = false
         let more = downstream.receive(value)
-        self.downstream = downstream
+        self.downstream = consume downstream
         if more != .none { addDemand(more) }
     }
 
