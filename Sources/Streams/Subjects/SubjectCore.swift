@@ -10,24 +10,34 @@ import Synchronization
 /// `lock` and run by the token holder, in order, in a loop instead of by recursion (S11). The
 /// token holder does not hold `lock` while it calls out.
 ///
-/// The token lives in `state`, an atomic word with three flags:
+/// The queue and the drain loop are the ``SerialDelivery`` engine's: `serial.pending` holds the
+/// queued ``Operation``s, and the loop performs them one by one. Demand is not the engine's
+/// business here: each subscriber has its own, counted by its ``SubjectConduit``.
 ///
-/// - `tokenHeld`: someone is delivering. Taken by compare-and-swap, either under `lock` (every
-///   path that may have to queue) or, by a PassthroughSubject's `send`, without it when the word
-///   is exactly `0` (nobody delivering, nothing queued, not completed).
-/// - `workQueued`: `pending` is not empty. Set under `lock`, together with the append, only while
-///   the token is held; cleared under `lock` by the holder as it takes the batch.
+/// The token itself is not `serial.isDraining` but `state`, an atomic word with three flags, so
+/// that a `send` with nothing to wait for needs no lock (the engine's token hooks,
+/// `takeTokenLocked` and `giveBackTokenLocked`, work on it):
+///
+/// - `tokenHeld`: someone is delivering. Taken under `lock` by every path that may have to
+///   queue, or without it, by compare-and-swap from exactly `0` (nobody delivering, nothing
+///   queued, not completed), by a PassthroughSubject's `send`.
+/// - `workQueued`: operations were queued while the token was held. Set under `lock`, with the
+///   append; cleared under `lock` when the holder, having run the queue dry, gives the token back.
 /// - `closed`: `send(completion:)` has been called (also recorded in `completion`, under `lock`),
 ///   so the lock-free `send` sees it.
 ///
-/// The holder gives the token back with one compare-and-swap `tokenHeld` → `0`; when that fails,
-/// work was queued meanwhile and it drains `pending` first. An uncontended PassthroughSubject
-/// `send` therefore costs two atomic operations and no lock; a CurrentValueSubject `send` takes
-/// `lock` to update `currentValue` (what `value` reads from any thread) and takes the token
-/// inside it.
+/// The holder of a token taken for one value gives it back with one compare-and-swap
+/// `tokenHeld` → `0`; when that fails, work was queued meanwhile, and it takes `lock` and runs
+/// the engine's drain loop, which gives the token back once the queue is empty.
+///
+/// Cost of a `send` to idle subscribers with the token free (what `StreamsBenchmarks` W2 and W4
+/// measure): a PassthroughSubject's is two atomic compare-and-swaps and no lock; a
+/// CurrentValueSubject's takes `lock` once (to update `currentValue`, which `value` reads from any
+/// thread), takes the token inside it with a plain store, and gives it back with one
+/// compare-and-swap. (With the token in `serial.isDraining`, both took `lock` twice per value.)
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-    // Guarded by `lock`: pending, completion, currentValue, upstreams.
+final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Sendable {
+    // Guarded by `lock`: serial, queuedValues, completion, currentValue, upstreams.
     // Owned by the drain-token holder (no lock needed, no other thread touches them while the
     // token is held): conduits, deliveredValue, deliveredCount, completionDelivered, and each
     // conduit's downstream and `owesValue`.
@@ -40,7 +50,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     // `@exclusivity(unchecked)`: the lock and the drain token already make every access
     // exclusive; the runtime's dynamic check would only add cost on the per-value path.
-    @exclusivity(unchecked) @usableFromInline var pending: [Operation] = []
+    /// The engine's queue; its `isDraining` stays `false` (the token is `state`).
+    @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Operation>()
+    /// How many of the queued operations are values (`sendBeforeStoring` needs to know).
+    @usableFromInline var queuedValues = 0
     @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
     /// The value `CurrentValueSubject.value` reads: updated at `send` time.
     @exclusivity(unchecked) @usableFromInline var currentValue: Output?
@@ -93,7 +106,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         // delivering and nothing is queued or completed, it takes the token without it.
         if !replaysLatest,
            state.compareExchange(expected: 0, desired: Self.tokenHeld, ordering: .acquiring).exchanged {
-            deliver(value)
+            deliverValue(value)
             releaseToken()
             return
         }
@@ -111,13 +124,13 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         if replaysLatest { currentValue = value }
-        guard takeTokenOrMarkQueuedLocked() else {
-            pending.append(.value(value))
+        guard takeTokenLocked() else {
+            queueLocked(value)
             lock.unlock()
             return
         }
         lock.unlock()
-        deliver(value)
+        deliverValue(value)
         releaseToken()
     }
 
@@ -129,19 +142,17 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// the last one delivered.
     func sendBeforeStoring(_ value: Output) {
         lock.lock()
-        guard takeTokenOrMarkQueuedLocked() else {
+        guard takeTokenLocked() else {
             currentValue = value
-            pending.append(.value(value))
+            queueLocked(value)
             lock.unlock()
             return
         }
         lock.unlock()
-        deliver(value)
+        deliverValue(value)
         lock.lock()
-        let queuedLater = pending.contains { if case .value = $0 { true } else { false } }
-        if !queuedLater { currentValue = value }
-        lock.unlock()
-        releaseToken()
+        if queuedValues == 0 { currentValue = value }
+        drainLocked()
     }
 
     @usableFromInline
@@ -239,20 +250,22 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     func submit(_ operation: Operation) {
         lock.lock()
-        guard takeTokenOrMarkQueuedLocked() else {
-            pending.append(operation)
-            lock.unlock()
-            return
-        }
-        lock.unlock()
-        perform(operation)
-        releaseToken()
+        submitLocked(operation)
     }
 
-    /// Under `lock`: takes the token if it is free (`true`); else marks work as queued
-    /// (`false`), and the caller appends its operation to `pending` before unlocking.
+    /// Under `lock`, with the token held by someone else: queues `value` for the holder.
     @inlinable
-    func takeTokenOrMarkQueuedLocked() -> Bool {
+    func queueLocked(_ value: Output) {
+        serial.pending.append(.value(value))
+        queuedValues += 1
+    }
+
+    // MARK: The token (SerialDelivery's hooks)
+
+    /// Under `lock`: takes the token if it is free (`true`); else marks work as queued
+    /// (`false`), and the caller queues its operation before unlocking.
+    @inlinable
+    func takeTokenLocked() -> Bool {
         var current = state.load(ordering: .acquiring)
         if replaysLatest, current & Self.tokenHeld == 0 {
             // A CurrentValueSubject takes the token only under `lock` (its `send` needs the lock
@@ -273,40 +286,48 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     // MARK: Token holder only
 
-    /// Gives the token back, first running whatever was queued while it was held.
+    /// Under `lock`, with the token held and the queue empty: gives the token back. Nothing else
+    /// changes `state` meanwhile: a lock-free `send` needs it to be `0`, and every other writer
+    /// holds `lock`.
+    @inlinable
+    func giveBackTokenLocked() {
+        state.store(state.load(ordering: .relaxed) & Self.closed, ordering: .releasing)
+    }
+
+    /// Gives back a token taken for one value or operation: at once if nothing was queued
+    /// meanwhile, else after the engine's drain loop has performed what was.
     @inlinable
     func releaseToken() {
         if state.compareExchange(expected: Self.tokenHeld, desired: 0, ordering: .releasing).exchanged { return }
-        drainPending()
+        releaseTokenAfterDraining()
     }
 
-    /// Runs queued operations until none is left, then gives the token back.
     @usableFromInline
-    func drainPending() {
-        var current = state.load(ordering: .acquiring)
-        while true {
-            if current & Self.workQueued != 0 {
-                lock.lock()
-                let batch = pending
-                pending = []
-                state.bitwiseAnd(~Self.workQueued, ordering: .relaxed)
-                lock.unlock()
-                for operation in batch { perform(operation) }
-                current = state.load(ordering: .acquiring)
-                continue
-            }
-            let (exchanged, original) = state.compareExchange(
-                expected: current, desired: current & ~Self.tokenHeld, ordering: .acquiringAndReleasing)
-            if exchanged { return }
-            current = original
-        }
+    func releaseTokenAfterDraining() {
+        lock.lock()
+        drainLocked()
+    }
+
+    /// The engine's next step: the oldest queued operation, or stop once there is none.
+    @inlinable
+    func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<Operation> {
+        guard let operation = serial.pending.popFirst() else { return .stop(nil) }
+        if case .value = operation { queuedValues -= 1 }
+        return .deliver(operation)
+    }
+
+    /// The engine's delivery: performs the operation (demand is per subscriber, in the conduits).
+    @inlinable
+    func deliver(_ operation: Operation) -> DeliveryResult {
+        perform(operation)
+        return .returned(.none)
     }
 
     @usableFromInline
     func perform(_ operation: Operation) {
         switch operation {
         case .value(let value):
-            deliver(value)
+            deliverValue(value)
         case .complete(let completion):
             completionDelivered = true
             let finishing = conduits
@@ -336,7 +357,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     @inlinable
-    func deliver(_ value: Output) {
+    func deliverValue(_ value: Output) {
         if replaysLatest {
             deliveredValue = value
             deliveredCount &+= 1
