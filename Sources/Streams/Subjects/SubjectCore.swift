@@ -33,8 +33,8 @@ import Synchronization
 /// Cost of a `send` to idle subscribers with the token free (what `StreamsBenchmarks` W2 and W4
 /// measure): a PassthroughSubject's is two atomic compare-and-swaps and no lock; a
 /// CurrentValueSubject's takes `lock` once (to update `currentValue`, which `value` reads from any
-/// thread), takes the token inside it with a plain store, and gives it back with one
-/// compare-and-swap. (With the token in `serial.isDraining`, both took `lock` twice per value.)
+/// thread), takes the token inside it, and gives it back with one compare-and-swap. (With the
+/// token in `serial.isDraining`, both took `lock` twice per value.)
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Sendable {
     // Guarded by `lock`: serial, queuedValues, completion, currentValue, upstreams.
@@ -266,14 +266,7 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
     /// (`false`), and the caller queues its operation before unlocking.
     @inlinable
     func takeTokenLocked() -> Bool {
-        var current = state.load(ordering: .acquiring)
-        if replaysLatest, current & Self.tokenHeld == 0 {
-            // A CurrentValueSubject takes the token only under `lock` (its `send` needs the lock
-            // for `currentValue` anyway), so with nobody holding it nothing else can change the
-            // word until we unlock: a plain store takes it.
-            state.store(current | Self.tokenHeld, ordering: .relaxed)
-            return true
-        }
+        var current = state.load(ordering: .relaxed)
         while true {
             let taking = current & Self.tokenHeld == 0
             let desired = current | (taking ? Self.tokenHeld : Self.workQueued)
