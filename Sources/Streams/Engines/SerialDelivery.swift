@@ -113,6 +113,23 @@ protocol SerialDelivery: AnyObject {
 
     /// With the lock released and the token held: calls out, and says whether the loop goes on.
     func deliver(_ delivery: Delivery) -> DeliveryResult
+
+    /// With the lock held: takes the token if it is free (`true`). By default
+    /// ``SerialQueue/takeToken()``. A user whose token can also be taken without the lock
+    /// (a subject's `send`) keeps it elsewhere and implements both token hooks.
+    func takeTokenLocked() -> Bool
+
+    /// With the lock held and nothing left to do: gives the token back. By default clears
+    /// ``SerialQueue/isDraining``.
+    func giveBackTokenLocked()
+}
+
+extension SerialDelivery {
+    @inlinable
+    func takeTokenLocked() -> Bool { serial.takeToken() }
+
+    @inlinable
+    func giveBackTokenLocked() { serial.isDraining = false }
 }
 
 extension SerialDelivery {
@@ -133,7 +150,7 @@ extension SerialDelivery {
                 }
                 lock.lock()
             case .stop(let last):
-                serial.isDraining = false
+                giveBackTokenLocked()
                 lock.unlock()
                 return last
             case .leave:
@@ -148,7 +165,7 @@ extension SerialDelivery {
     @inlinable
     @discardableResult
     func unlockOrDrainLocked() -> Delivery? {
-        guard serial.takeToken() else {
+        guard takeTokenLocked() else {
             lock.unlock()
             return nil
         }

@@ -4,21 +4,56 @@ import Synchronization
 ///
 /// A new subscriber gets its subscription at once, on the subscribing thread, before it is
 /// attached. From then on every call into it (values, completion) happens while holding the
-/// *drain token* (`isDraining == true`), so a subscriber is never called from two threads at once
-/// (S3). Work that arrives while another caller holds the token — a `send` from another thread,
-/// a `send` or `subscribe` from inside a subscriber, a `cancel`, attaching a new subscriber — is
-/// queued under `lock` and run by the token holder, in order, in a loop instead of by recursion
-/// (S11). The token holder does not hold `lock` while it calls out.
+/// *drain token*, so a subscriber is never called from two threads at once (S3). Work that
+/// arrives while another caller holds the token — a `send` from another thread, a `send` or
+/// `subscribe` from inside a subscriber, a `cancel`, attaching a new subscriber — is queued under
+/// `lock` and run by the token holder, in order, in a loop instead of by recursion (S11). The
+/// token holder does not hold `lock` while it calls out.
+///
+/// The queue and the drain loop are the ``SerialDelivery`` engine's: `serial.pending` holds the
+/// queued ``Operation``s, and the loop performs them one by one. Demand is not the engine's
+/// business here: each subscriber has its own, counted by its ``SubjectConduit``.
+///
+/// The token itself is not `serial.isDraining` but `state`, an atomic word with three flags, so
+/// that a `send` with nothing to wait for needs no lock (the engine's token hooks,
+/// `takeTokenLocked` and `giveBackTokenLocked`, work on it):
+///
+/// - `tokenHeld`: someone is delivering. Taken under `lock` by every path that may have to
+///   queue, or without it, by compare-and-swap from exactly `0` (nobody delivering, nothing
+///   queued, not completed), by a PassthroughSubject's `send`.
+/// - `workQueued`: operations were queued while the token was held. Set under `lock`, with the
+///   append; cleared under `lock` when the holder, having run the queue dry, gives the token back.
+/// - `closed`: `send(completion:)` has been called (also recorded in `completion`, under `lock`),
+///   so the lock-free `send` sees it.
+///
+/// The holder of a token taken for one value gives it back with one compare-and-swap
+/// `tokenHeld` → `0`; when that fails, work was queued meanwhile, and it takes `lock` and runs
+/// the engine's drain loop, which gives the token back once the queue is empty.
+///
+/// Cost of a `send` to idle subscribers with the token free (what `StreamsBenchmarks` W2 and W4
+/// measure): a PassthroughSubject's is two atomic compare-and-swaps and no lock; a
+/// CurrentValueSubject's takes `lock` once (to update `currentValue`, which `value` reads from any
+/// thread), takes the token inside it, and gives it back with one compare-and-swap. (With the
+/// token in `serial.isDraining`, both took `lock` twice per value.)
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-    // Guarded by `lock`: isDraining, pending, completion, currentValue, upstreams.
+final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Sendable {
+    // Guarded by `lock`: serial, queuedValues, completion, currentValue, upstreams.
     // Owned by the drain-token holder (no lock needed, no other thread touches them while the
-    // token is held): conduits, deliveredValue, and each conduit's downstream and `owesValue`.
+    // token is held): conduits, deliveredValue, deliveredCount, completionDelivered, and each
+    // conduit's downstream and `owesValue`.
     @usableFromInline let lock = Lock()
+    /// The drain token and the flags the lock-free paths read; see above.
+    @usableFromInline let state = Atomic<UInt>(0)
+    @usableFromInline static var tokenHeld: UInt { 1 }
+    @usableFromInline static var workQueued: UInt { 2 }
+    @usableFromInline static var closed: UInt { 4 }
+
     // `@exclusivity(unchecked)`: the lock and the drain token already make every access
     // exclusive; the runtime's dynamic check would only add cost on the per-value path.
-    @exclusivity(unchecked) @usableFromInline var isDraining = false
-    @exclusivity(unchecked) @usableFromInline var pending: [Operation] = []
+    /// The engine's queue; its `isDraining` stays `false` (the token is `state`).
+    @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Operation>()
+    /// How many of the queued operations are values (`sendBeforeStoring` needs to know).
+    @usableFromInline var queuedValues = 0
     @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
     /// The value `CurrentValueSubject.value` reads: updated at `send` time.
     @exclusivity(unchecked) @usableFromInline var currentValue: Output?
@@ -67,6 +102,14 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     func send(_ value: Output) {
+        // A PassthroughSubject keeps nothing under the lock for a value: when nobody is
+        // delivering and nothing is queued or completed, it takes the token without it.
+        if !replaysLatest,
+           state.compareExchange(expected: 0, desired: Self.tokenHeld, ordering: .acquiring).exchanged {
+            deliverValue(value)
+            releaseToken()
+            return
+        }
         send(value, keepingAfterCompletion: false)
     }
 
@@ -81,15 +124,14 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         if replaysLatest { currentValue = value }
-        if isDraining {
-            pending.append(.value(value))
+        guard takeTokenLocked() else {
+            queueLocked(value)
             lock.unlock()
             return
         }
-        isDraining = true
         lock.unlock()
-        deliver(value)
-        drainPending()
+        deliverValue(value)
+        releaseToken()
     }
 
     /// `send` for a `@Published` property (willSet): the value is delivered first and becomes
@@ -100,20 +142,17 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// the last one delivered.
     func sendBeforeStoring(_ value: Output) {
         lock.lock()
-        if isDraining {
+        guard takeTokenLocked() else {
             currentValue = value
-            pending.append(.value(value))
+            queueLocked(value)
             lock.unlock()
             return
         }
-        isDraining = true
         lock.unlock()
-        deliver(value)
+        deliverValue(value)
         lock.lock()
-        let queuedLater = pending.contains { if case .value = $0 { true } else { false } }
-        if !queuedLater { currentValue = value }
-        lock.unlock()
-        drainPending()
+        if queuedValues == 0 { currentValue = value }
+        drainLocked()
     }
 
     @usableFromInline
@@ -124,8 +163,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         self.completion = completion
+        state.bitwiseOr(Self.closed, ordering: .relaxed)
+        let released = upstreams
         upstreams = []
         lock.unlock()
+        _ = released  // let go of after unlocking
         submit(.complete(completion))
     }
 
@@ -208,41 +250,77 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     func submit(_ operation: Operation) {
         lock.lock()
-        if isDraining {
-            pending.append(operation)
-            lock.unlock()
-            return
+        submitLocked(operation)
+    }
+
+    /// Under `lock`, with the token held by someone else: queues `value` for the holder.
+    @inlinable
+    func queueLocked(_ value: Output) {
+        serial.pending.append(.value(value))
+        queuedValues += 1
+    }
+
+    // MARK: The token (SerialDelivery's hooks)
+
+    /// Under `lock`: takes the token if it is free (`true`); else marks work as queued
+    /// (`false`), and the caller queues its operation before unlocking.
+    @inlinable
+    func takeTokenLocked() -> Bool {
+        var current = state.load(ordering: .relaxed)
+        while true {
+            let taking = current & Self.tokenHeld == 0
+            let desired = current | (taking ? Self.tokenHeld : Self.workQueued)
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if exchanged { return taking }
+            current = original
         }
-        isDraining = true
-        lock.unlock()
-        perform(operation)
-        drainPending()
     }
 
     // MARK: Token holder only
 
-    /// Runs queued operations until none is left, then gives the token back.
+    /// Under `lock`, with the token held and the queue empty: gives the token back. Nothing else
+    /// changes `state` meanwhile: a lock-free `send` needs it to be `0`, and every other writer
+    /// holds `lock`.
     @inlinable
-    func drainPending() {
-        while true {
-            lock.lock()
-            if pending.isEmpty {
-                isDraining = false
-                lock.unlock()
-                return
-            }
-            let batch = pending
-            pending = []
-            lock.unlock()
-            for operation in batch { perform(operation) }
-        }
+    func giveBackTokenLocked() {
+        state.store(state.load(ordering: .relaxed) & Self.closed, ordering: .releasing)
+    }
+
+    /// Gives back a token taken for one value or operation: at once if nothing was queued
+    /// meanwhile, else after the engine's drain loop has performed what was.
+    @inlinable
+    func releaseToken() {
+        if state.compareExchange(expected: Self.tokenHeld, desired: 0, ordering: .releasing).exchanged { return }
+        releaseTokenAfterDraining()
+    }
+
+    @usableFromInline
+    func releaseTokenAfterDraining() {
+        lock.lock()
+        drainLocked()
+    }
+
+    /// The engine's next step: the oldest queued operation, or stop once there is none.
+    @inlinable
+    func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<Operation> {
+        guard let operation = serial.pending.popFirst() else { return .stop(nil) }
+        if case .value = operation { queuedValues -= 1 }
+        return .deliver(operation)
+    }
+
+    /// The engine's delivery: performs the operation (demand is per subscriber, in the conduits).
+    @inlinable
+    func deliver(_ operation: Operation) -> DeliveryResult {
+        perform(operation)
+        return .returned(.none)
     }
 
     @usableFromInline
     func perform(_ operation: Operation) {
         switch operation {
         case .value(let value):
-            deliver(value)
+            deliverValue(value)
         case .complete(let completion):
             completionDelivered = true
             let finishing = conduits
@@ -272,17 +350,17 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     @inlinable
-    func deliver(_ value: Output) {
+    func deliverValue(_ value: Output) {
         if replaysLatest {
             deliveredValue = value
             deliveredCount &+= 1
         }
-        // In place (a mutating access copies nothing) and at +0: nothing here retains. Only the
-        // token holder changes `conduits`, and it is busy here.
-        conduits.withUnsafeMutableBufferPointer { buffer in
-            for conduit in buffer {
-                conduit._withUnsafeGuaranteedRef { $0.offerValue($0, value) }
-            }
+        // At +0: nothing here retains. Only the token holder changes `conduits`, and it is busy
+        // here (a cancel from inside a subscriber is queued).
+        var index = 0
+        while index < conduits.count {
+            conduits[index]._withUnsafeGuaranteedRef { $0.offerValue($0, value) }
+            index += 1
         }
     }
 }
@@ -346,6 +424,9 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
     func addDemand(_ more: Subscribers.Demand) {
         var old = demand.load(ordering: .relaxed)
         while true {
+            // Unlimited stays unlimited: no write (a duplicate dropped downstream returns
+            // `.max(1)` for every value it drops).
+            if old == Subscribers.Demand.unlimitedRawValue { return }
             let new = (Subscribers.Demand(rawValue: old) + more).rawValue
             let (exchanged, original) = demand.compareExchange(
                 expected: old, desired: new, ordering: .acquiringAndReleasing)
@@ -386,7 +467,7 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
     }
 
 
-    @inlinable
+    @inlinable @inline(__always)
     func offer(_ value: Downstream.Input) {
         if cancelled.load(ordering: .relaxed) { return }
         guard takeOne() else {
@@ -398,7 +479,7 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
         guard let downstream = self.downstream.take() else { return }
         owesValue = false
         let more = downstream.receive(value)
-        self.downstream = downstream
+        self.downstream = consume downstream
         if more != .none { addDemand(more) }
     }
 

@@ -143,6 +143,23 @@ struct CurrentValueSubjectTests {
         _ = (a, b)
     }
 
+    @Test func valueReadFromAnotherSubscriberIsTheLatestSent() {
+        // `value` is the latest value sent, also while that value is still on its way to the
+        // subscribers after the one reading it.
+        let subject = CurrentValueSubject<Int, Never>(0)
+        final class Log: @unchecked Sendable { var entries: [String] = [] }
+        let log = Log()
+        let a = subject.sink { value in
+            if value == 1 { subject.send(2) }
+        }
+        let b = subject.sink { log.entries.append("b\($0) value=\(subject.value)") }
+        subject.send(1)
+        #expect(log.entries == ["b0 value=0", "b1 value=2", "b2 value=2"])
+        subject.send(3)
+        #expect(log.entries.last == "b3 value=3")
+        _ = (a, b)
+    }
+
     @Test func requestFromInsideReceiveDoesNotRecurse_S8() {
         let subject = CurrentValueSubject<Int, Never>(0)
         final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }

@@ -120,6 +120,46 @@ struct PassthroughSubjectTests {
         _ = cancellable
     }
 
+    @Test func completionSentFromInsideASubscriberComesAfterTheValue_S11() {
+        // The completion is queued behind the value being delivered: every subscriber gets the
+        // value, then the completion, and a value sent after it goes nowhere.
+        let subject = PassthroughSubject<Int, Never>()
+        let first = RecordingSubscriber<Int, Never>(onValue: { _ in
+            subject.send(completion: .finished)
+            subject.send(2)
+            return .none
+        })
+        let second = RecordingSubscriber<Int, Never>()
+        subject.subscribe(first)
+        subject.subscribe(second)
+        subject.send(1)
+        subject.send(3)
+        #expect(first.events == [.subscription, .value(1), .completion(.finished)])
+        #expect(second.events == [.subscription, .value(1), .completion(.finished)])
+        #expect(first.violations.isEmpty && second.violations.isEmpty)
+    }
+
+    @Test func sendsAfterQueuedWorkWasDrainedAreDeliveredAtOnce_S11() {
+        // Once the queued sends have gone out, the subject is idle again: the next send is
+        // delivered inside the call, to subscribers attached meanwhile too.
+        let subject = PassthroughSubject<Int, Never>()
+        let late = RecordingSubscriber<Int, Never>()
+        let early = RecordingSubscriber<Int, Never>(onValue: { value in
+            if value == 1 {
+                subject.send(2)
+                subject.subscribe(late)
+            }
+            return .none
+        })
+        subject.subscribe(early)
+        subject.send(1)
+        #expect(early.values == [1, 2])
+        #expect(late.values == [])
+        subject.send(3)
+        #expect(early.values == [1, 2, 3])
+        #expect(late.values == [3])
+    }
+
     @Test func subscribeFromInsideASubscriber() {
         let subject = PassthroughSubject<Int, Never>()
         let late = RecordingSubscriber<Int, Never>()
