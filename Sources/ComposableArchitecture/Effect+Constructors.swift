@@ -81,7 +81,7 @@ extension Effect {
     /// may be called from any thread, at once or later; the first call sends its value and
     /// finishes the effect, and later calls are ignored.
     ///
-    /// <!-- marble skip: the callback comes from outside work at no set tick (not yet driven by a test scheduler) -->
+    /// <!-- marble effect-future scheduler source: Effect<String>.future { callback in scheduler.atTick(3) { callback("a"); callback("b") } } -->
     /// ```text
     /// future { callback in ... callback(a) ... callback(b) }:  ---[a|]    (b is ignored)
     /// ```
@@ -118,7 +118,7 @@ extension Effect {
     /// cancellable is the teardown: it runs once, when the effect is cancelled (by identifier,
     /// by the store going away, ...) or when it has finished — stop the work there.
     ///
-    /// <!-- marble skip: the sends come from outside work at no set ticks (not yet driven by a test scheduler) -->
+    /// <!-- marble effect-create scheduler source: Effect<String>.create { s in scheduler.atTick(1) { s.send("a") }; scheduler.atTick(4) { s.send("b") }; scheduler.atTick(6) { s.send(completion: .finished) }; return AnyCancellable {} } -->
     /// ```text
     /// create { s in ... s.send(a) ... s.send(b) ... s.send(completion: .finished) }:  -a--b-|
     /// ```

@@ -29,8 +29,7 @@ import Testing
 /// of their own test target, which can import them) and draws it with ``MarbleSVG``. The annotation is an HTML comment (DocC does not show it) on the doc
 /// comment lines right before the block's opening fence:
 ///
-/// <!-- marble skip: the annotation format, not a diagram -->
-/// ```text
+/// ```html
 /// <!-- marble NAME [OPTION ...]: EXPRESSION -->
 /// <!-- marble skip: REASON -->
 /// ```
@@ -135,8 +134,8 @@ public struct MarbleBlock: Sendable, Equatable {
         for character in comment.dropFirst().dropLast() {
             if character == "\"" { quoted.toggle() }
             if !quoted {
-                if character == "(" || character == "[" { depth += 1 }
-                if character == ")" || character == "]" { depth -= 1 }
+                if character == "(" || character == "[" || character == "{" { depth += 1 }
+                if character == ")" || character == "]" || character == "}" { depth -= 1 }
                 if depth == 0 && (character == "," || character == ";") {
                     parts.append(part)
                     part = ""
@@ -214,16 +213,21 @@ extension MarbleBlock {
         return (inputs[0], output)
     }
 
-    /// Drives `makeOperator` with the block's one input row and asserts its output row.
+    /// Drives `makeOperator` with the block's one input row and asserts its output row. The
+    /// subscriber subscribes at tick `subscribeAt` and asks for `demand`, then for `later[t]`
+    /// more at tick `t`.
     public func check<P: Publisher>(
         row: Int? = nil,
         inputs: Int? = nil,
         demand: Subscribers.Demand = .unlimited,
+        later: [Int: Subscribers.Demand] = [:],
+        subscribeAt: Int = 0,
         _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        driveMarbles(input, makeOperator, output, demand: demand, subscriptionInTickZero: true, sourceLocation: sourceLocation)
+        driveMarbles(input, makeOperator, output, demand: demand, later: later, subscribeAt: subscribeAt,
+                     subscriptionInTickZero: true, sourceLocation: sourceLocation)
     }
 
     /// Drives `makeOperator` with the block's input rows, in order, and asserts its output row.
@@ -231,11 +235,14 @@ extension MarbleBlock {
         row: Int? = nil,
         inputs: Int? = nil,
         demand: Subscribers.Demand = .unlimited,
+        later: [Int: Subscribers.Demand] = [:],
+        subscribeAt: Int = 0,
         _ makeOperator: ([TestPublisher<String, MarbleFailure>]) -> P,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let (inputs, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        driveMarbles(inputs, makeOperator, output, demand: demand, subscriptionInTickZero: true, sourceLocation: sourceLocation)
+        driveMarbles(inputs, makeOperator, output, demand: demand, later: later, subscribeAt: subscribeAt,
+                     subscriptionInTickZero: true, sourceLocation: sourceLocation)
     }
 
     /// Drives `makeOperator` with the block's one input row on `scheduler`, one tick a second,
@@ -245,11 +252,31 @@ extension MarbleBlock {
         row: Int? = nil,
         inputs: Int? = nil,
         demand: Subscribers.Demand = .unlimited,
+        later: [Int: Subscribers.Demand] = [:],
+        subscribeAt: Int = 0,
         _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        assertMarbles(input, on: scheduler, makeOperator, output, demand: demand, sourceLocation: sourceLocation)
+        driveMarbles([input], on: scheduler, tick: .seconds(1), { hot, _ in makeOperator(hot[0]) }, output,
+                     demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
+    }
+
+    /// Drives `makeOperator` with the block's input rows as cold publishers on `scheduler`, one
+    /// tick a second: each subscription to a row plays it from that moment (see ``ColdMarbles``).
+    public func checkCold<P: Publisher, Time, Options>(
+        on scheduler: TestScheduler<Time, Options>,
+        row: Int? = nil,
+        inputs: Int? = nil,
+        demand: Subscribers.Demand = .unlimited,
+        later: [Int: Subscribers.Demand] = [:],
+        subscribeAt: Int = 0,
+        _ makeOperator: ([ColdMarbles]) -> P,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let (inputs, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
+        driveMarbles(inputs, on: scheduler, tick: .seconds(1), cold: true, { _, cold in makeOperator(cold) }, output,
+                     demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
     }
 
     /// Subscribes to `publisher` and asserts what it sends at once against the output row.
@@ -264,17 +291,21 @@ extension MarbleBlock {
         assertMarbles(publisher, output, demand: demand, sourceLocation: sourceLocation)
     }
 
-    /// Subscribes to `publisher` at tick 0 and asserts what it sends over virtual time, one tick
-    /// a second, against the output row.
+    /// Subscribes to `publisher` at tick `subscribeAt` (0 by default) and asserts what it sends
+    /// over virtual time, one tick a second, against the output row. `publisher` is made at
+    /// tick 0, before anything runs.
     public func check<P: Publisher, Time, Options>(
         on scheduler: TestScheduler<Time, Options>,
         source publisher: P,
         row: Int? = nil,
         inputs: Int? = nil,
         demand: Subscribers.Demand = .unlimited,
+        later: [Int: Subscribers.Demand] = [:],
+        subscribeAt: Int = 0,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let (_, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        assertMarbles(on: scheduler, publisher, output, demand: demand, sourceLocation: sourceLocation)
+        driveMarbles([], on: scheduler, tick: .seconds(1), { _, _ in publisher }, output,
+                     demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
     }
 }
