@@ -23,11 +23,18 @@ import Testing
 ///
 /// ## Running a block: the annotation
 ///
-/// `Scripts/extract-marbles` turns every annotated `text` code block of a doc comment in
-/// `Sources` into one test in `Tests/StreamsTests/Testing/DocMarbles.generated.swift` (blocks of
+/// A marble diagram is a fenced code block whose info string is exactly `text`: in a doc
+/// comment of a `.swift` file in `Sources`, in `Docs/*.md`, or in a catalog's article
+/// (`Sources/<Module>/<Module>.docc/*.md`). No other block is read, so text that is not a
+/// diagram (a screen, a file format) goes in a block with another info string (`console`,
+/// `html`), and every `text` block must be run or say why not.
+///
+/// `Scripts/extract-marbles` turns every such block into tests in
+/// `Tests/StreamsTests/Testing/DocMarbles.generated.swift` (blocks of
 /// `Sources/ComposableArchitecture` and `Sources/StreamsFoundation` into a `DocMarbles.generated.swift`
-/// of their own test target, which can import them) and draws it with ``MarbleSVG``. The annotation is an HTML comment (DocC does not show it) on the doc
-/// comment lines right before the block's opening fence:
+/// of their own test target, which can import them) and draws it with ``MarbleSVG`` (into the
+/// `Resources` folder of the `Streams` and `ComposableArchitecture` catalogs). The annotation is
+/// an HTML comment (DocC does not show it) on the lines right before the block's opening fence:
 ///
 /// ```html
 /// <!-- marble NAME [OPTION ...]: EXPRESSION -->
@@ -47,8 +54,24 @@ import Testing
 /// - `scheduler`: the block runs on virtual time; `scheduler` (a `DispatchQueue.test`) is in
 ///   scope and one tick is one second.
 /// - `source`: the expression is the publisher itself, with no input.
-/// - `demand=N`: the subscriber asks for `.max(N)` once (unlimited by default).
-/// - `skip` marks a block that is not a runnable diagram, with the reason.
+/// - `demand=N`: the subscriber asks for `.max(N)` once (unlimited by default; `demand=0` asks
+///   for nothing); `demand=N@T` asks for `.max(N)` more at tick `T` (may be repeated).
+/// - `subscribe=T`: the subscriber subscribes at tick `T` instead of 0 (a second subscriber that
+///   comes later: `share`, `Future`, `Deferred`). The expression is still made at tick 0.
+/// - `cold` (with `scheduler`): `$0` is an array of ``ColdMarbles``, one per input row: each
+///   plays its row from the moment it is subscribed, not from tick 0 (a row that starts when a
+///   `concatenate` gets to it). Spaces that align such a row are ignored, like all spaces.
+/// - `skip` marks a block that cannot be run, with the reason.
+///
+/// Diagrams that are not one operator between rows use small harnesses in the expression:
+/// ``TestScheduler/atTick(_:_:)`` runs outside work (a promise, a callback) at a tick;
+/// ``recordingCalls(of:_:)`` makes a subscriber's calls (`sink`'s closures, `assign`'s property
+/// sets) the output row. The test targets add their own: `driving(_:by:_:)` (an input row that
+/// sets a property or calls a method: `@Published`, `ObservableObject`), `legendValue(_:as:)`
+/// (the struct a legend entry names), `runEffects(_:_:)` in ComposableArchitectureTests (each
+/// action of the input row starts an effect, in one store's cancellation identifiers, as the
+/// store starts a reducer's effects), `notifications(posting:)` in StreamsFoundationTests (a
+/// center of its own posting the input row).
 ///
 /// Several annotations may precede one block (one per output row). A block with none fails the
 /// currency test, as does a generated file or a picture that is not what the sources make now.

@@ -66,15 +66,15 @@ let docMarbleSources: [DocMarbleSource] = [
         text: #"create { s in ... s.send(a) ... s.send(b) ... s.send(completion: .finished) }:  -a--b-|"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: its work is an async task: real time, not a test scheduler -->"#],
+        annotations: [#"<!-- marble skip: its work is a Swift task on the cooperative pool, which ends (and sends) at a real moment no tick of a test scheduler sets; the synchronous marble drivers cannot wait for it (TaskEffectsOnTheTestSchedulerTests waits with advance(by:until:)) -->"#],
         text: #"fireAndForget { await work() }: -----|    (finishes when work returns)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: its work is an async task: real time, not a test scheduler -->"#],
+        annotations: [#"<!-- marble skip: its work is a Swift task on the cooperative pool, which ends (and sends) at a real moment no tick of a test scheduler sets; the synchronous marble drivers cannot wait for it (TaskEffectsOnTheTestSchedulerTests waits with advance(by:until:)) -->"#],
         text: #"task { await work() }: -----[a|]    (a = the action work returns)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
-        annotations: [#"<!-- marble skip: its work is an async task: real time, not a test scheduler -->"#],
+        annotations: [#"<!-- marble skip: its work is a Swift task on the cooperative pool, which ends (and sends) at a real moment no tick of a test scheduler sets; the synchronous marble drivers cannot wait for it (TaskEffectsOnTheTestSchedulerTests waits with advance(by:until:)) -->"#],
         text: #"run { send in send(a); await ...; send(b) }: [a]---[b|]    (| when operation returns)"#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Operators.swift"#,
@@ -151,7 +151,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Async/AsyncPublisher.swift"#,
-        annotations: [#"<!-- marble skip: an async for-in loop over values, not a publisher -->"#],
+        annotations: [#"<!-- marble skip: a for-await loop in a task, not a publisher: each next() resumes on the cooperative pool at a moment no test scheduler sets, and the synchronous marble drivers cannot await it -->"#],
         text: #"""
         upstream: -1-2-3-|
                   values    (next() asks for one value at a time)
@@ -159,7 +159,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Async/AsyncPublisher.swift"#,
-        annotations: [#"<!-- marble skip: an async for-in loop over values, not a publisher -->"#],
+        annotations: [#"<!-- marble skip: a for-await loop in a task, not a publisher: each next() resumes on the cooperative pool at a moment no test scheduler sets, and the synchronous marble drivers cannot await it -->"#],
         text: #"""
         upstream: -1-2-^
                   values
@@ -167,21 +167,21 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Async/Future+Value.swift"#,
-        annotations: [#"<!-- marble skip: an await, not a publisher -->"#],
+        annotations: [#"<!-- marble skip: an await, not a publisher: the caller resumes on the cooperative pool at a moment no test scheduler sets, and the synchronous marble drivers cannot await it -->"#],
         text: #"""
         future:  ---[a|]       (the promise is called at tick 3)
         value:   ---a          (an await from tick 0 returns a at tick 3)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Async/Future+Value.swift"#,
-        annotations: [#"<!-- marble skip: an await, not a publisher -->"#],
+        annotations: [#"<!-- marble skip: an await, not a publisher: the caller resumes on the cooperative pool at a moment no test scheduler sets, and the synchronous marble drivers cannot await it -->"#],
         text: #"""
         future:  ---^          (the promise is called with a failure at tick 3)
         value:   ---^          (an await from tick 0 throws at tick 3)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Async/Publishers.AsyncSequencePublisher.swift"#,
-        annotations: [#"<!-- marble skip: its values come from a task, not on a tick -->"#],
+        annotations: [#"<!-- marble skip: a task iterates the sequence on the cooperative pool, so when each value arrives is up to that task, not a tick of a test scheduler; the synchronous marble drivers cannot wait for it -->"#],
         text: #"""
         sequence: 1, 2, 3, end
                   .publisher, subscriber asking for .max(2), later for .max(2) more
@@ -1382,7 +1382,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Timing/Timer.TimerPublisher.swift"#,
-        annotations: [#"<!-- marble skip: Foundation's run loop timer: real time, not a test scheduler -->"#],
+        annotations: [#"<!-- marble skip: Foundation's Timer fires on a RunLoop in real time, only while that run loop runs; no test scheduler can drive it (a scheduler's timerPublisher runs on virtual time) -->"#],
         text: #"""
         Timer.publish(every: 1, ...).autoconnect(), with the run loop running:
         output: -a-b-c-    (a, b, c: the dates of the ticks, one second apart)
