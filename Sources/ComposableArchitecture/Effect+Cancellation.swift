@@ -20,8 +20,8 @@ extension Effect {
     /// ```text
     /// effect:   -a---b---c-|
     ///           cancellable(id: Search.self)
-    /// actions:  s----[x|]        (s starts the effect; x returns .cancel(id: Search.self))
-    /// output:   -a---[;|]        (cancelled and finished at once; b, c never come)
+    /// actions:  s---[x|]         (s starts the effect; x returns .cancel(id: Search.self))
+    /// output:   -a--[;|]         (cancelled and finished at once; b, c never come)
     /// ```
     ///
     /// ```swift

@@ -107,7 +107,7 @@ extension Effect {
     /// <!-- marble effect-throttle-latest scheduler row=2 inputs=1: runEffects($0) { Effect(value: $0).throttle(id: "scroll", for: .seconds(3), scheduler: scheduler, latest: true) } -->
     /// <!-- marble effect-throttle-first scheduler row=3 inputs=1: runEffects($0) { Effect(value: $0).throttle(id: "scroll", for: .seconds(3), scheduler: scheduler, latest: false) } -->
     /// ```text
-    /// actions: ab-c----d-     (each from an effect throttled under one id, interval 3 ticks)
+    /// actions: abc-----d-     (each from an effect throttled under one id, interval 3 ticks)
     /// latest:  a--c----d-     (b was replaced by c, sent when the window closed)
     /// first:   a--b----d-     (c was dropped)
     /// ```

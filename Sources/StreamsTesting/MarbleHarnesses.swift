@@ -24,7 +24,8 @@ extension TestScheduler {
 }
 
 /// A publisher whose output row is what a subscriber under test does: `attach` subscribes it
-/// to `upstream` and reports each call it makes (its completion too) (a closure called, a property set) by sending
+/// to `upstream` and reports each call it makes, with the value it was called with (its
+/// completion too), (a closure called, a property set) by sending
 /// it to `row`.
 ///
 /// A diagram of a subscriber (`sink`, `assign`) has no publisher after the operator; this one
@@ -37,16 +38,18 @@ extension TestScheduler {
 /// ```
 ///
 /// Each subscription attaches a new subscriber; cancelling the subscription cancels it.
-public func recordingCalls<Upstream: Publisher, Output>(
+public func recordingCalls<Upstream: Publisher>(
     of upstream: Upstream,
-    _ attach: @escaping (Upstream, PassthroughSubject<Output, Upstream.Failure>) -> AnyCancellable
-) -> SubscriberCalls<Upstream, Output> {
+    _ attach: @escaping (Upstream, PassthroughSubject<Upstream.Output, Upstream.Failure>) -> AnyCancellable
+) -> SubscriberCalls<Upstream> {
     SubscriberCalls(upstream: upstream, attach: attach)
 }
 
 /// The publisher ``recordingCalls(of:_:)`` makes.
-public struct SubscriberCalls<Upstream: Publisher, Output>: Publisher {
-    /// The failure of the row: the upstream's, which the subscriber under test receives.
+public struct SubscriberCalls<Upstream: Publisher>: Publisher {
+    /// The values of the row: the upstream's, which the subscriber under test receives.
+    public typealias Output = Upstream.Output
+    /// The failure of the row: the upstream's.
     public typealias Failure = Upstream.Failure
 
     let upstream: Upstream

@@ -319,8 +319,9 @@ public func assertMarbles<P: Publisher, Time, Options>(
 /// The driver on virtual time: `inputs` are hot rows (each a ``TestPublisher`` driven at its
 /// ticks from the start) or, with `cold`, cold rows (each a ``ColdMarbles`` publisher that plays
 /// its row from the moment it is subscribed). The subscriber subscribes at tick `subscribeAt`
-/// and asks for `later[t]` more at tick `t`; at each instant, the inputs' events and these come
-/// first, in tick order, before work the operator scheduled.
+/// and asks for `later[t]` more at tick `t`; at each instant, these and the inputs' events come
+/// first (a later subscription or request before the inputs' events of its tick), before work
+/// the operator scheduled.
 func driveMarbles<P: Publisher, Time, Options>(
     _ inputs: [String],
     on scheduler: TestScheduler<Time, Options>,
@@ -350,8 +351,8 @@ func driveMarbles<P: Publisher, Time, Options>(
     let made = makeOperator(cold ? [] : hot, cold ? inputTicks.map { ColdMarbles(ticks: $0, on: scheduler, tick: tick, log: log) } : [])
     let subscribe = SendableBox { made.subscribe(subscriber) }
     for index in 0..<length {
-        if index == subscribeAt {
-            if index == 0 { subscribe.value() } else { scheduler.schedule(after: times[index]) { subscribe.value() } }
+        if index == subscribeAt && index > 0 {
+            scheduler.schedule(after: times[index]) { subscribe.value() }
         }
         if let more = later[index] { scheduler.schedule(after: times[index]) { subscriber.request(more) } }
         guard !cold else { continue }
@@ -360,6 +361,9 @@ func driveMarbles<P: Publisher, Time, Options>(
             scheduler.schedule(after: times[index]) { play(events, on: upstream) }
         }
     }
+    // At tick 0 the subscription comes after the inputs are scheduled: at any instant their
+    // events run before work the operator schedules when subscribed.
+    if subscribeAt == 0 { subscribe.value() }
     compareMarbles(expected: expected, actual: record(times, on: scheduler, log), sourceLocation: sourceLocation)
 }
 
@@ -387,7 +391,9 @@ struct SendableBox<Value>: @unchecked Sendable {  // used on the test's thread o
 /// subscribes to it: the second effect of a `concatenate`, the inner publisher of a `flatMap`).
 /// Leading spaces of the row, which align it in the picture, are ignored like every space.
 public struct ColdMarbles: Publisher {
+    /// The row's value texts.
     public typealias Output = String
+    /// `^` in the row.
     public typealias Failure = MarbleFailure
 
     let ticks: [[Marbles.Event]]

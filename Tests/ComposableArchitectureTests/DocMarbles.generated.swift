@@ -13,8 +13,8 @@ struct DocMarbles {
         let block = MarbleBlock(#"""
         effect:   -a---b---c-|
                   cancellable(id: Search.self)
-        actions:  s----[x|]        (s starts the effect; x returns .cancel(id: Search.self))
-        output:   -a---[;|]        (cancelled and finished at once; b, c never come)
+        actions:  s---[x|]         (s starts the effect; x returns .cancel(id: Search.self))
+        output:   -a--[;|]         (cancelled and finished at once; b, c never come)
         """#)
         block.checkMany { u in runEffects(u[1]) { $0 == "s" ? effect(u[0]).cancellable(id: "search") : .cancel(id: "search") } }
     }
@@ -100,7 +100,7 @@ struct DocMarbles {
 
     @Test("marble-effect-throttle-latest (Sources/ComposableArchitecture/Effect+Time.swift)") func `effect_throttle_latest`() {
         let block = MarbleBlock(#"""
-        actions: ab-c----d-     (each from an effect throttled under one id, interval 3 ticks)
+        actions: abc-----d-     (each from an effect throttled under one id, interval 3 ticks)
         latest:  a--c----d-     (b was replaced by c, sent when the window closed)
         first:   a--b----d-     (c was dropped)
         """#)
@@ -110,7 +110,7 @@ struct DocMarbles {
 
     @Test("marble-effect-throttle-first (Sources/ComposableArchitecture/Effect+Time.swift)") func `effect_throttle_first`() {
         let block = MarbleBlock(#"""
-        actions: ab-c----d-     (each from an effect throttled under one id, interval 3 ticks)
+        actions: abc-----d-     (each from an effect throttled under one id, interval 3 ticks)
         latest:  a--c----d-     (b was replaced by c, sent when the window closed)
         first:   a--b----d-     (c was dropped)
         """#)

@@ -143,7 +143,7 @@ extension Publisher where Failure == Never {
     /// <!-- marble published-assign: u in let model = PublishedModel("0"); u.assertNoFailure().assign(to: &model.$value); return model.$value -->
     /// ```text
     /// upstream:     -1-2-|
-    /// model.value:  0-1-2--       (0 before; each value set as it arrives; the completion is ignored)
+    /// model.value:  01-2--        (0 before; each value set as it arrives; the completion is ignored)
     /// ```
     ///
     /// ```swift

@@ -4,7 +4,7 @@ extension Publisher {
     /// Subscribes with closures: one called for each value, one for the completion. Asks for
     /// unlimited values.
     ///
-    /// <!-- marble sink: recordingCalls(of: $0) { $0.sink(receiveCompletion: $1.send(completion:), receiveValue: $1.send(_:)) } -->
+    /// <!-- marble sink: u in recordingCalls(of: u) { $0.sink(receiveCompletion: $1.send(completion:), receiveValue: $1.send(_:)) } -->
     /// ```text
     /// upstream: -a-b-|
     /// sink:     -a-b-|   (receiveValue(a), receiveValue(b), receiveCompletion(.finished))
@@ -36,7 +36,7 @@ extension Publisher where Failure == Never {
     /// Subscribes with a closure called for each value; for publishers that cannot fail. Asks for
     /// unlimited values.
     ///
-    /// <!-- marble sink-receiveValue: recordingCalls(of: $0.assertNoFailure()) { $0.sink(receiveValue: $1.send(_:)) } -->
+    /// <!-- marble sink-receiveValue: u in recordingCalls(of: u.assertNoFailure()) { $0.sink(receiveValue: $1.send(_:)) } -->
     /// ```text
     /// upstream: -a-b-|
     /// sink:     -a-b--    (receiveValue(a), receiveValue(b))

@@ -12,7 +12,7 @@ extension Publisher where Output: Encodable {
     /// ```text
     /// upstream: -a-b-|        (a = Point(x: 1, y: 2), b = Point(x: 3, y: 4))
     ///           encode(encoder: JSONEncoder())
-    /// output:   -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4}: the JSON data's text)
+    /// output:   -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4})   (the JSON data, as text)
     /// ```
     ///
     /// ```swift
@@ -51,7 +51,7 @@ extension Publisher {
     ///
     /// <!-- marble decode: $0.map { Data($0.utf8) }.decode(type: Point.self, decoder: JSONDecoder()) -->
     /// ```text
-    /// upstream: -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4}: JSON data, as text)
+    /// upstream: -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4})   (JSON data, as text)
     ///           decode(type: Point.self, decoder: JSONDecoder())
     /// output:   -a-b-|        (a = Point(x: 1, y: 2), b = Point(x: 3, y: 4))
     /// ```

@@ -39,8 +39,8 @@ let docMarbleSources: [DocMarbleSource] = [
         text: #"""
         effect:   -a---b---c-|
                   cancellable(id: Search.self)
-        actions:  s----[x|]        (s starts the effect; x returns .cancel(id: Search.self))
-        output:   -a---[;|]        (cancelled and finished at once; b, c never come)
+        actions:  s---[x|]         (s starts the effect; x returns .cancel(id: Search.self))
+        output:   -a--[;|]         (cancelled and finished at once; b, c never come)
         """#),
     DocMarbleSource(
         file: #"Sources/ComposableArchitecture/Effect+Constructors.swift"#,
@@ -135,7 +135,7 @@ let docMarbleSources: [DocMarbleSource] = [
 <!-- marble effect-throttle-first scheduler row=3 inputs=1: runEffects($0) { Effect(value: $0).throttle(id: "scroll", for: .seconds(3), scheduler: scheduler, latest: false) } -->
 """#],
         text: #"""
-        actions: ab-c----d-     (each from an effect throttled under one id, interval 3 ticks)
+        actions: abc-----d-     (each from an effect throttled under one id, interval 3 ticks)
         latest:  a--c----d-     (b was replaced by c, sent when the window closed)
         first:   a--b----d-     (c was dropped)
         """#),
@@ -977,7 +977,7 @@ let docMarbleSources: [DocMarbleSource] = [
 """#],
         text: #"""
         upstream:     -1-2-|
-        model.value:  0-1-2--       (0 before; each value set as it arrives; the completion is ignored)
+        model.value:  01-2--        (0 before; each value set as it arrives; the completion is ignored)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Reducing/Publishers.Collect.swift"#,
@@ -1210,7 +1210,7 @@ let docMarbleSources: [DocMarbleSource] = [
         output:   --1-----27-----     (a stays live after b arrives)
 
                   map { ... }.switchToLatest()
-        output:   --1------7-----     (a was cancelled when b arrived: 2 never comes)
+        output:   --1--;---7-----     (a was cancelled when b arrived: 2 never comes)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Streams.docc/MergeZipCombineLatest.md"#,
@@ -1282,21 +1282,21 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Subscribers/Subscribers.Assign.swift"#,
-        annotations: [#"<!-- marble assign: recordingCalls(of: $0.assertNoFailure()) { $0.assign(to: \.value, on: PropertyLog($1)) } -->"#],
+        annotations: [#"<!-- marble assign: u in recordingCalls(of: u.assertNoFailure()) { $0.assign(to: \.value, on: PropertyLog($1)) } -->"#],
         text: #"""
         upstream:      -1-2-|
         object.count:  -1-2--    (set with each value)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Subscribers/Subscribers.Sink.swift"#,
-        annotations: [#"<!-- marble sink: recordingCalls(of: $0) { $0.sink(receiveCompletion: $1.send(completion:), receiveValue: $1.send(_:)) } -->"#],
+        annotations: [#"<!-- marble sink: u in recordingCalls(of: u) { $0.sink(receiveCompletion: $1.send(completion:), receiveValue: $1.send(_:)) } -->"#],
         text: #"""
         upstream: -a-b-|
         sink:     -a-b-|   (receiveValue(a), receiveValue(b), receiveCompletion(.finished))
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Subscribers/Subscribers.Sink.swift"#,
-        annotations: [#"<!-- marble sink-receiveValue: recordingCalls(of: $0.assertNoFailure()) { $0.sink(receiveValue: $1.send(_:)) } -->"#],
+        annotations: [#"<!-- marble sink-receiveValue: u in recordingCalls(of: u.assertNoFailure()) { $0.sink(receiveValue: $1.send(_:)) } -->"#],
         text: #"""
         upstream: -a-b-|
         sink:     -a-b--    (receiveValue(a), receiveValue(b))
@@ -1393,13 +1393,13 @@ let docMarbleSources: [DocMarbleSource] = [
         text: #"""
         upstream: -a-b-|        (a = Point(x: 1, y: 2), b = Point(x: 3, y: 4))
                   encode(encoder: JSONEncoder())
-        output:   -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4}: the JSON data's text)
+        output:   -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4})   (the JSON data, as text)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Transforming/Publishers.Encode.swift"#,
         annotations: [#"<!-- marble decode: $0.map { Data($0.utf8) }.decode(type: Point.self, decoder: JSONDecoder()) -->"#],
         text: #"""
-        upstream: -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4}: JSON data, as text)
+        upstream: -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4})   (JSON data, as text)
                   decode(type: Point.self, decoder: JSONDecoder())
         output:   -a-b-|        (a = Point(x: 1, y: 2), b = Point(x: 3, y: 4))
         """#),
@@ -1544,7 +1544,7 @@ let docMarbleSources: [DocMarbleSource] = [
 /// The other generated files (the blocks of modules StreamsTests does not import), with the
 /// FNV-1a hash of their contents.
 let docMarbleModuleFiles: [(path: String, fnv1a: UInt64)] = [
-    (path: #"Tests/ComposableArchitectureTests/DocMarbles.generated.swift"#, fnv1a: 0x73c4c39eba098a09),
+    (path: #"Tests/ComposableArchitectureTests/DocMarbles.generated.swift"#, fnv1a: 0x74c7c851d695687d),
     (path: #"Tests/StreamsFoundationTests/DocMarbles.generated.swift"#, fnv1a: 0xe08c2c199843b132),
 ]
 
@@ -2056,7 +2056,7 @@ struct DocMarbles {
     @Test("marble-deferred-later (Sources/Streams/Sources/Deferred.swift)") func `deferred_later`() {
         let block = docMarbleSources[119].block
         let scheduler = DispatchQueue.test
-        block.check(on: scheduler, source: Deferred { Just(seconds(scheduler.now)) }, subscribeAt: 2, row: 2)
+        block.check(on: scheduler, source: Deferred { Just(seconds(scheduler.now)) }, row: 2, subscribeAt: 2)
     }
 
     @Test("marble-empty (Sources/Streams/Sources/Empty.swift)") func `empty`() {
@@ -2083,7 +2083,7 @@ struct DocMarbles {
     @Test("marble-future-late (Sources/Streams/Sources/Future.swift)") func `future_late`() {
         let block = docMarbleSources[122].block
         let scheduler = DispatchQueue.test
-        block.check(on: scheduler, source: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }, subscribeAt: 5, row: 2)
+        block.check(on: scheduler, source: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }, row: 2, subscribeAt: 5)
     }
 
     @Test("marble-just-map (Sources/Streams/Sources/Just+Operators.swift)") func `just_map`() {
@@ -2234,17 +2234,17 @@ struct DocMarbles {
 
     @Test("marble-assign (Sources/Streams/Subscribers/Subscribers.Assign.swift)") func `assign`() {
         let block = docMarbleSources[141].block
-        block.check { recordingCalls(of: $0.assertNoFailure()) { $0.assign(to: \.value, on: PropertyLog($1)) } }
+        block.check { u in recordingCalls(of: u.assertNoFailure()) { $0.assign(to: \.value, on: PropertyLog($1)) } }
     }
 
     @Test("marble-sink (Sources/Streams/Subscribers/Subscribers.Sink.swift)") func `sink`() {
         let block = docMarbleSources[142].block
-        block.check { recordingCalls(of: $0) { $0.sink(receiveCompletion: $1.send(completion:), receiveValue: $1.send(_:)) } }
+        block.check { u in recordingCalls(of: u) { $0.sink(receiveCompletion: $1.send(completion:), receiveValue: $1.send(_:)) } }
     }
 
     @Test("marble-sink-receiveValue (Sources/Streams/Subscribers/Subscribers.Sink.swift)") func `sink_receiveValue`() {
         let block = docMarbleSources[143].block
-        block.check { recordingCalls(of: $0.assertNoFailure()) { $0.sink(receiveValue: $1.send(_:)) } }
+        block.check { u in recordingCalls(of: u.assertNoFailure()) { $0.sink(receiveValue: $1.send(_:)) } }
     }
 
     @Test("marble-collectByTime (Sources/Streams/Timing/Publishers.CollectByTime.swift)") func `collectByTime`() {
