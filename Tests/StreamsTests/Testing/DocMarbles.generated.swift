@@ -1392,15 +1392,15 @@ let docMarbleSources: [DocMarbleSource] = [
         annotations: [#"<!-- marble encode: $0.map { legendValue($0, as: Point.self) }.encode(encoder: sortedKeysEncoder).map(utf8) -->"#],
         text: #"""
         upstream: -a-b-|        (a = Point(x: 1, y: 2), b = Point(x: 3, y: 4))
-                  encode(encoder: JSONEncoder())
-        output:   -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4})   (the JSON data, as text)
+                  encode(encoder: JSONEncoder())     (A, B: the JSON data, shown as text)
+        output:   -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4})
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Transforming/Publishers.Encode.swift"#,
         annotations: [#"<!-- marble decode: $0.map { Data($0.utf8) }.decode(type: Point.self, decoder: JSONDecoder()) -->"#],
         text: #"""
-        upstream: -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4})   (JSON data, as text)
-                  decode(type: Point.self, decoder: JSONDecoder())
+        upstream: -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4})
+                  decode(type: Point.self, decoder: JSONDecoder())     (A, B: JSON data, shown as text)
         output:   -a-b-|        (a = Point(x: 1, y: 2), b = Point(x: 3, y: 4))
         """#),
     DocMarbleSource(

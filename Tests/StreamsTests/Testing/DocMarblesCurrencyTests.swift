@@ -164,5 +164,15 @@ struct DocMarblesCurrencyTests {
             }
         }
         print("doc marbles: \(expected.count) pictures in \(module).docc/Resources")
+        if module == "Streams" {
+            // The article that shows them (Scripts/extract-marbles writes it) shows each one.
+            let article = try String(
+                contentsOf: repositoryRoot.appendingPathComponent("Sources/Streams/Streams.docc/MarbleDiagrams.md"), encoding: .utf8)
+            let shown = Set(article.split(separator: "(").compactMap { part -> String? in
+                guard part.hasPrefix("marble-"), let end = part.firstIndex(of: ")") else { return nil }
+                return String(part[..<end])
+            })
+            #expect(shown == expected, "Sources/Streams/Streams.docc/MarbleDiagrams.md is stale: run Scripts/extract-marbles")
+        }
     }
 }
