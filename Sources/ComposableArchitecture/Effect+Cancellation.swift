@@ -16,11 +16,12 @@ extension Effect {
     /// Values the effect sends while it is being subscribed to are never lost, and
     /// `cancellable(id:)` may be nested.
     ///
-    /// <!-- marble skip: several effects started at different ticks by actions (a store), not one stream -->
+    /// <!-- marble effect-cancellable: u in runEffects(u[1]) { $0 == "s" ? effect(u[0]).cancellable(id: "search") : .cancel(id: "search") } -->
     /// ```text
-    /// effect:                -a---b---c-|
-    ///                        cancellable(id: Search.self)
-    /// cancel(id:) at tick 5: -a---[;|]          (cancelled and finished at once; b, c never come)
+    /// effect:   -a---b---c-|
+    ///           cancellable(id: Search.self)
+    /// actions:  s---[x|]         (s starts the effect; x returns .cancel(id: Search.self))
+    /// output:   -a--[;|]         (cancelled and finished at once; b, c never come)
     /// ```
     ///
     /// ```swift

@@ -81,7 +81,7 @@ extension Effect {
     /// may be called from any thread, at once or later; the first call sends its value and
     /// finishes the effect, and later calls are ignored.
     ///
-    /// <!-- marble skip: the callback comes from outside work at no set tick (not yet driven by a test scheduler) -->
+    /// <!-- marble effect-future scheduler source: Effect<String>.future { callback in scheduler.atTick(3) { callback("a"); callback("b") } } -->
     /// ```text
     /// future { callback in ... callback(a) ... callback(b) }:  ---[a|]    (b is ignored)
     /// ```
@@ -118,7 +118,7 @@ extension Effect {
     /// cancellable is the teardown: it runs once, when the effect is cancelled (by identifier,
     /// by the store going away, ...) or when it has finished — stop the work there.
     ///
-    /// <!-- marble skip: the sends come from outside work at no set ticks (not yet driven by a test scheduler) -->
+    /// <!-- marble effect-create scheduler source: Effect<String>.create { s in scheduler.atTick(1) { s.send("a") }; scheduler.atTick(4) { s.send("b") }; scheduler.atTick(6) { s.send(completion: .finished) }; return AnyCancellable {} } -->
     /// ```text
     /// create { s in ... s.send(a) ... s.send(b) ... s.send(completion: .finished) }:  -a--b-|
     /// ```
@@ -181,7 +181,7 @@ extension Effect {
     /// `await store.send(.save).finish()` waits for it), and cancelling the effect cancels the
     /// task. Handle errors inside `work` (`try?`): it cannot fail.
     ///
-    /// <!-- marble skip: its work is an async task: real time, not a test scheduler -->
+    /// <!-- marble skip: its work is a Swift task on the cooperative pool, which ends (and sends) at a real moment no tick of a test scheduler sets; the synchronous marble drivers cannot wait for it (TaskEffectsOnTheTestSchedulerTests waits with advance(by:until:)) -->
     /// ```text
     /// fireAndForget { await work() }: -----|    (finishes when work returns)
     /// ```
@@ -212,7 +212,7 @@ extension Effect {
     /// action it returns after that is dropped. Errors are handled inside `operation`, which
     /// turns them into actions.
     ///
-    /// <!-- marble skip: its work is an async task: real time, not a test scheduler -->
+    /// <!-- marble skip: its work is a Swift task on the cooperative pool, which ends (and sends) at a real moment no tick of a test scheduler sets; the synchronous marble drivers cannot wait for it (TaskEffectsOnTheTestSchedulerTests waits with advance(by:until:)) -->
     /// ```text
     /// task { await work() }: -----[a|]    (a = the action work returns)
     /// ```
@@ -253,7 +253,7 @@ extension Effect {
     /// callback on any thread; it never waits for the store. Actions are delivered in the order they are sent. Cancelling
     /// the effect cancels the task; `send` then does nothing.
     ///
-    /// <!-- marble skip: its work is an async task: real time, not a test scheduler -->
+    /// <!-- marble skip: its work is a Swift task on the cooperative pool, which ends (and sends) at a real moment no tick of a test scheduler sets; the synchronous marble drivers cannot wait for it (TaskEffectsOnTheTestSchedulerTests waits with advance(by:until:)) -->
     /// ```text
     /// run { send in send(a); await ...; send(b) }: [a]---[b|]    (| when operation returns)
     /// ```

@@ -72,7 +72,7 @@ extension Effect {
     /// Runs effects one after another: each starts when the one before it has finished.
     /// ``none``s are left out.
     ///
-    /// <!-- marble skip: b's row starts when a finishes; the marble driver plays every input row from tick 0 -->
+    /// <!-- marble effect-concatenate scheduler cold: Effect.concatenate(effect($0[0]), effect($0[1])) -->
     /// ```text
     /// a:           -1-|
     /// b:              -2-|     (subscribed when a finishes)

@@ -58,10 +58,10 @@ extension Effect {
     /// work does not start before `dueTime` has passed, and an effect started under `id` cancels
     /// the one still waiting (or already running) under it. `.cancel(id:)` cancels it too.
     ///
-    /// <!-- marble skip: several effects started at different ticks by actions (a store), not one stream -->
+    /// <!-- marble effect-debounce scheduler: runEffects($0) { Effect(value: $0.uppercased()).debounce(id: "search", for: .seconds(3), scheduler: scheduler) } -->
     /// ```text
-    /// queries:  a-b----        (each returns search(query).debounce(id: Search.self, for: 3 ticks, ...))
-    /// output:   -----B|        (B: search("b")'s result; search("a") never started)
+    /// queries:  a-b|           (each returns search(query).debounce(id: Search.self, for: 3 ticks, ...))
+    /// output:   -----[B|]      (B: search("b")'s result; search("a") never started)
     /// ```
     ///
     /// ```swift
@@ -104,9 +104,10 @@ extension Effect {
     /// measured, and every action delivered, on `scheduler`: "at once" means as soon as
     /// `scheduler` runs it (with a test scheduler, on the next `advance`).
     ///
-    /// <!-- marble skip: several effects started at different ticks by actions (a store), not one stream -->
+    /// <!-- marble effect-throttle-latest scheduler row=2 inputs=1: runEffects($0) { Effect(value: $0).throttle(id: "scroll", for: .seconds(3), scheduler: scheduler, latest: true) } -->
+    /// <!-- marble effect-throttle-first scheduler row=3 inputs=1: runEffects($0) { Effect(value: $0).throttle(id: "scroll", for: .seconds(3), scheduler: scheduler, latest: false) } -->
     /// ```text
-    /// actions: ab-c----d-     (each from an effect throttled under one id, interval 3 ticks)
+    /// actions: abc-----d-     (each from an effect throttled under one id, interval 3 ticks)
     /// latest:  a--c----d-     (b was replaced by c, sent when the window closed)
     /// first:   a--b----d-     (c was dropped)
     /// ```
@@ -171,9 +172,11 @@ extension Effect {
     /// effect starts. The timer never finishes by itself: cancel it (the store also cancels it
     /// when it goes away).
     ///
-    /// <!-- marble skip: ; is a cancel(id:) from another effect, and its values are scheduler times -->
+    /// <!-- marble effect-timer scheduler: runEffects($0) { $0 == "s" ? Effect.timer(id: "timer", every: .seconds(2), on: scheduler).map { "\(seconds($0))" } : .cancel(id: "timer") } -->
     /// ```text
-    /// Effect.timer(id: TimerID.self, every: 2 ticks, on: scheduler):  --a-b-c-;    (; = cancel(id:))
+    /// actions:  s------x       (s returns Effect.timer(id: TimerID.self, every: 2 ticks, on: scheduler);
+    ///                           x returns .cancel(id: TimerID.self))
+    /// output:   --2-4-6-       (the scheduler's time at each tick; none after the cancel)
     /// ```
     ///
     /// ```swift

@@ -6,10 +6,10 @@ extension NotificationCenter {
     /// A publisher of the notifications a center posts with one name (and, optionally, from one
     /// object), made by ``NotificationCenter/publisher(for:object:)``.
     ///
-    /// <!-- marble skip: StreamsFoundation: not run by StreamsTests -->
+    /// <!-- marble notificationCenter-publisher: notifications(posting: $0) -->
     /// ```text
-    /// posted:      -n1-n2----n3-
-    /// subscriber:  -n1-n2----n3-   (unlimited demand)
+    /// posted:      -a-b----c-
+    /// subscriber:  -a-b----c-   (unlimited demand; a, b, c: notifications)
     /// ```
     ///
     /// - Demand: a notification posted while the subscriber has no outstanding demand is
@@ -62,10 +62,10 @@ extension NotificationCenter {
     /// A publisher of the notifications this center posts with `name` (and from `object`, when
     /// it is not `nil`).
     ///
-    /// <!-- marble skip: StreamsFoundation: not run by StreamsTests -->
+    /// <!-- marble notificationCenter: notifications(posting: $0) -->
     /// ```text
-    /// posted:      -n1-n2----n3-
-    /// publisher:   -n1-n2----n3-
+    /// posted:      -a-b----c-
+    /// publisher:   -a-b----c-
     /// ```
     ///
     /// ```swift

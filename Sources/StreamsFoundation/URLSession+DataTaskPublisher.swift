@@ -10,7 +10,7 @@ extension URLSession {
     /// publishes the data and the response, made by
     /// ``URLSession/dataTaskPublisher(for:)-(URLRequest)``.
     ///
-    /// <!-- marble skip: StreamsFoundation: not run by StreamsTests -->
+    /// <!-- marble skip: the answer comes from URLSession on its delegate queue, on a real thread at a real time, which no tick of a test scheduler sets (DataTaskPublisherTests pin this behaviour with the URLProtocol stub) -->
     /// ```text
     /// request(.max(1)):  -r-----------
     /// subscriber:        ------(d,r)|     (the task's data and response, then finished)
@@ -52,7 +52,7 @@ extension URLSession {
 
     /// A publisher that loads `url` with a data task of this session when a subscriber asks.
     ///
-    /// <!-- marble skip: StreamsFoundation: not run by StreamsTests -->
+    /// <!-- marble skip: the answer comes from URLSession on its delegate queue, on a real thread at a real time, which no tick of a test scheduler sets (DataTaskPublisherTests pin this behaviour with the URLProtocol stub) -->
     /// ```text
     /// publisher:  ------(d,r)|
     /// ```
@@ -70,7 +70,7 @@ extension URLSession {
 
     /// A publisher that loads `request` with a data task of this session when a subscriber asks.
     ///
-    /// <!-- marble skip: StreamsFoundation: not run by StreamsTests -->
+    /// <!-- marble skip: the answer comes from URLSession on its delegate queue, on a real thread at a real time, which no tick of a test scheduler sets (DataTaskPublisherTests pin this behaviour with the URLProtocol stub) -->
     /// ```text
     /// publisher:  ------(d,r)|
     /// ```

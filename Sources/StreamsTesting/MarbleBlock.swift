@@ -23,14 +23,20 @@ import Testing
 ///
 /// ## Running a block: the annotation
 ///
-/// `Scripts/extract-marbles` turns every annotated `text` code block of a doc comment in
-/// `Sources` into one test in `Tests/StreamsTests/Testing/DocMarbles.generated.swift` (blocks of
-/// `Sources/ComposableArchitecture` and `Sources/StreamsFoundation` into a `DocMarbles.generated.swift`
-/// of their own test target, which can import them) and draws it with ``MarbleSVG``. The annotation is an HTML comment (DocC does not show it) on the doc
-/// comment lines right before the block's opening fence:
+/// A marble diagram is a fenced code block whose info string is exactly `text`: in a doc
+/// comment of a `.swift` file in `Sources`, in `Docs/*.md`, or in a catalog's article
+/// (`Sources/<Module>/<Module>.docc/*.md`). No other block is read, so text that is not a
+/// diagram (a screen, a file format) goes in a block with another info string (`console`,
+/// `html`), and every `text` block must be run or say why not.
 ///
-/// <!-- marble skip: the annotation format, not a diagram -->
-/// ```text
+/// `Scripts/extract-marbles` turns every such block into tests in
+/// `Tests/StreamsTests/Testing/DocMarbles.generated.swift` (blocks of
+/// `Sources/ComposableArchitecture` and `Sources/StreamsFoundation` into a `DocMarbles.generated.swift`
+/// of their own test target, which can import them) and draws it with ``MarbleSVG`` (into the
+/// `Resources` folder of the `Streams` and `ComposableArchitecture` catalogs). The annotation is
+/// an HTML comment (DocC does not show it) on the lines right before the block's opening fence:
+///
+/// ```html
 /// <!-- marble NAME [OPTION ...]: EXPRESSION -->
 /// <!-- marble skip: REASON -->
 /// ```
@@ -48,8 +54,24 @@ import Testing
 /// - `scheduler`: the block runs on virtual time; `scheduler` (a `DispatchQueue.test`) is in
 ///   scope and one tick is one second.
 /// - `source`: the expression is the publisher itself, with no input.
-/// - `demand=N`: the subscriber asks for `.max(N)` once (unlimited by default).
-/// - `skip` marks a block that is not a runnable diagram, with the reason.
+/// - `demand=N`: the subscriber asks for `.max(N)` once (unlimited by default; `demand=0` asks
+///   for nothing); `demand=N@T` asks for `.max(N)` more at tick `T` (may be repeated).
+/// - `subscribe=T`: the subscriber subscribes at tick `T` instead of 0 (a second subscriber that
+///   comes later: `share`, `Future`, `Deferred`). The expression is still made at tick 0.
+/// - `cold` (with `scheduler`): `$0` is an array of ``ColdMarbles``, one per input row: each
+///   plays its row from the moment it is subscribed, not from tick 0 (a row that starts when a
+///   `concatenate` gets to it). Spaces that align such a row are ignored, like all spaces.
+/// - `skip` marks a block that cannot be run, with the reason.
+///
+/// Diagrams that are not one operator between rows use small harnesses in the expression:
+/// ``TestScheduler/atTick(_:_:)`` runs outside work (a promise, a callback) at a tick;
+/// ``recordingCalls(of:_:)`` makes a subscriber's calls (`sink`'s closures, `assign`'s property
+/// sets) the output row. The test targets add their own: `driving(_:by:_:)` (an input row that
+/// sets a property or calls a method: `@Published`, `ObservableObject`), `legendValue(_:as:)`
+/// (the struct a legend entry names), `runEffects(_:_:)` in ComposableArchitectureTests (each
+/// action of the input row starts an effect, in one store's cancellation identifiers, as the
+/// store starts a reducer's effects), `notifications(posting:)` in StreamsFoundationTests (a
+/// center of its own posting the input row).
 ///
 /// Several annotations may precede one block (one per output row). A block with none fails the
 /// currency test, as does a generated file or a picture that is not what the sources make now.
@@ -135,8 +157,8 @@ public struct MarbleBlock: Sendable, Equatable {
         for character in comment.dropFirst().dropLast() {
             if character == "\"" { quoted.toggle() }
             if !quoted {
-                if character == "(" || character == "[" { depth += 1 }
-                if character == ")" || character == "]" { depth -= 1 }
+                if character == "(" || character == "[" || character == "{" { depth += 1 }
+                if character == ")" || character == "]" || character == "}" { depth -= 1 }
                 if depth == 0 && (character == "," || character == ";") {
                     parts.append(part)
                     part = ""
@@ -214,16 +236,21 @@ extension MarbleBlock {
         return (inputs[0], output)
     }
 
-    /// Drives `makeOperator` with the block's one input row and asserts its output row.
+    /// Drives `makeOperator` with the block's one input row and asserts its output row. The
+    /// subscriber subscribes at tick `subscribeAt` and asks for `demand`, then for `later[t]`
+    /// more at tick `t`.
     public func check<P: Publisher>(
         row: Int? = nil,
         inputs: Int? = nil,
         demand: Subscribers.Demand = .unlimited,
+        later: [Int: Subscribers.Demand] = [:],
+        subscribeAt: Int = 0,
         _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        driveMarbles(input, makeOperator, output, demand: demand, subscriptionInTickZero: true, sourceLocation: sourceLocation)
+        driveMarbles(input, makeOperator, output, demand: demand, later: later, subscribeAt: subscribeAt,
+                     subscriptionInTickZero: true, sourceLocation: sourceLocation)
     }
 
     /// Drives `makeOperator` with the block's input rows, in order, and asserts its output row.
@@ -231,11 +258,14 @@ extension MarbleBlock {
         row: Int? = nil,
         inputs: Int? = nil,
         demand: Subscribers.Demand = .unlimited,
+        later: [Int: Subscribers.Demand] = [:],
+        subscribeAt: Int = 0,
         _ makeOperator: ([TestPublisher<String, MarbleFailure>]) -> P,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let (inputs, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        driveMarbles(inputs, makeOperator, output, demand: demand, subscriptionInTickZero: true, sourceLocation: sourceLocation)
+        driveMarbles(inputs, makeOperator, output, demand: demand, later: later, subscribeAt: subscribeAt,
+                     subscriptionInTickZero: true, sourceLocation: sourceLocation)
     }
 
     /// Drives `makeOperator` with the block's one input row on `scheduler`, one tick a second,
@@ -245,11 +275,31 @@ extension MarbleBlock {
         row: Int? = nil,
         inputs: Int? = nil,
         demand: Subscribers.Demand = .unlimited,
+        later: [Int: Subscribers.Demand] = [:],
+        subscribeAt: Int = 0,
         _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        assertMarbles(input, on: scheduler, makeOperator, output, demand: demand, sourceLocation: sourceLocation)
+        driveMarbles([input], on: scheduler, tick: .seconds(1), { hot, _ in makeOperator(hot[0]) }, output,
+                     demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
+    }
+
+    /// Drives `makeOperator` with the block's input rows as cold publishers on `scheduler`, one
+    /// tick a second: each subscription to a row plays it from that moment (see ``ColdMarbles``).
+    public func checkCold<P: Publisher, Time, Options>(
+        on scheduler: TestScheduler<Time, Options>,
+        row: Int? = nil,
+        inputs: Int? = nil,
+        demand: Subscribers.Demand = .unlimited,
+        later: [Int: Subscribers.Demand] = [:],
+        subscribeAt: Int = 0,
+        _ makeOperator: ([ColdMarbles]) -> P,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let (inputs, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
+        driveMarbles(inputs, on: scheduler, tick: .seconds(1), cold: true, { _, cold in makeOperator(cold) }, output,
+                     demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
     }
 
     /// Subscribes to `publisher` and asserts what it sends at once against the output row.
@@ -264,17 +314,21 @@ extension MarbleBlock {
         assertMarbles(publisher, output, demand: demand, sourceLocation: sourceLocation)
     }
 
-    /// Subscribes to `publisher` at tick 0 and asserts what it sends over virtual time, one tick
-    /// a second, against the output row.
+    /// Subscribes to `publisher` at tick `subscribeAt` (0 by default) and asserts what it sends
+    /// over virtual time, one tick a second, against the output row. `publisher` is made at
+    /// tick 0, before anything runs.
     public func check<P: Publisher, Time, Options>(
         on scheduler: TestScheduler<Time, Options>,
         source publisher: P,
         row: Int? = nil,
         inputs: Int? = nil,
         demand: Subscribers.Demand = .unlimited,
+        later: [Int: Subscribers.Demand] = [:],
+        subscribeAt: Int = 0,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let (_, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        assertMarbles(on: scheduler, publisher, output, demand: demand, sourceLocation: sourceLocation)
+        driveMarbles([], on: scheduler, tick: .seconds(1), { _, _ in publisher }, output,
+                     demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
     }
 }

@@ -181,12 +181,16 @@ public func assertMarbles<P: Publisher>(
 
 /// The one-input driver; with `subscriptionInTickZero`, what the operator sends while being
 /// subscribed counts as tick 0 (doc diagrams show a `prepend`'s values there) instead of
-/// being dropped.
+/// being dropped. The subscriber subscribes at the start of tick `subscribeAt` (before that
+/// tick's input events; what it is sent then counts in that tick), and asks for `later[t]`
+/// more at the start of tick `t`.
 func driveMarbles<P: Publisher>(
     _ input: String,
     _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
     _ expected: String,
     demand: Subscribers.Demand,
+    later: [Int: Subscribers.Demand] = [:],
+    subscribeAt: Int = 0,
     subscriptionInTickZero: Bool,
     sourceLocation: SourceLocation
 ) {
@@ -199,12 +203,22 @@ func driveMarbles<P: Publisher>(
     }
     let log = MarbleLog()
     let upstream = TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) })
-    makeOperator(upstream).subscribe(MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand))
+    let subscriber = MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand)
+    let made = makeOperator(upstream)
     var actual: [[Marbles.Event]] = []
-    let onSubscribe = log.take()  // nothing is expected before the first tick, unless asked
-    for (index, tick) in inputTicks.enumerated() {
-        if index == 0 && subscriptionInTickZero { log.append(contentsOf: onSubscribe) }
-        for event in tick {
+    let length = max(inputTicks.count, subscribeAt + 1, (later.keys.max() ?? 0) + 1)
+    for index in 0..<length {
+        if index == subscribeAt {
+            made.subscribe(subscriber)
+            let onSubscribe = log.take()  // nothing is expected before the first tick, unless asked
+            if subscriptionInTickZero || index > 0 { log.append(contentsOf: onSubscribe) }
+        }
+        if let more = later[index] { subscriber.request(more) }
+        guard index < inputTicks.count else {
+            actual.append(log.take())
+            continue
+        }
+        for event in inputTicks[index] {
             switch event {
             case .value(let text): upstream.send(text)
             case .finished: upstream.send(completion: .finished)
@@ -242,15 +256,22 @@ final class MarbleLog: @unchecked Sendable {  // `events` is guarded by `lock`
     }
 }
 
-final class MarbleSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {  // log is thread-safe
+final class MarbleSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {  // log is thread-safe; `subscription` is guarded by `lock`
     let log: MarbleLog
     let demand: Subscribers.Demand
+    private let lock = Lock()
+    private var subscription: Subscription?
     init(log: MarbleLog, demand: Subscribers.Demand) {
         self.log = log
         self.demand = demand
     }
     func receive(subscription: Subscription) {
+        lock.withLock { self.subscription = subscription }
         if demand != .none { subscription.request(demand) }
+    }
+    /// Asks the subscription for `more` (a diagram's later request).
+    func request(_ more: Subscribers.Demand) {
+        if let subscription = lock.withLock({ self.subscription }) { subscription.request(more) }
     }
     func receive(_ input: Input) -> Subscribers.Demand {
         log.append(.value(String(describing: input)))
@@ -291,32 +312,115 @@ public func assertMarbles<P: Publisher, Time, Options>(
     demand: Subscribers.Demand = .unlimited,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    let inputTicks: [[Marbles.Event]]
+    driveMarbles([input], on: scheduler, tick: tick, { hot, _ in makeOperator(hot[0]) }, expected, demand: demand,
+                 sourceLocation: sourceLocation)
+}
+
+/// The driver on virtual time: `inputs` are hot rows (each a ``TestPublisher`` driven at its
+/// ticks from the start) or, with `cold`, cold rows (each a ``ColdMarbles`` publisher that plays
+/// its row from the moment it is subscribed). The subscriber subscribes at tick `subscribeAt`
+/// and asks for `later[t]` more at tick `t`; at each instant, these and the inputs' events come
+/// first (a later subscription or request before the inputs' events of its tick), before work
+/// the operator scheduled.
+func driveMarbles<P: Publisher, Time, Options>(
+    _ inputs: [String],
+    on scheduler: TestScheduler<Time, Options>,
+    tick: Time.Stride,
+    cold: Bool = false,
+    _ makeOperator: (_ hot: [TestPublisher<String, MarbleFailure>], _ cold: [ColdMarbles]) -> P,
+    _ expected: String,
+    demand: Subscribers.Demand,
+    later: [Int: Subscribers.Demand] = [:],
+    subscribeAt: Int = 0,
+    sourceLocation: SourceLocation
+) {
+    var inputTicks: [[[Marbles.Event]]] = []
     let expectedTicks: [[Marbles.Event]]
     do {
-        inputTicks = try Marbles.parse(input)
+        inputTicks = try inputs.map(Marbles.parse)
         expectedTicks = try Marbles.parse(expected)
     } catch {
         Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
         return
     }
     let log = MarbleLog()
-    let upstream = TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) })
-    let times = tickTimes(from: scheduler.now, tick: tick, count: max(inputTicks.count, expectedTicks.count))
-    for (index, events) in inputTicks.enumerated() where !events.isEmpty {
-        scheduler.schedule(after: times[index]) {
-            for event in events {
-                switch event {
-                case .value(let text): upstream.send(text)
-                case .finished: upstream.send(completion: .finished)
-                case .failure: upstream.send(completion: .failure(MarbleFailure()))
-                case .cancelled: upstream.subscriptions.last?.cancel()
+    let hot = inputs.map { _ in TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) }) }
+    let length = max(inputTicks.map(\.count).max() ?? 0, expectedTicks.count, subscribeAt + 1, (later.keys.max() ?? 0) + 1)
+    let times = tickTimes(from: scheduler.now, tick: tick, count: length)
+    let subscriber = MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand)
+    let made = makeOperator(cold ? [] : hot, cold ? inputTicks.map { ColdMarbles(ticks: $0, on: scheduler, tick: tick, log: log) } : [])
+    let subscribe = SendableBox { made.subscribe(subscriber) }
+    for index in 0..<length {
+        if index == subscribeAt && index > 0 {
+            scheduler.schedule(after: times[index]) { subscribe.value() }
+        }
+        if let more = later[index] { scheduler.schedule(after: times[index]) { subscriber.request(more) } }
+        guard !cold else { continue }
+        for (upstream, ticks) in zip(hot, inputTicks) where index < ticks.count && !ticks[index].isEmpty {
+            let events = ticks[index]
+            scheduler.schedule(after: times[index]) { play(events, on: upstream) }
+        }
+    }
+    // At tick 0 the subscription comes after the inputs are scheduled: at any instant their
+    // events run before work the operator schedules when subscribed.
+    if subscribeAt == 0 { subscribe.value() }
+    compareMarbles(expected: expected, actual: record(times, on: scheduler, log), sourceLocation: sourceLocation)
+}
+
+/// Sends a tick's events to `upstream`.
+func play(_ events: [Marbles.Event], on upstream: TestPublisher<String, MarbleFailure>) {
+    for event in events {
+        switch event {
+        case .value(let text): upstream.send(text)
+        case .finished: upstream.send(completion: .finished)
+        case .failure: upstream.send(completion: .failure(MarbleFailure()))
+        case .cancelled: upstream.subscriptions.last?.cancel()
+        }
+    }
+}
+
+/// A value that a `@Sendable` closure of a marble driver may carry: the drivers run on one
+/// thread (the test's, and the test scheduler's work it runs).
+struct SendableBox<Value>: @unchecked Sendable {  // used on the test's thread only
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A cold input row: each subscription plays the row from its own start, one tick of virtual
+/// time per character counted from the moment of subscribing (a row that starts when something
+/// subscribes to it: the second effect of a `concatenate`, the inner publisher of a `flatMap`).
+/// Leading spaces of the row, which align it in the picture, are ignored like every space.
+public struct ColdMarbles: Publisher {
+    /// The row's value texts.
+    public typealias Output = String
+    /// `^` in the row.
+    public typealias Failure = MarbleFailure
+
+    let ticks: [[Marbles.Event]]
+    let start: (TestPublisher<String, MarbleFailure>, [[Marbles.Event]]) -> Void
+    let log: MarbleLog
+
+    init<Time, Options>(ticks: [[Marbles.Event]], on scheduler: TestScheduler<Time, Options>, tick: Time.Stride, log: MarbleLog) {
+        self.ticks = ticks
+        self.log = log
+        self.start = { upstream, ticks in
+            var time = scheduler.now
+            for events in ticks {
+                if !events.isEmpty {
+                    scheduler.schedule(after: time) { play(events, on: upstream) }
                 }
+                time = time.advanced(by: tick)
             }
         }
     }
-    makeOperator(upstream).subscribe(MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand))
-    compareMarbles(expected: expected, actual: record(times, on: scheduler, log), sourceLocation: sourceLocation)
+
+    /// Plays the row for `subscriber`, from now.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == String, S.Failure == MarbleFailure {
+        let log = self.log
+        let upstream = TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) })
+        upstream.subscribe(subscriber)
+        start(upstream, ticks)
+    }
 }
 
 /// Subscribes to `publisher` at tick 0 and asserts what it sends over virtual time, one tick of
@@ -335,17 +439,7 @@ public func assertMarbles<P: Publisher, Time, Options>(
     demand: Subscribers.Demand = .unlimited,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    let expectedTicks: [[Marbles.Event]]
-    do {
-        expectedTicks = try Marbles.parse(expected)
-    } catch {
-        Issue.record(Comment(rawValue: "expected diagram: \(error)"), sourceLocation: sourceLocation)
-        return
-    }
-    let log = MarbleLog()
-    let times = tickTimes(from: scheduler.now, tick: tick, count: expectedTicks.count)
-    publisher.subscribe(MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand))
-    compareMarbles(expected: expected, actual: record(times, on: scheduler, log), sourceLocation: sourceLocation)
+    driveMarbles([], on: scheduler, tick: tick, { _, _ in publisher }, expected, demand: demand, sourceLocation: sourceLocation)
 }
 
 /// The instants of ticks 0, 1, 2, ...: each one `tick` after the last.

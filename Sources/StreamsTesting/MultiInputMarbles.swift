@@ -31,12 +31,15 @@ public func assertMarbles<P: Publisher>(
     driveMarbles(inputs, makeOperator, expected, demand: demand, subscriptionInTickZero: false, sourceLocation: sourceLocation)
 }
 
-/// The several-input driver; `subscriptionInTickZero` as for the one-input one.
+/// The several-input driver; `subscriptionInTickZero`, `later` and `subscribeAt` as for the
+/// one-input one.
 func driveMarbles<P: Publisher>(
     _ inputs: [String],
     _ makeOperator: ([TestPublisher<String, MarbleFailure>]) -> P,
     _ expected: String,
     demand: Subscribers.Demand,
+    later: [Int: Subscribers.Demand] = [:],
+    subscribeAt: Int = 0,
     subscriptionInTickZero: Bool,
     sourceLocation: SourceLocation
 ) {
@@ -51,12 +54,17 @@ func driveMarbles<P: Publisher>(
     }
     let log = MarbleLog()
     let upstreams = inputs.map { _ in TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) }) }
-    makeOperator(upstreams).subscribe(MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand))
-    let onSubscribe = log.take()  // nothing is expected before the first tick, unless asked
+    let subscriber = MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand)
+    let made = makeOperator(upstreams)
     var actual: [[Marbles.Event]] = []
-    let length = inputTicks.map(\.count).max() ?? 0
+    let length = max(inputTicks.map(\.count).max() ?? 0, subscribeAt + 1, (later.keys.max() ?? 0) + 1)
     for tick in 0..<length {
-        if tick == 0 && subscriptionInTickZero { log.append(contentsOf: onSubscribe) }
+        if tick == subscribeAt {
+            made.subscribe(subscriber)
+            let onSubscribe = log.take()  // nothing is expected before the first tick, unless asked
+            if subscriptionInTickZero || tick > 0 { log.append(contentsOf: onSubscribe) }
+        }
+        if let more = later[tick] { subscriber.request(more) }
         for (upstream, ticks) in zip(upstreams, inputTicks) where tick < ticks.count {
             for event in ticks[tick] {
                 switch event {

@@ -9,6 +9,16 @@ import Testing
 /// One test per annotated output row of a ```text block in Sources/ComposableArchitecture: the block's diagram, run.
 @Suite("Doc comment marble diagrams (ComposableArchitecture)")
 struct DocMarbles {
+    @Test("marble-effect-cancellable (Sources/ComposableArchitecture/Effect+Cancellation.swift)") func `effect_cancellable`() {
+        let block = MarbleBlock(#"""
+        effect:   -a---b---c-|
+                  cancellable(id: Search.self)
+        actions:  s---[x|]         (s starts the effect; x returns .cancel(id: Search.self))
+        output:   -a--[;|]         (cancelled and finished at once; b, c never come)
+        """#)
+        block.checkMany { u in runEffects(u[1]) { $0 == "s" ? effect(u[0]).cancellable(id: "search") : .cancel(id: "search") } }
+    }
+
     @Test("marble-effect-fireAndForget (Sources/ComposableArchitecture/Effect+Constructors.swift)") func `effect_fireAndForget`() {
         let block = MarbleBlock(#"fireAndForget { work() }: [|]    (work runs, then the effect finishes at once)"#)
         block.check(source: Effect<String>.fireAndForget {})
@@ -17,6 +27,18 @@ struct DocMarbles {
     @Test("marble-effect-sync (Sources/ComposableArchitecture/Effect+Constructors.swift)") func `effect_sync`() {
         let block = MarbleBlock(#"sync { work() }: [a|]    (a = the value work returns, at the moment the effect starts)"#)
         block.check(source: Effect.sync { "the value work returns" })
+    }
+
+    @Test("marble-effect-future (Sources/ComposableArchitecture/Effect+Constructors.swift)") func `effect_future`() {
+        let block = MarbleBlock(#"future { callback in ... callback(a) ... callback(b) }:  ---[a|]    (b is ignored)"#)
+        let scheduler = DispatchQueue.test
+        block.check(on: scheduler, source: Effect<String>.future { callback in scheduler.atTick(3) { callback("a"); callback("b") } })
+    }
+
+    @Test("marble-effect-create (Sources/ComposableArchitecture/Effect+Constructors.swift)") func `effect_create`() {
+        let block = MarbleBlock(#"create { s in ... s.send(a) ... s.send(b) ... s.send(completion: .finished) }:  -a--b-|"#)
+        let scheduler = DispatchQueue.test
+        block.check(on: scheduler, source: Effect<String>.create { s in scheduler.atTick(1) { s.send("a") }; scheduler.atTick(4) { s.send("b") }; scheduler.atTick(6) { s.send(completion: .finished) }; return AnyCancellable {} })
     }
 
     @Test("marble-effect-map (Sources/ComposableArchitecture/Effect+Operators.swift)") func `effect_map`() {
@@ -37,6 +59,16 @@ struct DocMarbles {
         block.checkMany { Effect.merge(effect($0[0]), effect($0[1])) }
     }
 
+    @Test("marble-effect-concatenate (Sources/ComposableArchitecture/Effect+Operators.swift)") func `effect_concatenate`() {
+        let block = MarbleBlock(#"""
+        a:           -1-|
+        b:              -2-|     (subscribed when a finishes)
+        concatenate: -1--2-|
+        """#)
+        let scheduler = DispatchQueue.test
+        block.checkCold(on: scheduler) { Effect.concatenate(effect($0[0]), effect($0[1])) }
+    }
+
     @Test("marble-effect-receive (Sources/ComposableArchitecture/Effect+Operators.swift)") func `effect_receive`() {
         let block = MarbleBlock(#"""
         effect (background thread): -1-2-|
@@ -55,5 +87,44 @@ struct DocMarbles {
         """#)
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, source: Effect(value: "a").deferred(for: .seconds(3), scheduler: scheduler))
+    }
+
+    @Test("marble-effect-debounce (Sources/ComposableArchitecture/Effect+Time.swift)") func `effect_debounce`() {
+        let block = MarbleBlock(#"""
+        queries:  a-b|           (each returns search(query).debounce(id: Search.self, for: 3 ticks, ...))
+        output:   -----[B|]      (B: search("b")'s result; search("a") never started)
+        """#)
+        let scheduler = DispatchQueue.test
+        block.check(on: scheduler) { runEffects($0) { Effect(value: $0.uppercased()).debounce(id: "search", for: .seconds(3), scheduler: scheduler) } }
+    }
+
+    @Test("marble-effect-throttle-latest (Sources/ComposableArchitecture/Effect+Time.swift)") func `effect_throttle_latest`() {
+        let block = MarbleBlock(#"""
+        actions: abc-----d-     (each from an effect throttled under one id, interval 3 ticks)
+        latest:  a--c----d-     (b was replaced by c, sent when the window closed)
+        first:   a--b----d-     (c was dropped)
+        """#)
+        let scheduler = DispatchQueue.test
+        block.check(on: scheduler, row: 2, inputs: 1) { runEffects($0) { Effect(value: $0).throttle(id: "scroll", for: .seconds(3), scheduler: scheduler, latest: true) } }
+    }
+
+    @Test("marble-effect-throttle-first (Sources/ComposableArchitecture/Effect+Time.swift)") func `effect_throttle_first`() {
+        let block = MarbleBlock(#"""
+        actions: abc-----d-     (each from an effect throttled under one id, interval 3 ticks)
+        latest:  a--c----d-     (b was replaced by c, sent when the window closed)
+        first:   a--b----d-     (c was dropped)
+        """#)
+        let scheduler = DispatchQueue.test
+        block.check(on: scheduler, row: 3, inputs: 1) { runEffects($0) { Effect(value: $0).throttle(id: "scroll", for: .seconds(3), scheduler: scheduler, latest: false) } }
+    }
+
+    @Test("marble-effect-timer (Sources/ComposableArchitecture/Effect+Time.swift)") func `effect_timer`() {
+        let block = MarbleBlock(#"""
+        actions:  s------x       (s returns Effect.timer(id: TimerID.self, every: 2 ticks, on: scheduler);
+                                  x returns .cancel(id: TimerID.self))
+        output:   --2-4-6-       (the scheduler's time at each tick; none after the cancel)
+        """#)
+        let scheduler = DispatchQueue.test
+        block.check(on: scheduler) { runEffects($0) { $0 == "s" ? Effect.timer(id: "timer", every: .seconds(2), on: scheduler).map { "\(seconds($0))" } : .cancel(id: "timer") } }
     }
 }

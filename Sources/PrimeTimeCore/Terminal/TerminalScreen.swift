@@ -14,8 +14,7 @@ public enum TerminalScreen {
     /// when `time` formats them (interactive mode); line mode leaves them out, so its output can
     /// be compared.
     ///
-    /// <!-- marble skip: not a marble diagram: a screen -->
-    /// ```text
+    /// ```console
     /// == Counter ==
     /// Count: 3
     /// The 3rd prime is 5.  (dismiss)

@@ -4,7 +4,7 @@ extension Future where Failure == Never {
     /// Subscribes to the future and returns its value as soon as the promise has been called
     /// (at once, if it already has). Every caller gets the same value (S12).
     ///
-    /// <!-- marble skip: an await, not a publisher -->
+    /// <!-- marble skip: an await, not a publisher: the caller resumes on the cooperative pool at a moment no test scheduler sets, and the synchronous marble drivers cannot await it -->
     /// ```text
     /// future:  ---[a|]       (the promise is called at tick 3)
     /// value:   ---a          (an await from tick 0 returns a at tick 3)
@@ -42,7 +42,7 @@ extension Future {
     /// promise has been called (at once, if it already has). Every caller gets the same result
     /// (S12).
     ///
-    /// <!-- marble skip: an await, not a publisher -->
+    /// <!-- marble skip: an await, not a publisher: the caller resumes on the cooperative pool at a moment no test scheduler sets, and the synchronous marble drivers cannot await it -->
     /// ```text
     /// future:  ---^          (the promise is called with a failure at tick 3)
     /// value:   ---^          (an await from tick 0 throws at tick 3)

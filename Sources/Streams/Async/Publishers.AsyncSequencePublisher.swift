@@ -10,7 +10,7 @@ extension AsyncSequence where Self: Sendable {
     /// with the error. Cancelling the subscription cancels the task (a sequence that honours
     /// cancellation stops at once). Each subscription iterates the sequence anew.
     ///
-    /// <!-- marble skip: its values come from a task, not on a tick -->
+    /// <!-- marble skip: a task iterates the sequence on the cooperative pool, so when each value arrives is up to that task, not a tick of a test scheduler; the synchronous marble drivers cannot wait for it -->
     /// ```text
     /// sequence: 1, 2, 3, end
     ///           .publisher, subscriber asking for .max(2), later for .max(2) more

@@ -8,10 +8,10 @@
 /// reading it again returns the same publisher. Call its `send()` to announce changes of other
 /// properties.
 ///
-/// <!-- marble skip: property values over time, not a stream -->
+/// <!-- marble observableObject: driving(PublishedModel("24"), by: $0) { $0.value = $1 }.objectWillChange -->
 /// ```text
-/// contact.age:        24   25   26
-/// objectWillChange:   ---()---()---   (each before the change)
+/// contact.age = :     ---a---b---   (a = 25, b = 26; it was 24)
+/// objectWillChange:   ---w---w---   (w = (), each before the change)
 /// ```
 ///
 /// ```swift

@@ -5,10 +5,10 @@
 /// every `@Published` property of the class calls ``send()`` just before its value changes. Call
 /// ``send()`` yourself to announce other changes:
 ///
-/// <!-- marble skip: property changes, not a stream -->
+/// <!-- marble observableObjectPublisher: driving(ObservableObjectPublisher(), by: $0) { publisher, _ in publisher.send() } -->
 /// ```text
 /// send():      -s-s--s-
-/// subscriber:  -()-()--()-   (after its first request)
+/// subscriber:  -w-w--w-      (w = (); after its first request)
 /// ```
 ///
 /// ```swift

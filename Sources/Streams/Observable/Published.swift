@@ -7,10 +7,10 @@
 /// declare its own `objectWillChange`), every change first fires the object's
 /// `objectWillChange`.
 ///
-/// <!-- marble skip: property values over time, not a stream -->
+/// <!-- marble published: driving(PublishedModel("20"), by: $0) { $0.value = $1 }.$value -->
 /// ```text
-/// weather.temperature:  20      25   30
-/// $temperature:         20------25---30---   (subscribed at the start)
+/// weather.temperature = :  ------b---c---   (a = 20, the value it starts with; b = 25; c = 30)
+/// $temperature:            a-----b---c---   (subscribed at the start)
 /// ```
 ///
 /// ```swift
@@ -94,10 +94,10 @@ public struct Published<Value> {
     /// The publisher of a `@Published` property, `$name`: the current value to each new
     /// subscriber, then every new value, before it is stored.
     ///
-    /// <!-- marble skip: property values over time, not a stream -->
+    /// <!-- marble published-projectedValue: driving(PublishedModel("0"), by: $0) { $0.value = $1 }.$value -->
     /// ```text
-    /// property:    0   1 2    3
-    /// $property:   0---1-2----3---   (subscribed at the start, unlimited demand)
+    /// property = :  ----1-2----3---   (it starts with 0)
+    /// $property:    0---1-2----3---   (subscribed at the start, unlimited demand)
     /// ```
     ///
     /// ```swift
@@ -140,10 +140,10 @@ extension Publisher where Failure == Never {
     /// that owns the property goes away, so there is no ``AnyCancellable`` to keep, and no
     /// reference cycle when an object assigns into its own property.
     ///
-    /// <!-- marble skip: property values over time, not a stream -->
+    /// <!-- marble published-assign: u in let model = PublishedModel("0"); u.assertNoFailure().assign(to: &model.$value); return model.$value -->
     /// ```text
     /// upstream:     -1-2-|
-    /// model.value:  0 1 2        (each value set as it arrives; the completion is ignored)
+    /// model.value:  01-2--        (0 before; each value set as it arrives; the completion is ignored)
     /// ```
     ///
     /// ```swift

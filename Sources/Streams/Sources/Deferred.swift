@@ -3,10 +3,12 @@
 /// Use it to delay work until someone subscribes, or to give each subscriber its own run of the
 /// work (unlike ``Future``, which runs once, at creation) (S12).
 ///
-/// <!-- marble skip: shows two subscriptions at different times -->
+/// <!-- marble deferred scheduler source row=1: Deferred { Just(seconds(scheduler.now)) } -->
+/// <!-- marble deferred-later scheduler source subscribe=2 row=2: Deferred { Just(seconds(scheduler.now)) } -->
 /// ```text
-/// Deferred { Just(now()) }   subscriber 1 at t0: [t0|]
-///                            subscriber 2 at t1: [t1|]
+///                              Deferred { Just(now) }
+/// subscriber 1 (at tick 0):    [0|]
+/// subscriber 2 (at tick 2):    --[2|]     (its own Just, made when it subscribes)
 /// ```
 ///
 /// ```swift

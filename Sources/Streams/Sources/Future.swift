@@ -5,11 +5,12 @@
 /// subscriber, early or late, receives that same result (S12). A second call of the promise is
 /// ignored.
 ///
-/// <!-- marble skip: shows two subscriptions at different times -->
+/// <!-- marble future scheduler source row=1: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
+/// <!-- marble future-late scheduler source subscribe=5 row=2: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
 /// ```text
-/// promise(.success(a)) at tick 3:
+///                            promise(.success(a)) at tick 3
 /// subscriber (from tick 0):  ---[a|]
-/// subscriber (from tick 5):  [a|]        (immediately, on its first request)
+/// subscriber (from tick 5):  -----[a|]   (at once, on its first request)
 /// ```
 ///
 /// ```swift

@@ -1,10 +1,10 @@
 extension Publisher where Failure == Never {
     /// Subscribes and writes each value into a property of an object. Asks for unlimited values.
     ///
-    /// <!-- marble skip: a subscriber: shows the property it sets -->
+    /// <!-- marble assign: u in recordingCalls(of: u.assertNoFailure()) { $0.assign(to: \.value, on: PropertyLog($1)) } -->
     /// ```text
-    /// upstream: -1-2-|
-    /// object.count:  1 2     (after each value)
+    /// upstream:      -1-2-|
+    /// object.count:  -1-2--    (set with each value)
     /// ```
     ///
     /// ```swift

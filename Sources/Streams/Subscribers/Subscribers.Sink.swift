@@ -4,10 +4,10 @@ extension Publisher {
     /// Subscribes with closures: one called for each value, one for the completion. Asks for
     /// unlimited values.
     ///
-    /// <!-- marble skip: a subscriber: shows the closures it calls -->
+    /// <!-- marble sink: u in recordingCalls(of: u) { $0.sink(receiveCompletion: $1.send(completion:), receiveValue: $1.send(_:)) } -->
     /// ```text
     /// upstream: -a-b-|
-    /// sink:      a b |   (receiveValue(a), receiveValue(b), receiveCompletion(.finished))
+    /// sink:     -a-b-|   (receiveValue(a), receiveValue(b), receiveCompletion(.finished))
     /// ```
     ///
     /// ```swift
@@ -36,10 +36,10 @@ extension Publisher where Failure == Never {
     /// Subscribes with a closure called for each value; for publishers that cannot fail. Asks for
     /// unlimited values.
     ///
-    /// <!-- marble skip: a subscriber: shows the closures it calls -->
+    /// <!-- marble sink-receiveValue: u in recordingCalls(of: u.assertNoFailure()) { $0.sink(receiveValue: $1.send(_:)) } -->
     /// ```text
     /// upstream: -a-b-|
-    /// sink:      a b      (receiveValue(a), receiveValue(b))
+    /// sink:     -a-b--    (receiveValue(a), receiveValue(b))
     /// ```
     ///
     /// ```swift

@@ -8,11 +8,11 @@ extension Publisher where Output: Encodable {
     /// is sent on. When encoding throws, the upstream is cancelled and the stream fails with the
     /// error (S14); the failure type becomes `any Error`.
     ///
-    /// <!-- marble skip: its values are Data -->
+    /// <!-- marble encode: $0.map { legendValue($0, as: Point.self) }.encode(encoder: sortedKeysEncoder).map(utf8) -->
     /// ```text
-    /// upstream: -a-b-|
-    ///           encode(encoder: JSONEncoder())
-    /// output:   -A-B-|        (A, B: the JSON data of a and b)
+    /// upstream: -a-b-|        (a = Point(x: 1, y: 2), b = Point(x: 3, y: 4))
+    ///           encode(encoder: JSONEncoder())     (A, B: the JSON data, shown as text)
+    /// output:   -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4})
     /// ```
     ///
     /// ```swift
@@ -49,11 +49,11 @@ extension Publisher {
     /// decoded value is sent on. When decoding throws, the upstream is cancelled and the stream
     /// fails with the error (S14); the failure type becomes `any Error`.
     ///
-    /// <!-- marble skip: its values are Data -->
+    /// <!-- marble decode: $0.map { Data($0.utf8) }.decode(type: Point.self, decoder: JSONDecoder()) -->
     /// ```text
-    /// upstream: -A-B-|        (A, B: JSON data)
-    ///           decode(type: Point.self, decoder: JSONDecoder())
-    /// output:   -a-b-|        (a, b: the decoded points)
+    /// upstream: -A-B-|        (A = {"x":1,"y":2}, B = {"x":3,"y":4})
+    ///           decode(type: Point.self, decoder: JSONDecoder())     (A, B: JSON data, shown as text)
+    /// output:   -a-b-|        (a = Point(x: 1, y: 2), b = Point(x: 3, y: 4))
     /// ```
     ///
     /// ```swift

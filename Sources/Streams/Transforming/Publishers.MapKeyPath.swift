@@ -7,7 +7,7 @@ extension Publisher {
     /// property. A closure still picks the closure form (``Publishers/Map``); only a key path
     /// literal picks this one. Like `map`, it is a plain struct: no state, no lock.
     ///
-    /// <!-- marble skip: its values are structs -->
+    /// <!-- marble map-keyPath: $0.map { legendValue($0, as: User.self) }.map(\.name) -->
     /// ```text
     /// upstream: -a-b-|       (a = User(name: "Ann"), b = User(name: "Bo"))
     ///           map(\.name)
@@ -35,7 +35,7 @@ extension Publisher {
 
     /// Replaces each value with a pair of its properties, named by two key paths.
     ///
-    /// <!-- marble skip: its values are structs -->
+    /// <!-- marble map-keyPaths2: $0.map { legendValue($0, as: Point.self) }.map(\.x, \.y) -->
     /// ```text
     /// upstream: -a-b-|       (a = Point(x: 1, y: 2), b = Point(x: 3, y: 4))
     ///           map(\.x, \.y)
@@ -60,7 +60,7 @@ extension Publisher {
 
     /// Replaces each value with a triple of its properties, named by three key paths.
     ///
-    /// <!-- marble skip: its values are structs -->
+    /// <!-- marble map-keyPaths3: $0.map { legendValue($0, as: Color.self) }.map(\.r, \.g, \.b) -->
     /// ```text
     /// upstream: -a-|         (a = Color(r: 1, g: 2, b: 3))
     ///           map(\.r, \.g, \.b)

@@ -65,3 +65,53 @@ final class Counter: Sendable {
 func seconds(_ time: DispatchQueue.SchedulerTimeType) -> Int {
     Int(time.dispatchTime.uptimeNanoseconds / 1_000_000_000)
 }
+
+/// Subscribes to `input` and calls `apply(target, value)` for each of its values: an input row
+/// that does something to an object (sets a property, calls `send()`) at its ticks. Returns
+/// `target`.
+func driving<Target: AnyObject>(
+    _ target: Target, by input: TestPublisher<String, MarbleFailure>, _ apply: @escaping (Target, String) -> Void
+) -> Target {
+    input.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { [target] in apply(target, $0) }))
+    return target
+}
+
+/// An object with one `@Published` property, for the `Published` and `ObservableObject`
+/// diagrams.
+final class PublishedModel: ObservableObject {
+    @Published var value: String
+    init(_ value: String) { self.value = value }
+}
+
+/// An object whose property records each value set into it as a row: the `assign` diagrams.
+final class PropertyLog {
+    let row: PassthroughSubject<String, Never>
+    var value = "" { didSet { row.send(value) } }
+    init(_ row: PassthroughSubject<String, Never>) { self.row = row }
+}
+
+/// The text of a value that has a name in the key-path `map` diagrams.
+struct User { let name: String }
+struct Point: Codable { let x: Int, y: Int }
+struct Color { let r: Int, g: Int, b: Int }
+
+/// The value a legend entry's text names, for the diagrams whose values are structs: the input
+/// row's values arrive as the legend's text (`User(name: "Ann")`).
+func legendValue<Value>(_ text: String, as type: Value.Type = Value.self) -> Value {
+    let values: [String: Any] = [
+        #"User(name: "Ann")"#: User(name: "Ann"), #"User(name: "Bo")"#: User(name: "Bo"),
+        "Point(x: 1, y: 2)": Point(x: 1, y: 2), "Point(x: 3, y: 4)": Point(x: 3, y: 4),
+        "Color(r: 1, g: 2, b: 3)": Color(r: 1, g: 2, b: 3),
+    ]
+    return values[text] as! Value
+}
+
+/// A JSON encoder with sorted keys (the diagrams' JSON texts are stable).
+let sortedKeysEncoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    return encoder
+}()
+
+/// Data as its UTF-8 text.
+func utf8(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }

@@ -31,8 +31,10 @@ struct DocMarbleSource: Equatable, CustomStringConvertible {
 private let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// Reads every ```` ```text ```` block of a doc comment in `Sources` as `Scripts/extract-marbles`
-/// does.
+/// Reads every ```` ```text ```` block as `Scripts/extract-marbles` does: of a doc comment in a
+/// `.swift` file in `Sources` (a line `/// ```text`), or of `Docs/*.md` and the catalogs'
+/// articles `Sources/<Module>/<Module>.docc/*.md` (a line ```` ```text ````). Other fences are
+/// not marble diagrams.
 private func blocksInSources() throws -> [DocMarbleSource] {
     var paths: [String] = []
     func walk(_ folder: String) throws {
@@ -48,6 +50,18 @@ private func blocksInSources() throws -> [DocMarbleSource] {
         }
     }
     try walk("Sources")
+    let files = FileManager.default
+    for name in (try? files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Docs").path)) ?? []
+    where name.hasSuffix(".md") {
+        paths.append("Docs/" + name)
+    }
+    for module in try files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Sources").path) {
+        let catalog = "Sources/\(module)/\(module).docc"
+        for name in (try? files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent(catalog).path)) ?? []
+        where name.hasSuffix(".md") {
+            paths.append(catalog + "/" + name)
+        }
+    }
     func docText(_ line: Substring) -> String {
         var text = line.trimmingCharacters(in: .whitespaces).dropFirst(3)
         if text.first == " " { text = text.dropFirst() }
@@ -57,19 +71,24 @@ private func blocksInSources() throws -> [DocMarbleSource] {
     for path in paths.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
         let contents = try String(contentsOf: repositoryRoot.appendingPathComponent(path), encoding: .utf8)
         let lines = contents.split(separator: "\n", omittingEmptySubsequences: false)
+        let markdown = path.hasSuffix(".md")
+        let prefix = markdown ? "" : "/// "
+        func text(_ line: Substring) -> String {
+            markdown ? String(line) : docText(line)
+        }
         var index = 0
         while index < lines.count {
             defer { index += 1 }
-            guard lines[index].trimmingCharacters(in: .whitespaces) == "/// ```text" else { continue }
+            guard lines[index].trimmingCharacters(in: .whitespaces) == prefix + "```text" else { continue }
             var annotations: [String] = []
             var back = index - 1
-            while back >= 0, lines[back].trimmingCharacters(in: .whitespaces).hasPrefix("/// <!--") {
-                annotations.insert(docText(lines[back]), at: 0)
+            while back >= 0, lines[back].trimmingCharacters(in: .whitespaces).hasPrefix(prefix + "<!--") {
+                annotations.insert(text(Substring(lines[back].trimmingCharacters(in: .whitespaces))), at: 0)
                 back -= 1
             }
             var end = index + 1
-            while end < lines.count, lines[end].trimmingCharacters(in: .whitespaces) != "/// ```" { end += 1 }
-            let text = lines[(index + 1)..<min(end, lines.count)].map(docText).joined(separator: "\n")
+            while end < lines.count, lines[end].trimmingCharacters(in: .whitespaces) != prefix + "```" { end += 1 }
+            let text = lines[(index + 1)..<min(end, lines.count)].map(text).joined(separator: "\n")
             found.append(DocMarbleSource(file: path, annotations: annotations, text: text))
             index = end
         }
@@ -85,7 +104,12 @@ struct DocMarblesCurrencyTests {
         let annotated = current.filter { !$0.annotations.isEmpty }
         let skipped = current.filter { $0.annotations.contains { $0.contains("marble skip:") } }
         let runs = current.flatMap(\.annotations).filter { !$0.contains("marble skip:") }.count
-        print("doc marbles: \(current.count) ```text blocks in Sources; \(annotated.count - skipped.count) run as \(runs) tests, \(skipped.count) skipped")
+        let markdown = current.filter { $0.file.hasSuffix(".md") }
+        print("doc marbles: \(current.count) ```text blocks (\(current.count - markdown.count) in doc comments, \(markdown.count) in Docs and guides); \(annotated.count - skipped.count) run as \(runs) tests, \(skipped.count) skipped")
+        for block in skipped {
+            let reason = block.annotations.first { $0.contains("marble skip:") } ?? ""
+            print("doc marbles: skipped in \(block.file): \(reason)")
+        }
         for block in current where block.annotations.isEmpty {
             Issue.record("\(block.file): a ```text block has no <!-- marble ... --> annotation:\n\(block.text)")
         }
@@ -108,14 +132,17 @@ struct DocMarblesCurrencyTests {
         print("doc marbles: \(docMarbleModuleFiles.count) other generated files: \(docMarbleModuleFiles.map(\.path))")
     }
 
-    /// Each picture in `Sources/Streams/Streams.docc/Resources` is what ``MarbleSVG`` draws from
-    /// its diagram now. `MARBLES_RECORD=1` writes them instead (`Scripts/extract-marbles` does).
-    @Test func thePicturesAreWhatTheDiagramsDrawNow() throws {
-        let resources = repositoryRoot.appendingPathComponent("Sources/Streams/Streams.docc/Resources")
+    /// Each picture in `Sources/Streams/Streams.docc/Resources` and
+    /// `Sources/ComposableArchitecture/ComposableArchitecture.docc/Resources` is what
+    /// ``MarbleSVG`` draws from its diagram now (the diagrams of that module's doc comments and
+    /// articles). `MARBLES_RECORD=1` writes them instead (`Scripts/extract-marbles` does).
+    @Test(arguments: ["Streams", "ComposableArchitecture"])
+    func thePicturesAreWhatTheDiagramsDrawNow(module: String) throws {
+        let resources = repositoryRoot.appendingPathComponent("Sources/\(module)/\(module).docc/Resources")
         let record = ProcessInfo.processInfo.environment["MARBLES_RECORD"] == "1"
         if record { try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true) }
         var expected: Set<String> = []
-        for source in docMarbleSources where source.file.hasPrefix("Sources/Streams/") {
+        for source in docMarbleSources where source.file.hasPrefix("Sources/\(module)/") {
             guard let name = source.name else { continue }
             let file = "marble-\(name).svg"
             expected.insert(file)
@@ -135,6 +162,17 @@ struct DocMarblesCurrencyTests {
             } else {
                 Issue.record("\(file) draws no diagram in Sources any more: run Scripts/extract-marbles")
             }
+        }
+        print("doc marbles: \(expected.count) pictures in \(module).docc/Resources")
+        if module == "Streams" {
+            // The article that shows them (Scripts/extract-marbles writes it) shows each one.
+            let article = try String(
+                contentsOf: repositoryRoot.appendingPathComponent("Sources/Streams/Streams.docc/MarbleDiagrams.md"), encoding: .utf8)
+            let shown = Set(article.split(separator: "(").compactMap { part -> String? in
+                guard part.hasPrefix("marble-"), let end = part.firstIndex(of: ")") else { return nil }
+                return String(part[..<end])
+            })
+            #expect(shown == expected, "Sources/Streams/Streams.docc/MarbleDiagrams.md is stale: run Scripts/extract-marbles")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -43,5 +44,38 @@ struct MarbleBlockTests {
 
     @Test func subscriptionTimeEventsFallInTickZero() {
         MarbleBlock("upstream: -3-|\noutput:   [12]3-|").check { $0.prepend("1", "2") }
+    }
+
+    @Test func aLaterSubscriberSeesOnlyWhatComesAfterItsTick() {
+        let block = MarbleBlock("upstream: -1-2-3-|\noutput:   -----3-|")
+        block.check(subscribeAt: 4) { $0.share() }
+        withKnownIssue { block.check(subscribeAt: 2) { $0.share() } }  // would see 2 too
+    }
+
+    @Test func laterDemandIsAskedForAtItsTick() {
+        let block = MarbleBlock("upstream: -1-2-|\noutput:   -------[2|]")
+        block.check(demand: .none, later: [7: .max(1)]) { $0.last() }
+        withKnownIssue { block.check(demand: .none, later: [6: .max(1)]) { $0.last() } }  // would answer at 6
+    }
+
+    @Test func aColdRowPlaysFromItsSubscription() {
+        let scheduler = DispatchQueue.test
+        MarbleBlock("""
+            a:      -1|
+            b:        -2|
+            output: -1-2|
+            """).checkCold(on: scheduler) { $0[0].append($0[1]) }
+    }
+
+    @Test func outsideWorkRunsAtItsTick() {
+        let scheduler = DispatchQueue.test
+        MarbleBlock("output: --[a|]").check(
+            on: scheduler, source: Future<String, Never> { promise in scheduler.atTick(2) { promise(.success("a")) } })
+    }
+
+    @Test func aSubscribersCallsAreTheOutputRow() {
+        MarbleBlock("upstream: -a-b-^\nsink:     -a-b-^").check { upstream in
+            recordingCalls(of: upstream) { $0.sink(receiveCompletion: $1.send(completion:), receiveValue: $1.send(_:)) }
+        }
     }
 }
