@@ -33,16 +33,15 @@ extension Publishers {
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Storage = Latest3<A.Output, B.Output, C.Output>
-            typealias Combiner = CombineLatestSubscription<Storage, S>
-            let combiner = Combiner(downstream: subscriber, upstreamCount: 3)
+            typealias Rules = LatestRules<Latest3<A.Output, B.Output, C.Output>>
+            let combiner = CombiningSubscription<S, Rules>(downstream: subscriber, upstreamCount: 3)
             combiner.start()
             guard combiner.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, Combiner>(combiner, index: 0) { $0.a = $1 })
+            a.receive(subscriber: SlotSide<A.Output, S, Rules>(combiner, index: 0) { $0.a = $1 })
             guard combiner.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, Combiner>(combiner, index: 1) { $0.b = $1 })
+            b.receive(subscriber: SlotSide<B.Output, S, Rules>(combiner, index: 1) { $0.b = $1 })
             guard combiner.isRunning else { return }
-            c.receive(subscriber: SlotSide<C.Output, Combiner>(combiner, index: 2) { $0.c = $1 })
+            c.receive(subscriber: SlotSide<C.Output, S, Rules>(combiner, index: 2) { $0.c = $1 })
         }
     }
 
@@ -76,18 +75,17 @@ extension Publishers {
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Storage = Latest4<A.Output, B.Output, C.Output, D.Output>
-            typealias Combiner = CombineLatestSubscription<Storage, S>
-            let combiner = Combiner(downstream: subscriber, upstreamCount: 4)
+            typealias Rules = LatestRules<Latest4<A.Output, B.Output, C.Output, D.Output>>
+            let combiner = CombiningSubscription<S, Rules>(downstream: subscriber, upstreamCount: 4)
             combiner.start()
             guard combiner.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, Combiner>(combiner, index: 0) { $0.a = $1 })
+            a.receive(subscriber: SlotSide<A.Output, S, Rules>(combiner, index: 0) { $0.a = $1 })
             guard combiner.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, Combiner>(combiner, index: 1) { $0.b = $1 })
+            b.receive(subscriber: SlotSide<B.Output, S, Rules>(combiner, index: 1) { $0.b = $1 })
             guard combiner.isRunning else { return }
-            c.receive(subscriber: SlotSide<C.Output, Combiner>(combiner, index: 2) { $0.c = $1 })
+            c.receive(subscriber: SlotSide<C.Output, S, Rules>(combiner, index: 2) { $0.c = $1 })
             guard combiner.isRunning else { return }
-            d.receive(subscriber: SlotSide<D.Output, Combiner>(combiner, index: 3) { $0.d = $1 })
+            d.receive(subscriber: SlotSide<D.Output, S, Rules>(combiner, index: 3) { $0.d = $1 })
         }
     }
 }
@@ -106,7 +104,11 @@ struct Latest3<A, B, C>: LatestValues {
 
     @inlinable init() {}
 
-    @inlinable var combination: (A, B, C) { (a!, b!, c!) }
+    @inlinable
+    var combination: (A, B, C)? {
+        guard let a, let b, let c else { return nil }
+        return (a, b, c)
+    }
 }
 
 /// The latest values of a four-upstream combineLatest.
@@ -119,5 +121,9 @@ struct Latest4<A, B, C, D>: LatestValues {
 
     @inlinable init() {}
 
-    @inlinable var combination: (A, B, C, D) { (a!, b!, c!, d!) }
+    @inlinable
+    var combination: (A, B, C, D)? {
+        guard let a, let b, let c, let d else { return nil }
+        return (a, b, c, d)
+    }
 }

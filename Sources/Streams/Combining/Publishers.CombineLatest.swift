@@ -266,21 +266,20 @@ extension Publishers {
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Storage = Latest2<A.Output, B.Output>
-            typealias Combiner = CombineLatestSubscription<Storage, S>
-            let combiner = Combiner(downstream: subscriber, upstreamCount: 2)
+            typealias Rules = LatestRules<Latest2<A.Output, B.Output>>
+            let combiner = CombiningSubscription<S, Rules>(downstream: subscriber, upstreamCount: 2)
             combiner.start()
             guard combiner.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, Combiner>(combiner, index: 0) { $0.a = $1 })
+            a.receive(subscriber: SlotSide<A.Output, S, Rules>(combiner, index: 0) { $0.a = $1 })
             guard combiner.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, Combiner>(combiner, index: 1) { $0.b = $1 })
+            b.receive(subscriber: SlotSide<B.Output, S, Rules>(combiner, index: 1) { $0.b = $1 })
         }
     }
 }
 
 extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {}
 
-// MARK: - Subscription
+// MARK: - Rules
 
 /// The latest value of each upstream of a combineLatest, typed: the only part of the
 /// combineLatest state machine that depends on the arity.
@@ -290,8 +289,8 @@ protocol LatestValues {
     associatedtype Output
     /// No values yet.
     init()
-    /// The latest values; every upstream must have sent one.
-    var combination: Output { get }
+    /// The latest values, once every upstream has sent one.
+    var combination: Output? { get }
 }
 
 /// The latest values of a two-upstream combineLatest.
@@ -302,74 +301,46 @@ struct Latest2<A, B>: LatestValues {
 
     @inlinable init() {}
 
-    @inlinable var combination: (A, B) { (a!, b!) }
+    @inlinable
+    var combination: (A, B)? {
+        guard let a, let b else { return nil }
+        return (a, b)
+    }
 }
 
-/// The state machine of every combineLatest (`CombineLatest`, `CombineLatest3`,
-/// `CombineLatest4`).
+/// What a combineLatest (`CombineLatest`, `CombineLatest3`, `CombineLatest4`) does with its
+/// upstreams' values.
 ///
-/// Each value replaces its upstream's latest in `latest`. Once every upstream has sent one
-/// (`missing` is zero), each value makes a tuple, paid for from the downstream's demand, or
-/// dropped when there is none. The downstream's demand, requested or returned, is passed to
-/// every upstream as it is.
+/// Each value replaces its upstream's latest in `storage`. Once every upstream has sent one,
+/// each value makes a tuple, paid for from the downstream's demand, or dropped when there is
+/// none. The downstream's demand, requested or returned, is passed to every upstream as it is.
 @usableFromInline
-final class CombineLatestSubscription<Storage: LatestValues, Downstream: Subscriber>:
-    CombiningSubscription<Downstream, CombineLatestSubscription<Storage, Downstream>>, CombiningRules, SlotStoring,
-    @unchecked Sendable  // all added state is guarded by `lock`
-where Storage.Output == Downstream.Input {
-    @exclusivity(unchecked) @usableFromInline var latest = Storage()
-    @exclusivity(unchecked) @usableFromInline var hasValue: [Bool]
-    /// How many upstreams have not sent a value yet.
-    @exclusivity(unchecked) @usableFromInline var missing: Int
+struct LatestRules<Storage: LatestValues>: StoringRules {
+    @usableFromInline var storage = Storage()
+
+    @inlinable static var name: StaticString { "CombineLatest" }
+
+    @inlinable init() {}
 
     @inlinable
-    init(downstream: Downstream, upstreamCount: Int) {
-        hasValue = Array(repeating: false, count: upstreamCount)
-        missing = upstreamCount
-        super.init(downstream: downstream, upstreamCount: upstreamCount, name: "CombineLatest")
-    }
-
-    /// Takes a value from upstream `index`, stored with `store` as that upstream's latest.
-    @inlinable
-    func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand {
-        lock.lock()
-        guard case .running = phase, isSubscribedLocked(index) else {
-            lock.unlock()
-            return .none
-        }
-        store(&latest, value)
-        if missing > 0 && !hasValue[index] {
-            hasValue[index] = true
-            missing -= 1
-        }
-        if missing == 0 && demand != .none {
-            demand -= 1
-            sendLocked(latest.combination)
-            return .none
-        }
-        lock.unlock()
-        return .none
+    mutating func valueStored(at index: Int, _ core: inout CombiningCore<Storage.Output>) -> Storage.Output? {
+        guard core.demand != .none, let tuple = storage.combination else { return nil }
+        core.demand -= 1
+        return tuple
     }
 
     @inlinable
-    func initialDemandLocked(for index: Int) -> Subscribers.Demand {
-        requested
+    func initialDemand(for index: Int, _ core: CombiningCore<Storage.Output>) -> Subscribers.Demand {
+        core.requested
     }
 
     @inlinable
-    func demandDidGrowLocked(by added: Subscribers.Demand) {
-        requestFromEveryUpstreamLocked(added)
+    mutating func demandDidGrow(by added: Subscribers.Demand, _ core: inout CombiningCore<Storage.Output>) {
+        core.requestFromEveryUpstream(added)
     }
 
     @inlinable
-    func upstreamFinishedLocked(at index: Int) {
-        if finishedCount == slots.count { endLocked(.finished) }
-    }
-
-    @inlinable
-    func takeWaitingLocked() -> Any {
-        let taken = latest
-        latest = Storage()
-        return taken
+    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore<Storage.Output>) {
+        if core.finishedCount == core.upstreamCount { core.end(Subscribers.Completion<Never>.finished) }
     }
 }

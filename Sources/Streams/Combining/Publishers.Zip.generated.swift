@@ -32,16 +32,15 @@ extension Publishers {
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Storage = Zip3Storage<A.Output, B.Output, C.Output>
-            typealias Zipper = ZipSubscription<Storage, S>
-            let zip = Zipper(downstream: subscriber, upstreamCount: 3)
+            typealias Rules = ZipRules<Zip3Storage<A.Output, B.Output, C.Output>>
+            let zip = CombiningSubscription<S, Rules>(downstream: subscriber, upstreamCount: 3)
             zip.start()
             guard zip.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
+            a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })
             guard zip.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
+            b.receive(subscriber: SlotSide<B.Output, S, Rules>(zip, index: 1) { $0.b.append($1) })
             guard zip.isRunning else { return }
-            c.receive(subscriber: SlotSide<C.Output, Zipper>(zip, index: 2) { $0.c.append($1) })
+            c.receive(subscriber: SlotSide<C.Output, S, Rules>(zip, index: 2) { $0.c.append($1) })
         }
     }
 
@@ -74,18 +73,17 @@ extension Publishers {
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Storage = Zip4Storage<A.Output, B.Output, C.Output, D.Output>
-            typealias Zipper = ZipSubscription<Storage, S>
-            let zip = Zipper(downstream: subscriber, upstreamCount: 4)
+            typealias Rules = ZipRules<Zip4Storage<A.Output, B.Output, C.Output, D.Output>>
+            let zip = CombiningSubscription<S, Rules>(downstream: subscriber, upstreamCount: 4)
             zip.start()
             guard zip.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
+            a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })
             guard zip.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
+            b.receive(subscriber: SlotSide<B.Output, S, Rules>(zip, index: 1) { $0.b.append($1) })
             guard zip.isRunning else { return }
-            c.receive(subscriber: SlotSide<C.Output, Zipper>(zip, index: 2) { $0.c.append($1) })
+            c.receive(subscriber: SlotSide<C.Output, S, Rules>(zip, index: 2) { $0.c.append($1) })
             guard zip.isRunning else { return }
-            d.receive(subscriber: SlotSide<D.Output, Zipper>(zip, index: 3) { $0.d.append($1) })
+            d.receive(subscriber: SlotSide<D.Output, S, Rules>(zip, index: 3) { $0.d.append($1) })
         }
     }
 }
@@ -104,6 +102,17 @@ struct Zip3Storage<A, B, C>: ZipStorage {
 
     @inlinable init() {}
 
+    @inlinable var isFull: Bool { !a.isEmpty && !b.isEmpty && !c.isEmpty }
+
+    @inlinable
+    func isEmpty(_ index: Int) -> Bool {
+        switch index {
+        case 0: a.isEmpty
+        case 1: b.isEmpty
+        default: c.isEmpty
+        }
+    }
+
     @inlinable
     mutating func takeTuple() -> (A, B, C) {
         (a.popFirst()!, b.popFirst()!, c.popFirst()!)
@@ -119,6 +128,18 @@ struct Zip4Storage<A, B, C, D>: ZipStorage {
     @usableFromInline var d = FIFOQueue<D>()
 
     @inlinable init() {}
+
+    @inlinable var isFull: Bool { !a.isEmpty && !b.isEmpty && !c.isEmpty && !d.isEmpty }
+
+    @inlinable
+    func isEmpty(_ index: Int) -> Bool {
+        switch index {
+        case 0: a.isEmpty
+        case 1: b.isEmpty
+        case 2: c.isEmpty
+        default: d.isEmpty
+        }
+    }
 
     @inlinable
     mutating func takeTuple() -> (A, B, C, D) {

@@ -256,21 +256,20 @@ extension Publishers {
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Storage = Zip2Storage<A.Output, B.Output>
-            typealias Zipper = ZipSubscription<Storage, S>
-            let zip = Zipper(downstream: subscriber, upstreamCount: 2)
+            typealias Rules = ZipRules<Zip2Storage<A.Output, B.Output>>
+            let zip = CombiningSubscription<S, Rules>(downstream: subscriber, upstreamCount: 2)
             zip.start()
             guard zip.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
+            a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })
             guard zip.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
+            b.receive(subscriber: SlotSide<B.Output, S, Rules>(zip, index: 1) { $0.b.append($1) })
         }
     }
 }
 
 extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {}
 
-// MARK: - Subscription
+// MARK: - Rules
 
 /// The unpaired values of each upstream of a zip, one queue per upstream, typed: the only part
 /// of the zip state machine that depends on the arity.
@@ -280,6 +279,10 @@ protocol ZipStorage {
     associatedtype Output
     /// Empty queues.
     init()
+    /// Whether every queue has a value.
+    var isFull: Bool { get }
+    /// Whether upstream `index`'s queue is empty.
+    func isEmpty(_ index: Int) -> Bool
     /// Takes the oldest value of every queue; none may be empty.
     mutating func takeTuple() -> Output
 }
@@ -292,108 +295,73 @@ struct Zip2Storage<A, B>: ZipStorage {
 
     @inlinable init() {}
 
+    @inlinable var isFull: Bool { !a.isEmpty && !b.isEmpty }
+
+    @inlinable
+    func isEmpty(_ index: Int) -> Bool {
+        index == 0 ? a.isEmpty : b.isEmpty
+    }
+
     @inlinable
     mutating func takeTuple() -> (A, B) {
         (a.popFirst()!, b.popFirst()!)
     }
 }
 
-/// The state machine of every zip (`Zip`, `Zip3`, `Zip4`).
+/// What a zip (`Zip`, `Zip3`, `Zip4`) does with its upstreams' values.
 ///
-/// Each upstream's unpaired values wait in its queue in `storage`; `queued` counts them, and
-/// `emptyQueues` counts the upstreams with none. A tuple is taken as soon as no queue is empty
-/// and the downstream has demand for it. The downstream's demand, requested or returned, is
-/// passed to every upstream as it is. Invariant: a queue is empty or `demand` is zero.
+/// Each upstream's unpaired values wait in its queue in `storage`. A tuple is taken as soon as
+/// no queue is empty and the downstream has demand for it. The downstream's demand, requested
+/// or returned, is passed to every upstream as it is. Invariant: a queue is empty or the demand
+/// is zero.
 @usableFromInline
-final class ZipSubscription<Storage: ZipStorage, Downstream: Subscriber>:
-    CombiningSubscription<Downstream, ZipSubscription<Storage, Downstream>>, CombiningRules, SlotStoring,
-    @unchecked Sendable  // all added state is guarded by `lock`
-where Storage.Output == Downstream.Input {
-    @exclusivity(unchecked) @usableFromInline var storage = Storage()
-    @exclusivity(unchecked) @usableFromInline var queued: [Int]
-    @exclusivity(unchecked) @usableFromInline var emptyQueues: Int
+struct ZipRules<Storage: ZipStorage>: StoringRules {
+    @usableFromInline var storage = Storage()
+
+    @inlinable static var name: StaticString { "Zip" }
+
+    @inlinable init() {}
 
     @inlinable
-    init(downstream: Downstream, upstreamCount: Int) {
-        queued = Array(repeating: 0, count: upstreamCount)
-        emptyQueues = upstreamCount
-        super.init(downstream: downstream, upstreamCount: upstreamCount, name: "Zip")
-    }
-
-    /// Takes a value from upstream `index`, stored with `store` into that upstream's queue.
-    @inlinable
-    func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand {
-        lock.lock()
-        guard case .running = phase, isSubscribedLocked(index) else {
-            lock.unlock()
-            return .none
-        }
-        store(&storage, value)
-        queued[index] += 1
-        if queued[index] == 1 { emptyQueues -= 1 }
-        if emptyQueues == 0 && demand != .none {
-            demand -= 1
-            let (tuple, exhausted) = takeTupleLocked()
-            if exhausted {
-                ready.append(.value(tuple))
-                endLocked(.finished)
-                unlockAndFlush()
-            } else {
-                sendLocked(tuple)
-            }
-            return .none
-        }
-        lock.unlock()
-        return .none
-    }
-
-    /// Takes the oldest value of every queue, and tells whether that leaves a finished upstream
-    /// with nothing to pair (then no more tuples can come). Call with the lock held, when no
-    /// queue is empty.
-    @inlinable
-    func takeTupleLocked() -> (Downstream.Input, exhausted: Bool) {
+    mutating func valueStored(at index: Int, _ core: inout CombiningCore<Storage.Output>) -> Storage.Output? {
+        guard core.demand != .none, storage.isFull else { return nil }
+        core.demand -= 1
         let tuple = storage.takeTuple()
-        var exhausted = false
-        for index in queued.indices {
-            queued[index] -= 1
-            if queued[index] == 0 {
-                emptyQueues += 1
-                if case .finished = slots[index] { exhausted = true }
-            }
+        guard isExhausted(core) else { return tuple }
+        core.ready.append(tuple)
+        core.end(Subscribers.Completion<Never>.finished)
+        return nil
+    }
+
+    /// Whether a finished upstream has no value left to pair: then no more tuples can come.
+    @inlinable
+    func isExhausted(_ core: CombiningCore<Storage.Output>) -> Bool {
+        for index in 0..<core.upstreamCount where storage.isEmpty(index) && core.isFinished(index) {
+            return true
         }
-        return (tuple, exhausted)
+        return false
     }
 
     @inlinable
-    func initialDemandLocked(for index: Int) -> Subscribers.Demand {
-        requested
+    func initialDemand(for index: Int, _ core: CombiningCore<Storage.Output>) -> Subscribers.Demand {
+        core.requested
     }
 
     @inlinable
-    func demandDidGrowLocked(by added: Subscribers.Demand) {
-        while demand != .none && emptyQueues == 0 {
-            demand -= 1
-            let (tuple, exhausted) = takeTupleLocked()
-            ready.append(.value(tuple))
-            if exhausted {
-                endLocked(.finished)
+    mutating func demandDidGrow(by added: Subscribers.Demand, _ core: inout CombiningCore<Storage.Output>) {
+        while core.demand != .none && storage.isFull {
+            core.demand -= 1
+            core.ready.append(storage.takeTuple())
+            if isExhausted(core) {
+                core.end(Subscribers.Completion<Never>.finished)
                 return
             }
         }
-        requestFromEveryUpstreamLocked(added)
+        core.requestFromEveryUpstream(added)
     }
 
     @inlinable
-    func upstreamFinishedLocked(at index: Int) {
-        if queued[index] == 0 { endLocked(.finished) }
-    }
-
-    @inlinable
-    func takeWaitingLocked() -> Any {
-        let taken = storage
-        storage = Storage()
-        for index in queued.indices { queued[index] = 0 }
-        emptyQueues = queued.count
-        return taken
+    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore<Storage.Output>) {
+        if storage.isEmpty(index) { core.end(Subscribers.Completion<Never>.finished) }
     }
 }
