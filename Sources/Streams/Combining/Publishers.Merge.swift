@@ -1,8 +1,10 @@
 // MARK: - merge(with:)
 
-// The types and overloads for three to eight publishers (`Merge3` ... `Merge8`, `merge(with:_:)`
-// ... and the `merge(with:)` overloads on the merge types) are in Publishers.Merge.generated.swift,
-// made by Scripts/generate-arities from Scripts/templates/Publishers.Merge.generated.swift.template.
+// The publisher types for two to eight publishers (`Merge` ... `Merge8`), the operators for three
+// to eight (`merge(with:_:)` ...) and the `merge(with:)` overloads on the merge types are in
+// Publishers.Merge.generated.swift, made by Scripts/generate-arities from
+// Scripts/templates/Publishers.Merge.generated.swift.template. This file has the two-publisher
+// operators, `MergeMany`, and the rules every merge follows.
 
 extension Publisher {
     /// Combines this publisher's values with another publisher's into one stream, in the order
@@ -94,38 +96,6 @@ extension Publisher {
 // MARK: - Publishers
 
 extension Publishers {
-    /// The publisher of `merge(with:)`: the values of two publishers, in the order they arrive.
-    public struct Merge<A: Publisher, B: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure {
-        /// The upstreams' output type.
-        public typealias Output = A.Output
-        /// The upstreams' failure type.
-        public typealias Failure = A.Failure
-
-        /// The first publisher to merge.
-        public let a: A
-        /// The second publisher to merge.
-        public let b: B
-
-        /// Creates a publisher that merges the values of `a` and `b`.
-        @inlinable
-        public init(_ a: A, _ b: B) {
-            self.a = a
-            self.b = b
-        }
-
-        /// Subscribes `subscriber` to the merged values, then each upstream in order.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let merger = MergeSubscription(downstream: subscriber, upstreamCount: 2)
-            merger.start()
-            guard merger.isRunning else { return }
-            a.receive(subscriber: MergeSide(merger, index: 0))
-            guard merger.isRunning else { return }
-            b.receive(subscriber: MergeSide(merger, index: 1))
-        }
-    }
-
     /// A publisher that merges the values of any number of publishers of one type, in the order
     /// they arrive.
     ///
@@ -178,7 +148,6 @@ extension Publishers {
     }
 }
 
-extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {}
 extension Publishers.MergeMany: Equatable where Upstream: Equatable {}
 
 // MARK: - Rules

@@ -55,12 +55,60 @@ enum CombiningPhase {
     case done
 }
 
-/// One upstream's subscription, over its life.
+/// One upstream's subscription, over its life: `awaiting` → `subscribed` → `finished`.
 @usableFromInline
-enum UpstreamSlot {
-    case awaiting
-    case subscribed(any Subscription)
-    case finished
+struct UpstreamSlot {
+    @usableFromInline
+    enum State { case awaiting, subscribed, finished }
+
+    @usableFromInline var state = State.awaiting
+    /// Set while `subscribed`.
+    @usableFromInline var subscription: (any Subscription)?
+
+    @inlinable init() {}
+}
+
+/// The slots of a combining operator's upstreams. The first two are stored inline, the others
+/// in an array: a merge, zip or combineLatest of two publishers allocates none.
+@usableFromInline
+struct UpstreamSlots {
+    @usableFromInline var first = UpstreamSlot()
+    @usableFromInline var second = UpstreamSlot()
+    @usableFromInline var others: ContiguousArray<UpstreamSlot> = []
+
+    @inlinable
+    init(count: Int) {
+        if count > 2 { others = ContiguousArray(repeating: UpstreamSlot(), count: count - 2) }
+    }
+
+    @inlinable
+    func state(at index: Int) -> UpstreamSlot.State {
+        switch index {
+        case 0: first.state
+        case 1: second.state
+        default: others[index - 2].state
+        }
+    }
+
+    /// Calls `body` with the slot of upstream `index`, to read or change in place.
+    @inlinable
+    mutating func withSlot<Result>(at index: Int, _ body: (inout UpstreamSlot) -> Result) -> Result {
+        switch index {
+        case 0: body(&first)
+        case 1: body(&second)
+        default: body(&others[index - 2])
+        }
+    }
+
+    /// Calls `body` with the subscription of every upstream still subscribed.
+    @inlinable
+    func forEachSubscribed(_ body: (any Subscription) -> Void) {
+        if let subscription = first.subscription { body(subscription) }
+        if let subscription = second.subscription { body(subscription) }
+        for slot in others {
+            if let subscription = slot.subscription { body(subscription) }
+        }
+    }
 }
 
 /// A request for an upstream, gathered under the lock and made after unlocking.
@@ -91,19 +139,20 @@ struct CombiningCore<Output> {
     /// The completion decided (`ending`), delivered after `ready`. A failure is kept as
     /// `any Error` (see the performance notes above).
     @usableFromInline var completion: Subscribers.Completion<any Error>?
-    @usableFromInline var slots: ContiguousArray<UpstreamSlot>
+    /// Emptied when the stream ends (and never read after: every signal checks the phase).
+    @usableFromInline var slots: UpstreamSlots
     @usableFromInline let upstreamCount: Int
     /// How many upstreams have completed.
     @usableFromInline var finishedCount = 0
     /// Requests gathered under the lock, made after unlocking.
     @usableFromInline var requests = ContiguousArray<UpstreamRequest>()
-    /// Slots whose subscriptions are to be cancelled after unlocking.
-    @usableFromInline var cancelling = ContiguousArray<UpstreamSlot>()
+    /// The slots of the upstreams to cancel after unlocking, taken when the stream ended.
+    @usableFromInline var cancelling: UpstreamSlots?
 
     @inlinable
     init(upstreamCount: Int) {
         self.upstreamCount = upstreamCount
-        slots = ContiguousArray(repeating: .awaiting, count: upstreamCount)
+        slots = UpstreamSlots(count: upstreamCount)
     }
 
     @inlinable var isRunning: Bool {
@@ -115,27 +164,28 @@ struct CombiningCore<Output> {
     /// its values taken (S2).
     @inlinable
     func isSubscribed(_ index: Int) -> Bool {
-        if case .subscribed = slots[index] { return true }
-        return false
+        slots.state(at: index) == .subscribed
     }
 
     /// Whether upstream `index` has finished (while the stream is running).
     @inlinable
     func isFinished(_ index: Int) -> Bool {
-        if case .finished = slots[index] { return true }
-        return false
+        slots.state(at: index) == .finished
     }
 
     /// Whether requests or cancels wait to be made.
-    @inlinable var hasWork: Bool { !requests.isEmpty || !cancelling.isEmpty }
+    @inlinable var hasWork: Bool { !requests.isEmpty || cancelling != nil }
 
     /// Ends the stream with `completion`, delivered behind the values already paid for: the
     /// upstreams still running are cancelled.
     @inlinable
     mutating func end<Failure>(_ completion: Subscribers.Completion<Failure>) {
         phase = .ending
-        cancelling = slots
-        slots = ContiguousArray(repeating: .finished, count: 0)
+        let upstreams = slots
+        slots = UpstreamSlots(count: 0)
+        var anySubscribed = false
+        upstreams.forEachSubscribed { _ in anySubscribed = true }
+        if anySubscribed { cancelling = upstreams }
         switch completion {
         case .finished: self.completion = .finished
         case .failure(let error): self.completion = .failure(error)
@@ -145,15 +195,15 @@ struct CombiningCore<Output> {
     /// Gathers a request of `more` for every upstream still subscribed.
     @inlinable
     mutating func requestFromEveryUpstream(_ more: Subscribers.Demand) {
-        for slot in slots {
-            if case .subscribed(let subscription) = slot { requests.append(UpstreamRequest(subscription, more)) }
-        }
+        slots.forEachSubscribed { requests.append(UpstreamRequest($0, more)) }
     }
 
     /// Gathers a request of `more` for upstream `index`, if it is still subscribed.
     @inlinable
     mutating func request(_ more: Subscribers.Demand, fromUpstream index: Int) {
-        if case .subscribed(let subscription) = slots[index] { requests.append(UpstreamRequest(subscription, more)) }
+        if let subscription = slots.withSlot(at: index, { $0.subscription }) {
+            requests.append(UpstreamRequest(subscription, more))
+        }
     }
 }
 
@@ -266,16 +316,14 @@ where Rules.Output == Downstream.Input {
         // Let go of after unlocking: the upstreams (cancelled), what waits, and the downstream
         // unless a drain in progress is using it (it lets go of it when it sees `.done`).
         let upstreams = core.slots
-        core.slots = []
+        core.slots = UpstreamSlots(count: 0)
         let waiting = rules
         rules = Rules()
         let ready = core.ready.takeAll()
         let completion = core.completion.take()
         let downstream = isDraining ? nil : self.downstream.take()
         lock.unlock()
-        for slot in upstreams {
-            if case .subscribed(let subscription) = slot { subscription.cancel() }
-        }
+        upstreams.forEachSubscribed { $0.cancel() }
         withExtendedLifetime((waiting, ready, completion, downstream)) {}
     }
 
@@ -284,12 +332,15 @@ where Rules.Output == Downstream.Input {
     @inlinable
     func receive(subscription: any Subscription, at index: Int) {
         lock.lock()
-        guard core.isRunning, case .awaiting = core.slots[index] else {
+        guard core.isRunning, core.slots.state(at: index) == .awaiting else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        core.slots[index] = .subscribed(subscription)
+        core.slots.withSlot(at: index) {
+            $0.state = .subscribed
+            $0.subscription = subscription
+        }
         let initial = rules.initialDemand(for: index, core)
         lock.unlock()
         if initial != .none { subscription.request(initial) }
@@ -324,8 +375,10 @@ where Rules.Output == Downstream.Input {
             return
         }
         // The subscription is let go of after unlocking.
-        let subscription = core.slots[index]
-        core.slots[index] = .finished
+        let subscription = core.slots.withSlot(at: index) {
+            $0.state = .finished
+            return $0.subscription.take()
+        }
         core.finishedCount += 1
         switch completion {
         case .finished:
@@ -448,20 +501,17 @@ where Rules.Output == Downstream.Input {
     }
 
     @inlinable
-    func takeWorkLocked() -> (ContiguousArray<UpstreamRequest>, ContiguousArray<UpstreamSlot>) {
-        let work = (core.requests, core.cancelling)
+    func takeWorkLocked() -> (ContiguousArray<UpstreamRequest>, UpstreamSlots?) {
+        let work = (core.requests, core.cancelling.take())
         core.requests = []
-        core.cancelling = []
         return work
     }
 
     /// Makes gathered requests and cancels. Cancels first: a failure cancels the other
     /// upstreams before it is delivered.
     @inlinable
-    func perform(_ requests: ContiguousArray<UpstreamRequest>, _ cancels: ContiguousArray<UpstreamSlot>) {
-        for slot in cancels {
-            if case .subscribed(let subscription) = slot { subscription.cancel() }
-        }
+    func perform(_ requests: ContiguousArray<UpstreamRequest>, _ cancels: UpstreamSlots?) {
+        cancels?.forEachSubscribed { $0.cancel() }
         for request in requests { request.subscription.request(request.demand) }
     }
 }
