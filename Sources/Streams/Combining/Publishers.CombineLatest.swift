@@ -130,24 +130,28 @@ struct LatestRules<Storage: LatestValues>: StoringRules {
     @inlinable init() {}
 
     @inlinable
-    mutating func valueStored(at index: Int, _ core: inout CombiningCore<Storage.Output>) -> Storage.Output? {
+    mutating func valueStored(
+        at index: Int, _ core: inout CombiningCore, paid: inout FIFOQueue<Storage.Output>
+    ) -> Storage.Output? {
         guard core.demand != .none, let tuple = storage.combination else { return nil }
         core.demand -= 1
         return tuple
     }
 
     @inlinable
-    func initialDemand(for index: Int, _ core: CombiningCore<Storage.Output>) -> Subscribers.Demand {
-        core.requested
+    func initialDemand(for index: Int, requested: Subscribers.Demand) -> Subscribers.Demand {
+        requested
     }
 
     @inlinable
-    mutating func demandDidGrow(by added: Subscribers.Demand, _ core: inout CombiningCore<Storage.Output>) {
+    mutating func demandDidGrow(
+        by added: Subscribers.Demand, _ core: inout CombiningCore, paid: inout FIFOQueue<Storage.Output>
+    ) {
         core.requestFromEveryUpstream(added)
     }
 
     @inlinable
-    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore<Storage.Output>) {
+    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore) {
         if core.finishedCount == core.upstreamCount { core.end(Subscribers.Completion<Never>.finished) }
     }
 }

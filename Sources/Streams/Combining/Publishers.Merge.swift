@@ -180,7 +180,7 @@ struct MergeRules<Output>: CombiningRules {
     /// Takes a value from upstream `index`: returns it to send if it is paid for, and `.max(1)`
     /// when the upstream may send the next (the value was paid for under limited demand).
     @inlinable
-    mutating func take(_ value: Output, at index: Int, _ core: inout CombiningCore<Output>)
+    mutating func take(_ value: Output, at index: Int, _ core: inout CombiningCore)
         -> (send: Output?, more: Subscribers.Demand)
     {
         if isUnlimited { return (value, .none) }
@@ -193,21 +193,23 @@ struct MergeRules<Output>: CombiningRules {
     }
 
     @inlinable
-    func initialDemand(for index: Int, _ core: CombiningCore<Output>) -> Subscribers.Demand {
+    func initialDemand(for index: Int, requested: Subscribers.Demand) -> Subscribers.Demand {
         isUnlimited ? .unlimited : .max(1)
     }
 
     @inlinable
-    mutating func demandDidGrow(by added: Subscribers.Demand, _ core: inout CombiningCore<Output>) {
+    mutating func demandDidGrow(
+        by added: Subscribers.Demand, _ core: inout CombiningCore, paid: inout FIFOQueue<Output>
+    ) {
         if isUnlimited { return }
         if core.demand == .unlimited {
             isUnlimited = true
-            while let (_, value) = waiting.popFirst() { core.ready.append(value) }
+            while let (_, value) = waiting.popFirst() { paid.append(value) }
             core.requestFromEveryUpstream(.unlimited)
         } else {
             while core.demand > 0, let (index, value) = waiting.popFirst() {
                 core.demand -= 1
-                core.ready.append(value)
+                paid.append(value)
                 core.request(.max(1), fromUpstream: index)
             }
         }
@@ -215,13 +217,13 @@ struct MergeRules<Output>: CombiningRules {
     }
 
     @inlinable
-    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore<Output>) {
+    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore) {
         finishIfDone(&core)
     }
 
     /// Ends with `.finished` once every upstream has finished and nothing waits.
     @inlinable
-    func finishIfDone(_ core: inout CombiningCore<Output>) {
+    func finishIfDone(_ core: inout CombiningCore) {
         if core.finishedCount == core.upstreamCount, waiting.isEmpty, core.isRunning {
             core.end(Subscribers.Completion<Never>.finished)
         }

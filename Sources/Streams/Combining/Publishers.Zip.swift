@@ -129,19 +129,21 @@ struct ZipRules<Storage: ZipStorage>: StoringRules {
     @inlinable init() {}
 
     @inlinable
-    mutating func valueStored(at index: Int, _ core: inout CombiningCore<Storage.Output>) -> Storage.Output? {
+    mutating func valueStored(
+        at index: Int, _ core: inout CombiningCore, paid: inout FIFOQueue<Storage.Output>
+    ) -> Storage.Output? {
         guard core.demand != .none, storage.isFull else { return nil }
         core.demand -= 1
         let tuple = storage.takeTuple()
-        guard isExhausted(core) else { return tuple }
-        core.ready.append(tuple)
+        guard isExhausted(&core) else { return tuple }
+        paid.append(tuple)
         core.end(Subscribers.Completion<Never>.finished)
         return nil
     }
 
     /// Whether a finished upstream has no value left to pair: then no more tuples can come.
     @inlinable
-    func isExhausted(_ core: CombiningCore<Storage.Output>) -> Bool {
+    func isExhausted(_ core: inout CombiningCore) -> Bool {
         for index in 0..<core.upstreamCount where storage.isEmpty(index) && core.isFinished(index) {
             return true
         }
@@ -149,16 +151,18 @@ struct ZipRules<Storage: ZipStorage>: StoringRules {
     }
 
     @inlinable
-    func initialDemand(for index: Int, _ core: CombiningCore<Storage.Output>) -> Subscribers.Demand {
-        core.requested
+    func initialDemand(for index: Int, requested: Subscribers.Demand) -> Subscribers.Demand {
+        requested
     }
 
     @inlinable
-    mutating func demandDidGrow(by added: Subscribers.Demand, _ core: inout CombiningCore<Storage.Output>) {
+    mutating func demandDidGrow(
+        by added: Subscribers.Demand, _ core: inout CombiningCore, paid: inout FIFOQueue<Storage.Output>
+    ) {
         while core.demand != .none && storage.isFull {
             core.demand -= 1
-            core.ready.append(storage.takeTuple())
-            if isExhausted(core) {
+            paid.append(storage.takeTuple())
+            if isExhausted(&core) {
                 core.end(Subscribers.Completion<Never>.finished)
                 return
             }
@@ -167,7 +171,7 @@ struct ZipRules<Storage: ZipStorage>: StoringRules {
     }
 
     @inlinable
-    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore<Storage.Output>) {
+    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore) {
         if storage.isEmpty(index) { core.end(Subscribers.Completion<Never>.finished) }
     }
 }

@@ -18,14 +18,14 @@ import Synchronization
 // Locking: one `lock` guards the core and the rules. The downstream is touched only by the
 // holder of the *drain token* (`isDraining`): only the token holder calls the downstream, so it
 // is never called from two threads at once (S3). A value that arrives while another thread
-// holds the token goes into `core.ready`, and the holder delivers it after the one it is
+// holds the token goes into the queue (`serial`), and the holder delivers it after the one it is
 // delivering, in a loop rather than by recursion: a `request` from inside `receive(_:)` that
 // makes an upstream send at once adds to the running loop instead of growing the stack (S8).
 // Nothing is called with the lock held: requests and cancels for the upstreams are gathered in
 // the core and made after unlocking, and what the stream lets go of (an upstream's
 // subscription, waiting values, the downstream) is dropped after unlocking too.
 //
-// Everything in `core.ready` is paid for: its unit of the downstream's demand was taken when it
+// Everything in the queue is paid for: its unit of the downstream's demand was taken when it
 // was put there (S1). Values that wait for demand stay in the rules (merge's waiting values,
 // zip's queues).
 //
@@ -81,15 +81,6 @@ struct UpstreamSlots {
         if count > 2 { others = ContiguousArray(repeating: UpstreamSlot(), count: count - 2) }
     }
 
-    @inlinable
-    func state(at index: Int) -> UpstreamSlot.State {
-        switch index {
-        case 0: first.state
-        case 1: second.state
-        default: others[index - 2].state
-        }
-    }
-
     /// Calls `body` with the slot of upstream `index`, to read or change in place.
     @inlinable
     mutating func withSlot<Result>(at index: Int, _ body: (inout UpstreamSlot) -> Result) -> Result {
@@ -98,6 +89,12 @@ struct UpstreamSlots {
         case 1: body(&second)
         default: body(&others[index - 2])
         }
+    }
+
+    /// The state of upstream `index`.
+    @inlinable
+    mutating func state(at index: Int) -> UpstreamSlot.State {
+        withSlot(at: index) { $0.state }
     }
 
     /// Calls `body` with the subscription of every upstream still subscribed.
@@ -127,19 +124,17 @@ struct UpstreamRequest {
 /// The state every combining operator shares, which its rules read and change. Guarded by the
 /// engine's lock.
 @usableFromInline
-struct CombiningCore<Output> {
+struct CombiningCore {
     @usableFromInline var phase = CombiningPhase.running
-    /// The downstream's outstanding demand, less what `ready` holds.
+    /// The downstream's outstanding demand, less what waits in the engine's queue.
     @usableFromInline var demand = Subscribers.Demand.none
     /// Everything the downstream has requested (not counting demand returned from
     /// `receive(_:)`): what zip and combineLatest ask of an upstream that subscribes late.
     @usableFromInline var requested = Subscribers.Demand.none
-    /// Values paid for and not yet delivered, oldest first.
-    @usableFromInline var ready = FIFOQueue<Output>()
-    /// The completion decided (`ending`), delivered after `ready`. A failure is kept as
-    /// `any Error` (see the performance notes above).
+    /// The completion decided (`ending`), delivered after the values already paid for. A
+    /// failure is kept as `any Error` (see the performance notes above).
     @usableFromInline var completion: Subscribers.Completion<any Error>?
-    /// Emptied when the stream ends (and never read after: every signal checks the phase).
+    /// Emptied when the stream ends (and not read after: every signal checks the phase first).
     @usableFromInline var slots: UpstreamSlots
     @usableFromInline let upstreamCount: Int
     /// How many upstreams have completed.
@@ -147,7 +142,9 @@ struct CombiningCore<Output> {
     /// Requests gathered under the lock, made after unlocking.
     @usableFromInline var requests = ContiguousArray<UpstreamRequest>()
     /// The slots of the upstreams to cancel after unlocking, taken when the stream ended.
-    @usableFromInline var cancelling: UpstreamSlots?
+    @usableFromInline var cancelling = UpstreamSlots(count: 0)
+    /// Whether `requests` or `cancelling` has something to do.
+    @usableFromInline var hasWork = false
 
     @inlinable
     init(upstreamCount: Int) {
@@ -160,32 +157,20 @@ struct CombiningCore<Output> {
         return false
     }
 
-    /// Whether upstream `index` has sent its subscription and not yet completed: only then are
-    /// its values taken (S2).
-    @inlinable
-    func isSubscribed(_ index: Int) -> Bool {
-        slots.state(at: index) == .subscribed
-    }
-
     /// Whether upstream `index` has finished (while the stream is running).
     @inlinable
-    func isFinished(_ index: Int) -> Bool {
+    mutating func isFinished(_ index: Int) -> Bool {
         slots.state(at: index) == .finished
     }
-
-    /// Whether requests or cancels wait to be made.
-    @inlinable var hasWork: Bool { !requests.isEmpty || cancelling != nil }
 
     /// Ends the stream with `completion`, delivered behind the values already paid for: the
     /// upstreams still running are cancelled.
     @inlinable
     mutating func end<Failure>(_ completion: Subscribers.Completion<Failure>) {
         phase = .ending
-        let upstreams = slots
+        cancelling = slots
         slots = UpstreamSlots(count: 0)
-        var anySubscribed = false
-        upstreams.forEachSubscribed { _ in anySubscribed = true }
-        if anySubscribed { cancelling = upstreams }
+        hasWork = true
         switch completion {
         case .finished: self.completion = .finished
         case .failure(let error): self.completion = .failure(error)
@@ -196,6 +181,7 @@ struct CombiningCore<Output> {
     @inlinable
     mutating func requestFromEveryUpstream(_ more: Subscribers.Demand) {
         slots.forEachSubscribed { requests.append(UpstreamRequest($0, more)) }
+        if !requests.isEmpty { hasWork = true }
     }
 
     /// Gathers a request of `more` for upstream `index`, if it is still subscribed.
@@ -203,7 +189,18 @@ struct CombiningCore<Output> {
     mutating func request(_ more: Subscribers.Demand, fromUpstream index: Int) {
         if let subscription = slots.withSlot(at: index, { $0.subscription }) {
             requests.append(UpstreamRequest(subscription, more))
+            hasWork = true
         }
+    }
+
+    /// Takes the gathered requests and cancels, to be made after unlocking.
+    @inlinable
+    mutating func takeWork() -> (requests: ContiguousArray<UpstreamRequest>, cancelling: UpstreamSlots) {
+        let work = (requests, cancelling)
+        requests = []
+        cancelling = UpstreamSlots(count: 0)
+        hasWork = false
+        return work
     }
 }
 
@@ -217,14 +214,15 @@ protocol CombiningRules {
     static var name: StaticString { get }
     /// No values yet.
     init()
-    /// The first request for upstream `index`, made as soon as it is subscribed.
-    func initialDemand(for index: Int, _ core: CombiningCore<Output>) -> Subscribers.Demand
-    /// The downstream's demand has grown by `added` (`core.demand` already includes it): move
-    /// what waited for it into `core.ready`, and gather the upstream requests it calls for.
-    mutating func demandDidGrow(by added: Subscribers.Demand, _ core: inout CombiningCore<Output>)
+    /// The first request for upstream `index`, made as soon as it is subscribed; `requested` is
+    /// everything the downstream has requested so far.
+    func initialDemand(for index: Int, requested: Subscribers.Demand) -> Subscribers.Demand
+    /// The downstream's demand has grown by `added` (`core.demand` already includes it): send
+    /// what waited for it (into `paid`), and gather the upstream requests it calls for.
+    mutating func demandDidGrow(by added: Subscribers.Demand, _ core: inout CombiningCore, paid: inout FIFOQueue<Output>)
     /// Upstream `index` finished (its slot is already `.finished` and counted): end the stream
     /// if that is the rule.
-    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore<Output>)
+    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore)
 }
 
 /// Rules whose upstreams' values go into a typed `Storage` (zip, combineLatest): each upstream's
@@ -235,28 +233,42 @@ protocol StoringRules: CombiningRules {
     associatedtype Storage
     var storage: Storage { get set }
     /// A value from upstream `index` was just stored: returns the combination to send, paid for
-    /// (`core.demand` already lessened), or `nil`.
-    mutating func valueStored(at index: Int, _ core: inout CombiningCore<Output>) -> Output?
+    /// (`core.demand` already lessened), or `nil`. A combination that must wait behind others
+    /// goes into `paid`.
+    mutating func valueStored(at index: Int, _ core: inout CombiningCore, paid: inout FIFOQueue<Output>) -> Output?
 }
 
 /// The subscription a combining operator's downstream receives; see the comment at the top of
 /// this file.
 @usableFromInline
 final class CombiningSubscription<Downstream: Subscriber, Rules: CombiningRules>: Subscription,
-    CustomStringConvertible,
-    @unchecked Sendable  // `core` and `rules` guarded by `lock`; `downstream` owned by the drain-token holder
+    CustomStringConvertible, SerialDelivery,
+    @unchecked Sendable  // `core`, `rules`, `serial` guarded by `lock`; `downstream` owned by the drain-token holder
 where Rules.Output == Downstream.Input {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
+    /// What the drain-token holder hands out with the lock released.
+    @usableFromInline
+    enum Delivery {
+        /// Gathered requests and cancels for the upstreams.
+        case work(ContiguousArray<UpstreamRequest>, UpstreamSlots)
+        case value(Output)
+        /// The completion, with what the stream lets go of after it.
+        case completion(Subscribers.Completion<any Error>, Downstream?, Rules)
+        /// What a cancelled stream lets go of.
+        case letGo(Downstream?)
+    }
+
     @usableFromInline let lock = Lock()
     // `@exclusivity(unchecked)`: the lock (or the drain token, for `downstream`) already makes
     // every access exclusive; the runtime's dynamic check would only add cost per value.
-    @exclusivity(unchecked) @usableFromInline var core: CombiningCore<Output>
+    @exclusivity(unchecked) @usableFromInline var core: CombiningCore
     @exclusivity(unchecked) @usableFromInline var rules = Rules()
-    /// The drain token. The subscribing thread holds it until the downstream has its
-    /// subscription, so that nothing is delivered before (S2).
-    @exclusivity(unchecked) @usableFromInline var isDraining = true
+    /// Values paid for and not yet delivered, oldest first, and the drain token. The
+    /// subscribing thread holds the token until the downstream has its subscription, so that
+    /// nothing is delivered before (S2).
+    @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Output>()
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     /// `true` once the phase has left `running`: written with the lock held, read without.
     @usableFromInline let isOver = Atomic<Bool>(false)
@@ -265,9 +277,20 @@ where Rules.Output == Downstream.Input {
     init(downstream: Downstream, upstreamCount: Int) {
         self.downstream = downstream
         core = CombiningCore(upstreamCount: upstreamCount)
+        serial.isDraining = true
     }
 
     @usableFromInline var description: String { "\(Rules.name)" }
+
+    // The engine reads `core` only through stored properties and `mutating` calls: a
+    // non-mutating call on a struct stored in a class works on a copy of the whole struct.
+
+    /// Whether the stream is taking values. Call with the lock held.
+    @inlinable
+    var isRunningLocked: Bool {
+        if case .running = core.phase { return true }
+        return false
+    }
 
     // MARK: Starting
 
@@ -276,7 +299,7 @@ where Rules.Output == Downstream.Input {
     func start() {
         downstream!.receive(subscription: self)
         lock.lock()
-        if core.upstreamCount == 0, core.isRunning {
+        if core.upstreamCount == 0, isRunningLocked {
             core.end(Subscribers.Completion<Failure>.finished)
         }
         drainLocked()
@@ -294,13 +317,12 @@ where Rules.Output == Downstream.Input {
         // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
         guard more != .none else { return }
         lock.lock()
-        guard core.isRunning else {
+        guard isRunningLocked else {
             lock.unlock()
             return
         }
-        core.demand += more
         core.requested += more
-        rules.demandDidGrow(by: more, &core)
+        addDemandLocked(more)
         unlockAndFlush()
     }
 
@@ -319,12 +341,12 @@ where Rules.Output == Downstream.Input {
         core.slots = UpstreamSlots(count: 0)
         let waiting = rules
         rules = Rules()
-        let ready = core.ready.takeAll()
+        let paid = serial.pending.takeAll()
         let completion = core.completion.take()
-        let downstream = isDraining ? nil : self.downstream.take()
+        let downstream = serial.isDraining ? nil : self.downstream.take()
         lock.unlock()
         upstreams.forEachSubscribed { $0.cancel() }
-        withExtendedLifetime((waiting, ready, completion, downstream)) {}
+        withExtendedLifetime((waiting, paid, completion, downstream)) {}
     }
 
     // MARK: The upstreams' signals
@@ -332,7 +354,7 @@ where Rules.Output == Downstream.Input {
     @inlinable
     func receive(subscription: any Subscription, at index: Int) {
         lock.lock()
-        guard core.isRunning, core.slots.state(at: index) == .awaiting else {
+        guard isRunningLocked, core.slots.state(at: index) == .awaiting else {
             lock.unlock()
             subscription.cancel()
             return
@@ -341,7 +363,7 @@ where Rules.Output == Downstream.Input {
             $0.state = .subscribed
             $0.subscription = subscription
         }
-        let initial = rules.initialDemand(for: index, core)
+        let initial = rules.initialDemand(for: index, requested: core.requested)
         lock.unlock()
         if initial != .none { subscription.request(initial) }
     }
@@ -351,14 +373,14 @@ where Rules.Output == Downstream.Input {
     @inlinable
     func receive<Input>(
         _ value: Input, at index: Int,
-        take: (inout Rules, Input, inout CombiningCore<Output>) -> (send: Output?, more: Subscribers.Demand)
+        take: (inout Rules, Input, inout CombiningCore, inout FIFOQueue<Output>) -> (send: Output?, more: Subscribers.Demand)
     ) -> Subscribers.Demand {
         lock.lock()
-        guard core.isRunning, core.isSubscribed(index) else {
+        guard isRunningLocked, core.slots.state(at: index) == .subscribed else {
             lock.unlock()
             return .none
         }
-        let (send, more) = take(&rules, value, &core)
+        let (send, more) = take(&rules, value, &core, &serial.pending)
         if let send {
             sendLocked(send)
         } else {
@@ -370,7 +392,7 @@ where Rules.Output == Downstream.Input {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
         lock.lock()
-        guard core.isRunning, core.isSubscribed(index) else {
+        guard isRunningLocked, core.slots.state(at: index) == .subscribed else {
             lock.unlock()
             return
         }
@@ -390,93 +412,90 @@ where Rules.Output == Downstream.Input {
         withExtendedLifetime(subscription) {}
     }
 
-    // MARK: Delivery
+    // MARK: Delivery (SerialDelivery)
 
     /// Sends `value`, paid for, downstream: at once when nobody is delivering and no other work
-    /// is gathered (the fast path, without the queue), else through `core.ready`. Call with the
+    /// is gathered (the fast path, without the queue), else through the queue. Call with the
     /// lock held; returns with it released.
     @inlinable
     func sendLocked(_ value: Output) {
-        if isDraining || core.hasWork {
-            core.ready.append(value)
-            unlockAndFlush()
+        guard !core.hasWork, serial.takeToken() else {
+            submitLocked(value)
             return
         }
-        // The token is free, so `ready` is empty: `value` is next.
-        isDraining = true
+        // The token was free, so nothing waits: `value` is next.
         lock.unlock()
-        let more = deliver(value)
+        let more = deliverValue(value)
         lock.lock()
         if more != .none { addReturnedDemandLocked(more) }
         drainLocked()
     }
 
-    /// Delivers what is ready unless someone else is delivering, else releases the lock and
-    /// makes the gathered requests and cancels. Call with the lock held.
+    /// Delivers what is due unless someone else is delivering; else releases the lock and makes
+    /// the gathered requests and cancels itself. Call with the lock held.
     @inlinable
     func unlockAndFlush() {
-        if !isDraining && (!core.ready.isEmpty || core.completion != nil) {
-            isDraining = true
+        let due: Bool
+        switch core.phase {
+        case .running: due = !serial.pending.isEmpty
+        case .ending: due = true
+        case .done: due = false
+        }
+        if due, serial.takeToken() {
             drainLocked()
         } else if core.hasWork {
-            let (requests, cancels) = takeWorkLocked()
+            let work = core.takeWork()
             unlock()
-            perform(requests, cancels)
+            perform(work.requests, work.cancelling)
         } else {
             unlock()
         }
     }
 
-    /// The drain loop: makes the gathered requests and cancels, delivers what is ready, in
-    /// order, one event at a time with the lock released, then the completion; then gives the
-    /// token back. Call with the lock held and the token taken; returns with both released.
     @inlinable
-    func drainLocked() {
-        while true {
-            if core.hasWork {
-                let (requests, cancels) = takeWorkLocked()
-                unlock()
-                perform(requests, cancels)
-                lock.lock()
-                continue
-            }
-            if case .done = core.phase {
-                let downstream = self.downstream.take()
-                isDraining = false
-                unlock()
-                withExtendedLifetime(downstream) {}
-                return
-            }
-            if let value = core.ready.popFirst() {
-                unlock()
-                let more = deliver(value)
-                lock.lock()
-                if more != .none { addReturnedDemandLocked(more) }
-                continue
-            }
-            guard let completion = core.completion.take() else {
-                isDraining = false
-                unlock()
-                return
-            }
-            core.phase = .done
-            let downstream = self.downstream.take()
-            let waiting = rules
-            rules = Rules()
-            isDraining = false
-            unlock()
+    func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<Delivery> {
+        if returned != .none { addReturnedDemandLocked(returned) }
+        if !isRunningLocked { isOver.store(true, ordering: .releasing) }
+        if core.hasWork {
+            let work = core.takeWork()
+            return .deliver(.work(work.requests, work.cancelling))
+        }
+        if case .done = core.phase {
+            return .stop(.letGo(downstream.take()))
+        }
+        if let value = serial.pending.popFirst() {
+            return .deliver(.value(value))
+        }
+        guard let completion = core.completion.take() else { return .stop(nil) }
+        core.phase = .done
+        let waiting = rules
+        rules = Rules()
+        return .deliver(.completion(completion, downstream.take(), waiting))
+    }
+
+    @inlinable
+    func deliver(_ delivery: Delivery) -> DeliveryResult {
+        switch delivery {
+        case .work(let requests, let cancelling):
+            perform(requests, cancelling)
+            return .returned(.none)
+        case .value(let value):
+            return .returned(deliverValue(value))
+        case .completion(let completion, let downstream, _):
             switch completion {
             case .finished: downstream?.receive(completion: .finished)
             case .failure(let error): downstream?.receive(completion: .failure(error as! Failure))
             }
-            withExtendedLifetime(waiting) {}
-            return
+            // The token is kept: nothing may follow the completion.
+            return .leave
+        case .letGo:
+            return .returned(.none)
         }
     }
 
     /// Calls the downstream with `value`. Only the drain-token holder calls it.
     @inlinable
-    func deliver(_ value: Output) -> Subscribers.Demand {
+    func deliverValue(_ value: Output) -> Subscribers.Demand {
         // Moved out and back in rather than copied, which would retain and release it per
         // value; nothing else touches it while the token is held.
         guard let downstream = self.downstream.take() else { return .none }
@@ -485,33 +504,32 @@ where Rules.Output == Downstream.Input {
         return more
     }
 
+    /// Adds `more` to the downstream's demand and lets the rules act on it. Call with the lock
+    /// held, while running.
+    @inlinable
+    func addDemandLocked(_ more: Subscribers.Demand) {
+        core.demand += more
+        rules.demandDidGrow(by: more, &core, paid: &serial.pending)
+    }
+
     /// Demand the downstream returned from `receive(_:)`. Call with the lock held.
     @inlinable
     func addReturnedDemandLocked(_ more: Subscribers.Demand) {
-        guard core.isRunning else { return }
-        core.demand += more
-        rules.demandDidGrow(by: more, &core)
+        if isRunningLocked { addDemandLocked(more) }
     }
 
     /// Releases the lock, first marking the stream over for ``isRunning`` if it has ended.
     @inlinable
     func unlock() {
-        if !core.isRunning { isOver.store(true, ordering: .releasing) }
+        if !isRunningLocked { isOver.store(true, ordering: .releasing) }
         lock.unlock()
-    }
-
-    @inlinable
-    func takeWorkLocked() -> (ContiguousArray<UpstreamRequest>, UpstreamSlots?) {
-        let work = (core.requests, core.cancelling.take())
-        core.requests = []
-        return work
     }
 
     /// Makes gathered requests and cancels. Cancels first: a failure cancels the other
     /// upstreams before it is delivered.
     @inlinable
-    func perform(_ requests: ContiguousArray<UpstreamRequest>, _ cancels: UpstreamSlots?) {
-        cancels?.forEachSubscribed { $0.cancel() }
+    func perform(_ requests: ContiguousArray<UpstreamRequest>, _ cancelling: UpstreamSlots) {
+        cancelling.forEachSubscribed { $0.cancel() }
         for request in requests { request.subscription.request(request.demand) }
     }
 }
@@ -544,7 +562,9 @@ struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let index = self.index
-        return merger.receive(input, at: index) { rules, value, core in rules.take(value, at: index, &core) }
+        return merger.receive(input, at: index) { rules, value, core, paid in
+            rules.take(value, at: index, &core)
+        }
     }
 
     @inlinable
@@ -583,9 +603,9 @@ where Rules.Output == Downstream.Input {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let (index, store) = (self.index, self.store)
-        return combiner.receive(input, at: index) { rules, value, core in
+        return combiner.receive(input, at: index) { rules, value, core, paid in
             store(&rules.storage, value)
-            return (rules.valueStored(at: index, &core), .none)
+            return (rules.valueStored(at: index, &core, paid: &paid), .none)
         }
     }
 
