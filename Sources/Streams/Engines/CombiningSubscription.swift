@@ -141,8 +141,8 @@ struct CombiningCore {
     @usableFromInline var finishedCount = 0
     /// Requests gathered under the lock, made after unlocking.
     @usableFromInline var requests = ContiguousArray<UpstreamRequest>()
-    /// The slots of the upstreams to cancel after unlocking, taken when the stream ended.
-    @usableFromInline var cancelling = UpstreamSlots(count: 0)
+    /// The upstreams to cancel after unlocking, gathered when the stream ended.
+    @usableFromInline var cancelling = ContiguousArray<any Subscription>()
     /// Whether `requests` or `cancelling` has something to do.
     @usableFromInline var hasWork = false
 
@@ -168,9 +168,9 @@ struct CombiningCore {
     @inlinable
     mutating func end<Failure>(_ completion: Subscribers.Completion<Failure>) {
         phase = .ending
-        cancelling = slots
+        slots.forEachSubscribed { cancelling.append($0) }
         slots = UpstreamSlots(count: 0)
-        hasWork = true
+        if !cancelling.isEmpty { hasWork = true }
         switch completion {
         case .finished: self.completion = .finished
         case .failure(let error): self.completion = .failure(error)
@@ -195,10 +195,10 @@ struct CombiningCore {
 
     /// Takes the gathered requests and cancels, to be made after unlocking.
     @inlinable
-    mutating func takeWork() -> (requests: ContiguousArray<UpstreamRequest>, cancelling: UpstreamSlots) {
+    mutating func takeWork() -> (requests: ContiguousArray<UpstreamRequest>, cancelling: ContiguousArray<any Subscription>) {
         let work = (requests, cancelling)
         requests = []
-        cancelling = UpstreamSlots(count: 0)
+        cancelling = []
         hasWork = false
         return work
     }
@@ -252,7 +252,7 @@ where Rules.Output == Downstream.Input {
     @usableFromInline
     enum Delivery {
         /// Gathered requests and cancels for the upstreams.
-        case work(ContiguousArray<UpstreamRequest>, UpstreamSlots)
+        case work(ContiguousArray<UpstreamRequest>, ContiguousArray<any Subscription>)
         case value(Output)
         /// The completion, with what the stream lets go of after it.
         case completion(Subscribers.Completion<any Error>, Downstream?, Rules)
@@ -337,8 +337,8 @@ where Rules.Output == Downstream.Input {
         isOver.store(true, ordering: .releasing)
         // Let go of after unlocking: the upstreams (cancelled), what waits, and the downstream
         // unless a drain in progress is using it (it lets go of it when it sees `.done`).
-        let upstreams = core.slots
-        core.slots = UpstreamSlots(count: 0)
+        var upstreams = UpstreamSlots(count: 0)
+        swap(&upstreams, &core.slots)
         let waiting = rules
         rules = Rules()
         let paid = serial.pending.takeAll()
@@ -528,8 +528,8 @@ where Rules.Output == Downstream.Input {
     /// Makes gathered requests and cancels. Cancels first: a failure cancels the other
     /// upstreams before it is delivered.
     @inlinable
-    func perform(_ requests: ContiguousArray<UpstreamRequest>, _ cancelling: UpstreamSlots) {
-        cancelling.forEachSubscribed { $0.cancel() }
+    func perform(_ requests: ContiguousArray<UpstreamRequest>, _ cancelling: ContiguousArray<any Subscription>) {
+        for subscription in cancelling { subscription.cancel() }
         for request in requests { request.subscription.request(request.demand) }
     }
 }
