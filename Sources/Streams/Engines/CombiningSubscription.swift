@@ -10,36 +10,41 @@ import Synchronization
 // The rules work on ``CombiningCore``, the state every combining operator shares.
 //
 // State machine (``CombiningPhase``): `running` (taking values) → `ending` (the completion is
-// decided and waits behind the values already paid for; the upstreams are over) → `done` (the
-// completion was delivered, or the downstream cancelled). Per upstream (``UpstreamSlot``):
+// decided and waits behind the values already paid for; the upstreams are cancelled) → `done`
+// (the completion was delivered, or the downstream cancelled). Per upstream (``UpstreamSlot``):
 // `awaiting` → `subscribed` → `finished`; values are taken only from a `subscribed` upstream,
 // and a second subscription is cancelled (S2).
 //
-// Locking: one `lock` guards the core and the rules. The downstream is touched only by the
-// holder of the *drain token* (`isDraining`): only the token holder calls the downstream, so it
-// is never called from two threads at once (S3). A value that arrives while another thread
-// holds the token goes into the queue (`serial`), and the holder delivers it after the one it is
-// delivering, in a loop rather than by recursion: a `request` from inside `receive(_:)` that
-// makes an upstream send at once adds to the running loop instead of growing the stack (S8).
+// Locking and delivery: one `lock` guards the core, the rules and the queue. Delivery is the
+// project's serialized delivery (``SerialDelivery``, Engines/SerialDelivery.swift): only the
+// holder of the drain token calls the downstream, one signal at a time (S3); a value that
+// arrives while another thread holds the token waits in the queue (`serial`), and a request
+// from inside `receive(_:)` adds to the running loop instead of recursing (S8). The queue holds
+// only values already paid for: each took its unit of the downstream's demand before it went in
+// (S1). Values that wait for demand stay in the rules (merge's waiting values, zip's queues).
 // Nothing is called with the lock held: requests and cancels for the upstreams are gathered in
-// the core and made after unlocking, and what the stream lets go of (an upstream's
-// subscription, waiting values, the downstream) is dropped after unlocking too.
+// the core and made after unlocking (the drain loop hands them out as a delivery), and what the
+// stream lets go of (an upstream's subscription, waiting values, the downstream) is dropped
+// after unlocking too.
 //
-// Everything in the queue is paid for: its unit of the downstream's demand was taken when it
-// was put there (S1). Values that wait for demand stay in the rules (merge's waiting values,
-// zip's queues).
-//
-// Performance (measured with `StreamsBenchmarks M1 M2 C1 C2`, see Docs/Performance.md):
-// - Per value, the lock is taken twice and nothing is allocated: with the token free, a value
-//   goes straight to the downstream without the queue (`sendLocked`).
+// Performance. `StreamsBenchmarks M1 M2 C1 C2` measures it (M1/C1 per value, M2/C2 per
+// subscription); the figures are in Docs/Performance.md.
+// - Per value: the lock is taken twice and nothing is allocated. With the token free and no
+//   work gathered, a value goes straight to the downstream without the queue (`sendLocked`),
+//   and the downstream is moved out of its property and back rather than copied (no retain and
+//   release per value).
+// - The engine reads and changes `core` only through its stored properties and `mutating`
+//   calls: a non-mutating call on a struct stored in a class works on a copy of the whole
+//   struct, which here (existentials, arrays) costs about 120 ns per value.
 // - Per subscription, the cost is the objects and what their deinit must look up. A class's
-//   deinit is never specialized: every stored property whose type is built from the generic
-//   parameters (an `Optional<Downstream>`, a type nested in the generic class) costs a generic
-//   metadata lookup at run time when the object dies. So the per-upstream slots, the phase and
-//   the gathered requests are non-generic top-level types, the pending completion is kept as
-//   `Completion<any Error>`, and the rules are a stored property whose type is a generic
-//   parameter itself (its metadata comes with the class's). Arrays are allocated only when
-//   there is something to put in them (the slots, one per subscription).
+//   deinit is never specialized: a stored property whose type is built from the generic
+//   parameters (`Completion<Failure>?`, a type nested in the generic class) costs a generic
+//   metadata lookup at run time when the object dies. So the slots, the phase and the gathered
+//   requests are non-generic types, the pending completion is a `Completion<any Error>`, and
+//   the rules are a stored property whose type is a generic parameter itself.
+// - The slots of the first two upstreams are stored inline (``UpstreamSlots``): a merge, zip
+//   or combineLatest of two publishers allocates no slot array; the upstreams to cancel are
+//   gathered into an array only when some are still live.
 // - ``CombiningSubscription/isRunning``, asked before each upstream is subscribed, reads an
 //   atomic mirror of the phase instead of taking the lock.
 
