@@ -1,8 +1,10 @@
 // MARK: - combineLatest
 
-// The types for three and four publishers (`CombineLatest3`, `CombineLatest4` and their latest
-// values) are in Publishers.CombineLatest.generated.swift, made by Scripts/generate-arities from
-// Scripts/templates/Publishers.CombineLatest.generated.swift.template.
+// The publisher types (`CombineLatest`, `CombineLatest3`, `CombineLatest4`), their latest values,
+// and the `combineLatest` operators for three and four publishers are in
+// Publishers.CombineLatest.generated.swift, made by Scripts/generate-arities from
+// Scripts/templates/Publishers.CombineLatest.generated.swift.template. This file has the
+// two-publisher operators and the rules every combineLatest follows.
 
 extension Publisher {
     /// Sends a tuple of the latest value of this publisher and of another whenever either sends
@@ -97,190 +99,9 @@ extension Publisher {
     ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T> where P.Failure == Failure {
         Publishers.Map(upstream: Publishers.CombineLatest(self, other)) { transform($0.0, $0.1) }
     }
-
-    /// Sends a tuple of the latest values of this publisher and of two others whenever any of
-    /// them sends a value, once all have sent one.
-    ///
-    /// <!-- marble combineLatest3: $0[0].combineLatest($0[1], $0[2]).map { "(\($0), \($1), \($2))" } -->
-    /// ```text
-    /// self:   -1-----2-|
-    /// b:      ---a-----|
-    /// c:      -----x---|
-    ///         combineLatest(b, c)
-    /// output: -----p-q-|      (p = (1, a, x), q = (2, a, x))
-    /// ```
-    ///
-    /// ![Marble diagram of combineLatest3](marble-combineLatest3)
-    ///
-    /// ```swift
-    /// let a = PassthroughSubject<Int, Never>()
-    /// let b = PassthroughSubject<Int, Never>()
-    /// let c = PassthroughSubject<Int, Never>()
-    /// let cancellable = a.combineLatest(b, c).sink { print($0) }
-    /// a.send(1)
-    /// b.send(2)
-    /// c.send(3)
-    /// a.send(4)
-    /// // Prints: (1, 2, 3)
-    /// //         (4, 2, 3)
-    /// ```
-    ///
-    /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
-    /// - Combine compatibility: as `combineLatest(_:)`.
-    /// - Complexity: O(1) per value.
-    @inlinable
-    public func combineLatest<P: Publisher, Q: Publisher>(
-        _ publisher1: P, _ publisher2: Q
-    ) -> Publishers.CombineLatest3<Self, P, Q> where P.Failure == Failure, Q.Failure == Failure {
-        Publishers.CombineLatest3(self, publisher1, publisher2)
-    }
-
-    /// Sends what a closure makes of the latest values of this publisher and of two others,
-    /// whenever any of them sends a value, once all have sent one.
-    ///
-    /// The same as `combineLatest(_:_:)` followed by `map`.
-    ///
-    /// <!-- marble combineLatest3-transform: $0[0].ints.combineLatest($0[1].ints, $0[2].ints) { $0 + $1 + $2 } -->
-    /// ```text
-    /// self:   -1-----2-|
-    /// b:      ---3-----|
-    /// c:      -----5---|
-    ///         combineLatest(b, c) { $0 + $1 + $2 }
-    /// output: -----p-q-|      (p = 9, q = 10)
-    /// ```
-    ///
-    /// ![Marble diagram of combineLatest3-transform](marble-combineLatest3-transform)
-    ///
-    /// ```swift
-    /// let c = Just(1).combineLatest(Just(2), [3, 4].publisher) { $0 + $1 + $2 }.sink { print($0) }
-    /// // Prints: 6
-    /// //         7
-    /// ```
-    ///
-    /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
-    /// - Combine compatibility: as `combineLatest(_:)`.
-    /// - Complexity: O(1) per value.
-    @inlinable
-    public func combineLatest<P: Publisher, Q: Publisher, T>(
-        _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
-    ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T> where P.Failure == Failure, Q.Failure == Failure {
-        Publishers.Map(upstream: Publishers.CombineLatest3(self, publisher1, publisher2)) {
-            transform($0.0, $0.1, $0.2)
-        }
-    }
-
-    /// Sends a tuple of the latest values of this publisher and of three others whenever any of
-    /// them sends a value, once all have sent one.
-    ///
-    /// <!-- marble combineLatest4: $0[0].combineLatest($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } -->
-    /// ```text
-    /// self:   -1------2-|
-    /// b:      --a-------|
-    /// c:      ---x------|
-    /// d:      ----7-----|
-    ///         combineLatest(b, c, d)
-    /// output: ----p---q-|      (p = (1, a, x, 7), q = (2, a, x, 7))
-    /// ```
-    ///
-    /// ![Marble diagram of combineLatest4](marble-combineLatest4)
-    ///
-    /// ```swift
-    /// let c = Just(1).combineLatest(Just("a"), Just(true), [2.5, 3.5].publisher).sink { print($0) }
-    /// // Prints: (1, "a", true, 2.5)
-    /// //         (1, "a", true, 3.5)
-    /// ```
-    ///
-    /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
-    /// - Combine compatibility: as `combineLatest(_:)`.
-    /// - Complexity: O(1) per value.
-    @inlinable
-    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(
-        _ publisher1: P, _ publisher2: Q, _ publisher3: R
-    ) -> Publishers.CombineLatest4<Self, P, Q, R>
-    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
-        Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)
-    }
-
-    /// Sends what a closure makes of the latest values of this publisher and of three others,
-    /// whenever any of them sends a value, once all have sent one.
-    ///
-    /// The same as `combineLatest(_:_:_:)` followed by `map`.
-    ///
-    /// <!-- marble combineLatest4-transform: $0[0].ints.combineLatest($0[1].ints, $0[2].ints, $0[3].ints) { $0 + $1 + $2 + $3 } -->
-    /// ```text
-    /// self:   -1------2-|
-    /// b:      --1-------|
-    /// c:      ---1------|
-    /// d:      ----1-----|
-    ///         combineLatest(b, c, d) { $0 + $1 + $2 + $3 }
-    /// output: ----p---q-|      (p = 4, q = 5)
-    /// ```
-    ///
-    /// ![Marble diagram of combineLatest4-transform](marble-combineLatest4-transform)
-    ///
-    /// ```swift
-    /// let c = Just(1).combineLatest(Just(2), Just(3), [4, 5].publisher) { $0 + $1 + $2 + $3 }
-    ///     .sink { print($0) }
-    /// // Prints: 10
-    /// //         11
-    /// ```
-    ///
-    /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
-    /// - Combine compatibility: as `combineLatest(_:)`.
-    /// - Complexity: O(1) per value.
-    @inlinable
-    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
-        _ publisher1: P, _ publisher2: Q, _ publisher3: R,
-        _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
-    ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
-    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
-        Publishers.Map(upstream: Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)) {
-            transform($0.0, $0.1, $0.2, $0.3)
-        }
-    }
 }
 
-// MARK: - Publishers
-
-extension Publishers {
-    /// The publisher of `combineLatest(_:)`: the latest values of two publishers, whenever
-    /// either sends one.
-    public struct CombineLatest<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
-        /// A tuple of the latest value of each upstream.
-        public typealias Output = (A.Output, B.Output)
-        /// The upstreams' failure type.
-        public typealias Failure = A.Failure
-
-        /// The first publisher to combine.
-        public let a: A
-        /// The second publisher to combine.
-        public let b: B
-
-        /// Creates a publisher that combines the latest values of `a` and `b`.
-        @inlinable
-        public init(_ a: A, _ b: B) {
-            self.a = a
-            self.b = b
-        }
-
-        /// Subscribes `subscriber` to the tuples, then each upstream in order.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Storage = Latest2<A.Output, B.Output>
-            typealias Combiner = CombineLatestSubscription<Storage, S>
-            let combiner = Combiner(downstream: subscriber, upstreamCount: 2)
-            combiner.start()
-            guard combiner.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, Combiner>(combiner, index: 0) { $0.a = $1 })
-            guard combiner.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, Combiner>(combiner, index: 1) { $0.b = $1 })
-        }
-    }
-}
-
-extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {}
-
-// MARK: - Subscription
+// MARK: - Rules
 
 /// The latest value of each upstream of a combineLatest, typed: the only part of the
 /// combineLatest state machine that depends on the arity.
@@ -290,86 +111,47 @@ protocol LatestValues {
     associatedtype Output
     /// No values yet.
     init()
-    /// The latest values; every upstream must have sent one.
-    var combination: Output { get }
+    /// The latest values, once every upstream has sent one.
+    var combination: Output? { get }
 }
 
-/// The latest values of a two-upstream combineLatest.
+/// What a combineLatest (`CombineLatest`, `CombineLatest3`, `CombineLatest4`) does with its
+/// upstreams' values.
+///
+/// Each value replaces its upstream's latest in `storage`. Once every upstream has sent one,
+/// each value makes a tuple, paid for from the downstream's demand, or dropped when there is
+/// none. The downstream's demand, requested or returned, is passed to every upstream as it is.
 @usableFromInline
-struct Latest2<A, B>: LatestValues {
-    @usableFromInline var a: A?
-    @usableFromInline var b: B?
+struct LatestRules<Storage: LatestValues>: StoringRules {
+    @usableFromInline var storage = Storage()
+
+    @inlinable static var name: StaticString { "CombineLatest" }
 
     @inlinable init() {}
 
-    @inlinable var combination: (A, B) { (a!, b!) }
-}
-
-/// The state machine of every combineLatest (`CombineLatest`, `CombineLatest3`,
-/// `CombineLatest4`).
-///
-/// Each value replaces its upstream's latest in `latest`. Once every upstream has sent one
-/// (`missing` is zero), each value makes a tuple, paid for from the downstream's demand, or
-/// dropped when there is none. The downstream's demand, requested or returned, is passed to
-/// every upstream as it is.
-@usableFromInline
-final class CombineLatestSubscription<Storage: LatestValues, Downstream: Subscriber>:
-    CombiningSubscription<Downstream, CombineLatestSubscription<Storage, Downstream>>, CombiningRules, SlotStoring,
-    @unchecked Sendable  // all added state is guarded by `lock`
-where Storage.Output == Downstream.Input {
-    @exclusivity(unchecked) @usableFromInline var latest = Storage()
-    @exclusivity(unchecked) @usableFromInline var hasValue: [Bool]
-    /// How many upstreams have not sent a value yet.
-    @exclusivity(unchecked) @usableFromInline var missing: Int
-
     @inlinable
-    init(downstream: Downstream, upstreamCount: Int) {
-        hasValue = Array(repeating: false, count: upstreamCount)
-        missing = upstreamCount
-        super.init(downstream: downstream, upstreamCount: upstreamCount, name: "CombineLatest")
-    }
-
-    /// Takes a value from upstream `index`, stored with `store` as that upstream's latest.
-    @inlinable
-    func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand {
-        lock.lock()
-        guard case .running = phase, isSubscribedLocked(index) else {
-            lock.unlock()
-            return .none
-        }
-        store(&latest, value)
-        if missing > 0 && !hasValue[index] {
-            hasValue[index] = true
-            missing -= 1
-        }
-        if missing == 0 && demand != .none {
-            demand -= 1
-            sendLocked(latest.combination)
-            return .none
-        }
-        lock.unlock()
-        return .none
+    mutating func valueStored(
+        at index: Int, _ core: inout CombiningCore, paid: inout FIFOQueue<Storage.Output>
+    ) -> Storage.Output? {
+        guard core.demand != .none, let tuple = storage.combination else { return nil }
+        core.demand -= 1
+        return tuple
     }
 
     @inlinable
-    func initialDemandLocked(for index: Int) -> Subscribers.Demand {
+    func initialDemand(for index: Int, requested: Subscribers.Demand) -> Subscribers.Demand {
         requested
     }
 
     @inlinable
-    func demandDidGrowLocked(by added: Subscribers.Demand) {
-        requestFromEveryUpstreamLocked(added)
+    mutating func demandDidGrow(
+        by added: Subscribers.Demand, _ core: inout CombiningCore, paid: inout FIFOQueue<Storage.Output>
+    ) {
+        core.requestFromEveryUpstream(added)
     }
 
     @inlinable
-    func upstreamFinishedLocked(at index: Int) {
-        if finishedCount == slots.count { endLocked(.finished) }
-    }
-
-    @inlinable
-    func takeWaitingLocked() -> Any {
-        let taken = latest
-        latest = Storage()
-        return taken
+    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore) {
+        if core.finishedCount == core.upstreamCount { core.end(Subscribers.Completion<Never>.finished) }
     }
 }

@@ -232,9 +232,41 @@ extension Publisher {
     }
 }
 
-// MARK: - Publishers.Merge3 ... Merge8
+// MARK: - Publishers.Merge ... Merge8
 
 extension Publishers {
+    /// The publisher of `merge(with:)`: the values of two publishers, in the order they arrive.
+    public struct Merge<A: Publisher, B: Publisher>: Publisher
+    where A.Output == B.Output, A.Failure == B.Failure {
+        /// The upstreams' output type.
+        public typealias Output = A.Output
+        /// The upstreams' failure type.
+        public typealias Failure = A.Failure
+
+        /// The first publisher to merge.
+        public let a: A
+        /// The second publisher to merge.
+        public let b: B
+
+        /// Creates a publisher that merges the values of `a` and `b`.
+        @inlinable
+        public init(_ a: A, _ b: B) {
+            self.a = a
+            self.b = b
+        }
+
+        /// Subscribes `subscriber` to the merged values, then each upstream in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let merger = MergeSubscription(downstream: subscriber, upstreamCount: 2)
+            merger.start()
+            guard merger.isRunning else { return }
+            a.receive(subscriber: MergeSide(merger, index: 0))
+            guard merger.isRunning else { return }
+            b.receive(subscriber: MergeSide(merger, index: 1))
+        }
+    }
+
     /// The publisher of `merge(with:_:)`: the values of three publishers, in the order they
     /// arrive.
     public struct Merge3<A: Publisher, B: Publisher, C: Publisher>: Publisher
@@ -551,6 +583,8 @@ extension Publishers {
     }
 }
 
+extension Publishers.Merge: Equatable
+where A: Equatable, B: Equatable {}
 extension Publishers.Merge3: Equatable
 where A: Equatable, B: Equatable, C: Equatable {}
 extension Publishers.Merge4: Equatable

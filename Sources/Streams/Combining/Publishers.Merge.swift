@@ -1,8 +1,10 @@
 // MARK: - merge(with:)
 
-// The types and overloads for three to eight publishers (`Merge3` ... `Merge8`, `merge(with:_:)`
-// ... and the `merge(with:)` overloads on the merge types) are in Publishers.Merge.generated.swift,
-// made by Scripts/generate-arities from Scripts/templates/Publishers.Merge.generated.swift.template.
+// The publisher types for two to eight publishers (`Merge` ... `Merge8`), the operators for three
+// to eight (`merge(with:_:)` ...) and the `merge(with:)` overloads on the merge types are in
+// Publishers.Merge.generated.swift, made by Scripts/generate-arities from
+// Scripts/templates/Publishers.Merge.generated.swift.template. This file has the two-publisher
+// operators, `MergeMany`, and the rules every merge follows.
 
 extension Publisher {
     /// Combines this publisher's values with another publisher's into one stream, in the order
@@ -94,38 +96,6 @@ extension Publisher {
 // MARK: - Publishers
 
 extension Publishers {
-    /// The publisher of `merge(with:)`: the values of two publishers, in the order they arrive.
-    public struct Merge<A: Publisher, B: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure {
-        /// The upstreams' output type.
-        public typealias Output = A.Output
-        /// The upstreams' failure type.
-        public typealias Failure = A.Failure
-
-        /// The first publisher to merge.
-        public let a: A
-        /// The second publisher to merge.
-        public let b: B
-
-        /// Creates a publisher that merges the values of `a` and `b`.
-        @inlinable
-        public init(_ a: A, _ b: B) {
-            self.a = a
-            self.b = b
-        }
-
-        /// Subscribes `subscriber` to the merged values, then each upstream in order.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let merger = MergeSubscription(downstream: subscriber, upstreamCount: 2)
-            merger.start()
-            guard merger.isRunning else { return }
-            a.receive(subscriber: MergeSide(merger, index: 0))
-            guard merger.isRunning else { return }
-            b.receive(subscriber: MergeSide(merger, index: 1))
-        }
-    }
-
     /// A publisher that merges the values of any number of publishers of one type, in the order
     /// they arrive.
     ///
@@ -178,133 +148,84 @@ extension Publishers {
     }
 }
 
-extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {}
 extension Publishers.MergeMany: Equatable where Upstream: Equatable {}
 
-// MARK: - Subscription
+// MARK: - Rules
 
-/// The state machine of every merge (`Merge` to `Merge8`, `MergeMany`), for any number of
-/// upstreams.
+/// A merge's subscription (`Merge` to `Merge8`, `MergeMany`, for any number of upstreams).
+@usableFromInline
+typealias MergeSubscription<Downstream: Subscriber> = CombiningSubscription<Downstream, MergeRules<Downstream.Input>>
+
+/// What a merge does with its upstreams' values.
 ///
 /// With unlimited demand every upstream is asked for `.unlimited` and each value goes straight
-/// down (through ``CombiningSubscription/sendLocked(_:)``). With limited demand each upstream
-/// has at most one request outstanding: asked for one value when subscribed, and for the next
-/// once its value has been paid for. A value that finds no demand waits in `waiting`, in arrival
-/// order, and is paid for, in that order, as demand comes; then its upstream is asked for the
-/// next. Invariant: `waiting` is empty or `demand` is zero.
+/// down. With limited demand each upstream has at most one request outstanding: asked for one
+/// value when subscribed, and for the next once its value has been paid for. A value that finds
+/// no demand waits in `waiting`, in arrival order, and is paid for, in that order, as demand
+/// comes; then its upstream is asked for the next. Invariant: `waiting` is empty or the demand
+/// is zero.
 @usableFromInline
-final class MergeSubscription<Downstream: Subscriber>:
-    CombiningSubscription<Downstream, MergeSubscription<Downstream>>, CombiningRules,
-    @unchecked Sendable  // all added state is guarded by `lock`
-{
+struct MergeRules<Output>: CombiningRules {
     /// Values that found no demand, with their upstream's index, oldest first; at most one per
     /// upstream.
-    @exclusivity(unchecked) @usableFromInline var waiting = FIFOQueue<(index: Int, value: Downstream.Input)>()
+    @usableFromInline var waiting = FIFOQueue<(index: Int, value: Output)>()
     /// Set once the downstream's demand is unlimited and every upstream has been asked for
     /// `.unlimited`.
-    @exclusivity(unchecked) @usableFromInline var isUnlimited = false
+    @usableFromInline var isUnlimited = false
 
-    @inlinable
-    init(downstream: Downstream, upstreamCount: Int) {
-        super.init(downstream: downstream, upstreamCount: upstreamCount, name: "Merge")
-    }
+    @inlinable static var name: StaticString { "Merge" }
 
-    /// Takes a value from upstream `index`; returns `.max(1)` when the upstream may send the next
-    /// (the value was paid for under limited demand).
+    @inlinable init() {}
+
+    /// Takes a value from upstream `index`: returns it to send if it is paid for, and `.max(1)`
+    /// when the upstream may send the next (the value was paid for under limited demand).
     @inlinable
-    func receive(_ value: Downstream.Input, at index: Int) -> Subscribers.Demand {
-        lock.lock()
-        guard case .running = phase, isSubscribedLocked(index) else {
-            lock.unlock()
-            return .none
-        }
-        if isUnlimited {
-            sendLocked(value)
-            return .none
-        }
-        if demand == .none {
+    mutating func take(_ value: Output, at index: Int, _ core: inout CombiningCore)
+        -> (send: Output?, more: Subscribers.Demand)
+    {
+        if isUnlimited { return (value, .none) }
+        if core.demand == .none {
             waiting.append((index, value))
-            lock.unlock()
-            return .none
+            return (nil, .none)
         }
-        demand -= 1
-        sendLocked(value)
-        return .max(1)
+        core.demand -= 1
+        return (value, .max(1))
     }
 
     @inlinable
-    func initialDemandLocked(for index: Int) -> Subscribers.Demand {
+    func initialDemand(for index: Int, requested: Subscribers.Demand) -> Subscribers.Demand {
         isUnlimited ? .unlimited : .max(1)
     }
 
     @inlinable
-    func demandDidGrowLocked(by added: Subscribers.Demand) {
+    mutating func demandDidGrow(
+        by added: Subscribers.Demand, _ core: inout CombiningCore, paid: inout FIFOQueue<Output>
+    ) {
         if isUnlimited { return }
-        if demand == .unlimited {
+        if core.demand == .unlimited {
             isUnlimited = true
-            while let (_, value) = waiting.popFirst() { ready.append(.value(value)) }
-            requestFromEveryUpstreamLocked(.unlimited)
+            while let (_, value) = waiting.popFirst() { paid.append(value) }
+            core.requestFromEveryUpstream(.unlimited)
         } else {
-            while demand > 0, let (index, value) = waiting.popFirst() {
-                demand -= 1
-                ready.append(.value(value))
-                if case .subscribed(let subscription) = slots[index] { requests.append((subscription, .max(1))) }
+            while core.demand > 0, let (index, value) = waiting.popFirst() {
+                core.demand -= 1
+                paid.append(value)
+                core.request(.max(1), fromUpstream: index)
             }
         }
-        finishIfDoneLocked()
+        finishIfDone(&core)
     }
 
     @inlinable
-    func upstreamFinishedLocked(at index: Int) {
-        finishIfDoneLocked()
+    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore) {
+        finishIfDone(&core)
     }
 
-    /// Queues `.finished` once every upstream has finished and nothing waits.
+    /// Ends with `.finished` once every upstream has finished and nothing waits.
     @inlinable
-    func finishIfDoneLocked() {
-        if finishedCount == slots.count, waiting.isEmpty, case .running = phase {
-            endLocked(.finished)
+    func finishIfDone(_ core: inout CombiningCore) {
+        if core.finishedCount == core.upstreamCount, waiting.isEmpty, core.isRunning {
+            core.end(Subscribers.Completion<Never>.finished)
         }
-    }
-
-    @inlinable
-    func takeWaitingLocked() -> Any {
-        let taken = waiting
-        waiting = FIFOQueue()
-        return taken
-    }
-}
-
-/// The subscriber a merge gives upstream `index`: passes its signals to the merge with the index.
-@usableFromInline
-struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
-    @usableFromInline typealias Input = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline let merger: MergeSubscription<Downstream>
-    @usableFromInline let index: Int
-    @usableFromInline let combineIdentifier = CombineIdentifier()
-
-    @inlinable
-    init(_ merger: MergeSubscription<Downstream>, index: Int) {
-        self.merger = merger
-        self.index = index
-    }
-
-    @usableFromInline var description: String { "Merge" }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        merger.receive(subscription: subscription, at: index)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        merger.receive(input, at: index)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        merger.receive(completion: completion, at: index)
     }
 }

@@ -3,9 +3,187 @@
 // To change it, edit the template, then run `python3 Scripts/generate-arities`
 // (`--check` verifies the file is current).
 
-// MARK: - Publishers.Zip3, Zip4
+// MARK: - zip with three and four publishers
+
+extension Publisher {
+    /// Groups this publisher's values with those of two others, oldest with oldest, and sends
+    /// the groups as tuples.
+    ///
+    /// A tuple goes out as soon as each of the three has a value not yet used: the first values
+    /// together, then the second, and so on.
+    ///
+    /// <!-- marble zip3: $0[0].zip($0[1], $0[2]).map { "(\($0), \($1), \($2))" } -->
+    /// ```text
+    /// self:   -1---2---|
+    /// b:      --a---b--|
+    /// c:      ---x---y-|
+    ///         zip(b, c)
+    /// output: ---p---q-[;;|]   (p = (1, a, x), q = (2, b, y))
+    /// ```
+    ///
+    /// ![Marble diagram of zip3](marble-zip3)
+    ///
+    /// ```swift
+    /// let c = [1, 2].publisher.zip(["a", "b"].publisher, [true, false].publisher)
+    ///     .sink { print($0) }
+    /// // Prints: (1, "a", true)
+    /// //         (2, "b", false)
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) amortized per value.
+    @inlinable
+    public func zip<P: Publisher, Q: Publisher>(
+        _ publisher1: P, _ publisher2: Q
+    ) -> Publishers.Zip3<Self, P, Q>
+    where P.Failure == Failure, Q.Failure == Failure {
+        Publishers.Zip3(self, publisher1, publisher2)
+    }
+
+    /// Groups this publisher's values with those of two others, oldest with oldest, and sends
+    /// what a closure makes of each group.
+    ///
+    /// The same as `zip(_:_:)` followed by `map`.
+    ///
+    /// <!-- marble zip3-transform: $0[0].zip($0[1], $0[2]) { "\($0)\($1)\($2)" } -->
+    /// ```text
+    /// self:   -1---2---|
+    /// b:      --a---b--|
+    /// c:      ---x---y-|
+    ///         zip(b, c) { "\($0)\($1)\($2)" }
+    /// output: ---p---q-[;;|]   (p = "1ax", q = "2by")
+    /// ```
+    ///
+    /// ![Marble diagram of zip3-transform](marble-zip3-transform)
+    ///
+    /// ```swift
+    /// let c = [1, 2].publisher.zip([10, 20].publisher, [100, 200].publisher) { $0 + $1 + $2 }
+    ///     .sink { print($0) }
+    /// // Prints: 111
+    /// //         222
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
+    /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.Zip3`).
+    /// - Complexity: O(1) amortized per value.
+    @inlinable
+    public func zip<P: Publisher, Q: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q,
+        _ transform: @escaping (Output, P.Output, Q.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>
+    where P.Failure == Failure, Q.Failure == Failure {
+        Publishers.Map(upstream: Publishers.Zip3(self, publisher1, publisher2)) {
+            transform($0.0, $0.1, $0.2)
+        }
+    }
+
+    /// Groups this publisher's values with those of three others, oldest with oldest, and sends
+    /// the groups as tuples.
+    ///
+    /// A tuple goes out as soon as each of the four has a value not yet used.
+    ///
+    /// <!-- marble zip4: $0[0].zip($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } -->
+    /// ```text
+    /// self:   -1----|
+    /// b:      --a---|
+    /// c:      ---x--|
+    /// d:      ----7-|
+    ///         zip(b, c, d)
+    /// output: ----p-[;;;|]   (p = (1, a, x, 7))
+    /// ```
+    ///
+    /// ![Marble diagram of zip4](marble-zip4)
+    ///
+    /// ```swift
+    /// let c = Just(1).zip(Just("a"), Just(true), Just(2.5)).sink { print($0) }
+    /// // Prints: (1, "a", true, 2.5)
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
+    /// - Combine compatibility: as Combine.
+    /// - Complexity: O(1) amortized per value.
+    @inlinable
+    public func zip<P: Publisher, Q: Publisher, R: Publisher>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R
+    ) -> Publishers.Zip4<Self, P, Q, R>
+    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+        Publishers.Zip4(self, publisher1, publisher2, publisher3)
+    }
+
+    /// Groups this publisher's values with those of three others, oldest with oldest, and sends
+    /// what a closure makes of each group.
+    ///
+    /// The same as `zip(_:_:_:)` followed by `map`.
+    ///
+    /// <!-- marble zip4-transform: $0[0].zip($0[1], $0[2], $0[3]) { "\($0)\($1)\($2)\($3)" } -->
+    /// ```text
+    /// self:   -1----|
+    /// b:      --a---|
+    /// c:      ---x--|
+    /// d:      ----7-|
+    ///         zip(b, c, d) { "\($0)\($1)\($2)\($3)" }
+    /// output: ----p-[;;;|]   (p = "1ax7")
+    /// ```
+    ///
+    /// ![Marble diagram of zip4-transform](marble-zip4-transform)
+    ///
+    /// ```swift
+    /// let c = Just(1).zip(Just(2), Just(3), Just(4)) { $0 + $1 + $2 + $3 }.sink { print($0) }
+    /// // Prints: 10
+    /// ```
+    ///
+    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
+    /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.Zip4`).
+    /// - Complexity: O(1) amortized per value.
+    @inlinable
+    public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R,
+        _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
+    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+        Publishers.Map(upstream: Publishers.Zip4(self, publisher1, publisher2, publisher3)) {
+            transform($0.0, $0.1, $0.2, $0.3)
+        }
+    }
+}
+
+// MARK: - Publishers.Zip, Zip3, Zip4
 
 extension Publishers {
+    /// The publisher of `zip(_:)`: the values of two publishers, paired oldest with oldest.
+    public struct Zip<A: Publisher, B: Publisher>: Publisher
+    where A.Failure == B.Failure {
+        /// A tuple of one value from each upstream.
+        public typealias Output = (A.Output, B.Output)
+        /// The upstreams' failure type.
+        public typealias Failure = A.Failure
+
+        /// The first publisher to zip.
+        public let a: A
+        /// The second publisher to zip.
+        public let b: B
+
+        /// Creates a publisher that pairs the values of `a` and `b`.
+        @inlinable
+        public init(_ a: A, _ b: B) {
+            self.a = a
+            self.b = b
+        }
+
+        /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            typealias Rules = ZipRules<Zip2Storage<A.Output, B.Output>>
+            let zip = CombiningSubscription<S, Rules>(downstream: subscriber, upstreamCount: 2)
+            zip.start()
+            guard zip.isRunning else { return }
+            a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })
+            guard zip.isRunning else { return }
+            b.receive(subscriber: SlotSide<B.Output, S, Rules>(zip, index: 1) { $0.b.append($1) })
+        }
+    }
+
     /// The publisher of `zip(_:_:)`: the values of three publishers, grouped oldest with oldest.
     public struct Zip3<A: Publisher, B: Publisher, C: Publisher>: Publisher
     where A.Failure == B.Failure, B.Failure == C.Failure {
@@ -32,16 +210,15 @@ extension Publishers {
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Storage = Zip3Storage<A.Output, B.Output, C.Output>
-            typealias Zipper = ZipSubscription<Storage, S>
-            let zip = Zipper(downstream: subscriber, upstreamCount: 3)
+            typealias Rules = ZipRules<Zip3Storage<A.Output, B.Output, C.Output>>
+            let zip = CombiningSubscription<S, Rules>(downstream: subscriber, upstreamCount: 3)
             zip.start()
             guard zip.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
+            a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })
             guard zip.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
+            b.receive(subscriber: SlotSide<B.Output, S, Rules>(zip, index: 1) { $0.b.append($1) })
             guard zip.isRunning else { return }
-            c.receive(subscriber: SlotSide<C.Output, Zipper>(zip, index: 2) { $0.c.append($1) })
+            c.receive(subscriber: SlotSide<C.Output, S, Rules>(zip, index: 2) { $0.c.append($1) })
         }
     }
 
@@ -74,26 +251,50 @@ extension Publishers {
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Storage = Zip4Storage<A.Output, B.Output, C.Output, D.Output>
-            typealias Zipper = ZipSubscription<Storage, S>
-            let zip = Zipper(downstream: subscriber, upstreamCount: 4)
+            typealias Rules = ZipRules<Zip4Storage<A.Output, B.Output, C.Output, D.Output>>
+            let zip = CombiningSubscription<S, Rules>(downstream: subscriber, upstreamCount: 4)
             zip.start()
             guard zip.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
+            a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })
             guard zip.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
+            b.receive(subscriber: SlotSide<B.Output, S, Rules>(zip, index: 1) { $0.b.append($1) })
             guard zip.isRunning else { return }
-            c.receive(subscriber: SlotSide<C.Output, Zipper>(zip, index: 2) { $0.c.append($1) })
+            c.receive(subscriber: SlotSide<C.Output, S, Rules>(zip, index: 2) { $0.c.append($1) })
             guard zip.isRunning else { return }
-            d.receive(subscriber: SlotSide<D.Output, Zipper>(zip, index: 3) { $0.d.append($1) })
+            d.receive(subscriber: SlotSide<D.Output, S, Rules>(zip, index: 3) { $0.d.append($1) })
         }
     }
 }
 
+extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {}
 extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
 extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
 
 // MARK: - Storage
+
+/// The queues of a two-upstream zip.
+@usableFromInline
+struct Zip2Storage<A, B>: ZipStorage {
+    @usableFromInline var a = FIFOQueue<A>()
+    @usableFromInline var b = FIFOQueue<B>()
+
+    @inlinable init() {}
+
+    @inlinable var isFull: Bool { !a.isEmpty && !b.isEmpty }
+
+    @inlinable
+    func isEmpty(_ index: Int) -> Bool {
+        switch index {
+        case 0: a.isEmpty
+        default: b.isEmpty
+        }
+    }
+
+    @inlinable
+    mutating func takeTuple() -> (A, B) {
+        (a.popFirst()!, b.popFirst()!)
+    }
+}
 
 /// The queues of a three-upstream zip.
 @usableFromInline
@@ -103,6 +304,17 @@ struct Zip3Storage<A, B, C>: ZipStorage {
     @usableFromInline var c = FIFOQueue<C>()
 
     @inlinable init() {}
+
+    @inlinable var isFull: Bool { !a.isEmpty && !b.isEmpty && !c.isEmpty }
+
+    @inlinable
+    func isEmpty(_ index: Int) -> Bool {
+        switch index {
+        case 0: a.isEmpty
+        case 1: b.isEmpty
+        default: c.isEmpty
+        }
+    }
 
     @inlinable
     mutating func takeTuple() -> (A, B, C) {
@@ -119,6 +331,18 @@ struct Zip4Storage<A, B, C, D>: ZipStorage {
     @usableFromInline var d = FIFOQueue<D>()
 
     @inlinable init() {}
+
+    @inlinable var isFull: Bool { !a.isEmpty && !b.isEmpty && !c.isEmpty && !d.isEmpty }
+
+    @inlinable
+    func isEmpty(_ index: Int) -> Bool {
+        switch index {
+        case 0: a.isEmpty
+        case 1: b.isEmpty
+        case 2: c.isEmpty
+        default: d.isEmpty
+        }
+    }
 
     @inlinable
     mutating func takeTuple() -> (A, B, C, D) {

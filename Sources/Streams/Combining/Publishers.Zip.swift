@@ -1,8 +1,9 @@
 // MARK: - zip
 
-// The types for three and four publishers (`Zip3`, `Zip4` and their queues) are in
-// Publishers.Zip.generated.swift, made by Scripts/generate-arities from
-// Scripts/templates/Publishers.Zip.generated.swift.template.
+// The publisher types (`Zip`, `Zip3`, `Zip4`), their queues, and the `zip` operators for three
+// and four publishers are in Publishers.Zip.generated.swift, made by Scripts/generate-arities
+// from Scripts/templates/Publishers.Zip.generated.swift.template. This file has the two-publisher
+// operators and the rules every zip follows.
 
 extension Publisher {
     /// Pairs this publisher's values with another publisher's, oldest with oldest, and sends the
@@ -93,184 +94,9 @@ extension Publisher {
     ) -> Publishers.Map<Publishers.Zip<Self, P>, T> where P.Failure == Failure {
         Publishers.Map(upstream: Publishers.Zip(self, other)) { transform($0.0, $0.1) }
     }
-
-    /// Groups this publisher's values with those of two others, oldest with oldest, and sends
-    /// the groups as tuples.
-    ///
-    /// A tuple goes out as soon as each of the three has a value not yet used: the first values
-    /// together, then the second, and so on.
-    ///
-    /// <!-- marble zip3: $0[0].zip($0[1], $0[2]).map { "(\($0), \($1), \($2))" } -->
-    /// ```text
-    /// self:   -1---2---|
-    /// b:      --a---b--|
-    /// c:      ---x---y-|
-    ///         zip(b, c)
-    /// output: ---p---q-[;;|]   (p = (1, a, x), q = (2, b, y))
-    /// ```
-    ///
-    /// ![Marble diagram of zip3](marble-zip3)
-    ///
-    /// ```swift
-    /// let c = [1, 2].publisher.zip(["a", "b"].publisher, [true, false].publisher)
-    ///     .sink { print($0) }
-    /// // Prints: (1, "a", true)
-    /// //         (2, "b", false)
-    /// ```
-    ///
-    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
-    /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) amortized per value.
-    @inlinable
-    public func zip<P: Publisher, Q: Publisher>(
-        _ publisher1: P, _ publisher2: Q
-    ) -> Publishers.Zip3<Self, P, Q> where P.Failure == Failure, Q.Failure == Failure {
-        Publishers.Zip3(self, publisher1, publisher2)
-    }
-
-    /// Groups this publisher's values with those of two others, oldest with oldest, and sends
-    /// what a closure makes of each group.
-    ///
-    /// The same as `zip(_:_:)` followed by `map`.
-    ///
-    /// <!-- marble zip3-transform: $0[0].zip($0[1], $0[2]) { "\($0)\($1)\($2)" } -->
-    /// ```text
-    /// self:   -1---2---|
-    /// b:      --a---b--|
-    /// c:      ---x---y-|
-    ///         zip(b, c) { "\($0)\($1)\($2)" }
-    /// output: ---p---q-[;;|]   (p = "1ax", q = "2by")
-    /// ```
-    ///
-    /// ![Marble diagram of zip3-transform](marble-zip3-transform)
-    ///
-    /// ```swift
-    /// let c = [1, 2].publisher.zip([10, 20].publisher, [100, 200].publisher) { $0 + $1 + $2 }
-    ///     .sink { print($0) }
-    /// // Prints: 111
-    /// //         222
-    /// ```
-    ///
-    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
-    /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.Zip3`).
-    /// - Complexity: O(1) amortized per value.
-    @inlinable
-    public func zip<P: Publisher, Q: Publisher, T>(
-        _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
-    ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T> where P.Failure == Failure, Q.Failure == Failure {
-        Publishers.Map(upstream: Publishers.Zip3(self, publisher1, publisher2)) { transform($0.0, $0.1, $0.2) }
-    }
-
-    /// Groups this publisher's values with those of three others, oldest with oldest, and sends
-    /// the groups as tuples.
-    ///
-    /// A tuple goes out as soon as each of the four has a value not yet used.
-    ///
-    /// <!-- marble zip4: $0[0].zip($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } -->
-    /// ```text
-    /// self:   -1----|
-    /// b:      --a---|
-    /// c:      ---x--|
-    /// d:      ----7-|
-    ///         zip(b, c, d)
-    /// output: ----p-[;;;|]   (p = (1, a, x, 7))
-    /// ```
-    ///
-    /// ![Marble diagram of zip4](marble-zip4)
-    ///
-    /// ```swift
-    /// let c = Just(1).zip(Just("a"), Just(true), Just(2.5)).sink { print($0) }
-    /// // Prints: (1, "a", true, 2.5)
-    /// ```
-    ///
-    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
-    /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) amortized per value.
-    @inlinable
-    public func zip<P: Publisher, Q: Publisher, R: Publisher>(
-        _ publisher1: P, _ publisher2: Q, _ publisher3: R
-    ) -> Publishers.Zip4<Self, P, Q, R>
-    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
-        Publishers.Zip4(self, publisher1, publisher2, publisher3)
-    }
-
-    /// Groups this publisher's values with those of three others, oldest with oldest, and sends
-    /// what a closure makes of each group.
-    ///
-    /// The same as `zip(_:_:_:)` followed by `map`.
-    ///
-    /// <!-- marble zip4-transform: $0[0].zip($0[1], $0[2], $0[3]) { "\($0)\($1)\($2)\($3)" } -->
-    /// ```text
-    /// self:   -1----|
-    /// b:      --a---|
-    /// c:      ---x--|
-    /// d:      ----7-|
-    ///         zip(b, c, d) { "\($0)\($1)\($2)\($3)" }
-    /// output: ----p-[;;;|]   (p = "1ax7")
-    /// ```
-    ///
-    /// ![Marble diagram of zip4-transform](marble-zip4-transform)
-    ///
-    /// ```swift
-    /// let c = Just(1).zip(Just(2), Just(3), Just(4)) { $0 + $1 + $2 + $3 }.sink { print($0) }
-    /// // Prints: 10
-    /// ```
-    ///
-    /// - Demand, completion, cancellation, threading: as `zip(_:)`.
-    /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.Zip4`).
-    /// - Complexity: O(1) amortized per value.
-    @inlinable
-    public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
-        _ publisher1: P, _ publisher2: Q, _ publisher3: R,
-        _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
-    ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
-    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
-        Publishers.Map(upstream: Publishers.Zip4(self, publisher1, publisher2, publisher3)) {
-            transform($0.0, $0.1, $0.2, $0.3)
-        }
-    }
 }
 
-// MARK: - Publishers
-
-extension Publishers {
-    /// The publisher of `zip(_:)`: the values of two publishers, paired oldest with oldest.
-    public struct Zip<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
-        /// A tuple of one value from each upstream.
-        public typealias Output = (A.Output, B.Output)
-        /// The upstreams' failure type.
-        public typealias Failure = A.Failure
-
-        /// The first publisher to zip.
-        public let a: A
-        /// The second publisher to zip.
-        public let b: B
-
-        /// Creates a publisher that pairs the values of `a` and `b`.
-        @inlinable
-        public init(_ a: A, _ b: B) {
-            self.a = a
-            self.b = b
-        }
-
-        /// Subscribes `subscriber` to the tuples, then each upstream in order.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Storage = Zip2Storage<A.Output, B.Output>
-            typealias Zipper = ZipSubscription<Storage, S>
-            let zip = Zipper(downstream: subscriber, upstreamCount: 2)
-            zip.start()
-            guard zip.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, Zipper>(zip, index: 0) { $0.a.append($1) })
-            guard zip.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, Zipper>(zip, index: 1) { $0.b.append($1) })
-        }
-    }
-}
-
-extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {}
-
-// MARK: - Subscription
+// MARK: - Rules
 
 /// The unpaired values of each upstream of a zip, one queue per upstream, typed: the only part
 /// of the zip state machine that depends on the arity.
@@ -280,120 +106,72 @@ protocol ZipStorage {
     associatedtype Output
     /// Empty queues.
     init()
+    /// Whether every queue has a value.
+    var isFull: Bool { get }
+    /// Whether upstream `index`'s queue is empty.
+    func isEmpty(_ index: Int) -> Bool
     /// Takes the oldest value of every queue; none may be empty.
     mutating func takeTuple() -> Output
 }
 
-/// The queues of a two-upstream zip.
+/// What a zip (`Zip`, `Zip3`, `Zip4`) does with its upstreams' values.
+///
+/// Each upstream's unpaired values wait in its queue in `storage`. A tuple is taken as soon as
+/// no queue is empty and the downstream has demand for it. The downstream's demand, requested
+/// or returned, is passed to every upstream as it is. Invariant: a queue is empty or the demand
+/// is zero.
 @usableFromInline
-struct Zip2Storage<A, B>: ZipStorage {
-    @usableFromInline var a = FIFOQueue<A>()
-    @usableFromInline var b = FIFOQueue<B>()
+struct ZipRules<Storage: ZipStorage>: StoringRules {
+    @usableFromInline var storage = Storage()
+
+    @inlinable static var name: StaticString { "Zip" }
 
     @inlinable init() {}
 
     @inlinable
-    mutating func takeTuple() -> (A, B) {
-        (a.popFirst()!, b.popFirst()!)
-    }
-}
-
-/// The state machine of every zip (`Zip`, `Zip3`, `Zip4`).
-///
-/// Each upstream's unpaired values wait in its queue in `storage`; `queued` counts them, and
-/// `emptyQueues` counts the upstreams with none. A tuple is taken as soon as no queue is empty
-/// and the downstream has demand for it. The downstream's demand, requested or returned, is
-/// passed to every upstream as it is. Invariant: a queue is empty or `demand` is zero.
-@usableFromInline
-final class ZipSubscription<Storage: ZipStorage, Downstream: Subscriber>:
-    CombiningSubscription<Downstream, ZipSubscription<Storage, Downstream>>, CombiningRules, SlotStoring,
-    @unchecked Sendable  // all added state is guarded by `lock`
-where Storage.Output == Downstream.Input {
-    @exclusivity(unchecked) @usableFromInline var storage = Storage()
-    @exclusivity(unchecked) @usableFromInline var queued: [Int]
-    @exclusivity(unchecked) @usableFromInline var emptyQueues: Int
-
-    @inlinable
-    init(downstream: Downstream, upstreamCount: Int) {
-        queued = Array(repeating: 0, count: upstreamCount)
-        emptyQueues = upstreamCount
-        super.init(downstream: downstream, upstreamCount: upstreamCount, name: "Zip")
-    }
-
-    /// Takes a value from upstream `index`, stored with `store` into that upstream's queue.
-    @inlinable
-    func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand {
-        lock.lock()
-        guard case .running = phase, isSubscribedLocked(index) else {
-            lock.unlock()
-            return .none
-        }
-        store(&storage, value)
-        queued[index] += 1
-        if queued[index] == 1 { emptyQueues -= 1 }
-        if emptyQueues == 0 && demand != .none {
-            demand -= 1
-            let (tuple, exhausted) = takeTupleLocked()
-            if exhausted {
-                ready.append(.value(tuple))
-                endLocked(.finished)
-                unlockAndFlush()
-            } else {
-                sendLocked(tuple)
-            }
-            return .none
-        }
-        lock.unlock()
-        return .none
-    }
-
-    /// Takes the oldest value of every queue, and tells whether that leaves a finished upstream
-    /// with nothing to pair (then no more tuples can come). Call with the lock held, when no
-    /// queue is empty.
-    @inlinable
-    func takeTupleLocked() -> (Downstream.Input, exhausted: Bool) {
+    mutating func valueStored(
+        at index: Int, _ core: inout CombiningCore, paid: inout FIFOQueue<Storage.Output>
+    ) -> Storage.Output? {
+        guard core.demand != .none, storage.isFull else { return nil }
+        core.demand -= 1
         let tuple = storage.takeTuple()
-        var exhausted = false
-        for index in queued.indices {
-            queued[index] -= 1
-            if queued[index] == 0 {
-                emptyQueues += 1
-                if case .finished = slots[index] { exhausted = true }
-            }
+        guard isExhausted(&core) else { return tuple }
+        paid.append(tuple)
+        core.end(Subscribers.Completion<Never>.finished)
+        return nil
+    }
+
+    /// Whether a finished upstream has no value left to pair: then no more tuples can come.
+    @inlinable
+    func isExhausted(_ core: inout CombiningCore) -> Bool {
+        for index in 0..<core.upstreamCount where storage.isEmpty(index) && core.isFinished(index) {
+            return true
         }
-        return (tuple, exhausted)
+        return false
     }
 
     @inlinable
-    func initialDemandLocked(for index: Int) -> Subscribers.Demand {
+    func initialDemand(for index: Int, requested: Subscribers.Demand) -> Subscribers.Demand {
         requested
     }
 
     @inlinable
-    func demandDidGrowLocked(by added: Subscribers.Demand) {
-        while demand != .none && emptyQueues == 0 {
-            demand -= 1
-            let (tuple, exhausted) = takeTupleLocked()
-            ready.append(.value(tuple))
-            if exhausted {
-                endLocked(.finished)
+    mutating func demandDidGrow(
+        by added: Subscribers.Demand, _ core: inout CombiningCore, paid: inout FIFOQueue<Storage.Output>
+    ) {
+        while core.demand != .none && storage.isFull {
+            core.demand -= 1
+            paid.append(storage.takeTuple())
+            if isExhausted(&core) {
+                core.end(Subscribers.Completion<Never>.finished)
                 return
             }
         }
-        requestFromEveryUpstreamLocked(added)
+        core.requestFromEveryUpstream(added)
     }
 
     @inlinable
-    func upstreamFinishedLocked(at index: Int) {
-        if queued[index] == 0 { endLocked(.finished) }
-    }
-
-    @inlinable
-    func takeWaitingLocked() -> Any {
-        let taken = storage
-        storage = Storage()
-        for index in queued.indices { queued[index] = 0 }
-        emptyQueues = queued.count
-        return taken
+    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore) {
+        if storage.isEmpty(index) { core.end(Subscribers.Completion<Never>.finished) }
     }
 }

@@ -1,116 +1,311 @@
-/// The engine shared by the operators that combine several upstreams into one stream: `merge`
-/// (``MergeSubscription``), `zip` (``ZipSubscription``) and `combineLatest`
-/// (``CombineLatestSubscription``).
-///
-/// It is the subscription the downstream receives; each upstream is subscribed with a small
-/// side subscriber that calls in with its index. The upstreams may send from several threads at
-/// once, so everything here sits behind `lock`, except the downstream, which only the holder of
-/// the *drain token* (`isDraining == true`) touches. Only the token holder calls the downstream,
-/// so the downstream is never called from two threads at once (S3). A value that arrives while
-/// another thread holds the token goes into `ready`, and the holder delivers it after the value
-/// it is delivering, in a loop rather than by recursion: a `request` from inside `receive(_:)`
-/// that makes an upstream send at once adds to the running loop instead of growing the stack
-/// (S8). Nothing is called with the lock held: cancels and requests for the upstreams are
-/// gathered under the lock and made after unlocking, and what the stream lets go of (values,
-/// subscriptions, the downstream) is dropped after unlocking too.
-///
-/// Everything in `ready` is paid for: its unit of the downstream's demand was taken when it was
-/// put there (S1). Values that wait for demand stay in the subclass (merge's waiting values,
-/// zip's queues). A completion goes into `ready` behind the values already paid for, and what
-/// still waits in the subclass is dropped: a failure drops it at once, and a `.finished` comes
-/// only when none of it could go out any more (merge: nothing waits; zip: nothing can be
-/// paired).
-///
-/// An upstream's value or completion is taken only between its subscription and its end (the
-/// subclasses check ``isSubscribedLocked(_:)`` per value): what a misbehaving upstream sends
-/// before or after is ignored, and a second subscription is cancelled (S2). `request(.none)` is
-/// accepted and does nothing, as in Combine (S9).
-///
-/// Subclasses take the upstreams' values (with the lock), and implement the `…Locked` hooks of
-/// ``CombiningRules``: the first request for an upstream, what more demand does, what an
-/// upstream's `.finished` does, and what is let go when the stream ends. A subclass names itself
-/// as `Rules` (`final class MergeSubscription<D>: CombiningSubscription<D, MergeSubscription<D>>`),
-/// so that the engine calls the hooks on the final type, statically: called through the class's
-/// vtable they would run unspecialized, looking up generic metadata at run time on every call.
+import Synchronization
+
+// The engine of the operators that combine several upstreams into one stream: `merge`
+// (``MergeRules``), `zip` (``ZipRules``) and `combineLatest` (``LatestRules``).
+//
+// One object, ``CombiningSubscription``, is the subscription the downstream holds; each upstream
+// is subscribed with a small struct subscriber (``MergeSide``, ``SlotSide``) that calls in with
+// its index. What differs between the three operators is a `Rules` value stored in the engine:
+// what a value does when it arrives, what more demand does, what an upstream's `.finished` does.
+// The rules work on ``CombiningCore``, the state every combining operator shares.
+//
+// State machine (``CombiningPhase``): `running` (taking values) → `ending` (the completion is
+// decided and waits behind the values already paid for; the upstreams are cancelled) → `done`
+// (the completion was delivered, or the downstream cancelled). Per upstream (``UpstreamSlot``):
+// `awaiting` → `subscribed` → `finished`; values are taken only from a `subscribed` upstream,
+// and a second subscription is cancelled (S2).
+//
+// Locking and delivery: one `lock` guards the core, the rules and the queue. Delivery is the
+// project's serialized delivery (``SerialDelivery``, Engines/SerialDelivery.swift): only the
+// holder of the drain token calls the downstream, one signal at a time (S3); a value that
+// arrives while another thread holds the token waits in the queue (`serial`), and a request
+// from inside `receive(_:)` adds to the running loop instead of recursing (S8). The queue holds
+// only values already paid for: each took its unit of the downstream's demand before it went in
+// (S1). Values that wait for demand stay in the rules (merge's waiting values, zip's queues).
+// Nothing is called with the lock held: requests and cancels for the upstreams are gathered in
+// the core and made after unlocking (the drain loop hands them out as a delivery), and what the
+// stream lets go of (an upstream's subscription, waiting values, the downstream) is dropped
+// after unlocking too.
+//
+// Performance. `StreamsBenchmarks M1 M2 C1 C2` measures it (M1/C1 per value, M2/C2 per
+// subscription); the figures are in Docs/Performance.md.
+// - Per value: the lock is taken twice and nothing is allocated. With the token free and no
+//   work gathered, a value goes straight to the downstream without the queue (`sendLocked`),
+//   and the downstream is moved out of its property and back rather than copied (no retain and
+//   release per value).
+// - The engine reads and changes `core` only through its stored properties and `mutating`
+//   calls: a non-mutating call on a struct stored in a class works on a copy of the whole
+//   struct, which here (existentials, arrays) costs about 120 ns per value.
+// - Per subscription, the cost is the objects and what their deinit must look up. A class's
+//   deinit is never specialized: a stored property whose type is built from the generic
+//   parameters (`Completion<Failure>?`, a type nested in the generic class) costs a generic
+//   metadata lookup at run time when the object dies. So the slots, the phase and the gathered
+//   requests are non-generic types, the pending completion is a `Completion<any Error>`, and
+//   the rules are a stored property whose type is a generic parameter itself.
+// - The slots of the first two upstreams are stored inline (``UpstreamSlots``): a merge, zip
+//   or combineLatest of two publishers allocates no slot array; the upstreams to cancel are
+//   gathered into an array only when some are still live.
+// - ``CombiningSubscription/isRunning``, asked before each upstream is subscribed, reads an
+//   atomic mirror of the phase instead of taking the lock.
+
+/// The life of a combining operator's stream.
 @usableFromInline
-class CombiningSubscription<Downstream: Subscriber, Rules: CombiningRules>: Subscription,
-    CustomStringConvertible,
-    @unchecked Sendable  // state guarded by `lock`; `downstream` owned by the drain-token holder
-{
+enum CombiningPhase {
+    /// Taking values from the upstreams.
+    case running
+    /// The completion is decided and waits behind the values already paid for; the upstreams
+    /// are over.
+    case ending
+    /// The completion was delivered, or the downstream cancelled.
+    case done
+}
+
+/// One upstream's subscription, over its life: `awaiting` → `subscribed` → `finished`.
+@usableFromInline
+struct UpstreamSlot {
+    @usableFromInline
+    enum State { case awaiting, subscribed, finished }
+
+    @usableFromInline var state = State.awaiting
+    /// Set while `subscribed`.
+    @usableFromInline var subscription: (any Subscription)?
+
+    @inlinable init() {}
+}
+
+/// The slots of a combining operator's upstreams. The first two are stored inline, the others
+/// in an array: a merge, zip or combineLatest of two publishers allocates none.
+@usableFromInline
+struct UpstreamSlots {
+    @usableFromInline var first = UpstreamSlot()
+    @usableFromInline var second = UpstreamSlot()
+    @usableFromInline var others: ContiguousArray<UpstreamSlot> = []
+
+    @inlinable
+    init(count: Int) {
+        if count > 2 { others = ContiguousArray(repeating: UpstreamSlot(), count: count - 2) }
+    }
+
+    /// Calls `body` with the slot of upstream `index`, to read or change in place.
+    @inlinable
+    mutating func withSlot<Result>(at index: Int, _ body: (inout UpstreamSlot) -> Result) -> Result {
+        switch index {
+        case 0: body(&first)
+        case 1: body(&second)
+        default: body(&others[index - 2])
+        }
+    }
+
+    /// The state of upstream `index`.
+    @inlinable
+    mutating func state(at index: Int) -> UpstreamSlot.State {
+        withSlot(at: index) { $0.state }
+    }
+
+    /// Calls `body` with the subscription of every upstream still subscribed.
+    @inlinable
+    func forEachSubscribed(_ body: (any Subscription) -> Void) {
+        if let subscription = first.subscription { body(subscription) }
+        if let subscription = second.subscription { body(subscription) }
+        for slot in others {
+            if let subscription = slot.subscription { body(subscription) }
+        }
+    }
+}
+
+/// A request for an upstream, gathered under the lock and made after unlocking.
+@usableFromInline
+struct UpstreamRequest {
+    @usableFromInline let subscription: any Subscription
+    @usableFromInline let demand: Subscribers.Demand
+
+    @inlinable
+    init(_ subscription: any Subscription, _ demand: Subscribers.Demand) {
+        self.subscription = subscription
+        self.demand = demand
+    }
+}
+
+/// The state every combining operator shares, which its rules read and change. Guarded by the
+/// engine's lock.
+@usableFromInline
+struct CombiningCore {
+    @usableFromInline var phase = CombiningPhase.running
+    /// The downstream's outstanding demand, less what waits in the engine's queue.
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// Everything the downstream has requested (not counting demand returned from
+    /// `receive(_:)`): what zip and combineLatest ask of an upstream that subscribes late.
+    @usableFromInline var requested = Subscribers.Demand.none
+    /// The completion decided (`ending`), delivered after the values already paid for. A
+    /// failure is kept as `any Error` (see the performance notes above).
+    @usableFromInline var completion: Subscribers.Completion<any Error>?
+    /// Emptied when the stream ends (and not read after: every signal checks the phase first).
+    @usableFromInline var slots: UpstreamSlots
+    @usableFromInline let upstreamCount: Int
+    /// How many upstreams have completed.
+    @usableFromInline var finishedCount = 0
+    /// Requests gathered under the lock, made after unlocking.
+    @usableFromInline var requests = ContiguousArray<UpstreamRequest>()
+    /// The upstreams to cancel after unlocking, gathered when the stream ended.
+    @usableFromInline var cancelling = ContiguousArray<any Subscription>()
+    /// Whether `requests` or `cancelling` has something to do.
+    @usableFromInline var hasWork = false
+
+    @inlinable
+    init(upstreamCount: Int) {
+        self.upstreamCount = upstreamCount
+        slots = UpstreamSlots(count: upstreamCount)
+    }
+
+    @inlinable var isRunning: Bool {
+        if case .running = phase { return true }
+        return false
+    }
+
+    /// Whether upstream `index` has finished (while the stream is running).
+    @inlinable
+    mutating func isFinished(_ index: Int) -> Bool {
+        slots.state(at: index) == .finished
+    }
+
+    /// Ends the stream with `completion`, delivered behind the values already paid for: the
+    /// upstreams still running are cancelled.
+    @inlinable
+    mutating func end<Failure>(_ completion: Subscribers.Completion<Failure>) {
+        phase = .ending
+        slots.forEachSubscribed { cancelling.append($0) }
+        slots = UpstreamSlots(count: 0)
+        if !cancelling.isEmpty { hasWork = true }
+        switch completion {
+        case .finished: self.completion = .finished
+        case .failure(let error): self.completion = .failure(error)
+        }
+    }
+
+    /// Gathers a request of `more` for every upstream still subscribed.
+    @inlinable
+    mutating func requestFromEveryUpstream(_ more: Subscribers.Demand) {
+        slots.forEachSubscribed { requests.append(UpstreamRequest($0, more)) }
+        if !requests.isEmpty { hasWork = true }
+    }
+
+    /// Gathers a request of `more` for upstream `index`, if it is still subscribed.
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand, fromUpstream index: Int) {
+        if let subscription = slots.withSlot(at: index, { $0.subscription }) {
+            requests.append(UpstreamRequest(subscription, more))
+            hasWork = true
+        }
+    }
+
+    /// Takes the gathered requests and cancels, to be made after unlocking.
+    @inlinable
+    mutating func takeWork() -> (requests: ContiguousArray<UpstreamRequest>, cancelling: ContiguousArray<any Subscription>) {
+        let work = (requests, cancelling)
+        requests = []
+        cancelling = []
+        hasWork = false
+        return work
+    }
+}
+
+/// What a combining operator does with its upstreams' signals; the engine calls each hook with
+/// its lock held.
+@usableFromInline
+protocol CombiningRules {
+    /// The values the operator sends.
+    associatedtype Output
+    /// The operator's name, as `description` shows it.
+    static var name: StaticString { get }
+    /// No values yet.
+    init()
+    /// The first request for upstream `index`, made as soon as it is subscribed; `requested` is
+    /// everything the downstream has requested so far.
+    func initialDemand(for index: Int, requested: Subscribers.Demand) -> Subscribers.Demand
+    /// The downstream's demand has grown by `added` (`core.demand` already includes it): send
+    /// what waited for it (into `paid`), and gather the upstream requests it calls for.
+    mutating func demandDidGrow(by added: Subscribers.Demand, _ core: inout CombiningCore, paid: inout FIFOQueue<Output>)
+    /// Upstream `index` finished (its slot is already `.finished` and counted): end the stream
+    /// if that is the rule.
+    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore)
+}
+
+/// Rules whose upstreams' values go into a typed `Storage` (zip, combineLatest): each upstream's
+/// values are put in its place by a closure that knows it.
+@usableFromInline
+protocol StoringRules: CombiningRules {
+    /// Where the upstreams' values are kept.
+    associatedtype Storage
+    var storage: Storage { get set }
+    /// A value from upstream `index` was just stored: returns the combination to send, paid for
+    /// (`core.demand` already lessened), or `nil`. A combination that must wait behind others
+    /// goes into `paid`.
+    mutating func valueStored(at index: Int, _ core: inout CombiningCore, paid: inout FIFOQueue<Output>) -> Output?
+}
+
+/// The subscription a combining operator's downstream receives; see the comment at the top of
+/// this file.
+@usableFromInline
+final class CombiningSubscription<Downstream: Subscriber, Rules: CombiningRules>: Subscription,
+    CustomStringConvertible, SerialDelivery,
+    @unchecked Sendable  // `core`, `rules`, `serial` guarded by `lock`; `downstream` owned by the drain-token holder
+where Rules.Output == Downstream.Input {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
+    /// What the drain-token holder hands out with the lock released.
     @usableFromInline
-    enum Phase {
-        /// Taking values from the upstreams.
-        case running
-        /// The completion is queued in `ready`; the upstreams are over.
-        case ending
-        /// The completion was delivered, or the downstream cancelled.
-        case done
-    }
-
-    @usableFromInline
-    enum Event {
+    enum Delivery {
+        /// Gathered requests and cancels for the upstreams.
+        case work(ContiguousArray<UpstreamRequest>, ContiguousArray<any Subscription>)
         case value(Output)
-        case completion(Subscribers.Completion<Failure>)
-    }
-
-    /// One upstream's subscription, over its life.
-    @usableFromInline
-    enum Slot {
-        case awaiting
-        case subscribed(any Subscription)
-        case finished
+        /// The completion, with what the stream lets go of after it.
+        case completion(Subscribers.Completion<any Error>, Downstream?, Rules)
+        /// What a cancelled stream lets go of.
+        case letGo(Downstream?)
     }
 
     @usableFromInline let lock = Lock()
     // `@exclusivity(unchecked)`: the lock (or the drain token, for `downstream`) already makes
     // every access exclusive; the runtime's dynamic check would only add cost per value.
-    @exclusivity(unchecked) @usableFromInline final var phase = Phase.running
-    /// The drain token. The subscribing thread holds it until the downstream has its
-    /// subscription, so that nothing is delivered before (S2).
-    @exclusivity(unchecked) @usableFromInline final var isDraining = true
-    /// Events paid for and not yet delivered, oldest first.
-    @exclusivity(unchecked) @usableFromInline final var ready = FIFOQueue<Event>()
-    /// The downstream's outstanding demand, less what `ready` holds.
-    @exclusivity(unchecked) @usableFromInline final var demand = Subscribers.Demand.none
-    /// Everything the downstream has requested (not counting demand returned from
-    /// `receive(_:)`): what zip and combineLatest ask of an upstream that subscribes late.
-    @exclusivity(unchecked) @usableFromInline final var requested = Subscribers.Demand.none
-    @exclusivity(unchecked) @usableFromInline final var slots: [Slot]
-    /// How many upstreams have completed.
-    @exclusivity(unchecked) @usableFromInline final var finishedCount = 0
-    /// Work gathered under the lock, done after unlocking.
-    @exclusivity(unchecked) @usableFromInline final var requests: [(any Subscription, Subscribers.Demand)] = []
-    @exclusivity(unchecked) @usableFromInline final var cancels: [any Subscription] = []
-    /// What the stream lets go of, dropped after unlocking.
-    @exclusivity(unchecked) @usableFromInline final var leftovers: [Any] = []
-    @exclusivity(unchecked) @usableFromInline final var downstream: Downstream?
-    @usableFromInline let name: StaticString
+    @exclusivity(unchecked) @usableFromInline var core: CombiningCore
+    @exclusivity(unchecked) @usableFromInline var rules = Rules()
+    /// Values paid for and not yet delivered, oldest first, and the drain token. The
+    /// subscribing thread holds the token until the downstream has its subscription, so that
+    /// nothing is delivered before (S2).
+    @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Output>()
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    /// `true` once the phase has left `running`: written with the lock held, read without.
+    @usableFromInline let isOver = Atomic<Bool>(false)
 
     @inlinable
-    init(downstream: Downstream, upstreamCount: Int, name: StaticString) {
+    init(downstream: Downstream, upstreamCount: Int) {
         self.downstream = downstream
-        self.slots = Array(repeating: .awaiting, count: upstreamCount)
-        self.name = name
+        core = CombiningCore(upstreamCount: upstreamCount)
+        serial.isDraining = true
     }
 
-    @usableFromInline var description: String { "\(name)" }
+    @usableFromInline var description: String { "\(Rules.name)" }
 
-    /// This object as its final subclass, whose hooks the engine calls.
+    // The engine reads `core` only through stored properties and `mutating` calls: a
+    // non-mutating call on a struct stored in a class works on a copy of the whole struct.
+
+    /// Whether the stream is taking values. Call with the lock held.
     @inlinable
-    final var rules: Rules { unsafeDowncast(self, to: Rules.self) }
+    var isRunningLocked: Bool {
+        if case .running = core.phase { return true }
+        return false
+    }
 
     // MARK: Starting
 
     /// Gives the downstream its subscription; call once, before subscribing the upstreams.
     @inlinable
-    final func start() {
+    func start() {
         downstream!.receive(subscription: self)
         lock.lock()
-        if slots.isEmpty, case .running = phase {
-            endLocked(.finished)
+        if core.upstreamCount == 0, isRunningLocked {
+            core.end(Subscribers.Completion<Failure>.finished)
         }
         drainLocked()
     }
@@ -118,207 +313,194 @@ class CombiningSubscription<Downstream: Subscriber, Rules: CombiningRules>: Subs
     /// Whether the stream still takes values: `false` once it has ended or been cancelled (the
     /// remaining upstreams are then not subscribed at all).
     @inlinable
-    final var isRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if case .running = phase { return true }
-        return false
-    }
+    var isRunning: Bool { !isOver.load(ordering: .acquiring) }
 
     // MARK: Subscription (the downstream's calls)
 
     @inlinable
-    final func request(_ more: Subscribers.Demand) {
+    func request(_ more: Subscribers.Demand) {
         // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
         guard more != .none else { return }
         lock.lock()
-        guard case .running = phase else {
+        guard isRunningLocked else {
             lock.unlock()
             return
         }
-        demand += more
-        requested += more
-        rules.demandDidGrowLocked(by: more)
+        core.requested += more
+        addDemandLocked(more)
         unlockAndFlush()
     }
 
     @inlinable
-    final func cancel() {
+    func cancel() {
         lock.lock()
-        if case .done = phase {
+        if case .done = core.phase {
             lock.unlock()
             return
         }
-        phase = .done
-        cancelUpstreamsLocked()
-        leftovers.append(rules.takeWaitingLocked())
-        leftovers.append(ready)
-        ready = FIFOQueue()
-        // A drain in progress lets go of the downstream when it sees `.done`; with the token
-        // free, nobody is using it.
-        if !isDraining, let downstream = self.downstream.take() {
-            leftovers.append(downstream)
-        }
-        unlockAndFlush()
+        core.phase = .done
+        isOver.store(true, ordering: .releasing)
+        // Let go of after unlocking: the upstreams (cancelled), what waits, and the downstream
+        // unless a drain in progress is using it (it lets go of it when it sees `.done`).
+        var upstreams = UpstreamSlots(count: 0)
+        swap(&upstreams, &core.slots)
+        let waiting = rules
+        rules = Rules()
+        let paid = serial.pending.takeAll()
+        let completion = core.completion.take()
+        let downstream = serial.isDraining ? nil : self.downstream.take()
+        lock.unlock()
+        upstreams.forEachSubscribed { $0.cancel() }
+        withExtendedLifetime((waiting, paid, completion, downstream)) {}
     }
 
     // MARK: The upstreams' signals
 
     @inlinable
-    final func receive(subscription: any Subscription, at index: Int) {
+    func receive(subscription: any Subscription, at index: Int) {
         lock.lock()
-        guard case .running = phase, case .awaiting = slots[index] else {
+        guard isRunningLocked, core.slots.state(at: index) == .awaiting else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        slots[index] = .subscribed(subscription)
-        let initial = rules.initialDemandLocked(for: index)
+        core.slots.withSlot(at: index) {
+            $0.state = .subscribed
+            $0.subscription = subscription
+        }
+        let initial = rules.initialDemand(for: index, requested: core.requested)
         lock.unlock()
         if initial != .none { subscription.request(initial) }
     }
 
+    /// Takes a value from upstream `index`: `take` hands it to the rules, which return what to
+    /// send (paid for) and the demand to return to the upstream.
     @inlinable
-    final func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
+    func receive<Input>(
+        _ value: Input, at index: Int,
+        take: (inout Rules, Input, inout CombiningCore, inout FIFOQueue<Output>) -> (send: Output?, more: Subscribers.Demand)
+    ) -> Subscribers.Demand {
         lock.lock()
-        guard case .running = phase, case .subscribed(let subscription) = slots[index] else {
+        guard isRunningLocked, core.slots.state(at: index) == .subscribed else {
+            lock.unlock()
+            return .none
+        }
+        let (send, more) = take(&rules, value, &core, &serial.pending)
+        if let send {
+            sendLocked(send)
+        } else {
+            unlockAndFlush()
+        }
+        return more
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
+        lock.lock()
+        guard isRunningLocked, core.slots.state(at: index) == .subscribed else {
             lock.unlock()
             return
         }
-        slots[index] = .finished
-        leftovers.append(subscription)
-        finishedCount += 1
+        // The subscription is let go of after unlocking.
+        let subscription = core.slots.withSlot(at: index) {
+            $0.state = .finished
+            return $0.subscription.take()
+        }
+        core.finishedCount += 1
         switch completion {
         case .finished:
-            rules.upstreamFinishedLocked(at: index)
+            rules.upstreamFinished(at: index, &core)
         case .failure:
-            endLocked(completion)
+            core.end(completion)
         }
         unlockAndFlush()
+        withExtendedLifetime(subscription) {}
     }
 
-    // MARK: For subclasses
-
-    /// Whether upstream `index` has sent its subscription and not yet completed: only then are
-    /// its values taken (a misbehaving upstream's value before or after that is ignored, S2).
-    /// Call with the lock held.
-    @inlinable
-    final func isSubscribedLocked(_ index: Int) -> Bool {
-        if case .subscribed = slots[index] { return true }
-        return false
-    }
-
-    /// Ends the stream with `completion`, queued behind the values already paid for: cancels the
-    /// upstreams still running and drops what waits. Call with the lock held.
-    @inlinable
-    final func endLocked(_ completion: Subscribers.Completion<Failure>) {
-        phase = .ending
-        cancelUpstreamsLocked()
-        leftovers.append(rules.takeWaitingLocked())
-        ready.append(.completion(completion))
-    }
-
-    /// Gathers a cancel for every upstream still subscribed and marks them all over. Call with
-    /// the lock held.
-    @inlinable
-    final func cancelUpstreamsLocked() {
-        for index in slots.indices {
-            if case .subscribed(let subscription) = slots[index] { cancels.append(subscription) }
-            slots[index] = .finished
-        }
-    }
-
-    /// Gathers a request of `more` for every upstream still subscribed. Call with the lock held.
-    @inlinable
-    final func requestFromEveryUpstreamLocked(_ more: Subscribers.Demand) {
-        for slot in slots {
-            if case .subscribed(let subscription) = slot { requests.append((subscription, more)) }
-        }
-    }
+    // MARK: Delivery (SerialDelivery)
 
     /// Sends `value`, paid for, downstream: at once when nobody is delivering and no other work
-    /// is gathered (the fast path, without the queue), else through `ready`. Call with the lock
-    /// held; returns with it released.
+    /// is gathered (the fast path, without the queue), else through the queue. Call with the
+    /// lock held; returns with it released.
     @inlinable
-    final func sendLocked(_ value: Output) {
-        if isDraining || !requests.isEmpty || !cancels.isEmpty || !leftovers.isEmpty {
-            ready.append(.value(value))
-            unlockAndFlush()
+    func sendLocked(_ value: Output) {
+        guard !core.hasWork, serial.takeToken() else {
+            submitLocked(value)
             return
         }
-        // The token is free, so `ready` is empty: `value` is next.
-        isDraining = true
+        // The token was free, so nothing waits: `value` is next.
         lock.unlock()
-        let more = deliver(value)
+        let more = deliverValue(value)
         lock.lock()
         if more != .none { addReturnedDemandLocked(more) }
         drainLocked()
     }
 
-    /// Releases the lock, then makes the gathered cancels and requests, drops the leftovers, and
-    /// delivers what is ready unless someone else is delivering. Call with the lock held.
+    /// Delivers what is due unless someone else is delivering; else releases the lock and makes
+    /// the gathered requests and cancels itself. Call with the lock held.
     @inlinable
-    final func unlockAndFlush() {
-        let drains = !isDraining && !ready.isEmpty
-        if drains { isDraining = true }
-        if requests.isEmpty && cancels.isEmpty && leftovers.isEmpty {
-            lock.unlock()
-        } else {
-            let work = takeWorkLocked()
-            lock.unlock()
-            work.perform()
+    func unlockAndFlush() {
+        let due: Bool
+        switch core.phase {
+        case .running: due = !serial.pending.isEmpty
+        case .ending: due = true
+        case .done: due = false
         }
-        if drains {
-            lock.lock()
+        if due, serial.takeToken() {
             drainLocked()
+        } else if core.hasWork {
+            let work = core.takeWork()
+            unlock()
+            perform(work.requests, work.cancelling)
+        } else {
+            unlock()
         }
     }
 
-    /// The drain loop: delivers what is ready, in order, one event at a time with the lock
-    /// released, until nothing is left; then gives the token back. Call with the lock held and
-    /// the token taken; returns with both released.
     @inlinable
-    final func drainLocked() {
-        while true {
-            if !requests.isEmpty || !cancels.isEmpty || !leftovers.isEmpty {
-                let work = takeWorkLocked()
-                lock.unlock()
-                work.perform()
-                lock.lock()
-                continue
+    func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<Delivery> {
+        if returned != .none { addReturnedDemandLocked(returned) }
+        if !isRunningLocked { isOver.store(true, ordering: .releasing) }
+        if core.hasWork {
+            let work = core.takeWork()
+            return .deliver(.work(work.requests, work.cancelling))
+        }
+        if case .done = core.phase {
+            return .stop(.letGo(downstream.take()))
+        }
+        if let value = serial.pending.popFirst() {
+            return .deliver(.value(value))
+        }
+        guard let completion = core.completion.take() else { return .stop(nil) }
+        core.phase = .done
+        let waiting = rules
+        rules = Rules()
+        return .deliver(.completion(completion, downstream.take(), waiting))
+    }
+
+    @inlinable
+    func deliver(_ delivery: Delivery) -> DeliveryResult {
+        switch delivery {
+        case .work(let requests, let cancelling):
+            perform(requests, cancelling)
+            return .returned(.none)
+        case .value(let value):
+            return .returned(deliverValue(value))
+        case .completion(let completion, let downstream, _):
+            switch completion {
+            case .finished: downstream?.receive(completion: .finished)
+            case .failure(let error): downstream?.receive(completion: .failure(error as! Failure))
             }
-            if case .done = phase {
-                let downstream = self.downstream.take()
-                isDraining = false
-                lock.unlock()
-                _ = downstream
-                return
-            }
-            guard let event = ready.popFirst() else {
-                isDraining = false
-                lock.unlock()
-                return
-            }
-            switch event {
-            case .value(let value):
-                lock.unlock()
-                let more = deliver(value)
-                lock.lock()
-                if more != .none { addReturnedDemandLocked(more) }
-            case .completion(let completion):
-                phase = .done
-                let downstream = self.downstream.take()
-                isDraining = false
-                lock.unlock()
-                downstream?.receive(completion: completion)
-                return
-            }
+            // The token is kept: nothing may follow the completion.
+            return .leave
+        case .letGo:
+            return .returned(.none)
         }
     }
 
     /// Calls the downstream with `value`. Only the drain-token holder calls it.
     @inlinable
-    final func deliver(_ value: Output) -> Subscribers.Demand {
+    func deliverValue(_ value: Output) -> Subscribers.Demand {
         // Moved out and back in rather than copied, which would retain and release it per
         // value; nothing else touches it while the token is held.
         guard let downstream = self.downstream.take() else { return .none }
@@ -327,70 +509,90 @@ class CombiningSubscription<Downstream: Subscriber, Rules: CombiningRules>: Subs
         return more
     }
 
+    /// Adds `more` to the downstream's demand and lets the rules act on it. Call with the lock
+    /// held, while running.
+    @inlinable
+    func addDemandLocked(_ more: Subscribers.Demand) {
+        core.demand += more
+        rules.demandDidGrow(by: more, &core, paid: &serial.pending)
+    }
+
     /// Demand the downstream returned from `receive(_:)`. Call with the lock held.
     @inlinable
-    final func addReturnedDemandLocked(_ more: Subscribers.Demand) {
-        guard case .running = phase else { return }
-        demand += more
-        rules.demandDidGrowLocked(by: more)
+    func addReturnedDemandLocked(_ more: Subscribers.Demand) {
+        if isRunningLocked { addDemandLocked(more) }
     }
 
+    /// Releases the lock, first marking the stream over for ``isRunning`` if it has ended.
     @inlinable
-    final func takeWorkLocked() -> GatheredWork {
-        let work = GatheredWork(requests: requests, cancels: cancels, leftovers: leftovers)
-        requests = []
-        cancels = []
-        leftovers = []
-        return work
+    func unlock() {
+        if !isRunningLocked { isOver.store(true, ordering: .releasing) }
+        lock.unlock()
+    }
+
+    /// Makes gathered requests and cancels. Cancels first: a failure cancels the other
+    /// upstreams before it is delivered.
+    @inlinable
+    func perform(_ requests: ContiguousArray<UpstreamRequest>, _ cancelling: ContiguousArray<any Subscription>) {
+        for subscription in cancelling { subscription.cancel() }
+        for request in requests { request.subscription.request(request.demand) }
     }
 }
 
-/// The hooks a ``CombiningSubscription`` subclass implements, all called with the lock held.
+// MARK: - Side subscribers
+
+/// The subscriber a merge gives upstream `index`: passes its signals on with the index.
 @usableFromInline
-protocol CombiningRules: AnyObject {
-    /// The first request for upstream `index`, made as soon as it is subscribed.
-    func initialDemandLocked(for index: Int) -> Subscribers.Demand
-    /// The downstream's demand has grown by `added` (`demand` already includes it): move what
-    /// waited for it into `ready`, and gather the upstream requests it calls for.
-    func demandDidGrowLocked(by added: Subscribers.Demand)
-    /// Upstream `index` finished (its slot is already `.finished` and counted): end the stream
-    /// if that is the rule.
-    func upstreamFinishedLocked(at index: Int)
-    /// Takes the values that wait in the subclass, to be dropped after unlocking.
-    func takeWaitingLocked() -> Any
-}
+struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
-/// A ``CombiningSubscription`` whose upstreams have different output types (zip,
-/// combineLatest): each upstream's values go into one typed `Storage`, through a closure that
-/// knows the upstream's place in it.
-@usableFromInline
-protocol SlotStoring: AnyObject, CustomStringConvertible {
-    /// Where the upstreams' values are kept.
-    associatedtype Storage
-    /// The upstreams' failure type.
-    associatedtype Failure: Error
-
-    /// Upstream `index` is subscribed.
-    func receive(subscription: any Subscription, at index: Int)
-    /// A value from upstream `index`, which `store` puts in its place in the storage.
-    func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand
-    /// Upstream `index` completed.
-    func receive(completion: Subscribers.Completion<Failure>, at index: Int)
-}
-
-/// The subscriber a zip or combineLatest gives upstream `index`: passes its signals on with the
-/// index, and its values with the closure that stores them.
-@usableFromInline
-struct SlotSide<Input, Combiner: SlotStoring>: Subscriber, CustomStringConvertible {
-    @usableFromInline typealias Failure = Combiner.Failure
-
-    @usableFromInline let combiner: Combiner
+    @usableFromInline let merger: MergeSubscription<Downstream>
     @usableFromInline let index: Int
-    @usableFromInline let store: (inout Combiner.Storage, Input) -> Void
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(_ combiner: Combiner, index: Int, store: @escaping (inout Combiner.Storage, Input) -> Void) {
+    init(_ merger: MergeSubscription<Downstream>, index: Int) {
+        self.merger = merger
+        self.index = index
+    }
+
+    @usableFromInline var description: String { "Merge" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        merger.receive(subscription: subscription, at: index)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let index = self.index
+        return merger.receive(input, at: index) { rules, value, core, paid in
+            rules.take(value, at: index, &core)
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        merger.receive(completion: completion, at: index)
+    }
+}
+
+/// The subscriber a zip or combineLatest gives upstream `index`: passes its signals on with the
+/// index, and stores its values with the closure that knows their place in the storage.
+@usableFromInline
+struct SlotSide<Input, Downstream: Subscriber, Rules: StoringRules>: Subscriber, CustomStringConvertible
+where Rules.Output == Downstream.Input {
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let combiner: CombiningSubscription<Downstream, Rules>
+    @usableFromInline let index: Int
+    @usableFromInline let store: (inout Rules.Storage, Input) -> Void
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(_ combiner: CombiningSubscription<Downstream, Rules>, index: Int,
+         store: @escaping (inout Rules.Storage, Input) -> Void) {
         self.combiner = combiner
         self.index = index
         self.store = store
@@ -405,34 +607,15 @@ struct SlotSide<Input, Combiner: SlotStoring>: Subscriber, CustomStringConvertib
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        combiner.receive(input, at: index, store: store)
+        let (index, store) = (self.index, self.store)
+        return combiner.receive(input, at: index) { rules, value, core, paid in
+            store(&rules.storage, value)
+            return (rules.valueStored(at: index, &core, paid: &paid), .none)
+        }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         combiner.receive(completion: completion, at: index)
-    }
-}
-
-/// Upstream cancels and requests gathered under a ``CombiningSubscription``'s lock, and what it
-/// lets go of: done or dropped after unlocking.
-@usableFromInline
-struct GatheredWork {
-    @usableFromInline let requests: [(any Subscription, Subscribers.Demand)]
-    @usableFromInline let cancels: [any Subscription]
-    @usableFromInline let leftovers: [Any]
-
-    @inlinable
-    init(requests: [(any Subscription, Subscribers.Demand)], cancels: [any Subscription], leftovers: [Any]) {
-        self.requests = requests
-        self.cancels = cancels
-        self.leftovers = leftovers
-    }
-
-    /// Cancels first: a failure cancels the other upstreams before it is delivered.
-    @inlinable
-    func perform() {
-        for subscription in cancels { subscription.cancel() }
-        for (subscription, demand) in requests { subscription.request(demand) }
     }
 }

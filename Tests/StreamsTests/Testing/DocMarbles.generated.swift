@@ -214,6 +214,52 @@ let docMarbleSources: [DocMarbleSource] = [
         output:      -1-2-^        (failure: Fatal())
         """#),
     DocMarbleSource(
+        file: #"Sources/Streams/Combining/Publishers.CombineLatest.generated.swift"#,
+        annotations: [#"""
+<!-- marble combineLatest3: $0[0].combineLatest($0[1], $0[2]).map { "(\($0), \($1), \($2))" } -->
+"""#],
+        text: #"""
+        self:   -1-----2-|
+        b:      ---a-----|
+        c:      -----x---|
+                combineLatest(b, c)
+        output: -----p-q-|      (p = (1, a, x), q = (2, a, x))
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/Combining/Publishers.CombineLatest.generated.swift"#,
+        annotations: [#"<!-- marble combineLatest3-transform: $0[0].ints.combineLatest($0[1].ints, $0[2].ints) { $0 + $1 + $2 } -->"#],
+        text: #"""
+        self:   -1-----2-|
+        b:      ---3-----|
+        c:      -----5---|
+                combineLatest(b, c) { $0 + $1 + $2 }
+        output: -----p-q-|      (p = 9, q = 10)
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/Combining/Publishers.CombineLatest.generated.swift"#,
+        annotations: [#"""
+<!-- marble combineLatest4: $0[0].combineLatest($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } -->
+"""#],
+        text: #"""
+        self:   -1------2-|
+        b:      --a-------|
+        c:      ---x------|
+        d:      ----7-----|
+                combineLatest(b, c, d)
+        output: ----p---q-|      (p = (1, a, x, 7), q = (2, a, x, 7))
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/Combining/Publishers.CombineLatest.generated.swift"#,
+        annotations: [#"<!-- marble combineLatest4-transform: $0[0].ints.combineLatest($0[1].ints, $0[2].ints, $0[3].ints) { $0 + $1 + $2 + $3 } -->"#],
+        text: #"""
+        self:   -1------2-|
+        b:      --1-------|
+        c:      ---1------|
+        d:      ----1-----|
+                combineLatest(b, c, d) { $0 + $1 + $2 + $3 }
+        output: ----p---q-|      (p = 4, q = 5)
+        """#),
+    DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.CombineLatest.swift"#,
         annotations: [#"""
 <!-- marble combineLatest: $0[0].combineLatest($0[1]).map { "(\($0), \($1))" } -->
@@ -232,52 +278,6 @@ let docMarbleSources: [DocMarbleSource] = [
         other:  ---3---4-|
                 combineLatest(other) { $0 * $1 }
         output: ---a-b-c-|      (a = 3, b = 6, c = 8)
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.CombineLatest.swift"#,
-        annotations: [#"""
-<!-- marble combineLatest3: $0[0].combineLatest($0[1], $0[2]).map { "(\($0), \($1), \($2))" } -->
-"""#],
-        text: #"""
-        self:   -1-----2-|
-        b:      ---a-----|
-        c:      -----x---|
-                combineLatest(b, c)
-        output: -----p-q-|      (p = (1, a, x), q = (2, a, x))
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.CombineLatest.swift"#,
-        annotations: [#"<!-- marble combineLatest3-transform: $0[0].ints.combineLatest($0[1].ints, $0[2].ints) { $0 + $1 + $2 } -->"#],
-        text: #"""
-        self:   -1-----2-|
-        b:      ---3-----|
-        c:      -----5---|
-                combineLatest(b, c) { $0 + $1 + $2 }
-        output: -----p-q-|      (p = 9, q = 10)
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.CombineLatest.swift"#,
-        annotations: [#"""
-<!-- marble combineLatest4: $0[0].combineLatest($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } -->
-"""#],
-        text: #"""
-        self:   -1------2-|
-        b:      --a-------|
-        c:      ---x------|
-        d:      ----7-----|
-                combineLatest(b, c, d)
-        output: ----p---q-|      (p = (1, a, x, 7), q = (2, a, x, 7))
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.CombineLatest.swift"#,
-        annotations: [#"<!-- marble combineLatest4-transform: $0[0].ints.combineLatest($0[1].ints, $0[2].ints, $0[3].ints) { $0 + $1 + $2 + $3 } -->"#],
-        text: #"""
-        self:   -1------2-|
-        b:      --1-------|
-        c:      ---1------|
-        d:      ----1-----|
-                combineLatest(b, c, d) { $0 + $1 + $2 + $3 }
-        output: ----p---q-|      (p = 4, q = 5)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.Concatenate.swift"#,
@@ -588,6 +588,56 @@ let docMarbleSources: [DocMarbleSource] = [
         output:   --1-2-;7-8[;^]    (`;`: a, then b, is cancelled)
         """#),
     DocMarbleSource(
+        file: #"Sources/Streams/Combining/Publishers.Zip.generated.swift"#,
+        annotations: [#"""
+<!-- marble zip3: $0[0].zip($0[1], $0[2]).map { "(\($0), \($1), \($2))" } -->
+"""#],
+        text: #"""
+        self:   -1---2---|
+        b:      --a---b--|
+        c:      ---x---y-|
+                zip(b, c)
+        output: ---p---q-[;;|]   (p = (1, a, x), q = (2, b, y))
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/Combining/Publishers.Zip.generated.swift"#,
+        annotations: [#"""
+<!-- marble zip3-transform: $0[0].zip($0[1], $0[2]) { "\($0)\($1)\($2)" } -->
+"""#],
+        text: #"""
+        self:   -1---2---|
+        b:      --a---b--|
+        c:      ---x---y-|
+                zip(b, c) { "\($0)\($1)\($2)" }
+        output: ---p---q-[;;|]   (p = "1ax", q = "2by")
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/Combining/Publishers.Zip.generated.swift"#,
+        annotations: [#"""
+<!-- marble zip4: $0[0].zip($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } -->
+"""#],
+        text: #"""
+        self:   -1----|
+        b:      --a---|
+        c:      ---x--|
+        d:      ----7-|
+                zip(b, c, d)
+        output: ----p-[;;;|]   (p = (1, a, x, 7))
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/Combining/Publishers.Zip.generated.swift"#,
+        annotations: [#"""
+<!-- marble zip4-transform: $0[0].zip($0[1], $0[2], $0[3]) { "\($0)\($1)\($2)\($3)" } -->
+"""#],
+        text: #"""
+        self:   -1----|
+        b:      --a---|
+        c:      ---x--|
+        d:      ----7-|
+                zip(b, c, d) { "\($0)\($1)\($2)\($3)" }
+        output: ----p-[;;;|]   (p = "1ax7")
+        """#),
+    DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.Zip.swift"#,
         annotations: [#"""
 <!-- marble zip: $0[0].zip($0[1]).map { "(\($0), \($1))" } -->
@@ -608,56 +658,6 @@ let docMarbleSources: [DocMarbleSource] = [
         other:  ---a-b-|
                 zip(other) { "\($0)\($1)" }
         output: ---x-y-[;|]   (x = "1a", y = "2b")
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Zip.swift"#,
-        annotations: [#"""
-<!-- marble zip3: $0[0].zip($0[1], $0[2]).map { "(\($0), \($1), \($2))" } -->
-"""#],
-        text: #"""
-        self:   -1---2---|
-        b:      --a---b--|
-        c:      ---x---y-|
-                zip(b, c)
-        output: ---p---q-[;;|]   (p = (1, a, x), q = (2, b, y))
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Zip.swift"#,
-        annotations: [#"""
-<!-- marble zip3-transform: $0[0].zip($0[1], $0[2]) { "\($0)\($1)\($2)" } -->
-"""#],
-        text: #"""
-        self:   -1---2---|
-        b:      --a---b--|
-        c:      ---x---y-|
-                zip(b, c) { "\($0)\($1)\($2)" }
-        output: ---p---q-[;;|]   (p = "1ax", q = "2by")
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Zip.swift"#,
-        annotations: [#"""
-<!-- marble zip4: $0[0].zip($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } -->
-"""#],
-        text: #"""
-        self:   -1----|
-        b:      --a---|
-        c:      ---x--|
-        d:      ----7-|
-                zip(b, c, d)
-        output: ----p-[;;;|]   (p = (1, a, x, 7))
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Zip.swift"#,
-        annotations: [#"""
-<!-- marble zip4-transform: $0[0].zip($0[1], $0[2], $0[3]) { "\($0)\($1)\($2)\($3)" } -->
-"""#],
-        text: #"""
-        self:   -1----|
-        b:      --a---|
-        c:      ---x--|
-        d:      ----7-|
-                zip(b, c, d) { "\($0)\($1)\($2)\($3)" }
-        output: ----p-[;;;|]   (p = "1ax7")
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Core/AnyPublisher.swift"#,
@@ -1581,34 +1581,34 @@ struct DocMarbles {
         block.check { $0.tryCatch { _ -> Empty<String, DocError> in throw DocError() } }
     }
 
-    @Test("marble-combineLatest (Sources/Streams/Combining/Publishers.CombineLatest.swift)") func `combineLatest`() {
+    @Test("marble-combineLatest3 (Sources/Streams/Combining/Publishers.CombineLatest.generated.swift)") func `combineLatest3`() {
         let block = docMarbleSources[27].block
+        block.checkMany { $0[0].combineLatest($0[1], $0[2]).map { "(\($0), \($1), \($2))" } }
+    }
+
+    @Test("marble-combineLatest3-transform (Sources/Streams/Combining/Publishers.CombineLatest.generated.swift)") func `combineLatest3_transform`() {
+        let block = docMarbleSources[28].block
+        block.checkMany { $0[0].ints.combineLatest($0[1].ints, $0[2].ints) { $0 + $1 + $2 } }
+    }
+
+    @Test("marble-combineLatest4 (Sources/Streams/Combining/Publishers.CombineLatest.generated.swift)") func `combineLatest4`() {
+        let block = docMarbleSources[29].block
+        block.checkMany { $0[0].combineLatest($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } }
+    }
+
+    @Test("marble-combineLatest4-transform (Sources/Streams/Combining/Publishers.CombineLatest.generated.swift)") func `combineLatest4_transform`() {
+        let block = docMarbleSources[30].block
+        block.checkMany { $0[0].ints.combineLatest($0[1].ints, $0[2].ints, $0[3].ints) { $0 + $1 + $2 + $3 } }
+    }
+
+    @Test("marble-combineLatest (Sources/Streams/Combining/Publishers.CombineLatest.swift)") func `combineLatest`() {
+        let block = docMarbleSources[31].block
         block.checkMany { $0[0].combineLatest($0[1]).map { "(\($0), \($1))" } }
     }
 
     @Test("marble-combineLatest-transform (Sources/Streams/Combining/Publishers.CombineLatest.swift)") func `combineLatest_transform`() {
-        let block = docMarbleSources[28].block
-        block.checkMany { $0[0].ints.combineLatest($0[1].ints) { $0 * $1 } }
-    }
-
-    @Test("marble-combineLatest3 (Sources/Streams/Combining/Publishers.CombineLatest.swift)") func `combineLatest3`() {
-        let block = docMarbleSources[29].block
-        block.checkMany { $0[0].combineLatest($0[1], $0[2]).map { "(\($0), \($1), \($2))" } }
-    }
-
-    @Test("marble-combineLatest3-transform (Sources/Streams/Combining/Publishers.CombineLatest.swift)") func `combineLatest3_transform`() {
-        let block = docMarbleSources[30].block
-        block.checkMany { $0[0].ints.combineLatest($0[1].ints, $0[2].ints) { $0 + $1 + $2 } }
-    }
-
-    @Test("marble-combineLatest4 (Sources/Streams/Combining/Publishers.CombineLatest.swift)") func `combineLatest4`() {
-        let block = docMarbleSources[31].block
-        block.checkMany { $0[0].combineLatest($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } }
-    }
-
-    @Test("marble-combineLatest4-transform (Sources/Streams/Combining/Publishers.CombineLatest.swift)") func `combineLatest4_transform`() {
         let block = docMarbleSources[32].block
-        block.checkMany { $0[0].ints.combineLatest($0[1].ints, $0[2].ints, $0[3].ints) { $0 + $1 + $2 + $3 } }
+        block.checkMany { $0[0].ints.combineLatest($0[1].ints) { $0 * $1 } }
     }
 
     @Test("marble-prepend-values (Sources/Streams/Combining/Publishers.Concatenate.swift)") func `prepend_values`() {
@@ -1761,34 +1761,34 @@ struct DocMarbles {
         block.checkMany { u in u[0].map { $0 == "a" ? u[1].assertNoFailure() : u[2].assertNoFailure() }.switchToLatest() }
     }
 
-    @Test("marble-zip (Sources/Streams/Combining/Publishers.Zip.swift)") func `zip`() {
+    @Test("marble-zip3 (Sources/Streams/Combining/Publishers.Zip.generated.swift)") func `zip3`() {
         let block = docMarbleSources[62].block
+        block.checkMany { $0[0].zip($0[1], $0[2]).map { "(\($0), \($1), \($2))" } }
+    }
+
+    @Test("marble-zip3-transform (Sources/Streams/Combining/Publishers.Zip.generated.swift)") func `zip3_transform`() {
+        let block = docMarbleSources[63].block
+        block.checkMany { $0[0].zip($0[1], $0[2]) { "\($0)\($1)\($2)" } }
+    }
+
+    @Test("marble-zip4 (Sources/Streams/Combining/Publishers.Zip.generated.swift)") func `zip4`() {
+        let block = docMarbleSources[64].block
+        block.checkMany { $0[0].zip($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } }
+    }
+
+    @Test("marble-zip4-transform (Sources/Streams/Combining/Publishers.Zip.generated.swift)") func `zip4_transform`() {
+        let block = docMarbleSources[65].block
+        block.checkMany { $0[0].zip($0[1], $0[2], $0[3]) { "\($0)\($1)\($2)\($3)" } }
+    }
+
+    @Test("marble-zip (Sources/Streams/Combining/Publishers.Zip.swift)") func `zip`() {
+        let block = docMarbleSources[66].block
         block.checkMany { $0[0].zip($0[1]).map { "(\($0), \($1))" } }
     }
 
     @Test("marble-zip-transform (Sources/Streams/Combining/Publishers.Zip.swift)") func `zip_transform`() {
-        let block = docMarbleSources[63].block
-        block.checkMany { $0[0].zip($0[1]) { "\($0)\($1)" } }
-    }
-
-    @Test("marble-zip3 (Sources/Streams/Combining/Publishers.Zip.swift)") func `zip3`() {
-        let block = docMarbleSources[64].block
-        block.checkMany { $0[0].zip($0[1], $0[2]).map { "(\($0), \($1), \($2))" } }
-    }
-
-    @Test("marble-zip3-transform (Sources/Streams/Combining/Publishers.Zip.swift)") func `zip3_transform`() {
-        let block = docMarbleSources[65].block
-        block.checkMany { $0[0].zip($0[1], $0[2]) { "\($0)\($1)\($2)" } }
-    }
-
-    @Test("marble-zip4 (Sources/Streams/Combining/Publishers.Zip.swift)") func `zip4`() {
-        let block = docMarbleSources[66].block
-        block.checkMany { $0[0].zip($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } }
-    }
-
-    @Test("marble-zip4-transform (Sources/Streams/Combining/Publishers.Zip.swift)") func `zip4_transform`() {
         let block = docMarbleSources[67].block
-        block.checkMany { $0[0].zip($0[1], $0[2], $0[3]) { "\($0)\($1)\($2)\($3)" } }
+        block.checkMany { $0[0].zip($0[1]) { "\($0)\($1)" } }
     }
 
     @Test("marble-eraseToAnyPublisher (Sources/Streams/Core/AnyPublisher.swift)") func `eraseToAnyPublisher`() {
