@@ -51,8 +51,9 @@ extension Publisher {
     /// - Threading: `transform` runs on the upstream's thread; values are delivered on the
     ///   thread of the inner publisher that sends them. Inner publishers may send from several
     ///   threads at once; the subscriber is still called by one thread at a time (S3): a value
-    ///   that arrives while another thread is delivering is handed to that thread, which
-    ///   delivers it next, and the sending thread returns at once.
+    ///   that arrives while another thread is delivering, or is subscribing an inner publisher,
+    ///   is handed to that thread, which delivers it next, and the sending thread returns at
+    ///   once.
     /// - Combine compatibility: as Combine (the same demand asked of the upstream and of each
     ///   inner publisher, one waiting value per inner publisher, values still waiting for
     ///   demand dropped on failure), with two differences. When an inner publisher fails, Combine leaves the
@@ -62,7 +63,11 @@ extension Publisher {
     /// - Complexity: O(1) per value and per inner publisher. No object is allocated per inner
     ///   publisher (its state is a slot in the subscription, reused once the inner is over; a
     ///   slot array is allocated only once two inners are live at once). One lock guards it
-    ///   all; a value delivered at once takes it twice (before and after the delivery).
+    ///   all; a value delivered at once takes it twice (before and after the delivery). Every
+    ///   inner publisher that answers synchronously while it is subscribed (`Just`, a sequence,
+    ///   `Empty`, `Fail`, a subject that replays...) is cheaper: its subscription and
+    ///   completion take no lock of their own, and each of its values takes the lock once, so
+    ///   such an inner with one value costs three lock round trips in all, not five.
     @inlinable
     public func flatMap<T, P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,

@@ -124,7 +124,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Whether the inner was (or is to be) asked for `.unlimited` rather than one at a time.
     @exclusivity(unchecked) @usableFromInline var inPlaceUnlimited = false
     @exclusivity(unchecked) @usableFromInline var inPlaceSubscription: (any Subscription)?
-    /// Its completion, the failure kept as `any Error` (as `pendingCompletion`).
+    /// Whether `inPlaceSubscription` is set (a flag: testing the existential for `nil` is a
+    /// call into its value witnesses).
+    @exclusivity(unchecked) @usableFromInline var inPlaceSubscribed = false
+    /// Whether `inPlaceCompletion` is set.
+    @exclusivity(unchecked) @usableFromInline var inPlaceEnded = false
+    /// Its failure, kept as `any Error` (as `pendingCompletion`); `.finished` is only `inPlaceEnded`.
     @exclusivity(unchecked) @usableFromInline var inPlaceCompletion: Subscribers.Completion<any Error>?
 
     @inlinable
@@ -220,7 +225,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Whether `slot` still belongs to the inner of `generation`, and that inner has sent its
     /// subscription (or is being subscribed in place): only then are its value and completion
     /// taken (S2). Call with the lock held.
-    @inlinable
+    @inlinable @inline(__always)
     func isLive(_ slot: Int, _ generation: Int) -> Bool {
         withSlot(slot) { $0.isLive && ($0.isSubscribed || $0.isInPlace) && $0.generation == generation }
     }
@@ -229,10 +234,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func innerSubscribed(_ subscription: any Subscription, slot: Int, generation: Int) {
         if isInPlace(slot, generation) {
             // Settled under the lock when the subscribe call returns.
-            guard inPlaceSubscription == nil, inPlaceCompletion == nil else {
+            guard !inPlaceSubscribed, !inPlaceEnded else {
                 subscription.cancel()
                 return
             }
+            inPlaceSubscribed = true
             inPlaceSubscription = subscription
             subscription.request(inPlaceUnlimited ? .unlimited : .max(1))
             return
@@ -299,21 +305,21 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func inPlaceValue(_ value: Downstream.Input, slot: Int, generation: Int) -> Subscribers.Demand {
         // Before the inner's subscription, or after its completion, a value is ignored (S2).
-        guard inPlaceSubscription != nil, inPlaceCompletion == nil else { return .none }
+        guard inPlaceSubscribed, !inPlaceEnded else { return .none }
         lock.lock()
         guard isActive, withSlot(slot, { $0.isLive && $0.generation == generation }) else {
             lock.unlock()
             return .none
         }
         // The downstream's demand became `.unlimited` since the inner was asked: so is the inner.
-        let unlimiting = !inPlaceUnlimited && demand == .unlimited
-        if unlimiting { inPlaceUnlimited = true }
-        let next: Subscribers.Demand = unlimiting ? .unlimited : inPlaceUnlimited ? .none : .max(1)
+        let upgraded = !inPlaceUnlimited && demand == .unlimited
+        if upgraded { inPlaceUnlimited = true }
+        let next: Subscribers.Demand = upgraded ? .unlimited : inPlaceUnlimited ? .none : .max(1)
         // Queued behind what other threads sent meanwhile, or for demand.
         if !buffer.isEmpty || demand == .none {
             buffer.append(Waiting(value: value, slot: slot, generation: generation))
             lock.unlock()
-            return unlimiting ? .unlimited : .none
+            return upgraded ? .unlimited : .none
         }
         demand -= 1
         let downstream = self.downstream.take().unsafelyUnwrapped
@@ -339,11 +345,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func innerCompleted(_ completion: Subscribers.Completion<Failure>, slot: Int, generation: Int) {
         if isInPlace(slot, generation) {
             // Settled under the lock when the subscribe call returns.
-            guard inPlaceSubscription != nil, inPlaceCompletion == nil else { return }
-            inPlaceCompletion = switch completion {
-            case .finished: .finished
-            case .failure(let failure): .failure(failure)
-            }
+            guard inPlaceSubscribed, !inPlaceEnded else { return }
+            inPlaceEnded = true
+            if case .failure(let failure) = completion { inPlaceCompletion = .failure(failure) }
             return
         }
         lock.lock()
@@ -376,8 +380,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         inPlaceThread.store(0, ordering: .relaxed)
         let slot = inPlaceSlot
         let generation = inPlaceGeneration
-        let subscription = inPlaceSubscription.take()
-        let completion = inPlaceCompletion.take()
+        let subscription = inPlaceSubscribed ? inPlaceSubscription.take() : nil
+        let ended = inPlaceEnded
+        let failure = ended ? inPlaceCompletion.take() : nil
+        inPlaceSubscribed = false
+        inPlaceEnded = false
         var cancelling: (any Subscription)?
         var unlimiting: (any Subscription)?
         var askUpstream: (any Subscription)?
@@ -389,17 +396,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         if !isActive || !stillLive {
             // The stream ended, or another thread completed the inner, during the call.
             cancelling = subscription
-        } else if let completion {
+        } else if ended {
             cancelling = release(slot)  // a second subscription, from another thread
-            switch completion {
-            case .finished:
-                if upstreamFinished && liveInners == 0 {
-                    ending = end(with: .finished)
-                } else if !upstreamFinished && maxPublishers != .unlimited {
-                    askUpstream = upstream
-                }
-            case .failure(let failure):  // stored from a `Failure`
+            if case .failure(let failure) = failure {  // stored from a `Failure`
                 ending = end(with: .failure(failure as! Failure))
+            } else if upstreamFinished && liveInners == 0 {
+                ending = end(with: .finished)
+            } else if !upstreamFinished && maxPublishers != .unlimited {
+                askUpstream = upstream
             }
         } else if let subscription {
             if withSlot(slot, { $0.isSubscribed }) {
