@@ -127,8 +127,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Whether `inPlaceSubscription` is set (a flag: testing the existential for `nil` is a
     /// call into its value witnesses).
     @exclusivity(unchecked) @usableFromInline var inPlaceSubscribed = false
-    /// Whether `inPlaceCompletion` is set.
+    /// Whether the inner has completed.
     @exclusivity(unchecked) @usableFromInline var inPlaceEnded = false
+    /// Whether it failed: `inPlaceCompletion` is set.
+    @exclusivity(unchecked) @usableFromInline var inPlaceFailed = false
     /// Its failure, kept as `any Error` (as `pendingCompletion`); `.finished` is only `inPlaceEnded`.
     @exclusivity(unchecked) @usableFromInline var inPlaceCompletion: Subscribers.Completion<any Error>?
 
@@ -347,7 +349,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             // Settled under the lock when the subscribe call returns.
             guard inPlaceSubscribed, !inPlaceEnded else { return }
             inPlaceEnded = true
-            if case .failure(let failure) = completion { inPlaceCompletion = .failure(failure) }
+            if case .failure(let failure) = completion {
+                inPlaceFailed = true
+                inPlaceCompletion = .failure(failure)
+            }
             return
         }
         lock.lock()
@@ -378,13 +383,38 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func closeInPlace() {
         lock.lock()
         inPlaceThread.store(0, ordering: .relaxed)
+        // The common case, first: the inner finished in place, and nothing else is to be done.
+        if inPlaceEnded && !inPlaceFailed && isActive && buffer.isEmpty
+            && (maxPublishers == .unlimited || upstreamFinished) && !(upstreamFinished && liveInners == 1)
+            && withSlot(inPlaceSlot, { $0.isLive && !$0.isSubscribed && $0.generation == inPlaceGeneration }) {
+            liveInners -= 1
+            if !otherSlots.isEmpty { freeSlots.append(inPlaceSlot) }
+            withSlot(inPlaceSlot) {
+                $0.isLive = false
+                $0.isInPlace = false
+            }
+            inPlaceSubscribed = false
+            inPlaceEnded = false
+            isDraining = false
+            let subscription = inPlaceSubscription.take()
+            lock.unlock()
+            _ = subscription
+            return
+        }
+        closeInPlaceInGeneral()
+    }
+
+    /// ``closeInPlace()``'s general case. Call with the lock held; returns with it released.
+    @inlinable
+    func closeInPlaceInGeneral() {
         let slot = inPlaceSlot
         let generation = inPlaceGeneration
         let subscription = inPlaceSubscribed ? inPlaceSubscription.take() : nil
         let ended = inPlaceEnded
-        let failure = ended ? inPlaceCompletion.take() : nil
+        let failure = inPlaceFailed ? inPlaceCompletion.take() : nil
         inPlaceSubscribed = false
         inPlaceEnded = false
+        inPlaceFailed = false
         var cancelling: (any Subscription)?
         var unlimiting: (any Subscription)?
         var askUpstream: (any Subscription)?
