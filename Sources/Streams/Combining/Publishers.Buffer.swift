@@ -147,18 +147,30 @@ extension Publishers {
 /// The subscriber to the upstream and the downstream's subscription of ``Publishers/Buffer``.
 ///
 /// Values from the upstream and requests from the downstream may arrive on different threads,
-/// and both can make values go downstream. So the downstream is only called by the holder of
-/// the *drain token* (`isDraining`): whoever finds it free takes it and delivers, in a loop,
-/// while there is demand and a buffered value, then the completion if it is due; whoever finds
-/// it taken only records its value or demand, which the holder's loop then sees. A request made
-/// from inside `receive(_:)` is one of those: it adds demand and returns (S8). The lock guards
-/// every `var` and is never held while calling out.
+/// and both can make values go downstream, so the downstream is called only through the
+/// serialized delivery of ``SerialDelivery``: the buffered values are its queue, and whoever
+/// holds the drain token delivers them while there is demand, then the completion once it is
+/// due; whoever finds the token taken only records its value or demand. A request made from
+/// inside `receive(_:)` is one of those: it adds demand and returns (S8). The lock guards every
+/// `var` and is never held while calling out.
 @usableFromInline
 final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    SerialDelivery,
     @unchecked Sendable  // every `var` is guarded by `lock`
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
+
+    /// What the drain token holder hands out.
+    @usableFromInline
+    enum Delivery {
+        case value(Input, Downstream)
+        /// The completion, with what the stream lets go of (dropped after the call).
+        case end(Subscribers.Completion<Failure>, Downstream?, Publishers.BufferingStrategy<Failure>?, FIFOQueue<Input>)
+        /// What to ask the upstream for after a drain: one per value that left the buffer
+        /// (`.keepFull`).
+        case refill(Subscribers.Demand)
+    }
 
     @usableFromInline let lock = Lock()
     @usableFromInline let size: Int
@@ -170,15 +182,16 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
     /// `nil` before the subscription arrives and once the upstream is done.
     @usableFromInline var upstream: (any Subscription)?
     @usableFromInline var hasUpstream = false
-    @usableFromInline var queue = BufferQueue<Input>()
+    /// The buffered values and the drain token.
+    @usableFromInline var serial = SerialQueue<Input>()
     /// What the downstream has asked for and not received.
     @usableFromInline var demand = Subscribers.Demand.none
+    /// Values delivered by the running drain, for the refill.
+    @usableFromInline var delivered = 0
     /// The upstream's completion (or the `customError` failure), waiting to be delivered.
     @usableFromInline var completion: Subscribers.Completion<Failure>?
     /// The completion was delivered, or the downstream cancelled.
     @usableFromInline var isDone = false
-    /// The drain token: its holder is the only caller into the downstream.
-    @usableFromInline var isDraining = false
 
     @inlinable
     init(
@@ -208,17 +221,13 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         // The drain token is held through the handover: what a synchronous upstream sends
         // inside the request below only fills the buffer, and the downstream's requests from
         // inside `receive(subscription:)` only add demand; the drain at the end delivers.
-        isDraining = true
+        _ = serial.takeToken()
         lock.unlock()
         // As Combine: the upstream is asked first, then the downstream gets its subscription.
         subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
         downstream.receive(subscription: self)
-        let more = drain()
-        guard more != .none else { return }
         lock.lock()
-        let upstream = self.upstream
-        lock.unlock()
-        upstream?.request(more)
+        refill(after: drainLocked())
     }
 
     @inlinable
@@ -229,13 +238,13 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
             return .none
         }
         var dropped: Input?
-        if queue.count >= size {
+        if serial.pending.count >= size {
             switch whenFull {
             case .dropNewest:
                 lock.unlock()
                 return .none
             case .dropOldest:
-                dropped = queue.removeFirst()
+                dropped = serial.pending.popFirst()
             case .customError(let makeError):
                 // As Combine: the upstream is cancelled at once; the failure waits for the
                 // next drain, after the buffered values the downstream's demand allows.
@@ -249,16 +258,10 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
                 return .none
             }
         }
-        queue.append(input)
-        guard !isDraining else {
-            lock.unlock()
-            _ = dropped  // released after unlocking
-            return .none
-        }
-        isDraining = true
-        lock.unlock()
-        _ = dropped
-        return drain()
+        let last = submitLocked(input)
+        _ = dropped  // released after unlocking
+        if case .refill(let more)? = last { return more }
+        return .none
     }
 
     @inlinable
@@ -270,18 +273,10 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         }
         self.completion = completion
         let finished = upstream.take()
-        guard !isDraining else {
-            lock.unlock()
-            _ = finished  // released after unlocking
-            return
-        }
-        isDraining = true
-        lock.unlock()
-        _ = finished
-        _ = drain()
+        unlockOrDrainLocked()
+        _ = finished  // released after unlocking
     }
 
-    /// Fails with the error of `customError` (the upstream is already cancelled).
     // MARK: Subscription
 
     @inlinable
@@ -294,18 +289,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
             return
         }
         self.demand += demand
-        guard !isDraining else {
-            lock.unlock()
-            return
-        }
-        isDraining = true
-        lock.unlock()
-        let more = drain()
-        guard more != .none else { return }
-        lock.lock()
-        let upstream = self.upstream
-        lock.unlock()
-        upstream?.request(more)
+        refill(after: unlockOrDrainLocked())
     }
 
     @usableFromInline
@@ -320,91 +304,66 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         let upstream = self.upstream.take()
         let downstream = self.downstream.take()
         let whenFull = self.whenFull.take()
-        let buffered = queue.removeAll()
+        let buffered = serial.pending.takeAll()
         lock.unlock()
         _ = (downstream, whenFull, buffered)
         upstream?.cancel()
     }
 
-    // MARK: Drain token holder only
-
-    /// Delivers buffered values while there is demand, then the completion if it is due, and
-    /// gives the token back. Returns what to ask the upstream for to refill the buffer
-    /// (`.keepFull`: one per value delivered).
+    /// Asks the upstream for the refill a drain ended with, if any.
     @inlinable
-    func drain() -> Subscribers.Demand {
-        var delivered = 0
+    func refill(after last: Delivery?) {
+        guard case .refill(let more)? = last else { return }
         lock.lock()
-        while !isDone {
-            if demand != .none, let value = queue.removeFirst(), let downstream {
+        let upstream = self.upstream
+        lock.unlock()
+        upstream?.request(more)
+    }
+
+    // MARK: SerialDelivery
+
+    /// A buffered value while there is demand, then the completion once it is due; at the end,
+    /// the refill (`.keepFull`: one per value delivered).
+    @inlinable
+    func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<Delivery> {
+        demand += returned
+        if !isDone {
+            if demand != .none, let downstream, let value = serial.pending.popFirst() {
                 demand -= 1
-                lock.unlock()
-                let more = downstream.receive(value)
                 delivered += 1
-                lock.lock()
-                demand += more
-                continue
+                return .deliver(.value(value, downstream))
             }
-            guard let completion else { break }
             // `.finished` is due once nothing is left and the downstream has demand (S5, as
             // Combine); a failure once no more buffered values can go out now.
-            if case .finished = completion, !queue.isEmpty || demand == .none { break }
-            isDone = true
-            isDraining = false
-            let downstream = self.downstream.take()
-            let whenFull = self.whenFull.take()
-            let discarded = queue.removeAll()
-            lock.unlock()
-            _ = (whenFull, discarded)
-            downstream?.receive(completion: completion)
-            return .none
+            if let completion, Self.isDue(completion, buffered: serial.pending.count, demand: demand) {
+                isDone = true
+                delivered = 0
+                return .deliver(.end(completion, downstream.take(), whenFull.take(), serial.pending.takeAll()))
+            }
         }
-        isDraining = false
         let refill = prefetch == .keepFull && upstream != nil && !isDone ? delivered : 0
-        lock.unlock()
-        return refill > 0 ? .max(refill) : .none
+        delivered = 0
+        return .stop(refill > 0 ? .refill(.max(refill)) : nil)
     }
-}
 
-/// A first-in first-out queue for ``BufferSubscription``: O(1) amortized append and removal
-/// at the front, with removed slots cleared at once so that they keep nothing alive.
-@usableFromInline
-struct BufferQueue<Element> {
-    @usableFromInline var storage: [Element?] = []
-    @usableFromInline var head = 0
-
-    @inlinable init() {}
-
-    @inlinable var count: Int { storage.count - head }
-    @inlinable var isEmpty: Bool { head == storage.count }
-
+    /// Whether `completion` can go out now: a `.finished` once nothing is buffered and the
+    /// downstream has demand, a failure at once.
     @inlinable
-    mutating func append(_ element: Element) {
-        storage.append(element)
+    static func isDue(_ completion: Subscribers.Completion<Failure>, buffered: Int, demand: Subscribers.Demand) -> Bool {
+        if case .finished = completion { return buffered == 0 && demand != .none }
+        return true
     }
 
     @inlinable
-    mutating func removeFirst() -> Element? {
-        guard head < storage.count else { return nil }
-        let element = storage[head].take()
-        head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64 && head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
+    func deliver(_ delivery: Delivery) -> DeliveryResult {
+        switch delivery {
+        case .value(let value, let downstream):
+            return .returned(downstream.receive(value))
+        case .end(let completion, let downstream, _, _):
+            downstream?.receive(completion: completion)
+            return .leave  // the token stays taken: nothing follows the completion
+        case .refill:
+            return .returned(.none)  // only ever the last step's payload
         }
-        return element
-    }
-
-    /// Empties the queue and returns what it held, for the caller to release outside its lock.
-    @inlinable
-    mutating func removeAll() -> [Element?] {
-        defer {
-            storage = []
-            head = 0
-        }
-        return storage
     }
 }

@@ -1,9 +1,16 @@
-/// A first-in first-out queue of values an operator holds back: values waiting for demand
-/// (`flatMap`) or for the thread that is delivering to finish (`flatMap`, `switchToLatest`).
+/// The first-in first-out queue of the library: every value or event an operator holds back
+/// waits in one of these. The queue of ``SerialDelivery`` (subjects, the combining operators,
+/// `flatMap`, `switchToLatest`, `buffer`, `receive(on:)`, the time operators), merge's values
+/// waiting for demand, zip's per-upstream values.
 ///
 /// An array with a moving head. A slot is emptied as its value is taken, so a delivered value
 /// is let go at once rather than when the queue is next compacted. Appending and taking are
-/// amortized O(1); the storage is reused once the queue runs empty.
+/// amortized O(1); the delivered slots are dropped once they are at least half the array (and
+/// 64 or more), so a queue that never runs empty stays within twice its length, and the storage
+/// is reused once the queue runs empty.
+///
+/// Not thread-safe: its owner guards it with its lock. To let go of what it holds outside that
+/// lock, take it with ``takeAll()`` under the lock and drop the result after unlocking.
 @usableFromInline
 struct FIFOQueue<Element> {
     @usableFromInline var slots: ContiguousArray<Element?> = []
@@ -21,6 +28,7 @@ struct FIFOQueue<Element> {
         slots.append(element)
     }
 
+    /// Takes the oldest element out; `nil` when the queue is empty.
     @inlinable
     mutating func popFirst() -> Element? {
         guard head < slots.count else { return nil }

@@ -11,9 +11,9 @@
 /// An event goes into the queue either *waiting* (`delay` and `timeout` put each event in as it
 /// arrives, and scheduled work later marks the oldest waiting one due) or *due* (`debounce` and
 /// `throttle` put a value in when its time has come; `debounce`'s completion waits like `delay`'s
-/// events). Only ``drain()`` calls the downstream: it
-/// hands due events over one at a time, in order, outside the lock, and whoever finds a drain
-/// already running leaves its events to it. So calls into the downstream never overlap (S3),
+/// events). The events wait in the queue of a ``SerialDelivery`` whose drain hands the *due* ones
+/// to the downstream, one at a time, in order, outside the lock; whoever finds the drain token
+/// taken leaves its events to its holder. So calls into the downstream never overlap (S3),
 /// even on a concurrent scheduler, their order is the queue's whatever order the scheduler runs
 /// work in, and a request from inside `receive(_:)` that makes the upstream send again through
 /// the `ImmediateScheduler` adds to the running drain instead of growing the stack (S8).
@@ -33,7 +33,7 @@
 /// `receive(_:)`.
 @usableFromInline
 class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    ScheduledWorkTarget, @unchecked Sendable  // all mutable state is guarded by `lock`
+    ScheduledWorkTarget, SerialDelivery, @unchecked Sendable  // all mutable state is guarded by `lock`
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
@@ -57,16 +57,24 @@ class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
         case completion(Subscribers.Completion<Failure>)
     }
 
+    /// What the drain token holder hands out.
+    @usableFromInline
+    enum Delivery {
+        case value(Input, Downstream)
+        /// The completion, with what the stream lets go of.
+        case end(Subscribers.Completion<Failure>, Downstream, Leftovers)
+    }
+
     /// What is let go when the stream ends; taken under the lock and dropped after unlocking.
     @usableFromInline
     struct Leftovers {
         @usableFromInline var downstream: Downstream?
-        @usableFromInline var events: [Event?]
+        @usableFromInline var events: FIFOQueue<Event>
         @usableFromInline var timer: (any Cancellable)?
         @usableFromInline var pending: Input?
 
         @inlinable
-        init(downstream: Downstream?, events: [Event?], timer: (any Cancellable)?, pending: Input?) {
+        init(downstream: Downstream?, events: FIFOQueue<Event>, timer: (any Cancellable)?, pending: Input?) {
             self.downstream = downstream
             self.events = events
             self.timer = timer
@@ -78,13 +86,10 @@ class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     @usableFromInline var phase = Phase.awaitingSubscription
     /// `nil` once the stream is over.
     @usableFromInline var downstream: Downstream?
-    /// Events not yet delivered start at `head`; delivered slots are `nil` until compacted.
-    @usableFromInline var events: [Event?] = []
-    @usableFromInline var head = 0
-    /// How many events from `head` on are due.
+    /// The events not yet delivered, and the drain token.
+    @usableFromInline final var serial = SerialQueue<Event>()
+    /// How many of the oldest queued events are due.
     @usableFromInline var due = 0
-    /// Whether a ``drain()`` is handing events to the downstream.
-    @usableFromInline var isDraining = false
     /// The operator's timer (`debounce`, `timeout`); cancelled when the stream ends.
     @usableFromInline var timer: (any Cancellable)?
     /// The value waiting for its time (`debounce`, `throttle`).
@@ -217,21 +222,21 @@ class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     /// Puts `event` at the back of the queue, waiting. Call with the lock held.
     @inlinable
     final func enqueueWaiting(_ event: Event) {
-        events.append(event)
+        serial.pending.append(event)
     }
 
     /// Puts `event` at the back of the queue, due: only when every queued event is due. Call
     /// with the lock held, then ``drain()`` after unlocking.
     @inlinable
     final func enqueueDue(_ event: Event) {
-        events.append(event)
+        serial.pending.append(event)
         due += 1
     }
 
     /// Marks every queued event due. Call with the lock held, then ``drain()`` after unlocking.
     @inlinable
     final func markAllDue() {
-        due = events.count - head
+        due = serial.pending.count
     }
 
     /// Marks the oldest waiting event due and delivers what is due: the work a `delay` or
@@ -243,21 +248,17 @@ class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
             lock.unlock()
             return
         }
-        if head + due < events.count { due += 1 }
-        lock.unlock()
-        drain()
+        if due < serial.pending.count { due += 1 }
+        unlockOrDrainLocked()
     }
 
     /// Takes everything the stream ends with. Call with the lock held; drop the result after
     /// unlocking.
     @inlinable
     final func takeLeftovers() -> Leftovers {
-        let leftovers = Leftovers(downstream: downstream.take(), events: events, timer: timer.take(),
-                                  pending: pending.take())
-        events = []
-        head = 0
         due = 0
-        return leftovers
+        return Leftovers(downstream: downstream.take(), events: serial.pending.takeAll(), timer: timer.take(),
+                         pending: pending.take())
     }
 
     /// Hands the due events to the downstream, in order, one at a time and outside the lock,
@@ -266,47 +267,37 @@ class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     @inlinable
     final func drain() {
         lock.lock()
-        guard !isDraining else {
-            lock.unlock()
-            return
-        }
-        isDraining = true
-        while due > 0, let downstream {
-            let event = events[head].take()!
-            head += 1
-            due -= 1
-            compactIfNeeded()
-            switch event {
-            case .value(let value):
-                lock.unlock()
-                let more = downstream.receive(value)
-                if more != .none { addDemand(more) }
-                lock.lock()
-            case .completion(let completion):
-                phase = .done
-                isDraining = false
-                let leftovers = takeLeftovers()
-                lock.unlock()
-                leftovers.timer?.cancel()
-                downstream.receive(completion: completion)
-                didEnd()
-                return
-            }
-        }
-        isDraining = false
-        lock.unlock()
+        unlockOrDrainLocked()
     }
 
-    /// Drops the delivered slots once they are at least half the queue, so a queue that never
-    /// runs empty stays within twice its length.
+    // MARK: SerialDelivery
+
+    /// The oldest event, if it is due.
     @inlinable
-    final func compactIfNeeded() {
-        if head == events.count {
-            events.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 32 && head * 2 >= events.count {
-            events.removeSubrange(0..<head)
-            head = 0
+    final func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<Delivery> {
+        guard due > 0, let downstream, let event = serial.pending.popFirst() else { return .stop(nil) }
+        due -= 1
+        switch event {
+        case .value(let value):
+            return .deliver(.value(value, downstream))
+        case .completion(let completion):
+            phase = .done
+            return .deliver(.end(completion, downstream, takeLeftovers()))
+        }
+    }
+
+    @inlinable
+    final func deliver(_ delivery: Delivery) -> DeliveryResult {
+        switch delivery {
+        case .value(let value, let downstream):
+            let more = downstream.receive(value)
+            if more != .none { addDemand(more) }
+            return .returned(.none)
+        case .end(let completion, let downstream, let leftovers):
+            leftovers.timer?.cancel()
+            downstream.receive(completion: completion)
+            didEnd()
+            return .leave  // the token stays taken: nothing follows the completion
         }
     }
 }

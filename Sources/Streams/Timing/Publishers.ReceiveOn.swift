@@ -144,11 +144,14 @@ extension Publishers {
 /// The subscriber to the upstream and the subscription the downstream receives for
 /// `receive(on:)`.
 ///
-/// Events from the upstream go into `pending` under the lock. Whoever queues an event while no
-/// delivery pass is scheduled or running (`isDelivering` is false) takes that role and schedules
-/// one; everyone else just queues. A pass (``drain()``) takes events out one at a time under the
-/// lock and delivers each outside it, so deliveries never overlap (S3) and keep the queue's order
-/// (S13), whatever the scheduler and however many threads the upstream sends from.
+/// Events from the upstream wait in the queue of a ``SerialDelivery``. Its drain token here
+/// means "a delivery pass is scheduled or running": whoever queues an event while the token is
+/// free takes it and schedules a pass; everyone else just queues. A pass (``drain()``) is the
+/// drain loop, run on the scheduler: it takes events out one at a time under the lock and
+/// delivers each outside it, so deliveries never overlap (S3) and keep the queue's order (S13),
+/// whatever the scheduler and however many threads the upstream sends from. After
+/// ``batchLimit`` events it schedules its successor and, unless the scheduler ran that at once,
+/// leaves the token to it.
 ///
 /// Handing the downstream its subscription is not a pass: it happens on the upstream's thread,
 /// as Combine documents. While it runs (`handoverThread`), a pass that runs on that same thread
@@ -158,7 +161,7 @@ extension Publishers {
 /// schedules a pass when it is done.
 @usableFromInline
 final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible, DeliveryPass,
+    CustomStringConvertible, DeliveryPass, SerialDelivery,
     @unchecked Sendable  // every `var` is guarded by `lock`; `scheduler` and `options` are read-only
 {
     @usableFromInline typealias Input = Downstream.Input
@@ -169,6 +172,15 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
     enum Event {
         case value(Input)
         case completion(Subscribers.Completion<Failure>)
+    }
+
+    /// What a pass hands out.
+    @usableFromInline
+    enum Delivery {
+        case value(Input, Downstream)
+        case end(Subscribers.Completion<Failure>, Downstream)
+        /// The batch limit is reached: schedule the next pass.
+        case handOff
     }
 
     /// Whether a pass that reached its batch limit has scheduled its successor and is waiting to
@@ -189,9 +201,10 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
     @usableFromInline var downstream: Downstream?
     /// From `receive(subscription:)` until the upstream's completion or `cancel()`.
     @usableFromInline var upstream: (any Subscription)?
-    @usableFromInline var pending = EventQueue<Event>()
-    /// A pass is scheduled or running: only it may take events out and call the downstream.
-    @usableFromInline var isDelivering = false
+    /// The queued events; the token is held while a pass is scheduled or running.
+    @usableFromInline var serial = SerialQueue<Event>()
+    /// Events the running pass has delivered since it started or last handed off.
+    @usableFromInline var passCount = 0
     @usableFromInline var handoff = Handoff.none
     /// The thread handing the downstream its subscription, while it does.
     @usableFromInline var handoverThread: pthread_t?
@@ -227,8 +240,7 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
         downstream.receive(subscription: self)
         lock.lock()
         handoverThread = nil
-        let mustSchedule = !isDelivering && !pending.isEmpty && self.downstream != nil
-        if mustSchedule { isDelivering = true }
+        let mustSchedule = !serial.pending.isEmpty && self.downstream != nil && serial.takeToken()
         lock.unlock()
         if mustSchedule { scheduleDrain() }
     }
@@ -257,9 +269,8 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
             upstreamFinished = true
             finishedUpstream = upstream.take()
         }
-        pending.append(event)
-        let mustSchedule = !isDelivering
-        isDelivering = true
+        serial.pending.append(event)
+        let mustSchedule = serial.takeToken()
         lock.unlock()
         _ = finishedUpstream  // let go of after unlocking (S7)
         if mustSchedule { scheduleDrain() }
@@ -279,59 +290,66 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
     /// queue is empty, the stream is cancelled or completed, or the batch limit is reached.
     @inlinable
     func drain() {
-        var delivered = 0
-        while true {
-            lock.lock()
-            if case .offered = handoff {
-                // Scheduled by a pass that is still inside `schedule`: a synchronous scheduler
-                // ran this at once. Let that pass carry on instead of growing the stack.
-                handoff = .declined
-                lock.unlock()
-                return
-            }
-            if let thread = handoverThread, pthread_equal(thread, pthread_self()) == 0 {
-                // The subscription is being handed over on another thread; it schedules a pass
-                // when done.
-                isDelivering = false
-                lock.unlock()
-                return
-            }
-            guard let downstream, !pending.isEmpty else {
-                isDelivering = false
-                lock.unlock()
-                return
-            }
-            if delivered == Self.batchLimit {
-                handoff = .offered
-                lock.unlock()
-                scheduleDrain()
+        lock.lock()
+        drainLocked()
+    }
+
+    @inlinable
+    func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<Delivery> {
+        if case .offered = handoff {
+            // Scheduled by a pass that is still inside `schedule`: a synchronous scheduler ran
+            // this at once. Let that pass carry on instead of growing the stack.
+            handoff = .declined
+            return .leave
+        }
+        if let thread = handoverThread, pthread_equal(thread, pthread_self()) == 0 {
+            // The subscription is being handed over on another thread; it schedules a pass
+            // when done.
+            passCount = 0
+            return .stop(nil)
+        }
+        guard let downstream, !serial.pending.isEmpty else {
+            passCount = 0
+            return .stop(nil)
+        }
+        if passCount == Self.batchLimit {
+            passCount = 0
+            handoff = .offered
+            return .deliver(.handOff)
+        }
+        passCount += 1
+        let event = serial.pending.popFirst()!
+        switch event {
+        case .value(let value):
+            return .deliver(.value(value, downstream))
+        case .completion(let completion):
+            self.downstream = nil  // nothing may follow the completion
+            return .deliver(.end(completion, downstream))
+        }
+    }
+
+    @inlinable
+    func deliver(_ delivery: Delivery) -> DeliveryResult {
+        switch delivery {
+        case .value(let value, let downstream):
+            let more = downstream.receive(value)
+            if more != .none {
                 lock.lock()
-                let declined = if case .declined = handoff { true } else { false }
-                handoff = .none
+                let upstream = self.upstream  // `nil` once cancelled or finished
                 lock.unlock()
-                guard declined else { return }  // the new pass owns the delivery now
-                delivered = 0
-                continue
+                upstream?.request(more)
             }
-            let event = pending.popFirst()!
-            if case .completion = event {
-                self.downstream = nil  // nothing may follow the completion
-            }
+            return .returned(.none)
+        case .end(let completion, let downstream):
+            downstream.receive(completion: completion)
+            return .leave  // the token stays taken: nothing will ever be delivered again
+        case .handOff:
+            scheduleDrain()
+            lock.lock()
+            let declined = if case .declined = handoff { true } else { false }
+            handoff = .none
             lock.unlock()
-            delivered += 1
-            switch event {
-            case .value(let value):
-                let more = downstream.receive(value)
-                if more != .none {
-                    lock.lock()
-                    let upstream = self.upstream  // `nil` once cancelled or finished
-                    lock.unlock()
-                    upstream?.request(more)
-                }
-            case .completion(let completion):
-                downstream.receive(completion: completion)
-                return  // `isDelivering` stays set: nothing will ever be delivered again
-            }
+            return declined ? .returned(.none) : .leave  // not declined: the new pass owns the delivery now
         }
     }
 
@@ -352,7 +370,7 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
         lock.lock()
         let upstream = self.upstream.take()
         let downstream = self.downstream.take()
-        let dropped = pending.removeAll()
+        let dropped = serial.pending.takeAll()
         lock.unlock()
         upstream?.cancel()
         // Let go of the downstream and the queued values after unlocking (S7).
@@ -366,47 +384,4 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
 protocol DeliveryPass: AnyObject, Sendable {
     /// Delivers queued events, on the scheduler.
     func drain()
-}
-
-/// A first-in, first-out queue: appends at the back, takes from the front, both O(1) amortized.
-/// A taken element is let go at once.
-@usableFromInline
-struct EventQueue<Element> {
-    @usableFromInline var items: [Element?] = []
-    @usableFromInline var head = 0
-
-    @inlinable init() {}
-
-    @inlinable var isEmpty: Bool { head == items.count }
-
-    @inlinable
-    mutating func append(_ element: Element) {
-        items.append(element)
-    }
-
-    @inlinable
-    mutating func popFirst() -> Element? {
-        guard head < items.count else { return nil }
-        let element = items[head].take()
-        head += 1
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64 && head * 2 >= items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        return element
-    }
-
-    /// Empties the queue and returns what it held, to be let go of by the caller (after
-    /// unlocking).
-    @inlinable
-    mutating func removeAll() -> [Element?] {
-        defer {
-            items = []
-            head = 0
-        }
-        return items
-    }
 }

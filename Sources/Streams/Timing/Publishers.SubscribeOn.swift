@@ -77,14 +77,6 @@ extension Publishers {
         /// Options for the work scheduled on `scheduler`.
         public let options: Context.SchedulerOptions?
 
-        /// Creates a publisher that subscribes to `upstream` on `scheduler`.
-        @inlinable
-        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
-            self.upstream = upstream
-            self.scheduler = scheduler
-            self.options = options
-        }
-
         /// Schedules the subscription of `subscriber` to the upstream on the scheduler.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -92,6 +84,14 @@ extension Publishers {
                                                        scheduler: scheduler, options: options)
             let commands: any UpstreamCommands = subscription
             scheduler.schedule(options: options) { commands.subscribeUpstream() }
+        }
+
+        /// Creates a publisher that subscribes to `upstream` on `scheduler`.
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
         }
     }
 }

@@ -82,4 +82,28 @@ struct SerializedDeliveryTests {
         #expect(log == [1, -1, 10, -10])
         _ = cancellable
     }
+
+    @Test func aBufferEmptiedOneRequestAtATimeRunsInALoop_S8() {
+        // The guide's `var`s, in a box: AnySubscriber's closures are `@Sendable`.
+        final class Box: @unchecked Sendable {
+            var subscription: (any Subscription)?
+            var count = 0
+        }
+        let box = Box()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { box.subscription = $0 },
+            receiveValue: { _ in
+                box.count += 1
+                box.subscription?.request(.max(1))  // asks for the next value from inside
+                return .none
+            })
+        subject.buffer(size: 100_000, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+        for value in 1...100_000 { subject.send(value) }  // all buffered: nothing was asked for
+        #expect(box.count == 0)
+        box.subscription?.request(.max(1))
+        // 100,000 nested calls would overflow the stack; the drain loop makes them one after
+        // another.
+        #expect(box.count == 100_000)
+    }
 }

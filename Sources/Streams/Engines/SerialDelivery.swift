@@ -1,0 +1,168 @@
+/// Serialized delivery: the queue and *drain token* with which everything that can be called
+/// from several threads at once calls its subscriber one signal at a time, in order, without
+/// holding a lock while it calls (S3, S8, S11). Subjects, the combining operators, `flatMap`,
+/// `switchToLatest`, `buffer`, `receive(on:)` and the time operators use it (the guide
+/// `SerializedDelivery.md` tells the story; this is the reference).
+///
+/// ## State
+///
+/// A user keeps a ``SerialQueue`` (a ``FIFOQueue`` of pending items and the token flag) among
+/// the state its own `lock` guards, and conforms to ``SerialDelivery``. The token is either
+/// free or held by exactly one thread, the only one that calls out through ``deliver(_:)``:
+///
+/// ```text
+///         take the token (it was free)          .stop: give it back, under the lock
+///   free ─────────────────────────────▶ held ────────────────────────────────────▶ free
+///                                        │ ▲
+///                     .deliver(d): unlock │ │ deliver(d) returned demand: lock,
+///                      and deliver(d)     ▼ │ ask nextStepLocked again
+///                                      calling out
+///                                        │
+///   .leave (a step, or deliver's result) ▼
+///   kept: the stream is over, or a scheduled pass carries on
+/// ```
+///
+/// Whoever has work under the lock and finds the token held only records it (appends to the
+/// queue, adds demand, marks the stream ended) and returns: the holder's loop sees it at its
+/// next ``nextStepLocked(returned:)``. Whoever finds it free takes it and runs the loop. A
+/// request or a `send` made from inside ``deliver(_:)`` finds the token held, so it adds to the
+/// running loop instead of recursing.
+///
+/// ## Locking
+///
+/// The engine has no lock of its own: ``SerialQueue`` is guarded by the user's `lock`, which is
+/// never held while calling out. ``nextStepLocked(returned:)`` runs with the lock held and the
+/// token taken: it decides what goes next (that is where users differ: whether a value needs
+/// demand, whether a completion waits behind the values, what the stream lets go of) and takes
+/// it out of its state. ``deliver(_:)`` runs with the lock released and the token held. One lock
+/// round trip per delivered item, none per item for the loop itself; nothing is allocated per
+/// item beyond what the queue's array grows to.
+///
+/// Payloads of ``DrainStep/stop(_:)`` and deliveries that ``deliver(_:)`` ignores are dropped
+/// after unlocking: that is how a user lets go of what the stream ends with (S7) without
+/// calling a `deinit` under its lock.
+///
+/// ## Performance
+///
+/// The hooks are protocol requirements met by the user's own class, and the loop is
+/// `@inlinable`, so it is specialized for that class: the hooks are direct calls (declare them
+/// and `serial` `final` in a class that has subclasses), the steps and deliveries are enums the
+/// optimizer keeps in registers, and nothing is allocated or locked per item beyond the one lock
+/// round trip above. A fast path (a value delivered straight away when the token is free and
+/// nothing waits, as subjects and `merge` do) is ``SerialQueue/takeToken()``, the call, then
+/// ``drainLocked()`` for whatever arrived meanwhile: the same two lock round trips a hand-written
+/// loop needs.
+@usableFromInline
+struct SerialQueue<Item> {
+    /// Items waiting for the token holder, oldest first.
+    @usableFromInline var pending = FIFOQueue<Item>()
+    /// The drain token: `true` while a thread is (or a scheduled pass will be) delivering.
+    @usableFromInline var isDraining = false
+
+    @inlinable
+    init() {}
+
+    /// Takes the token if it is free; `false` if someone holds it. Call with the lock held.
+    @inlinable
+    mutating func takeToken() -> Bool {
+        if isDraining { return false }
+        isDraining = true
+        return true
+    }
+}
+
+/// What ``SerialDelivery/deliver(_:)`` tells the drain loop.
+@usableFromInline
+enum DeliveryResult {
+    /// Carry on: the subscriber returned this demand (passed to the next
+    /// ``SerialDelivery/nextStepLocked(returned:)``).
+    case returned(Subscribers.Demand)
+    /// Return at once, keeping the token: the completion went out (nothing may follow it), or
+    /// another pass took over.
+    case leave
+}
+
+/// What the token holder does next, as ``SerialDelivery/nextStepLocked(returned:)`` decides.
+@usableFromInline
+enum DrainStep<Delivery> {
+    /// Unlock, hand this to ``SerialDelivery/deliver(_:)``, lock again and ask for the next step.
+    case deliver(Delivery)
+    /// Nothing more can go now: give the token back, unlock, and return this (if any) to the
+    /// caller of ``SerialDelivery/drainLocked()``, which acts on it or drops it after unlocking.
+    case stop(Delivery?)
+    /// Unlock and return, keeping the token: someone else carries on (a pass that is still to
+    /// run, or one this thread is nested in).
+    case leave
+}
+
+/// An object that serializes calls to its subscriber with a ``SerialQueue`` guarded by `lock`.
+@usableFromInline
+protocol SerialDelivery: AnyObject {
+    /// What waits in the queue.
+    associatedtype Item
+    /// What the token holder hands out with the lock released: usually an item, or a
+    /// completion with what the stream lets go of.
+    associatedtype Delivery
+
+    /// The lock that guards ``serial`` and the user's state.
+    var lock: Lock { get }
+    /// The queue and the token; guarded by ``lock``.
+    var serial: SerialQueue<Item> { get set }
+
+    /// With the lock held and the token taken: what goes next. `returned` is the demand the
+    /// previous ``deliver(_:)`` of this loop returned (`.none` on the first step).
+    func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<Delivery>
+
+    /// With the lock released and the token held: calls out, and says whether the loop goes on.
+    func deliver(_ delivery: Delivery) -> DeliveryResult
+}
+
+extension SerialDelivery {
+    /// The drain loop. Call with the lock held and the token taken; returns with the lock
+    /// released, and the token given back unless a step said otherwise. Returns the payload of
+    /// the ``DrainStep/stop(_:)`` that ended it.
+    @inlinable
+    @discardableResult
+    func drainLocked() -> Delivery? {
+        var returned = Subscribers.Demand.none
+        while true {
+            switch nextStepLocked(returned: returned) {
+            case .deliver(let delivery):
+                lock.unlock()
+                switch deliver(delivery) {
+                case .returned(let more): returned = more
+                case .leave: return nil
+                }
+                lock.lock()
+            case .stop(let last):
+                serial.isDraining = false
+                lock.unlock()
+                return last
+            case .leave:
+                lock.unlock()
+                return nil
+            }
+        }
+    }
+
+    /// Runs the drain loop if the token is free, else just unlocks (the holder will see what
+    /// was recorded). Call with the lock held; returns with it released.
+    @inlinable
+    @discardableResult
+    func unlockOrDrainLocked() -> Delivery? {
+        guard serial.takeToken() else {
+            lock.unlock()
+            return nil
+        }
+        return drainLocked()
+    }
+
+    /// Queues `item` and delivers it (with whatever is due before it) unless someone else is
+    /// delivering. Call with the lock held; returns with it released.
+    @inlinable
+    @discardableResult
+    func submitLocked(_ item: Item) -> Delivery? {
+        serial.pending.append(item)
+        return unlockOrDrainLocked()
+    }
+}
