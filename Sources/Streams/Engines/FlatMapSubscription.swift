@@ -20,13 +20,13 @@ import Synchronization
 /// **Demand.** The downstream's demand is counted here (requested plus returned, minus
 /// delivered). Each inner is asked for one value at a time (for `.unlimited` once the
 /// downstream's demand is): a value is delivered if there is demand, and the inner is asked for
-/// the next; otherwise it waits in `buffer`, and the inner is asked for the next once it has gone
+/// the next; otherwise it waits in the queue (`serial.pending`), and the inner is asked for the next once it has gone
 /// out. So at most one value per inner waits (more only from an inner that breaks S1), and the
 /// downstream never gets more than it asked for (S1).
 ///
 /// **Locking and delivery.** One lock guards everything, the slots included, and is never held
 /// while calling out. The downstream is called only by the holder of the *drain token*
-/// (`isDraining`), who owns `downstream` while it holds the token: a thread that finds the token
+/// (``SerialDelivery``; `serial` holds the token and the queue), who owns `downstream` while it holds the token: a thread that finds the token
 /// free (and demand, so nothing waits) delivers its value in place; one that finds it taken
 /// queues the value and returns at once, and the holder delivers it before giving the token back
 /// (S3). A request from inside `receive(_:)` only adds to the count, and the holder's loop
@@ -43,7 +43,7 @@ import Synchronization
 /// settled under the lock once the call returns; its values are delivered with one lock (the
 /// token is already held, so there is nothing to give back after the call). An inner that
 /// answers later, or from another thread, goes through the general path above; while the token
-/// is held for the subscribe, other threads' values wait in `buffer` and are delivered by the
+/// is held for the subscribe, other threads' values wait in the queue and are delivered by the
 /// subscribing thread before it gives the token back. (`W6`: 3 lock round trips per inner
 /// instead of 5; see Docs/Performance.md.)
 ///
@@ -54,7 +54,7 @@ import Synchronization
 /// cancelled; the ending cancels every inner still live.
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, InnerSubscriberParent, CustomStringConvertible,
+    Subscriber, Subscription, InnerSubscriberParent, FlatteningSubscription, CustomStringConvertible,
     @unchecked Sendable  // all mutable state, the inners' slots included, is guarded by `lock`
     // (the `inPlace...` fields: by the thread named in `inPlaceThread`, see the type's doc)
 where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
@@ -63,6 +63,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline typealias InnerInput = NewPublisher.Output
     @usableFromInline typealias InnerFailure = NewPublisher.Failure
     @usableFromInline typealias Inner = InnerSubscriber<FlatMapSubscription>
+    @usableFromInline typealias Item = Waiting
+    @usableFromInline typealias Delivery = FlatteningDelivery<Downstream, Waiting>
 
     /// A value waiting to go down, and the inner that sent it.
     @usableFromInline
@@ -102,8 +104,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// The downstream's outstanding demand.
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     /// Values waiting for demand or for the token holder.
-    @exclusivity(unchecked) @usableFromInline var buffer = FIFOQueue<Waiting>()
-    @exclusivity(unchecked) @usableFromInline var isDraining = false
+    @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Waiting>()
     /// The completion the token holder is to deliver; its failure, a `Failure`, is kept as
     /// `any Error`. (Of type `Completion<Failure>?`, the field cost the class's deinit, which
     /// is never specialized, two generic metadata lookups per subscription.)
@@ -175,9 +176,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return $0.generation
         }
         liveInners += 1
-        let inPlace = !isDraining
+        let inPlace = serial.takeToken()
         if inPlace {
-            isDraining = true
             withSlot(slot) { $0.isInPlace = true }
             inPlaceSlot = slot
             inPlaceGeneration = generation
@@ -271,12 +271,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
         // Nothing waits while the token is free and there is demand, so a value delivered in
         // place never overtakes a waiting one.
-        if isDraining || demand == .none {
-            buffer.append(Waiting(value: value, slot: slot, generation: generation))
+        if demand == .none || !serial.takeToken() {
+            serial.pending.append(Waiting(value: value, slot: slot, generation: generation))
             lock.unlock()
             return .none
         }
-        isDraining = true
         demand -= 1
         // Moved out for the call and back in after it (the token holder owns it).
         let downstream = self.downstream.take().unsafelyUnwrapped
@@ -290,15 +289,15 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let next: Subscribers.Demand = withSlot(slot) {
             $0.isLive && $0.generation == generation && !$0.isUnlimited ? .max(1) : .none
         }
-        if buffer.isEmpty && pendingCompletion == nil && !isTerminated && unlimiting == nil {
-            isDraining = false
+        if serial.pending.isEmpty && pendingCompletion == nil && !isTerminated && unlimiting == nil {
+            serial.isDraining = false
             lock.unlock()
             return next
         }
         lock.unlock()
         if let unlimiting { for subscription in unlimiting { subscription.request(.unlimited) } }
         lock.lock()
-        drain()
+        drainLocked()
         return next
     }
 
@@ -318,8 +317,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         if upgraded { inPlaceUnlimited = true }
         let next: Subscribers.Demand = upgraded ? .unlimited : inPlaceUnlimited ? .none : .max(1)
         // Queued behind what other threads sent meanwhile, or for demand.
-        if !buffer.isEmpty || demand == .none {
-            buffer.append(Waiting(value: value, slot: slot, generation: generation))
+        if !serial.pending.isEmpty || demand == .none {
+            serial.pending.append(Waiting(value: value, slot: slot, generation: generation))
             lock.unlock()
             return upgraded ? .unlimited : .none
         }
@@ -384,7 +383,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         lock.lock()
         inPlaceThread.store(0, ordering: .relaxed)
         // The common case, first: the inner finished in place, and nothing else is to be done.
-        if inPlaceEnded && !inPlaceFailed && isActive && buffer.isEmpty
+        if inPlaceEnded && !inPlaceFailed && isActive && serial.pending.isEmpty
             && (maxPublishers == .unlimited || upstreamFinished) && !(upstreamFinished && liveInners == 1)
             && withSlot(inPlaceSlot, { $0.isLive && !$0.isSubscribed && $0.generation == inPlaceGeneration }) {
             liveInners -= 1
@@ -395,7 +394,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             }
             inPlaceSubscribed = false
             inPlaceEnded = false
-            isDraining = false
+            serial.isDraining = false
             let subscription = inPlaceSubscription.take()
             lock.unlock()
             _ = subscription
@@ -447,28 +446,28 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                     $0.isUnlimited = unlimited
                 }
             }
-        } else if !withSlot(slot, { $0.isSubscribed }) && !buffer.isEmpty {
+        } else if !withSlot(slot, { $0.isSubscribed }) && !serial.pending.isEmpty {
             // No subscription yet: what another thread sent for it came before it (S2).
             var kept = FIFOQueue<Waiting>()
-            var waiting = buffer.takeAll()
+            var waiting = serial.pending.takeAll()
             while let value = waiting.popFirst() {
                 if value.slot != slot || value.generation != generation { kept.append(value) }
             }
-            buffer = kept
+            serial.pending = kept
         }
         if let ending {
             deliverEnding(ending, tokenHeld: true, cancelling: cancelling)
             return
         }
-        if cancelling == nil && unlimiting == nil && buffer.isEmpty && pendingCompletion == nil && !isTerminated {
-            isDraining = false
+        if cancelling == nil && unlimiting == nil && serial.pending.isEmpty && pendingCompletion == nil && !isTerminated {
+            serial.isDraining = false
             lock.unlock()
         } else {
             lock.unlock()
             cancelling?.cancel()
             unlimiting?.request(.unlimited)
             lock.lock()
-            drain()
+            drainLocked()
         }
         askUpstream?.request(.max(1))
     }
@@ -485,13 +484,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         let unlimiting = addDemand(demand)
-        let mustDrain = !isDraining && !buffer.isEmpty
-        if mustDrain { isDraining = true }
+        let mustDrain = !serial.pending.isEmpty && serial.takeToken()
         lock.unlock()
         if let unlimiting { for subscription in unlimiting { subscription.request(.unlimited) } }
         if mustDrain {
             lock.lock()
-            drain()
+            drainLocked()
         }
     }
 
@@ -507,9 +505,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let subscriptions = releaseAll()
         let upstream = self.upstream.take()
         let transform = self.transform.take()
-        let waiting = buffer.takeAll()
+        let waiting = serial.pending.takeAll()
         // The token holder owns the downstream: it lets go of it when it sees the cancel.
-        let downstream = isDraining ? nil : self.downstream.take()
+        let downstream = serial.isDraining ? nil : self.downstream.take()
         lock.unlock()
         upstream?.cancel()
         for subscription in subscriptions { subscription.cancel() }
@@ -611,10 +609,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         if case .failure = completion {
             // Values the subscriber has asked for (held only because it was being called) go
             // down before the failure; values waiting for demand are dropped.
-            dropped = buffer.takeAll()
+            dropped = serial.pending.takeAll()
             var owed = demand
             while owed > .none, let waiting = dropped.popFirst() {
-                buffer.append(waiting)
+                serial.pending.append(waiting)
                 owed -= 1
             }
         }
@@ -631,10 +629,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// held; returns with it released.
     @inlinable
     func deliverEnding(_ ending: Ending, tokenHeld: Bool = false, cancelling: (any Subscription)? = nil) {
-        let mustDrain = tokenHeld || !isDraining
-        isDraining = true
+        let mustDrain = tokenHeld || serial.takeToken()
         if ending.subscriptions.isEmpty && cancelling == nil {
-            if mustDrain { drain() } else { lock.unlock() }
+            if mustDrain { drainLocked() } else { lock.unlock() }
             return
         }
         lock.unlock()
@@ -642,63 +639,37 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         cancelling?.cancel()
         if mustDrain {
             lock.lock()
-            drain()
+            drainLocked()
         }
     }
 
-    /// Delivers waiting values as demand allows, and a decided completion, in order, until
-    /// nothing more can go; then gives the token back. Call with the lock held and the token
-    /// taken; returns with the lock released.
+    // MARK: SerialDelivery
+
+    /// What the token holder delivers next: waiting values as demand allows (each inner is
+    /// asked for its next value once its waiting one has gone out), then the decided
+    /// completion: `.finished` once nothing waits, a failure once nothing more can go now.
     @inlinable
-    func drain() {
-        while true {
-            if isTerminated {
-                isDraining = false
-                let downstream = self.downstream.take()
-                lock.unlock()
-                _ = downstream
-                return
+    func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<FlatteningDelivery<Downstream, Waiting>> {
+        if isTerminated { return .stop(.letGo(downstream.take())) }
+        if returned != .none, let unlimiting = addDemand(returned) { return .deliver(.unlimit(unlimiting)) }
+        if let pending = pendingCompletion {
+            let completion: Subscribers.Completion<Failure>? = switch pending {
+            case .failure(let failure):  // stored from a `Failure`
+                serial.pending.isEmpty || demand == .none ? .failure(failure as! Failure) : nil
+            case .finished: serial.pending.isEmpty ? .finished : nil
             }
-            if let pending = pendingCompletion {
-                let completion: Subscribers.Completion<Failure>? = switch pending {
-                case .failure(let failure):  // stored from a `Failure`
-                    buffer.isEmpty || demand == .none ? .failure(failure as! Failure) : nil
-                case .finished: buffer.isEmpty ? .finished : nil
-                }
-                if let completion {
-                    pendingCompletion = nil
-                    isTerminated = true
-                    isDraining = false
-                    let downstream = self.downstream.take()
-                    let dropped = buffer.takeAll()
-                    lock.unlock()
-                    _ = dropped
-                    downstream?.receive(completion: completion)
-                    return
-                }
-            }
-            guard demand != .none, let waiting = buffer.popFirst() else {
-                isDraining = false
-                lock.unlock()
-                return
-            }
-            demand -= 1
-            // The value waited with its inner's demand used up: ask the inner for the next.
-            let next = withSlot(waiting.slot) {
-                $0.isLive && $0.generation == waiting.generation && !$0.isUnlimited ? $0.subscription : nil
-            }
-            let downstream = self.downstream.take().unsafelyUnwrapped
-            lock.unlock()
-            let more = downstream.receive(waiting.value)
-            next?.request(.max(1))
-            lock.lock()
-            self.downstream = downstream
-            if more != .none && !isTerminated, let unlimiting = addDemand(more) {
-                lock.unlock()
-                for subscription in unlimiting { subscription.request(.unlimited) }
-                lock.lock()
+            if let completion {
+                pendingCompletion = nil
+                isTerminated = true
+                return .deliver(.end(completion, downstream.take(), serial.pending.takeAll()))
             }
         }
+        guard demand != .none, let waiting = serial.pending.popFirst() else { return .stop(nil) }
+        demand -= 1
+        let next = withSlot(waiting.slot) {
+            $0.isLive && $0.generation == waiting.generation && !$0.isUnlimited ? $0.subscription : nil
+        }
+        return .deliver(.value(waiting.value, next: next))
     }
 }
 

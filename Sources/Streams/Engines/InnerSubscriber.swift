@@ -62,3 +62,57 @@ protocol InnerSubscriberParent: AnyObject, CustomStringConvertible {
     /// The inner of `slot` and `generation` completed.
     func innerCompleted(_ completion: Subscribers.Completion<InnerFailure>, slot: Int, generation: Int)
 }
+
+// MARK: - Delivery
+
+/// What the drain token holder of `flatMap` or `switchToLatest` hands out with the lock
+/// released: their ``SerialDelivery/Delivery``. `Item` is what waits in their queue.
+@usableFromInline
+enum FlatteningDelivery<Downstream: Subscriber, Item> {
+    /// A value for the subscriber; then `next`, if any, is asked for one more (flatMap asks
+    /// the inner that sent it, once its waiting value has gone out).
+    case value(Downstream.Input, next: (any Subscription)?)
+    /// Demand the subscriber returned, passed on to `subscription` (switchToLatest: to the
+    /// current inner publisher).
+    case request(any Subscription, Subscribers.Demand)
+    /// `.unlimited` for each of these (flatMap: the subscriber's demand became unlimited).
+    case unlimit(ContiguousArray<any Subscription>)
+    /// The completion; the subscriber and the values still waiting are let go of after it (S7).
+    case end(Subscribers.Completion<Downstream.Failure>, Downstream?, FIFOQueue<Item>)
+    /// Only let go of, after unlocking (S7): the stream was cancelled while the token was held.
+    case letGo(Downstream?)
+}
+
+/// A ``SerialDelivery`` whose deliveries are ``FlatteningDelivery``s: the subscriptions of
+/// `flatMap` and `switchToLatest`, which share how the token holder calls out. The holder owns
+/// `downstream` while it holds the token (`cancel()` leaves it to the holder), so it reads it
+/// without the lock.
+@usableFromInline
+protocol FlatteningSubscription: SerialDelivery where Delivery == FlatteningDelivery<Downstream, Item> {
+    associatedtype Downstream: Subscriber
+    /// `nil` once the stream is over.
+    var downstream: Downstream? { get }
+}
+
+extension FlatteningSubscription {
+    @inlinable
+    func deliver(_ delivery: FlatteningDelivery<Downstream, Item>) -> DeliveryResult {
+        switch delivery {
+        case .value(let value, let next):
+            let more = downstream.unsafelyUnwrapped.receive(value)
+            next?.request(.max(1))
+            return .returned(more)
+        case .request(let subscription, let demand):
+            subscription.request(demand)
+            return .returned(.none)
+        case .unlimit(let subscriptions):
+            for subscription in subscriptions { subscription.request(.unlimited) }
+            return .returned(.none)
+        case .end(let completion, let downstream, _):
+            downstream?.receive(completion: completion)
+            return .leave  // nothing follows the completion: the token stays taken
+        case .letGo:
+            return .leave
+        }
+    }
+}

@@ -11,9 +11,9 @@
 ///
 /// Signals come from the upstream's thread and the current inner publisher's, which may
 /// differ, and an old inner publisher may still be delivering when a new one starts. So the
-/// downstream is called only by the holder of the *drain token* (`isDraining`): the thread
-/// that finds it free takes it, delivers, and before giving it back delivers whatever other
-/// threads queued meanwhile, in order, in a loop (S3, S8). Demand the downstream returns for a
+/// downstream is called only by the holder of the *drain token* (``SerialDelivery``: `serial`
+/// holds the token and the queue): the thread that finds it free takes it, delivers, and before
+/// giving it back delivers whatever other threads queued meanwhile, in order, in a loop (S3, S8). Demand the downstream returns for a
 /// queued value is requested from the current inner publisher. The completion goes through the
 /// same token, after the queued values (every one of them was asked for), a failure too.
 ///
@@ -22,13 +22,15 @@
 /// was delivering.
 @usableFromInline
 final class SwitchToLatestSubscription<Inner: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, InnerSubscriberParent, CustomStringConvertible,
+    Subscriber, Subscription, InnerSubscriberParent, FlatteningSubscription, CustomStringConvertible,
     @unchecked Sendable  // all mutable state is guarded by `lock`
 where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @usableFromInline typealias Input = Inner
     @usableFromInline typealias Failure = Inner.Failure
     @usableFromInline typealias InnerInput = Inner.Output
     @usableFromInline typealias InnerFailure = Inner.Failure
+    @usableFromInline typealias Item = Downstream.Input
+    @usableFromInline typealias Delivery = FlatteningDelivery<Downstream, Downstream.Input>
 
     @usableFromInline let lock = Lock()
     // `@exclusivity(unchecked)`: every access is under `lock`; the runtime's dynamic check
@@ -48,9 +50,8 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     @exclusivity(unchecked) @usableFromInline var innerAttached = false
     /// The downstream's outstanding demand, less the values queued for delivery.
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    @exclusivity(unchecked) @usableFromInline var isDraining = false
-    /// Values waiting for the token holder; their demand is already reserved.
-    @exclusivity(unchecked) @usableFromInline var queue = FIFOQueue<Downstream.Input>()
+    /// Values waiting for the token holder (their demand is already reserved), and the token.
+    @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Downstream.Input>()
     /// The completion the token holder is to deliver.
     @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
     /// `false` once a completion is decided or the downstream cancelled: signals are ignored.
@@ -149,12 +150,11 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
             return .none
         }
         demand -= 1
-        if isDraining {
-            queue.append(value)
+        guard serial.takeToken() else {
+            serial.pending.append(value)
             lock.unlock()
             return .none
         }
-        isDraining = true
         // Moved out for the call and back in after it (the token holder owns it): no retain
         // and release per value.
         let downstream = self.downstream.take().unsafelyUnwrapped
@@ -173,15 +173,15 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
                 forward = innerSubscription
             }
         }
-        if queue.isEmpty && pendingCompletion == nil && !isTerminated && forward == nil {
-            isDraining = false
+        if serial.pending.isEmpty && pendingCompletion == nil && !isTerminated && forward == nil {
+            serial.isDraining = false
             lock.unlock()
             return returned
         }
         lock.unlock()
         forward?.request(more)
         lock.lock()
-        drain()
+        drainLocked()
         return returned
     }
 
@@ -236,9 +236,9 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
         isActive = false
         let upstream = self.upstream.take()
         let inner = innerSubscription.take()
-        let queued = queue.takeAll()
+        let queued = serial.pending.takeAll()
         // The token holder is calling the downstream: it lets go of it when it sees the cancel.
-        let downstream = isDraining ? nil : self.downstream.take()
+        let downstream = serial.isDraining ? nil : self.downstream.take()
         lock.unlock()
         upstream?.cancel()
         inner?.cancel()
@@ -259,59 +259,34 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
         // The queued values were all asked for (a value is queued only while the subscriber is
         // being called): they go down before the completion, a failure included.
         pendingCompletion = completion
-        let mustDrain = !isDraining
-        isDraining = true
+        let mustDrain = serial.takeToken()
         lock.unlock()
         upstream?.cancel()
         inner?.cancel()
         if mustDrain {
             lock.lock()
-            drain()
+            drainLocked()
         }
     }
 
-    /// Delivers queued values and a decided completion, in order, until nothing is left; then
-    /// gives the token back. Call with the lock held and the token taken; returns with the lock
-    /// released.
+    // MARK: SerialDelivery
+
+    /// What the token holder delivers next: the queued values, in order (their demand was
+    /// reserved as they came), then the decided completion. Demand the subscriber returns for a
+    /// queued value goes on to the current inner publisher.
     @inlinable
-    func drain() {
-        while true {
-            if isTerminated {
-                isDraining = false
-                let downstream = self.downstream.take()
-                lock.unlock()
-                _ = downstream
-                return
-            }
-            if let completion = pendingCompletion {
-                if queue.isEmpty {
-                    pendingCompletion = nil
-                    isTerminated = true
-                    isDraining = false
-                    let downstream = self.downstream.take()
-                    lock.unlock()
-                    downstream?.receive(completion: completion)
-                    return
-                }
-            }
-            guard let value = queue.popFirst() else {
-                isDraining = false
-                lock.unlock()
-                return
-            }
-            let downstream = self.downstream.take().unsafelyUnwrapped
-            lock.unlock()
-            let more = downstream.receive(value)
-            lock.lock()
-            self.downstream = downstream
-            if more != .none && !isTerminated {
-                self.demand += more
-                if let inner = innerSubscription {
-                    lock.unlock()
-                    inner.request(more)
-                    lock.lock()
-                }
-            }
+    func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<FlatteningDelivery<Downstream, Downstream.Input>> {
+        if isTerminated { return .stop(.letGo(downstream.take())) }
+        if returned != .none {
+            demand += returned
+            if let inner = innerSubscription { return .deliver(.request(inner, returned)) }
         }
+        if let value = serial.pending.popFirst() { return .deliver(.value(value, next: nil)) }
+        if let completion = pendingCompletion {
+            pendingCompletion = nil
+            isTerminated = true
+            return .deliver(.end(completion, downstream.take(), FIFOQueue()))
+        }
+        return .stop(nil)
     }
 }
