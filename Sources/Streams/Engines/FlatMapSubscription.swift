@@ -502,7 +502,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
         isTerminated = true
         isActive = false
-        let subscriptions = releaseAll()
+        var subscriptions = ContiguousArray<any Subscription>()
+        releaseAll(into: &subscriptions)
         let upstream = self.upstream.take()
         let transform = self.transform.take()
         let waiting = serial.pending.takeAll()
@@ -525,6 +526,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         demand += more
         guard demand == .unlimited else { return nil }
         var subscriptions = ContiguousArray<any Subscription>()
+        if liveInners == 0 { return subscriptions }
         for slot in 0...otherSlots.count {
             // One without its subscription yet asks for `.unlimited` when it gets it.
             let subscription = withSlot(slot) { inner -> (any Subscription)? in
@@ -568,15 +570,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         return otherSlots.count
     }
 
-    /// Frees every live inner's slot; returns their subscriptions, to be cancelled after
-    /// unlocking.
+    /// Frees every live inner's slot; adds their subscriptions to `subscriptions`, to be
+    /// cancelled after unlocking.
     @inlinable
-    func releaseAll() -> ContiguousArray<any Subscription> {
-        var subscriptions = ContiguousArray<any Subscription>()
+    func releaseAll(into subscriptions: inout ContiguousArray<any Subscription>) {
+        guard liveInners > 0 else { return }
         for slot in 0...otherSlots.count where withSlot(slot, { $0.isLive }) {
             if let subscription = release(slot) { subscriptions.append(subscription) }
         }
-        return subscriptions
     }
 
     // MARK: Ending and delivering
@@ -604,7 +605,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         isActive = false
         var subscriptions = ContiguousArray<any Subscription>()
         if let upstream = self.upstream.take() { subscriptions.append(upstream) }
-        subscriptions.append(contentsOf: releaseAll())
+        releaseAll(into: &subscriptions)
         var dropped = FIFOQueue<Waiting>()
         if case .failure = completion {
             // Values the subscriber has asked for (held only because it was being called) go
