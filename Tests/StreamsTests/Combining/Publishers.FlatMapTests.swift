@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -457,6 +459,67 @@ struct FlatMapTests {
         (0..<100).publisher.flatMap { [$0, $0].publisher }.subscribe(subscriber)
         box.value = nil
         #expect(subscriber.events.count == 2)
+    }
+
+    // MARK: Inners that answer while they are subscribed
+
+    @Test func innersThatAnswerWhileSubscribedStillShareTheDemand_S1() {
+        // Sequence inners answer inside the call that subscribes them; what finds no demand
+        // waits, one per inner, as for any inner.
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(3))
+        [1, 2, 3].publisher.flatMap { [$0, $0 * 10].publisher }.subscribe(subscriber)
+        #expect(subscriber.values == [1, 10, 2])
+        #expect(subscriber.completion == nil)
+        subscriber.request(.max(10))
+        #expect(subscriber.values == [1, 10, 2, 20, 3, 30])
+        #expect(subscriber.completion == .finished)
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test func anInnerThatFailsWhileSubscribedEndsTheStreamAtOnce_S15() {
+        let upstream = TestPublisher<Int, Boom>()
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: .unlimited)
+        let made = Box<[Int]>([])
+        upstream
+            .flatMap { n -> AnyPublisher<Int, Boom> in
+                made.value!.append(n)
+                return n == 2 ? Fail(error: Boom()).eraseToAnyPublisher() : Just(n).setFailureType(to: Boom.self).eraseToAnyPublisher()
+            }
+            .subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        // The upstream is cancelled before the failure goes down, and nothing more is taken.
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+        upstream.send(3)
+        #expect(made.value == [1, 2])
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+    }
+
+    @Test func aValueSentWhileAnInnerIsBeingSubscribedIsDeliveredByTheSubscribingThread_S3() {
+        // While the upstream's thread subscribes an inner, it holds the right to call the
+        // subscriber: a value another thread sends meanwhile is handed to it, and delivered
+        // before the upstream's `send` returns, never at the same time as the inner's own value.
+        let upstream = TestPublisher<Int, Never>()
+        let other = PassthroughSubject<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        upstream
+            .flatMap { n -> AnyPublisher<Int, Never> in
+                if n == 0 { return other.eraseToAnyPublisher() }
+                return Deferred { () -> Just<Int> in
+                    let sent = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        other.send(7)
+                        sent.signal()
+                    }
+                    sent.wait()
+                    return Just(n)
+                }.eraseToAnyPublisher()
+            }
+            .subscribe(subscriber)
+        upstream.send(0)
+        upstream.send(1)
+        #expect(subscriber.values == [7, 1])
+        #expect(subscriber.violations.isEmpty)
     }
 
     // MARK: Description
