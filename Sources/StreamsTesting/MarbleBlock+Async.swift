@@ -227,6 +227,29 @@ public func recordingAwait<Output: Sendable>(
     }
 }
 
+/// A publisher whose row is what `body` returns when it awaits something of `subject`: as
+/// `recordingAwait(_:)`, for an expression that makes what is awaited (a capture list cannot
+/// hold a closure):
+///
+/// ```swift
+/// recordingAwait(on: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }) {
+///     await $0.value
+/// }
+/// ```
+public func recordingAwait<Subject: Sendable, Output: Sendable>(
+    on subject: Subject, _ body: @escaping @Sendable (Subject) async -> Output
+) -> AwaitedRow<Output, Never> {
+    recordingAwait { await body(subject) }
+}
+
+/// A publisher whose row is what `body` returns or throws when it awaits something of
+/// `subject` (see `recordingAwait(on:_:)`).
+public func recordingAwait<Subject: Sendable, Output: Sendable>(
+    on subject: Subject, _ body: @escaping @Sendable (Subject) async throws -> Output
+) -> AwaitedRow<Output, any Error> {
+    recordingAwait { try await body(subject) }
+}
+
 /// A publisher whose row is what a `for await` loop over `sequence` runs its body with: each
 /// subscription starts a task that iterates the sequence and sends each element; the row
 /// finishes when the loop ends, and fails (`^`) when it throws.

@@ -20,7 +20,7 @@ import Testing
 /// Values and the completion arrive on that thread, in real time: drive it with `async`.
 public func onRunLoopThread<Inner: Publisher>(
     _ make: @escaping @Sendable (RunLoop) -> Inner
-) -> RunLoopThreadPublisher<Inner.Output, Inner.Failure> where Inner.Output: Sendable {
+) -> RunLoopThreadPublisher<Inner.Output, Inner.Failure> where Inner: SendableMetatype, Inner.Output: Sendable {
     RunLoopThreadPublisher { runLoop, relay in
         make(runLoop).sink(receiveCompletion: { relay.send(completion: $0) }, receiveValue: { relay.send($0) })
     }

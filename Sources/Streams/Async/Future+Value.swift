@@ -5,7 +5,7 @@ extension Future where Failure == Never {
     /// (at once, if it already has). Every caller gets the same value (S12).
     ///
     /// <!-- marble future-value-promise scheduler source row=1: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
-    /// <!-- marble future-value scheduler source async row=2: recordingAwait { [future = Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }] in await future.value } -->
+    /// <!-- marble future-value scheduler source async row=2: recordingAwait(on: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }) { await $0.value } -->
     /// ```text
     /// future:  ---[a|]       (the promise is called at tick 3)
     /// value:   ---a          (an await from tick 0 returns a at tick 3)
@@ -44,7 +44,7 @@ extension Future {
     /// (S12).
     ///
     /// <!-- marble future-value-throwing-promise scheduler source row=1: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } } -->
-    /// <!-- marble future-value-throwing scheduler source async row=2: recordingAwait { [future = Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } }] in try await future.value } -->
+    /// <!-- marble future-value-throwing scheduler source async row=2: recordingAwait(on: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } }) { try await $0.value } -->
     /// ```text
     /// future:  ---^          (the promise is called with a failure at tick 3)
     /// value:   ---^          (an await from tick 0 throws at tick 3)

@@ -174,7 +174,7 @@ let docMarbleSources: [DocMarbleSource] = [
         annotations: [#"""
 <!-- marble future-value-promise scheduler source row=1: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
 """#, #"""
-<!-- marble future-value scheduler source async row=2: recordingAwait { [future = Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }] in await future.value } -->
+<!-- marble future-value scheduler source async row=2: recordingAwait(on: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }) { await $0.value } -->
 """#],
         text: #"""
         future:  ---[a|]       (the promise is called at tick 3)
@@ -182,7 +182,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Async/Future+Value.swift"#,
-        annotations: [#"<!-- marble future-value-throwing-promise scheduler source row=1: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } } -->"#, #"<!-- marble future-value-throwing scheduler source async row=2: recordingAwait { [future = Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } }] in try await future.value } -->"#],
+        annotations: [#"<!-- marble future-value-throwing-promise scheduler source row=1: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } } -->"#, #"<!-- marble future-value-throwing scheduler source async row=2: recordingAwait(on: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } }) { try await $0.value } -->"#],
         text: #"""
         future:  ---^          (the promise is called with a failure at tick 3)
         value:   ---^          (an await from tick 0 throws at tick 3)
@@ -1605,7 +1605,7 @@ struct DocMarbles {
     @Test("marble-future-value (Sources/Streams/Async/Future+Value.swift)") func `future_value`() async {
         let block = docMarbleSources[21].block
         let scheduler = DispatchQueue.test
-        await block.checkAsync(on: scheduler, source: recordingAwait { [future = Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }] in await future.value }, row: 2)
+        await block.checkAsync(on: scheduler, source: recordingAwait(on: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }) { await $0.value }, row: 2)
     }
 
     @Test("marble-future-value-throwing-promise (Sources/Streams/Async/Future+Value.swift)") func `future_value_throwing_promise`() {
@@ -1617,7 +1617,7 @@ struct DocMarbles {
     @Test("marble-future-value-throwing (Sources/Streams/Async/Future+Value.swift)") func `future_value_throwing`() async {
         let block = docMarbleSources[22].block
         let scheduler = DispatchQueue.test
-        await block.checkAsync(on: scheduler, source: recordingAwait { [future = Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } }] in try await future.value }, row: 2)
+        await block.checkAsync(on: scheduler, source: recordingAwait(on: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } }) { try await $0.value }, row: 2)
     }
 
     @Test("marble-asyncSequence-publisher (Sources/Streams/Async/Publishers.AsyncSequencePublisher.swift)") func `asyncSequence_publisher`() async {
