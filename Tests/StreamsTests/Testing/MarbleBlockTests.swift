@@ -121,15 +121,6 @@ struct MarbleBlockTests {
         }
     }
 
-    @Test func onRunLoopThreadRunsARunLoopTimerInOrder() async {
-        let scheduler = DispatchQueue.test
-        let dates = onRunLoopThread { runLoop in Timer.publish(every: 0.3, on: runLoop, in: .default).autoconnect() }
-        await MarbleBlock("output: -a-b").checkAsync(on: scheduler, source: dates.namedInOrder())
-        await withKnownIssue {
-            await MarbleBlock("output: -a-c").checkAsync(on: scheduler, source: dates.namedInOrder())
-        }
-    }
-
     @Test func aColdRowPlaysFromItsSubscription() {
         let scheduler = DispatchQueue.test
         MarbleBlock("""
