@@ -181,7 +181,7 @@ extension Effect {
     /// `await store.send(.save).finish()` waits for it), and cancelling the effect cancels the
     /// task. Handle errors inside `work` (`try?`): it cannot fail.
     ///
-    /// <!-- marble skip: its work is a Swift task on the cooperative pool, which ends (and sends) at a real moment no tick of a test scheduler sets; the synchronous marble drivers cannot wait for it (TaskEffectsOnTheTestSchedulerTests waits with advance(by:until:)) -->
+    /// <!-- marble effect-fireAndForget-work scheduler source async: Effect<String>.fireAndForget { [reached = scheduler.waitForTick(5)] in await reached() } -->
     /// ```text
     /// fireAndForget { await work() }: -----|    (finishes when work returns)
     /// ```
@@ -212,7 +212,7 @@ extension Effect {
     /// action it returns after that is dropped. Errors are handled inside `operation`, which
     /// turns them into actions.
     ///
-    /// <!-- marble skip: its work is a Swift task on the cooperative pool, which ends (and sends) at a real moment no tick of a test scheduler sets; the synchronous marble drivers cannot wait for it (TaskEffectsOnTheTestSchedulerTests waits with advance(by:until:)) -->
+    /// <!-- marble effect-task scheduler source async: Effect<String>.task { [reached = scheduler.waitForTick(5)] in await reached(); return "the action work returns" } -->
     /// ```text
     /// task { await work() }: -----[a|]    (a = the action work returns)
     /// ```
@@ -253,7 +253,7 @@ extension Effect {
     /// callback on any thread; it never waits for the store. Actions are delivered in the order they are sent. Cancelling
     /// the effect cancels the task; `send` then does nothing.
     ///
-    /// <!-- marble skip: its work is a Swift task on the cooperative pool, which ends (and sends) at a real moment no tick of a test scheduler sets; the synchronous marble drivers cannot wait for it (TaskEffectsOnTheTestSchedulerTests waits with advance(by:until:)) -->
+    /// <!-- marble effect-run scheduler source async: Effect<String>.run { [reached = scheduler.waitForTick(4)] send in send("a"); await reached(); send("b") } -->
     /// ```text
     /// run { send in send(a); await ...; send(b) }: [a]---[b|]    (| when operation returns)
     /// ```

@@ -10,10 +10,11 @@ extension URLSession {
     /// publishes the data and the response, made by
     /// ``URLSession/dataTaskPublisher(for:)-(URLRequest)``.
     ///
-    /// <!-- marble skip: the answer comes from URLSession on its delegate queue, on a real thread at a real time, which no tick of a test scheduler sets (DataTaskPublisherTests pin this behaviour with the URLProtocol stub) -->
+    /// <!-- marble dataTaskPublisher scheduler source async demand=0 demand=1@1 row=2: stubSession(answering: "/doc-marble-d", with: .respond(status: 200, body: Data("d".utf8)), atTick: 6, on: scheduler).dataTaskPublisher(for: stubURL("/doc-marble-d")).map(text) -->
+    /// <!-- marble dataTaskPublisher-error scheduler source async demand=0 demand=1@1 row=3: stubSession(answering: "/doc-marble-error", with: .fail(.notConnectedToInternet), atTick: 6, on: scheduler).dataTaskPublisher(for: stubURL("/doc-marble-error")).map(text) -->
     /// ```text
     /// request(.max(1)):  -r-----------
-    /// subscriber:        ------(d,r)|     (the task's data and response, then finished)
+    /// subscriber:        ------[d|]       (d: the task's data and response; then finished)
     /// on error:          ------^          (the URLError)
     /// ```
     ///
@@ -52,9 +53,9 @@ extension URLSession {
 
     /// A publisher that loads `url` with a data task of this session when a subscriber asks.
     ///
-    /// <!-- marble skip: the answer comes from URLSession on its delegate queue, on a real thread at a real time, which no tick of a test scheduler sets (DataTaskPublisherTests pin this behaviour with the URLProtocol stub) -->
+    /// <!-- marble dataTaskPublisher-url scheduler source async: stubSession(answering: "/doc-marble-url", with: .respond(status: 200, body: Data("d".utf8)), atTick: 6, on: scheduler).dataTaskPublisher(for: stubURL("/doc-marble-url")).map(text) -->
     /// ```text
-    /// publisher:  ------(d,r)|
+    /// publisher:  ------[d|]    (d: the data and the response)
     /// ```
     ///
     /// ```swift
@@ -70,9 +71,9 @@ extension URLSession {
 
     /// A publisher that loads `request` with a data task of this session when a subscriber asks.
     ///
-    /// <!-- marble skip: the answer comes from URLSession on its delegate queue, on a real thread at a real time, which no tick of a test scheduler sets (DataTaskPublisherTests pin this behaviour with the URLProtocol stub) -->
+    /// <!-- marble dataTaskPublisher-request scheduler source async: stubSession(answering: "/doc-marble-request", with: .respond(status: 200, body: Data("d".utf8)), atTick: 6, on: scheduler).dataTaskPublisher(for: stubRequest("/doc-marble-request")).map(text) -->
     /// ```text
-    /// publisher:  ------(d,r)|
+    /// publisher:  ------[d|]    (d: the data and the response)
     /// ```
     ///
     /// - Demand, Completion, Cancellation: see ``DataTaskPublisher``.

@@ -61,12 +61,24 @@ import Testing
 /// - `cold` (with `scheduler`): `$0` is an array of ``ColdMarbles``, one per input row: each
 ///   plays its row from the moment it is subscribed, not from tick 0 (a row that starts when a
 ///   `concatenate` gets to it). Spaces that align such a row are ignored, like all spaces.
+/// - `async` (with `scheduler`, one input row or `source`): for a diagram whose events come from
+///   work that ends in real time — a task on the cooperative pool, a run loop, URLSession's
+///   delegate queue. The test is `async`; the output is received on `scheduler`, and at each
+///   tick where the output row shows events the driver awaits them (up to 30 seconds of real
+///   time, never blocking a thread) before it moves the clock on; then it compares the row
+///   exactly, as the other drivers do (``checkAsync(on:source:row:inputs:demand:later:subscribeAt:timeout:isolation:sourceLocation:)``).
+///   Work in the expression that must end at a tick awaits ``TestScheduler/waitForTick(_:)``,
+///   made in a capture list (at tick 0). The driver cannot see an event that comes after it
+///   has moved past the tick the row shows it at: such an event shows in a later tick (or,
+///   after the last, not at all), so the work of a diagram should wait for its tick.
 /// - `skip` marks a block that cannot be run, with the reason.
 ///
 /// Diagrams that are not one operator between rows use small harnesses in the expression:
 /// ``TestScheduler/atTick(_:_:)`` runs outside work (a promise, a callback) at a tick;
 /// ``recordingCalls(of:_:)`` makes a subscriber's calls (`sink`'s closures, `assign`'s property
-/// sets) the output row. The test targets add their own: `driving(_:by:_:)` (an input row that
+/// sets) the output row; with `async`, `recordingAwait(_:)` makes what an `await` returns (or
+/// throws) the output row (`Future.value`), and ``recordingLoop(over:)`` what a `for await`
+/// loop runs its body with. The test targets add their own: `driving(_:by:_:)` (an input row that
 /// sets a property or calls a method: `@Published`, `ObservableObject`), `legendValue(_:as:)`
 /// (the struct a legend entry names), `runEffects(_:_:)` in ComposableArchitectureTests (each
 /// action of the input row starts an effect, in one store's cancellation identifiers, as the

@@ -248,6 +248,7 @@ final class MarbleLog: @unchecked Sendable {  // `events` is guarded by `lock`
     private var events: [Marbles.Event] = []
     func append(_ event: Marbles.Event) { lock.withLock { events.append(event) } }
     func append(contentsOf more: [Marbles.Event]) { lock.withLock { events.append(contentsOf: more) } }
+    var count: Int { lock.withLock { events.count } }
     func take() -> [Marbles.Event] {
         lock.withLock {
             defer { events = [] }
@@ -272,6 +273,10 @@ final class MarbleSubscriber<Input, Failure: Error>: Subscriber, @unchecked Send
     /// Asks the subscription for `more` (a diagram's later request).
     func request(_ more: Subscribers.Demand) {
         if let subscription = lock.withLock({ self.subscription }) { subscription.request(more) }
+    }
+    /// Cancels the subscription (the async driver, once it has seen the last tick).
+    func cancel() {
+        lock.withLock({ self.subscription })?.cancel()
     }
     func receive(_ input: Input) -> Subscribers.Demand {
         log.append(.value(String(describing: input)))
@@ -443,7 +448,7 @@ public func assertMarbles<P: Publisher, Time, Options>(
 }
 
 /// The instants of ticks 0, 1, 2, ...: each one `tick` after the last.
-private func tickTimes<Time: Strideable>(from start: Time, tick: Time.Stride, count: Int) -> [Time] {
+func tickTimes<Time: Strideable>(from start: Time, tick: Time.Stride, count: Int) -> [Time] {
     var times: [Time] = []
     var time = start
     for _ in 0..<count {

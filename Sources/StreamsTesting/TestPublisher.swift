@@ -29,16 +29,20 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
     private var _subscriptions: [TestSubscription] = []
     private var completion: Subscribers.Completion<Failure>?
     private let onCancel: (@Sendable () -> Void)?
+    private let onRequest: (@Sendable () -> Void)?
 
     /// Creates a publisher with no subscribers.
     public init() {
         onCancel = nil
+        onRequest = nil
     }
 
     /// Creates a publisher that calls `onCancel` when a subscription is cancelled (the marble
-    /// harness logs `;` with it).
-    init(onCancel: @escaping @Sendable () -> Void) {
+    /// harness logs `;` with it), and `onRequest` after a subscription was asked for values
+    /// (the async marble driver wakes with it).
+    init(onCancel: @escaping @Sendable () -> Void, onRequest: (@Sendable () -> Void)? = nil) {
         self.onCancel = onCancel
+        self.onRequest = onRequest
     }
 
     /// Every subscription made so far, in order.
@@ -57,7 +61,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
     /// Attaches `subscriber` with a new ``TestSubscription``. After a completion, a late
     /// subscriber gets the completion at once.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let subscription = TestSubscription(AnySubscriber(subscriber), onCancel: onCancel)
+        let subscription = TestSubscription(AnySubscriber(subscriber), onCancel: onCancel, onRequest: onRequest)
         lock.lock()
         _subscriptions.append(subscription)
         let completion = self.completion
@@ -114,10 +118,13 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
         private var isHandedOver = false
         private var pendingCompletion: Subscribers.Completion<Failure>?
         private let onCancel: (@Sendable () -> Void)?
+        private let onRequest: (@Sendable () -> Void)?
 
-        init(_ subscriber: AnySubscriber<Output, Failure>, onCancel: (@Sendable () -> Void)?) {
+        init(_ subscriber: AnySubscriber<Output, Failure>, onCancel: (@Sendable () -> Void)?,
+             onRequest: (@Sendable () -> Void)? = nil) {
             self.subscriber = subscriber
             self.onCancel = onCancel
+            self.onRequest = onRequest
         }
 
         /// Every request and cancel, in order.
@@ -135,6 +142,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
                 _history.append(.requested(demand))
                 _demand += demand
             }
+            onRequest?()
         }
 
         /// Records the cancel and lets the subscriber go.

@@ -41,6 +41,24 @@ struct DocMarbles {
         block.check(on: scheduler, source: Effect<String>.create { s in scheduler.atTick(1) { s.send("a") }; scheduler.atTick(4) { s.send("b") }; scheduler.atTick(6) { s.send(completion: .finished) }; return AnyCancellable {} })
     }
 
+    @Test("marble-effect-fireAndForget-work (Sources/ComposableArchitecture/Effect+Constructors.swift)") func `effect_fireAndForget_work`() async {
+        let block = MarbleBlock(#"fireAndForget { await work() }: -----|    (finishes when work returns)"#)
+        let scheduler = DispatchQueue.test
+        await block.checkAsync(on: scheduler, source: Effect<String>.fireAndForget { [reached = scheduler.waitForTick(5)] in await reached() })
+    }
+
+    @Test("marble-effect-task (Sources/ComposableArchitecture/Effect+Constructors.swift)") func `effect_task`() async {
+        let block = MarbleBlock(#"task { await work() }: -----[a|]    (a = the action work returns)"#)
+        let scheduler = DispatchQueue.test
+        await block.checkAsync(on: scheduler, source: Effect<String>.task { [reached = scheduler.waitForTick(5)] in await reached(); return "the action work returns" })
+    }
+
+    @Test("marble-effect-run (Sources/ComposableArchitecture/Effect+Constructors.swift)") func `effect_run`() async {
+        let block = MarbleBlock(#"run { send in send(a); await ...; send(b) }: [a]---[b|]    (| when operation returns)"#)
+        let scheduler = DispatchQueue.test
+        await block.checkAsync(on: scheduler, source: Effect<String>.run { [reached = scheduler.waitForTick(4)] send in send("a"); await reached(); send("b") })
+    }
+
     @Test("marble-effect-map (Sources/ComposableArchitecture/Effect+Operators.swift)") func `effect_map`() {
         let block = MarbleBlock(#"""
         effect: -1-2-|

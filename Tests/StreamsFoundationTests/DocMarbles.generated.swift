@@ -9,6 +9,7 @@ import Testing
 /// One test per annotated output row of a ```text block in Sources/StreamsFoundation: the block's diagram, run.
 @Suite("Doc comment marble diagrams (StreamsFoundation)")
 struct DocMarbles {
+    #if !canImport(Combine)
     @Test("marble-notificationCenter-publisher (Sources/StreamsFoundation/NotificationCenter+Publisher.swift)") func `notificationCenter_publisher`() {
         let block = MarbleBlock(#"""
         posted:      -a-b----c-
@@ -16,7 +17,9 @@ struct DocMarbles {
         """#)
         block.check { notifications(posting: $0) }
     }
+    #endif
 
+    #if !canImport(Combine)
     @Test("marble-notificationCenter (Sources/StreamsFoundation/NotificationCenter+Publisher.swift)") func `notificationCenter`() {
         let block = MarbleBlock(#"""
         posted:      -a-b----c-
@@ -24,4 +27,45 @@ struct DocMarbles {
         """#)
         block.check { notifications(posting: $0) }
     }
+    #endif
+
+    #if !canImport(Combine)
+    @Test("marble-dataTaskPublisher (Sources/StreamsFoundation/URLSession+DataTaskPublisher.swift)") func `dataTaskPublisher`() async {
+        let block = MarbleBlock(#"""
+        request(.max(1)):  -r-----------
+        subscriber:        ------[d|]       (d: the task's data and response; then finished)
+        on error:          ------^          (the URLError)
+        """#)
+        let scheduler = DispatchQueue.test
+        await block.checkAsync(on: scheduler, source: stubSession(answering: "/doc-marble-d", with: .respond(status: 200, body: Data("d".utf8)), atTick: 6, on: scheduler).dataTaskPublisher(for: stubURL("/doc-marble-d")).map(text), row: 2, demand: .max(0), later: [1: .max(1)])
+    }
+    #endif
+
+    #if !canImport(Combine)
+    @Test("marble-dataTaskPublisher-error (Sources/StreamsFoundation/URLSession+DataTaskPublisher.swift)") func `dataTaskPublisher_error`() async {
+        let block = MarbleBlock(#"""
+        request(.max(1)):  -r-----------
+        subscriber:        ------[d|]       (d: the task's data and response; then finished)
+        on error:          ------^          (the URLError)
+        """#)
+        let scheduler = DispatchQueue.test
+        await block.checkAsync(on: scheduler, source: stubSession(answering: "/doc-marble-error", with: .fail(.notConnectedToInternet), atTick: 6, on: scheduler).dataTaskPublisher(for: stubURL("/doc-marble-error")).map(text), row: 3, demand: .max(0), later: [1: .max(1)])
+    }
+    #endif
+
+    #if !canImport(Combine)
+    @Test("marble-dataTaskPublisher-url (Sources/StreamsFoundation/URLSession+DataTaskPublisher.swift)") func `dataTaskPublisher_url`() async {
+        let block = MarbleBlock(#"publisher:  ------[d|]    (d: the data and the response)"#)
+        let scheduler = DispatchQueue.test
+        await block.checkAsync(on: scheduler, source: stubSession(answering: "/doc-marble-url", with: .respond(status: 200, body: Data("d".utf8)), atTick: 6, on: scheduler).dataTaskPublisher(for: stubURL("/doc-marble-url")).map(text))
+    }
+    #endif
+
+    #if !canImport(Combine)
+    @Test("marble-dataTaskPublisher-request (Sources/StreamsFoundation/URLSession+DataTaskPublisher.swift)") func `dataTaskPublisher_request`() async {
+        let block = MarbleBlock(#"publisher:  ------[d|]    (d: the data and the response)"#)
+        let scheduler = DispatchQueue.test
+        await block.checkAsync(on: scheduler, source: stubSession(answering: "/doc-marble-request", with: .respond(status: 200, body: Data("d".utf8)), atTick: 6, on: scheduler).dataTaskPublisher(for: stubRequest("/doc-marble-request")).map(text))
+    }
+    #endif
 }

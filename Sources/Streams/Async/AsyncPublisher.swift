@@ -10,7 +10,7 @@ extension Publisher where Failure == Never {
     /// ``PassthroughSubject``, loses the values it sends meanwhile (put a buffer in front to keep
     /// them).
     ///
-    /// <!-- marble skip: a for-await loop in a task, not a publisher: each next() resumes on the cooperative pool at a moment no test scheduler sets, and the synchronous marble drivers cannot await it -->
+    /// <!-- marble values-loop scheduler async: recordingLoop(over: $0.assertNoFailure().values) -->
     /// ```text
     /// upstream: -1-2-3-|
     ///           values    (next() asks for one value at a time)
@@ -55,7 +55,7 @@ extension Publisher {
     /// As the non-throwing `values`, except that a failure of the publisher is
     /// thrown by `next()`; after it, `next()` returns `nil`.
     ///
-    /// <!-- marble skip: a for-await loop in a task, not a publisher: each next() resumes on the cooperative pool at a moment no test scheduler sets, and the synchronous marble drivers cannot await it -->
+    /// <!-- marble values-throwing-loop scheduler async: recordingLoop(over: $0.values) -->
     /// ```text
     /// upstream: -1-2-^
     ///           values

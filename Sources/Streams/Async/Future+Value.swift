@@ -4,7 +4,8 @@ extension Future where Failure == Never {
     /// Subscribes to the future and returns its value as soon as the promise has been called
     /// (at once, if it already has). Every caller gets the same value (S12).
     ///
-    /// <!-- marble skip: an await, not a publisher: the caller resumes on the cooperative pool at a moment no test scheduler sets, and the synchronous marble drivers cannot await it -->
+    /// <!-- marble future-value-promise scheduler source row=1: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
+    /// <!-- marble future-value scheduler source async row=2: recordingAwait(on: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }) { await $0.value } -->
     /// ```text
     /// future:  ---[a|]       (the promise is called at tick 3)
     /// value:   ---a          (an await from tick 0 returns a at tick 3)
@@ -42,7 +43,8 @@ extension Future {
     /// promise has been called (at once, if it already has). Every caller gets the same result
     /// (S12).
     ///
-    /// <!-- marble skip: an await, not a publisher: the caller resumes on the cooperative pool at a moment no test scheduler sets, and the synchronous marble drivers cannot await it -->
+    /// <!-- marble future-value-throwing-promise scheduler source row=1: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } } -->
+    /// <!-- marble future-value-throwing scheduler source async row=2: recordingAwait(on: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } }) { try await $0.value } -->
     /// ```text
     /// future:  ---^          (the promise is called with a failure at tick 3)
     /// value:   ---^          (an await from tick 0 throws at tick 3)

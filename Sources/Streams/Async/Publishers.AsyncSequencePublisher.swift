@@ -10,11 +10,11 @@ extension AsyncSequence where Self: Sendable {
     /// with the error. Cancelling the subscription cancels the task (a sequence that honours
     /// cancellation stops at once). Each subscription iterates the sequence anew.
     ///
-    /// <!-- marble skip: a task iterates the sequence on the cooperative pool, so when each value arrives is up to that task, not a tick of a test scheduler; the synchronous marble drivers cannot wait for it -->
+    /// <!-- marble asyncSequence-publisher scheduler source async demand=2 demand=2@3: AsyncStream<String> { c in c.yield("1"); c.yield("2"); c.yield("3"); c.finish() }.publisher -->
     /// ```text
     /// sequence: 1, 2, 3, end
-    ///           .publisher, subscriber asking for .max(2), later for .max(2) more
-    /// output:   [12]   ...   [3|]    (the third element is pulled only after the second request)
+    ///           .publisher, subscriber asking for .max(2), at tick 3 for .max(2) more
+    /// output:   [12]--[3|]    (the third element is pulled only after the second request)
     /// ```
     ///
     /// ```swift

@@ -58,6 +58,69 @@ struct MarbleBlockTests {
         withKnownIssue { block.check(demand: .none, later: [6: .max(1)]) { $0.last() } }  // would answer at 6
     }
 
+    @Test func theAsyncDriverAwaitsRealTimeWorkAtItsTick() async {
+        let scheduler = DispatchQueue.test
+        let block = MarbleBlock("output: ---a")
+        await block.checkAsync(
+            on: scheduler, source: recordingAwait { [reached = scheduler.waitForTick(3)] in await reached(); return "a" })
+        // A wrong value at the right tick fails once it arrived; an event the row shows before
+        // the work can send it fails after the timeout.
+        await withKnownIssue {
+            await MarbleBlock("output: ---b").checkAsync(
+                on: scheduler, source: recordingAwait { [reached = scheduler.waitForTick(3)] in await reached(); return "a" })
+        }
+        await withKnownIssue {
+            await MarbleBlock("output: --a").checkAsync(
+                on: scheduler, source: recordingAwait { [reached = scheduler.waitForTick(3)] in await reached(); return "a" },
+                timeout: .milliseconds(300))
+        }
+    }
+
+    @Test func theAsyncDriverPlaysAnInputRowIntoRealThreads() async {
+        let scheduler = DispatchQueue.test
+        let block = MarbleBlock("upstream: -1-2-|\noutput:   -1-2-|")
+        await block.checkAsync(on: scheduler) { $0.receive(on: DispatchQueue.global()) }
+        await withKnownIssue {
+            await MarbleBlock("upstream: -1-2-|\noutput:   -1-3-|").checkAsync(on: scheduler) {
+                $0.receive(on: DispatchQueue.global())
+            }
+        }
+    }
+
+    @Test func recordingAwaitRecordsAThrowAsTheFailure() async {
+        let scheduler = DispatchQueue.test
+        let future = Future<String, MarbleFailure> { promise in scheduler.atTick(2) { promise(.failure(MarbleFailure())) } }
+        await MarbleBlock("value: --^").checkAsync(on: scheduler, source: recordingAwait { try await future.value })
+    }
+
+    @Test func recordingLoopRecordsWhatTheLoopRunsWith() async {
+        let scheduler = DispatchQueue.test
+        // A stream is iterated once: a new one for each check.
+        func numbers() -> AsyncStream<String> {
+            AsyncStream { continuation in
+                continuation.yield("1")
+                continuation.yield("2")
+                continuation.finish()
+            }
+        }
+        await MarbleBlock("loop: [12|]").checkAsync(on: scheduler, source: recordingLoop(over: numbers()))
+        await withKnownIssue {
+            await MarbleBlock("loop: [13|]").checkAsync(on: scheduler, source: recordingLoop(over: numbers()))
+        }
+    }
+
+    @Test func anInputValueWaitsUntilTheAsyncWorkAsksForIt() async {
+        let scheduler = DispatchQueue.test
+        await MarbleBlock("upstream: -1-2-|\noutput:   -1-2-|").checkAsync(on: scheduler) {
+            recordingLoop(over: $0.assertNoFailure().values)
+        }
+        await withKnownIssue {
+            await MarbleBlock("upstream: -1-2-|\noutput:   -1-3-|").checkAsync(on: scheduler) {
+                recordingLoop(over: $0.assertNoFailure().values)
+            }
+        }
+    }
+
     @Test func aColdRowPlaysFromItsSubscription() {
         let scheduler = DispatchQueue.test
         MarbleBlock("""
