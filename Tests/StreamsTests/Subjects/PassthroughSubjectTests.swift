@@ -116,7 +116,10 @@ struct PassthroughSubjectTests {
         }
         subject.send(1)
         #expect(box.count == 100_000)
-        #expect(box.highest - box.lowest < 4_096)
+        // Sent recursively, 100,000 values would span megabytes of stack. Queued, the span is a
+        // few frames: the first value goes out on the sender's fast path and the rest from the
+        // drain loop, whose frames differ, and more so under a sanitizer (4.5 KB with ASan).
+        #expect(box.highest - box.lowest < 65_536)
         _ = cancellable
     }
 
