@@ -77,8 +77,11 @@ import Testing
 /// ``TestScheduler/atTick(_:_:)`` runs outside work (a promise, a callback) at a tick;
 /// ``recordingCalls(of:_:)`` makes a subscriber's calls (`sink`'s closures, `assign`'s property
 /// sets) the output row; with `async`, `recordingAwait(_:)` makes what an `await` returns (or
-/// throws) the output row (`Future.value`), and ``recordingLoop(over:)`` what a `for await`
-/// loop runs its body with. The test targets add their own: `driving(_:by:_:)` (an input row that
+/// throws) the output row (`Future.value`), ``recordingLoop(over:)`` what a `for await`
+/// loop runs its body with, and ``TestScheduler/turningRunLoop(first:every:_:)`` turns a run
+/// loop of a thread of its own once at set ticks (a Foundation `Timer`, which then fires once
+/// per turn; a row of `Date`s names them with `namedInOrder()`). The test
+/// targets add their own: `driving(_:by:_:)` (an input row that
 /// sets a property or calls a method: `@Published`, `ObservableObject`), `legendValue(_:as:)`
 /// (the struct a legend entry names), `runEffects(_:_:)` in ComposableArchitectureTests (each
 /// action of the input row starts an effect, in one store's cancellation identifiers, as the

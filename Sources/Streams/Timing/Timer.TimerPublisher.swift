@@ -10,7 +10,7 @@ extension Timer {
     /// only fire while that run loop runs in `mode` (the main run loop of an app does; on
     /// another thread, or in a command-line program, something must run it).
     ///
-    /// <!-- marble skip: Foundation's Timer fires on a RunLoop in real time whether or not a test is ready for it; the async driver awaits events at their tick, but cannot stop a timer from firing ahead of its tick (when the machine is loaded, ten fires land in tick 1), so the row cannot be compared exactly (a scheduler's timerPublisher runs on virtual time) -->
+    /// <!-- marble timer-publisher scheduler source async: scheduler.turningRunLoop(first: 1, every: 2) { runLoop in Timer.publish(every: 0.05, on: runLoop, in: .default).autoconnect() }.namedInOrder() -->
     /// ```text
     /// Timer.publish(every: 1, ...).autoconnect(), with the run loop running:
     /// output: -a-b-c-    (a, b, c: the dates of the ticks, one second apart)

@@ -1392,7 +1392,7 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Timing/Timer.TimerPublisher.swift"#,
-        annotations: [#"<!-- marble skip: Foundation's Timer fires on a RunLoop in real time whether or not a test is ready for it; the async driver awaits events at their tick, but cannot stop a timer from firing ahead of its tick (when the machine is loaded, ten fires land in tick 1), so the row cannot be compared exactly (a scheduler's timerPublisher runs on virtual time) -->"#],
+        annotations: [#"<!-- marble timer-publisher scheduler source async: scheduler.turningRunLoop(first: 1, every: 2) { runLoop in Timer.publish(every: 0.05, on: runLoop, in: .default).autoconnect() }.namedInOrder() -->"#],
         text: #"""
         Timer.publish(every: 1, ...).autoconnect(), with the run loop running:
         output: -a-b-c-    (a, b, c: the dates of the ticks, one second apart)
@@ -2371,6 +2371,12 @@ struct DocMarbles {
         let block = docMarbleSources[152].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, source: scheduler.timerPublisher(every: .seconds(2)).autoconnect().map(seconds))
+    }
+
+    @Test("marble-timer-publisher (Sources/Streams/Timing/Timer.TimerPublisher.swift)") func `timer_publisher`() async {
+        let block = docMarbleSources[153].block
+        let scheduler = DispatchQueue.test
+        await block.checkAsync(on: scheduler, source: scheduler.turningRunLoop(first: 1, every: 2) { runLoop in Timer.publish(every: 0.05, on: runLoop, in: .default).autoconnect() }.namedInOrder())
     }
 
     @Test("marble-encode (Sources/Streams/Transforming/Publishers.Encode.swift)") func `encode`() {

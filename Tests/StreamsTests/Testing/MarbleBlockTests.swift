@@ -109,6 +109,30 @@ struct MarbleBlockTests {
         }
     }
 
+    @Test func turningRunLoopFiresARunLoopTimerOncePerTurn() async {
+        let scheduler = DispatchQueue.test
+        func dates() -> some Publisher<String, Never> {
+            scheduler.turningRunLoop(first: 1, every: 2) { runLoop in
+                Timer.publish(every: 0.05, on: runLoop, in: .default).autoconnect()
+            }
+            .namedInOrder()
+        }
+        await MarbleBlock("output: -a-b-c").checkAsync(on: scheduler, source: dates())
+        await withKnownIssue {
+            await MarbleBlock("output: -a-b-d").checkAsync(on: scheduler, source: dates())
+        }
+    }
+
+    @Test func turningRunLoopFoldsTheFiresATimerMissedBetweenTurnsIntoOne() async {
+        // A 1 ms timer misses many intervals between two turns (the driver's own work between
+        // ticks takes longer); the run loop folds them: still one date per turn.
+        let scheduler = DispatchQueue.test
+        let dates = scheduler.turningRunLoop(first: 2, every: 1) { runLoop in
+            Timer.publish(every: 0.001, on: runLoop, in: .default).autoconnect()
+        }
+        await MarbleBlock("output: --abcd").checkAsync(on: scheduler, source: dates.namedInOrder())
+    }
+
     @Test func anInputValueWaitsUntilTheAsyncWorkAsksForIt() async {
         let scheduler = DispatchQueue.test
         await MarbleBlock("upstream: -1-2-|\noutput:   -1-2-|").checkAsync(on: scheduler) {
