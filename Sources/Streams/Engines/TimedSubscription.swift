@@ -1,6 +1,6 @@
 /// The base of the subscriptions of the time operators that read a scheduler's clock: `delay`,
-/// `debounce`, `throttle` and `timeout` (their subclasses follow it in this file). It adds to ``SchedulingSubscription`` (the queue, the lock, the
-/// serialized delivery) the three things they share:
+/// `debounce`, `throttle` and `timeout` (their subclasses follow it in this file). It adds to
+/// ``SchedulingSubscription`` (the queue, the lock, the serialized delivery) what they share:
 ///
 /// - **The scheduler and its options**, on which all their work is scheduled.
 /// - **Where the downstream's demand goes** (``DemandMode``). `delay` and `timeout` pass every
@@ -17,6 +17,9 @@
 ///   `ImmediateScheduler` runs it inside `schedule`, and another thread may have replaced it.
 ///   The timer is a repeating one, only because that form returns a cancellable; it is
 ///   cancelled when it fires.
+/// - **The upstream's completion for `debounce` and `timeout`**
+///   (``completeAfterQueuedEvents(_:)``): the timer stops and the completion waits behind the
+///   events already queued.
 ///
 /// Locking: every `var` here is guarded by the base class's `lock`; scheduling, cancelling a
 /// timer and calling the upstream happen after unlocking. Scheduled work captures this object
@@ -103,6 +106,28 @@ class TimedSubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingS
             lock.unlock()
             newTimer.cancel()
         }
+    }
+
+    // MARK: The upstream's completion
+
+    /// The upstream's completion, for `debounce` and `timeout`: stops the timer, drops the value
+    /// still waiting for its quiet time (`debounce`'s; `timeout` keeps none), and queues the
+    /// completion behind the events already queued, to be delivered on the scheduler.
+    @inlinable
+    final func completeAfterQueuedEvents(_ completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .running = phase else {
+            lock.unlock()
+            return
+        }
+        let finishedUpstream = endUpstream()
+        let dropped = pending.take()
+        let previousTimer = retireTimer()
+        enqueueWaiting(.completion(completion))
+        lock.unlock()
+        _ = (finishedUpstream, dropped)  // let go of after unlocking
+        previousTimer?.cancel()
+        scheduler.schedule(options: options, action(.deliverOne))
     }
 
     // MARK: Scheduled work
@@ -223,20 +248,7 @@ final class DebounceSubscription<Context: Scheduler, Downstream: Subscriber>: Ti
 
     @inlinable
     override func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard case .running = phase else {
-            lock.unlock()
-            return
-        }
-        let finishedUpstream = endUpstream()
-        let dropped = pending.take()
-        let previousTimer = retireTimer()
-        enqueueWaiting(.completion(completion))
-        lock.unlock()
-        _ = finishedUpstream  // let go of after unlocking
-        previousTimer?.cancel()
-        _ = dropped
-        scheduler.schedule(options: options, action(.deliverOne))
+        completeAfterQueuedEvents(completion)
     }
 
     /// The quiet time after the value that started timer number `generation` is over: delivers
@@ -413,18 +425,7 @@ final class TimeoutSubscription<Context: Scheduler, Downstream: Subscriber>: Tim
 
     @inlinable
     override func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard case .running = phase else {
-            lock.unlock()
-            return
-        }
-        let finishedUpstream = endUpstream()
-        let previousTimer = retireTimer()
-        enqueueWaiting(.completion(completion))
-        lock.unlock()
-        _ = finishedUpstream  // let go of after unlocking
-        previousTimer?.cancel()
-        scheduler.schedule(options: options, action(.deliverOne))
+        completeAfterQueuedEvents(completion)
     }
 
     @inlinable

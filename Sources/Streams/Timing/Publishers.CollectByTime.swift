@@ -130,15 +130,16 @@ class CollectByTimeCallbacks: @unchecked Sendable {  // no state of its own; the
 
 /// The subscriber to the upstream and the subscription the downstream receives.
 ///
-/// Values go into the open window's `buffer`. A closed window's array joins `ready`, the arrays
-/// waiting to be sent; a drain on the scheduler sends them as far as the demand allows, then the
-/// completion once nothing is left to send. Only one drain sends at a time (`delivering`), so the
-/// downstream's calls never overlap (S3), and a request made from inside `receive(_:)` only adds
-/// demand for the running drain to use (S8). Each window schedule carries a generation number:
-/// a tick of a window that was restarted or cancelled is ignored.
+/// Values go into the open window's `buffer`. A closed window's array joins the arrays waiting
+/// to be sent, the queue of a ``SerialDelivery``: its drain, run on the scheduler, sends them as
+/// far as the demand allows, then the completion once nothing is left to send. Only the holder
+/// of the drain token sends, so the downstream's calls never overlap (S3), and a request made
+/// from inside `receive(_:)` only adds demand for the running drain to use (S8). Each window
+/// schedule carries a generation number: a tick of a window that was restarted or cancelled is
+/// ignored.
 @usableFromInline
 final class CollectByTimeSubscription<Input, UpstreamFailure: Error, Context: Scheduler, Downstream: Subscriber>:
-    CollectByTimeCallbacks, Subscriber, Subscription, CustomStringConvertible,
+    CollectByTimeCallbacks, Subscriber, Subscription, CustomStringConvertible, SerialDelivery,
     @unchecked Sendable  // all mutable state guarded by `lock`; the scheduler is only used to schedule
 where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
     @usableFromInline typealias Failure = UpstreamFailure
@@ -151,6 +152,13 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
         case done
     }
 
+    /// What the drain token holder hands out.
+    @usableFromInline
+    enum Delivery {
+        case array([Input], Downstream)
+        case end(Subscribers.Completion<UpstreamFailure>, Downstream)
+    }
+
     @usableFromInline let lock = Lock()
     @usableFromInline let scheduler: Context
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
@@ -161,14 +169,15 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
     @usableFromInline var status = Status.awaitingSubscription
     @usableFromInline var downstream: Downstream?
     @usableFromInline var upstream: Subscription?
+    /// The open window's values.
     @usableFromInline var buffer: [Input] = []
-    @usableFromInline var ready: [[Input]] = []
+    /// The closed windows' arrays waiting to be sent, and the drain token.
+    @usableFromInline var serial = SerialQueue<[Input]>()
     @usableFromInline var demand = Subscribers.Demand.none
-    /// How the upstream ended; sent once `ready` is empty.
+    /// How the upstream ended; sent once no array is waiting.
     @usableFromInline var completion: Subscribers.Completion<UpstreamFailure>?
     @usableFromInline var window: Cancellable?
     @usableFromInline var windowGeneration: UInt64 = 0
-    @usableFromInline var delivering = false
 
     @inlinable
     init(downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
@@ -223,7 +232,7 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
             lock.unlock()
             return .none
         }
-        ready.append(buffer)
+        serial.pending.append(buffer)
         buffer = []
         lock.unlock()
         startWindow()
@@ -239,13 +248,12 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
             return
         }
         upstream = nil
-        var dropped: [[Input]] = []
+        var dropped = FIFOQueue<[Input]>()
         switch completion {
         case .finished:
-            if !buffer.isEmpty { ready.append(buffer) }
+            if !buffer.isEmpty { serial.pending.append(buffer) }
         case .failure:
-            dropped = ready
-            ready = []
+            dropped = serial.pending.takeAll()
         }
         buffer = []
         self.completion = completion
@@ -269,8 +277,8 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
             return
         }
         self.demand += demand
-        // A running drain sees the new demand before it stops.
-        let needsDrain = !ready.isEmpty && !delivering
+        // A running drain sees the new demand at its next step.
+        let needsDrain = !serial.pending.isEmpty && !serial.isDraining
         lock.unlock()
         if needsDrain { scheduleDrain() }
     }
@@ -287,8 +295,7 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
         let downstream = self.downstream.take()
         let window = self.window.take()
         windowGeneration &+= 1
-        let dropped = (ready, buffer)
-        ready = []
+        let dropped = (serial.pending.takeAll(), buffer)
         buffer = []
         completion = nil
         lock.unlock()
@@ -339,7 +346,7 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
             lock.unlock()
             return
         }
-        ready.append(buffer)
+        serial.pending.append(buffer)
         buffer = []
         lock.unlock()
         drain()
@@ -358,41 +365,38 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
     }
 
     /// Sends the waiting arrays as far as the demand allows, then the completion once none is
-    /// left. Runs on the scheduler; only one drain sends at a time.
+    /// left, unless another drain is doing it already. Runs on the scheduler.
     @usableFromInline
     override func drain() {
         lock.lock()
-        guard !delivering, case .active = status, let downstream else {
-            lock.unlock()
-            return
+        unlockOrDrainLocked()
+    }
+
+    // MARK: SerialDelivery
+
+    /// The oldest waiting array if there is demand for it; the completion once none is waiting.
+    @inlinable
+    func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<Delivery> {
+        demand += returned
+        guard case .active = status, let downstream else { return .stop(nil) }
+        if demand > 0, let array = serial.pending.popFirst() {
+            demand -= 1
+            return .deliver(.array(array, downstream))
         }
-        delivering = true
-        while true {
-            if demand > 0, !ready.isEmpty {
-                let array = ready.removeFirst()
-                demand -= 1
-                lock.unlock()
-                let more = downstream.receive(array)
-                lock.lock()
-                guard case .active = status else {
-                    delivering = false
-                    lock.unlock()
-                    return
-                }
-                demand += more
-                continue
-            }
-            if ready.isEmpty, let completion {
-                status = .done
-                self.downstream = nil
-                delivering = false
-                lock.unlock()
-                downstream.receive(completion: completion)
-                return
-            }
-            delivering = false
-            lock.unlock()
-            return
+        guard serial.pending.isEmpty, let completion else { return .stop(nil) }
+        status = .done
+        self.downstream = nil
+        return .deliver(.end(completion, downstream))
+    }
+
+    @inlinable
+    func deliver(_ delivery: Delivery) -> DeliveryResult {
+        switch delivery {
+        case .array(let array, let downstream):
+            return .returned(downstream.receive(array))
+        case .end(let completion, let downstream):
+            downstream.receive(completion: completion)
+            return .leave  // the token stays taken: nothing follows the completion
         }
     }
 }
