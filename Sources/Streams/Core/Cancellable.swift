@@ -79,11 +79,7 @@ public final class AnyCancellable: Cancellable, Hashable {
     }
 
     deinit {
-        // Nobody else holds this object any more, so nobody can race for `done`: a load, not the
-        // atomic exchange `cancel()` needs, tells whether the action already ran.
-        if !done.load(ordering: .acquiring) {
-            action?.run()
-        }
+        cancel()
     }
 
     /// Runs the cancel action, unless it already ran, and releases it.

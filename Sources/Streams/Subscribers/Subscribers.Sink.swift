@@ -168,8 +168,6 @@ extension Subscribers {
         /// Cancels the subscription; later values and the completion are ignored.
         @inlinable
         public func cancel() {
-            // Already ended (finished, or cancelled before): nothing to do, and no atomic write.
-            if state.load(ordering: .acquiring) & Self.ended != 0 { return }
             let bits = state.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue
             guard bits & (Self.subscribed | Self.ended) == Self.subscribed, let core = Self.core(bits) else { return }
             // The core stays until deinit: a value may be being delivered on another thread.
