@@ -62,7 +62,7 @@ extension Just: Sendable where Output: Sendable {}
 final class OneValueSubscription<Pending: OneValuePendingDelivery>: Subscription, CustomStringConvertible,
     @unchecked Sendable  // `pending` is owned by whoever sets `done` first
 {
-    /// `done` and `cancelled`, in one word.
+    /// The flags `done` and `cancelled`, in one atomic byte.
     @usableFromInline let state = Atomic<UInt8>(0)
     /// Set by the first valid request or by `cancel()`: whoever sets it takes `pending`.
     @inlinable static var done: UInt8 { 1 }
