@@ -70,6 +70,65 @@ struct JustTests {
         }
     }
 
+    @Test func cancelReleasesTheValue_S7() {
+        final class Token {}
+        weak var weakToken: Token?
+        let subscriber = RecordingSubscriber<Token, Never>(demand: nil)
+        do {
+            let token = Token()
+            weakToken = token
+            Just(token).subscribe(subscriber)
+        }
+        #expect(weakToken != nil)
+        subscriber.cancel()
+        #expect(weakToken == nil)
+        #expect(subscriber.subscription != nil)  // the subscription itself is still held
+    }
+
+    @Test func deliveryReleasesTheValue_S7() {
+        final class Token {}
+        /// Keeps its subscription, not the values it gets.
+        final class Holder: Subscriber {
+            typealias Input = Token
+            typealias Failure = Never
+            var subscription: Subscription?
+            var received = 0
+            var finished = false
+            func receive(subscription: Subscription) { self.subscription = subscription }
+            func receive(_ input: Token) -> Subscribers.Demand { received += 1; return .none }
+            func receive(completion: Subscribers.Completion<Never>) { finished = true }
+        }
+        weak var weakToken: Token?
+        let holder = Holder()
+        do {
+            let token = Token()
+            weakToken = token
+            Just(token).subscribe(holder)
+        }
+        #expect(weakToken != nil)
+        holder.subscription?.request(.max(1))
+        #expect(holder.received == 1)
+        #expect(holder.finished)
+        #expect(holder.subscription != nil)  // the subscription itself is still held
+        #expect(weakToken == nil)
+    }
+
+    @Test func aSubscriptionDroppedUnusedReleasesTheValueAndTheSubscriber() {
+        final class Token {}
+        weak var weakToken: Token?
+        weak var weakSubscriber: RecordingSubscriber<Token, Never>?
+        do {
+            let subscriber = RecordingSubscriber<Token, Never>(demand: nil)
+            weakSubscriber = subscriber
+            let token = Token()
+            weakToken = token
+            Just(token).subscribe(subscriber)
+            subscriber.releaseSubscription()
+        }
+        #expect(weakToken == nil)
+        #expect(weakSubscriber == nil)
+    }
+
     @Test func requestingNoneIsAnAPIViolation_S9() {
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         Just(1).subscribe(subscriber)
