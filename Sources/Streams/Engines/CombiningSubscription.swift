@@ -111,6 +111,18 @@ struct UpstreamSlots {
             if let subscription = slot.subscription { body(subscription) }
         }
     }
+
+    /// Appends `make(subscription)` to `list` for every upstream still subscribed. (Used on
+    /// the core's own lists: a closure that appended to them would capture the whole core, and
+    /// the compiler would copy the slots to keep the two accesses apart.)
+    @inlinable
+    func appendSubscribed<Element>(to list: inout ContiguousArray<Element>, _ make: (any Subscription) -> Element) {
+        if let subscription = first.subscription { list.append(make(subscription)) }
+        if let subscription = second.subscription { list.append(make(subscription)) }
+        for slot in others {
+            if let subscription = slot.subscription { list.append(make(subscription)) }
+        }
+    }
 }
 
 /// A request for an upstream, gathered under the lock and made after unlocking.
@@ -173,7 +185,7 @@ struct CombiningCore {
     @inlinable
     mutating func end<Failure>(_ completion: Subscribers.Completion<Failure>) {
         phase = .ending
-        slots.forEachSubscribed { cancelling.append($0) }
+        slots.appendSubscribed(to: &cancelling) { $0 }
         slots = UpstreamSlots(count: 0)
         if !cancelling.isEmpty { hasWork = true }
         switch completion {
@@ -185,7 +197,7 @@ struct CombiningCore {
     /// Gathers a request of `more` for every upstream still subscribed.
     @inlinable
     mutating func requestFromEveryUpstream(_ more: Subscribers.Demand) {
-        slots.forEachSubscribed { requests.append(UpstreamRequest($0, more)) }
+        slots.appendSubscribed(to: &requests) { UpstreamRequest($0, more) }
         if !requests.isEmpty { hasWork = true }
     }
 
