@@ -221,6 +221,17 @@ struct CombiningCore {
     }
 }
 
+/// The values of ``CombiningSubscription``'s drain token.
+@usableFromInline
+enum TokenState {
+    /// Nobody is delivering.
+    @inlinable static var free: UInt8 { 0 }
+    /// A thread holds the token.
+    @inlinable static var held: UInt8 { 1 }
+    /// Added to `held` by a thread that found the token held and left work for the holder.
+    @inlinable static var workLeft: UInt8 { 2 }
+}
+
 /// What a combining operator does with its upstreams' signals; the engine calls each hook with
 /// its lock held.
 @usableFromInline
@@ -282,19 +293,26 @@ where Rules.Output == Downstream.Input {
     // every access exclusive; the runtime's dynamic check would only add cost per value.
     @exclusivity(unchecked) @usableFromInline var core: CombiningCore
     @exclusivity(unchecked) @usableFromInline var rules = Rules()
-    /// Values paid for and not yet delivered, oldest first, and the drain token. The
-    /// subscribing thread holds the token until the downstream has its subscription, so that
-    /// nothing is delivered before (S2).
+    /// Values paid for and not yet delivered, oldest first. (The drain token is `token`, not
+    /// the queue's flag.)
     @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Output>()
+    /// The drain token, in an atomic word so that its holder can give it back without the lock
+    /// (``giveBackTokenIfIdle()``): ``TokenState/held``, plus ``TokenState/workLeft`` once a
+    /// thread found it held and left something for the holder (a value, the completion, a
+    /// cancel). Taken only with the lock held. The subscribing thread holds it until the
+    /// downstream has its subscription, so that nothing is delivered before (S2).
+    @usableFromInline let token = Atomic<UInt8>(TokenState.held)
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     /// `true` once the phase has left `running`: written with the lock held, read without.
     @usableFromInline let isOver = Atomic<Bool>(false)
+    /// How many upstreams there are (the core's count, readable without the lock).
+    @usableFromInline let upstreamCount: Int
 
     @inlinable
     init(downstream: Downstream, upstreamCount: Int) {
         self.downstream = downstream
         core = CombiningCore(upstreamCount: upstreamCount)
-        serial.isDraining = true
+        self.upstreamCount = upstreamCount
     }
 
     @usableFromInline var description: String { "\(Rules.name)" }
@@ -315,7 +333,11 @@ where Rules.Output == Downstream.Input {
     @inlinable
     func start() {
         downstream!.receive(subscription: self)
+        // The usual case: the downstream only asked for values (or nothing), so there is
+        // nothing to deliver yet and the token goes back without the lock.
+        if upstreamCount != 0 && giveBackTokenIfIdle() { return }
         lock.lock()
+        reclaimTokenLocked()
         if core.upstreamCount == 0, isRunningLocked {
             core.end(Subscribers.Completion<Failure>.finished)
         }
@@ -360,7 +382,11 @@ where Rules.Output == Downstream.Input {
         rules = Rules()
         let paid = serial.pending.takeAll()
         let completion = core.completion.take()
-        let downstream = serial.isDraining ? nil : self.downstream.take()
+        var downstream: Downstream?
+        if takeTokenLocked() {
+            downstream = self.downstream.take()
+            giveBackTokenLocked()
+        }
         lock.unlock()
         upstreams.forEachSubscribed { $0.cancel() }
         withExtendedLifetime((waiting, paid, completion, downstream)) {}
@@ -436,14 +462,17 @@ where Rules.Output == Downstream.Input {
     /// lock held; returns with it released.
     @inlinable
     func sendLocked(_ value: Output) {
-        guard !core.hasWork, serial.takeToken() else {
+        guard !core.hasWork, takeTokenLocked() else {
             submitLocked(value)
             return
         }
         // The token was free, so nothing waits: `value` is next.
         lock.unlock()
         let more = deliverValue(value)
+        // Nobody left work meanwhile and no demand came back: done, without the lock.
+        if more == .none && giveBackTokenIfIdle() { return }
         lock.lock()
+        reclaimTokenLocked()
         if more != .none { addReturnedDemandLocked(more) }
         drainLocked()
     }
@@ -458,7 +487,7 @@ where Rules.Output == Downstream.Input {
         case .ending: due = true
         case .done: due = false
         }
-        if due, serial.takeToken() {
+        if due, takeTokenLocked() {
             drainLocked()
         } else if core.hasWork {
             let work = core.takeWork()
@@ -467,6 +496,43 @@ where Rules.Output == Downstream.Input {
         } else {
             unlock()
         }
+    }
+
+    /// Takes the token if it is free (`true`); if it is held, tells the holder that work was
+    /// left for it (`false`). Call with the lock held.
+    @inlinable
+    func takeTokenLocked() -> Bool {
+        // The holder may give the token back meanwhile, without the lock: compare and swap.
+        var current = token.load(ordering: .acquiring)
+        while true {
+            let free = current & TokenState.held == 0
+            let desired = free ? TokenState.held : current | TokenState.workLeft
+            let (exchanged, original) = token.compareExchange(
+                expected: current, desired: desired,
+                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+            if exchanged { return free }
+            current = original
+        }
+    }
+
+    /// Gives the token back (the drain loop found nothing to do). Call with the lock held.
+    @inlinable
+    func giveBackTokenLocked() {
+        token.store(TokenState.free, ordering: .releasing)
+    }
+
+    /// The token holder, without the lock: gives the token back unless work was left for it
+    /// (`false`: take the lock, ``reclaimTokenLocked()`` and drain).
+    @inlinable
+    func giveBackTokenIfIdle() -> Bool {
+        token.compareExchange(expected: TokenState.held, desired: TokenState.free, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// The token holder, with the lock taken after ``giveBackTokenIfIdle()`` failed: clears the
+    /// work flag, since the drain loop that follows sees all the work under this lock.
+    @inlinable
+    func reclaimTokenLocked() {
+        token.store(TokenState.held, ordering: .relaxed)
     }
 
     @inlinable
