@@ -19,7 +19,11 @@ import Synchronization
 // project's serialized delivery (``SerialDelivery``, Engines/SerialDelivery.swift): only the
 // holder of the drain token calls the downstream, one signal at a time (S3); a value that
 // arrives while another thread holds the token waits in the queue (`serial`), and a request
-// from inside `receive(_:)` adds to the running loop instead of recursing (S8). The queue holds
+// from inside `receive(_:)` adds to the running loop instead of recursing (S8). The token is
+// an atomic word (`token`), taken only under the lock; a thread that finds it held and leaves
+// work for the holder (a value, the completion, a cancel) marks it, and a holder whose call
+// out returned no demand gives it back with one compare-and-swap when nothing is marked,
+// without taking the lock again (else it takes the lock and drains). The queue holds
 // only values already paid for: each took its unit of the downstream's demand before it went in
 // (S1). Values that wait for demand stay in the rules (merge's waiting values, zip's queues).
 // Nothing is called with the lock held: requests and cancels for the upstreams are gathered in
@@ -29,10 +33,11 @@ import Synchronization
 //
 // Performance. `StreamsBenchmarks M1 M2 C1 C2` measures it (M1/C1 per value, M2/C2 per
 // subscription); the figures are in Docs/Performance.md.
-// - Per value: the lock is taken twice and nothing is allocated. With the token free and no
+// - Per value: the lock is taken once and nothing is allocated. With the token free and no
 //   work gathered, a value goes straight to the downstream without the queue (`sendLocked`),
-//   and the downstream is moved out of its property and back rather than copied (no retain and
-//   release per value).
+//   the token goes back with a compare-and-swap (``giveBackTokenIfIdle()``), and the
+//   downstream is moved out of its property and back rather than copied (no retain and
+//   release per value). `start()` gives the token back the same way.
 // - The engine reads and changes `core` only through its stored properties and `mutating`
 //   calls: a non-mutating call on a struct stored in a class works on a copy of the whole
 //   struct, which here (existentials, arrays) costs about 120 ns per value.
