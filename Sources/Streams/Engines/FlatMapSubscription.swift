@@ -556,7 +556,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     /// Runs `body` on slot `slot`: `firstSlot` or one of `otherSlots`. (Not a `_modify`
     /// subscript: its coroutine frame was allocated on the heap.)
-    @inlinable @inline(__always)
+    @inlinable
     func withSlot<Result>(_ slot: Int, _ body: (inout FlatMapInnerSlot) -> Result) -> Result {
         slot == 0 ? body(&firstSlot) : body(&otherSlots[slot - 1])
     }
