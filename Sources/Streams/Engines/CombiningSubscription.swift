@@ -35,7 +35,7 @@ import Synchronization
 // subscription); the figures are in Docs/Performance.md.
 // - Per value: the lock is taken once and nothing is allocated. With the token free and no
 //   work gathered, a value goes straight to the downstream without the queue (`sendLocked`),
-//   the token goes back with a compare-and-swap (``giveBackTokenIfIdle()``), and the
+//   the token goes back with a compare-and-swap (``DrainToken/giveBackIfIdle()``), and the
 //   downstream is moved out of its property and back rather than copied (no retain and
 //   release per value). `start()` gives the token back the same way.
 // - The engine reads and changes `core` only through its stored properties and `mutating`
@@ -226,15 +226,65 @@ struct CombiningCore {
     }
 }
 
-/// The values of ``CombiningSubscription``'s drain token.
+/// A drain token (``SerialDelivery``) in an atomic word, so that its holder can give it back
+/// without the lock when nobody left work for it: what `merge`, `zip`, `combineLatest` and
+/// `flatMap` use instead of ``SerialQueue``'s flag. It is taken only with the owner's lock held;
+/// a thread that finds it held marks it (*work left*: a value queued, the completion decided,
+/// a cancel), and the holder, after a call out, gives it back with one compare-and-swap unless
+/// it is marked (then it takes the lock, ``reclaimLocked()``, and drains).
 @usableFromInline
-enum TokenState {
-    /// Nobody is delivering.
+struct DrainToken: ~Copyable {
     @inlinable static var free: UInt8 { 0 }
-    /// A thread holds the token.
     @inlinable static var held: UInt8 { 1 }
-    /// Added to `held` by a thread that found the token held and left work for the holder.
     @inlinable static var workLeft: UInt8 { 2 }
+
+    @usableFromInline let state: Atomic<UInt8>
+
+    /// A free token, or one `held` by the creating thread (which then gives the subscription to
+    /// the downstream before anything is delivered, S2).
+    @inlinable
+    init(held: Bool) { state = Atomic(held ? DrainToken.held : DrainToken.free) }
+
+    /// Takes the token if it is free (`true`); if it is held, marks work left for the holder
+    /// (`false`). Call with the lock held.
+    @inlinable
+    func takeLocked() -> Bool {
+        // The holder may give it back meanwhile, without the lock: compare and swap.
+        var current = state.load(ordering: .acquiring)
+        while true {
+            let free = current & DrainToken.held == 0
+            let desired = free ? DrainToken.held : current | DrainToken.workLeft
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: desired,
+                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+            if exchanged { return free }
+            current = original
+        }
+    }
+
+    /// Gives the token back (the holder found nothing more to do). Call with the lock held.
+    @inlinable
+    func giveBackLocked() {
+        state.store(DrainToken.free, ordering: .releasing)
+    }
+
+    /// The holder, without the lock: gives the token back unless work was left for it (`false`).
+    @inlinable
+    func giveBackIfIdle() -> Bool {
+        state.compareExchange(expected: DrainToken.held, desired: DrainToken.free, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// The holder, without the lock: whether nobody has left work for it since it took the
+    /// token (or last reclaimed it).
+    @inlinable
+    var isIdle: Bool { state.load(ordering: .acquiring) == DrainToken.held }
+
+    /// The holder, with the lock taken after ``giveBackIfIdle()`` failed: clears the mark (the
+    /// drain loop that follows sees all the work, under this lock).
+    @inlinable
+    func reclaimLocked() {
+        state.store(DrainToken.held, ordering: .relaxed)
+    }
 }
 
 /// What a combining operator does with its upstreams' signals; the engine calls each hook with
@@ -301,12 +351,9 @@ where Rules.Output == Downstream.Input {
     /// Values paid for and not yet delivered, oldest first. (The drain token is `token`, not
     /// the queue's flag.)
     @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Output>()
-    /// The drain token, in an atomic word so that its holder can give it back without the lock
-    /// (``giveBackTokenIfIdle()``): ``TokenState/held``, plus ``TokenState/workLeft`` once a
-    /// thread found it held and left something for the holder (a value, the completion, a
-    /// cancel). Taken only with the lock held. The subscribing thread holds it until the
+    /// The drain token (see ``DrainToken``). The subscribing thread holds it until the
     /// downstream has its subscription, so that nothing is delivered before (S2).
-    @usableFromInline let token = Atomic<UInt8>(TokenState.held)
+    @usableFromInline let token = DrainToken(held: true)
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     /// `true` once the phase has left `running`: written with the lock held, read without.
     @usableFromInline let isOver = Atomic<Bool>(false)
@@ -340,9 +387,9 @@ where Rules.Output == Downstream.Input {
         downstream!.receive(subscription: self)
         // The usual case: the downstream only asked for values (or nothing), so there is
         // nothing to deliver yet and the token goes back without the lock.
-        if upstreamCount != 0 && giveBackTokenIfIdle() { return }
+        if upstreamCount != 0 && token.giveBackIfIdle() { return }
         lock.lock()
-        reclaimTokenLocked()
+        token.reclaimLocked()
         if core.upstreamCount == 0, isRunningLocked {
             core.end(Subscribers.Completion<Failure>.finished)
         }
@@ -475,9 +522,9 @@ where Rules.Output == Downstream.Input {
         lock.unlock()
         let more = deliverValue(value)
         // Nobody left work meanwhile and no demand came back: done, without the lock.
-        if more == .none && giveBackTokenIfIdle() { return }
+        if more == .none && token.giveBackIfIdle() { return }
         lock.lock()
-        reclaimTokenLocked()
+        token.reclaimLocked()
         if more != .none { addReturnedDemandLocked(more) }
         drainLocked()
     }
@@ -503,42 +550,11 @@ where Rules.Output == Downstream.Input {
         }
     }
 
-    /// Takes the token if it is free (`true`); if it is held, tells the holder that work was
-    /// left for it (`false`). Call with the lock held.
     @inlinable
-    func takeTokenLocked() -> Bool {
-        // The holder may give the token back meanwhile, without the lock: compare and swap.
-        var current = token.load(ordering: .acquiring)
-        while true {
-            let free = current & TokenState.held == 0
-            let desired = free ? TokenState.held : current | TokenState.workLeft
-            let (exchanged, original) = token.compareExchange(
-                expected: current, desired: desired,
-                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-            if exchanged { return free }
-            current = original
-        }
-    }
+    func takeTokenLocked() -> Bool { token.takeLocked() }
 
-    /// Gives the token back (the drain loop found nothing to do). Call with the lock held.
     @inlinable
-    func giveBackTokenLocked() {
-        token.store(TokenState.free, ordering: .releasing)
-    }
-
-    /// The token holder, without the lock: gives the token back unless work was left for it
-    /// (`false`: take the lock, ``reclaimTokenLocked()`` and drain).
-    @inlinable
-    func giveBackTokenIfIdle() -> Bool {
-        token.compareExchange(expected: TokenState.held, desired: TokenState.free, ordering: .acquiringAndReleasing).exchanged
-    }
-
-    /// The token holder, with the lock taken after ``giveBackTokenIfIdle()`` failed: clears the
-    /// work flag, since the drain loop that follows sees all the work under this lock.
-    @inlinable
-    func reclaimTokenLocked() {
-        token.store(TokenState.held, ordering: .relaxed)
-    }
+    func giveBackTokenLocked() { token.giveBackLocked() }
 
     @inlinable
     func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<Delivery> {

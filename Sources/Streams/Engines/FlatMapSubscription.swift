@@ -103,8 +103,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @exclusivity(unchecked) @usableFromInline var liveInners = 0
     /// The downstream's outstanding demand.
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    /// Values waiting for demand or for the token holder.
+    /// Values waiting for demand or for the token holder. (The drain token is `token`, not the
+    /// queue's flag.)
     @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Waiting>()
+    /// The drain token (``DrainToken``): taken under the lock; the subscribing thread of an
+    /// inner answering in place reads it without the lock to learn that nobody left work.
+    @usableFromInline let token = DrainToken(held: false)
     /// The completion the token holder is to deliver; its failure, a `Failure`, is kept as
     /// `any Error`. (Of type `Completion<Failure>?`, the field cost the class's deinit, which
     /// is never specialized, two generic metadata lookups per subscription.)
@@ -176,7 +180,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return $0.generation
         }
         liveInners += 1
-        let inPlace = serial.takeToken()
+        let inPlace = takeTokenLocked()
         if inPlace {
             withSlot(slot) { $0.isInPlace = true }
             inPlaceSlot = slot
@@ -271,7 +275,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
         // Nothing waits while the token is free and there is demand, so a value delivered in
         // place never overtakes a waiting one.
-        if demand == .none || !serial.takeToken() {
+        if demand == .none || !takeTokenLocked() {
             serial.pending.append(Waiting(value: value, slot: slot, generation: generation))
             lock.unlock()
             return .none
@@ -290,7 +294,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             $0.isLive && $0.generation == generation && !$0.isUnlimited ? .max(1) : .none
         }
         if serial.pending.isEmpty && pendingCompletion == nil && !isTerminated && unlimiting == nil {
-            serial.isDraining = false
+            giveBackTokenLocked()
             lock.unlock()
             return next
         }
@@ -307,6 +311,16 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func inPlaceValue(_ value: Downstream.Input, slot: Int, generation: Int) -> Subscribers.Demand {
         // Before the inner's subscription, or after its completion, a value is ignored (S2).
         guard inPlaceSubscribed, !inPlaceEnded else { return .none }
+        // Unlimited demand, and nobody has left work for the token holder (this thread) since
+        // the window opened: nothing waits, the stream is not over, and no cancel came, so the
+        // value goes down without the lock. (Whoever ends the stream, cancels it or queues a
+        // value takes the token under the lock first, and so marks it.)
+        if inPlaceUnlimited && token.isIdle {
+            let downstream = self.downstream.take().unsafelyUnwrapped
+            _ = downstream.receive(value)  // more demand than `.unlimited` changes nothing
+            self.downstream = downstream
+            return .none
+        }
         lock.lock()
         guard isActive, withSlot(slot, { $0.isLive && $0.generation == generation }) else {
             lock.unlock()
@@ -394,7 +408,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             }
             inPlaceSubscribed = false
             inPlaceEnded = false
-            serial.isDraining = false
+            giveBackTokenLocked()
             let subscription = inPlaceSubscription.take()
             lock.unlock()
             _ = subscription
@@ -460,7 +474,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         if cancelling == nil && unlimiting == nil && serial.pending.isEmpty && pendingCompletion == nil && !isTerminated {
-            serial.isDraining = false
+            giveBackTokenLocked()
             lock.unlock()
         } else {
             lock.unlock()
@@ -484,7 +498,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         let unlimiting = addDemand(demand)
-        let mustDrain = !serial.pending.isEmpty && serial.takeToken()
+        let mustDrain = !serial.pending.isEmpty && takeTokenLocked()
         lock.unlock()
         if let unlimiting { for subscription in unlimiting { subscription.request(.unlimited) } }
         if mustDrain {
@@ -508,7 +522,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let transform = self.transform.take()
         let waiting = serial.pending.takeAll()
         // The token holder owns the downstream: it lets go of it when it sees the cancel.
-        let downstream = serial.isDraining ? nil : self.downstream.take()
+        var downstream: Downstream?
+        if takeTokenLocked() {
+            downstream = self.downstream.take()
+            giveBackTokenLocked()
+        }
         lock.unlock()
         upstream?.cancel()
         for subscription in subscriptions { subscription.cancel() }
@@ -630,7 +648,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// held; returns with it released.
     @inlinable
     func deliverEnding(_ ending: Ending, tokenHeld: Bool = false, cancelling: (any Subscription)? = nil) {
-        let mustDrain = tokenHeld || serial.takeToken()
+        let mustDrain = tokenHeld || takeTokenLocked()
         if ending.subscriptions.isEmpty && cancelling == nil {
             if mustDrain { drainLocked() } else { lock.unlock() }
             return
@@ -645,6 +663,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     }
 
     // MARK: SerialDelivery
+
+    @inlinable
+    func takeTokenLocked() -> Bool { token.takeLocked() }
+
+    @inlinable
+    func giveBackTokenLocked() { token.giveBackLocked() }
 
     /// What the token holder delivers next: waiting values as demand allows (each inner is
     /// asked for its next value once its waiting one has gone out), then the decided
