@@ -44,8 +44,11 @@ import Synchronization
 /// token is already held, so there is nothing to give back after the call). An inner that
 /// answers later, or from another thread, goes through the general path above; while the token
 /// is held for the subscribe, other threads' values wait in the queue and are delivered by the
-/// subscribing thread before it gives the token back. (`W6`: 3 lock round trips per inner
-/// instead of 5; see Docs/Performance.md.)
+/// subscribing thread before it gives the token back. The token is a ``DrainToken``: whoever
+/// finds it held and leaves work for the holder (queues a value, ends the stream, cancels)
+/// marks it, so under unlimited demand an in-place value whose token is unmarked goes down
+/// without the lock. (`W6`: 2 lock round trips per inner instead of 5; see
+/// Docs/Performance.md.)
 ///
 /// **Ending.** `cancel()` and the completion let go of the downstream, the upstream and inner
 /// subscriptions, `transform` and the waiting values, after unlocking (S7); if `cancel()` comes
