@@ -19,7 +19,11 @@ import Synchronization
 // project's serialized delivery (``SerialDelivery``, Engines/SerialDelivery.swift): only the
 // holder of the drain token calls the downstream, one signal at a time (S3); a value that
 // arrives while another thread holds the token waits in the queue (`serial`), and a request
-// from inside `receive(_:)` adds to the running loop instead of recursing (S8). The queue holds
+// from inside `receive(_:)` adds to the running loop instead of recursing (S8). The token is
+// an atomic word (`token`), taken only under the lock; a thread that finds it held and leaves
+// work for the holder (a value, the completion, a cancel) marks it, and a holder whose call
+// out returned no demand gives it back with one compare-and-swap when nothing is marked,
+// without taking the lock again (else it takes the lock and drains). The queue holds
 // only values already paid for: each took its unit of the downstream's demand before it went in
 // (S1). Values that wait for demand stay in the rules (merge's waiting values, zip's queues).
 // Nothing is called with the lock held: requests and cancels for the upstreams are gathered in
@@ -29,10 +33,11 @@ import Synchronization
 //
 // Performance. `StreamsBenchmarks M1 M2 C1 C2` measures it (M1/C1 per value, M2/C2 per
 // subscription); the figures are in Docs/Performance.md.
-// - Per value: the lock is taken twice and nothing is allocated. With the token free and no
+// - Per value: the lock is taken once and nothing is allocated. With the token free and no
 //   work gathered, a value goes straight to the downstream without the queue (`sendLocked`),
-//   and the downstream is moved out of its property and back rather than copied (no retain and
-//   release per value).
+//   the token goes back with a compare-and-swap (``DrainToken/giveBackIfIdle()``), and the
+//   downstream is moved out of its property and back rather than copied (no retain and
+//   release per value). `start()` gives the token back the same way.
 // - The engine reads and changes `core` only through its stored properties and `mutating`
 //   calls: a non-mutating call on a struct stored in a class works on a copy of the whole
 //   struct, which here (existentials, arrays) costs about 120 ns per value.
@@ -111,6 +116,18 @@ struct UpstreamSlots {
             if let subscription = slot.subscription { body(subscription) }
         }
     }
+
+    /// Appends `make(subscription)` to `list` for every upstream still subscribed. (Used on
+    /// the core's own lists: a closure that appended to them would capture the whole core, and
+    /// the compiler would copy the slots to keep the two accesses apart.)
+    @inlinable
+    func appendSubscribed<Element>(to list: inout ContiguousArray<Element>, _ make: (any Subscription) -> Element) {
+        if let subscription = first.subscription { list.append(make(subscription)) }
+        if let subscription = second.subscription { list.append(make(subscription)) }
+        for slot in others {
+            if let subscription = slot.subscription { list.append(make(subscription)) }
+        }
+    }
 }
 
 /// A request for an upstream, gathered under the lock and made after unlocking.
@@ -173,7 +190,7 @@ struct CombiningCore {
     @inlinable
     mutating func end<Failure>(_ completion: Subscribers.Completion<Failure>) {
         phase = .ending
-        slots.forEachSubscribed { cancelling.append($0) }
+        slots.appendSubscribed(to: &cancelling) { $0 }
         slots = UpstreamSlots(count: 0)
         if !cancelling.isEmpty { hasWork = true }
         switch completion {
@@ -185,7 +202,7 @@ struct CombiningCore {
     /// Gathers a request of `more` for every upstream still subscribed.
     @inlinable
     mutating func requestFromEveryUpstream(_ more: Subscribers.Demand) {
-        slots.forEachSubscribed { requests.append(UpstreamRequest($0, more)) }
+        slots.appendSubscribed(to: &requests) { UpstreamRequest($0, more) }
         if !requests.isEmpty { hasWork = true }
     }
 
@@ -206,6 +223,67 @@ struct CombiningCore {
         cancelling = []
         hasWork = false
         return work
+    }
+}
+
+/// A drain token (``SerialDelivery``) in an atomic word, so that its holder can give it back
+/// without the lock when nobody left work for it: what `merge`, `zip`, `combineLatest` and
+/// `flatMap` use instead of ``SerialQueue``'s flag. It is taken only with the owner's lock held;
+/// a thread that finds it held marks it (*work left*: a value queued, the completion decided,
+/// a cancel), and the holder, after a call out, gives it back with one compare-and-swap unless
+/// it is marked (then it takes the lock, ``reclaimLocked()``, and drains).
+@usableFromInline
+struct DrainToken: ~Copyable {
+    @inlinable static var free: UInt8 { 0 }
+    @inlinable static var held: UInt8 { 1 }
+    @inlinable static var workLeft: UInt8 { 2 }
+
+    @usableFromInline let state: Atomic<UInt8>
+
+    /// A free token, or one `held` by the creating thread (which then gives the subscription to
+    /// the downstream before anything is delivered, S2).
+    @inlinable
+    init(held: Bool) { state = Atomic(held ? DrainToken.held : DrainToken.free) }
+
+    /// Takes the token if it is free (`true`); if it is held, marks work left for the holder
+    /// (`false`). Call with the lock held.
+    @inlinable
+    func takeLocked() -> Bool {
+        // The holder may give it back meanwhile, without the lock: compare and swap.
+        var current = state.load(ordering: .acquiring)
+        while true {
+            let free = current & DrainToken.held == 0
+            let desired = free ? DrainToken.held : current | DrainToken.workLeft
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: desired,
+                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+            if exchanged { return free }
+            current = original
+        }
+    }
+
+    /// Gives the token back (the holder found nothing more to do). Call with the lock held.
+    @inlinable
+    func giveBackLocked() {
+        state.store(DrainToken.free, ordering: .releasing)
+    }
+
+    /// The holder, without the lock: gives the token back unless work was left for it (`false`).
+    @inlinable
+    func giveBackIfIdle() -> Bool {
+        state.compareExchange(expected: DrainToken.held, desired: DrainToken.free, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// The holder, without the lock: whether nobody has left work for it since it took the
+    /// token (or last reclaimed it).
+    @inlinable
+    var isIdle: Bool { state.load(ordering: .acquiring) == DrainToken.held }
+
+    /// The holder, with the lock taken after ``giveBackIfIdle()`` failed: clears the mark (the
+    /// drain loop that follows sees all the work, under this lock).
+    @inlinable
+    func reclaimLocked() {
+        state.store(DrainToken.held, ordering: .relaxed)
     }
 }
 
@@ -270,19 +348,23 @@ where Rules.Output == Downstream.Input {
     // every access exclusive; the runtime's dynamic check would only add cost per value.
     @exclusivity(unchecked) @usableFromInline var core: CombiningCore
     @exclusivity(unchecked) @usableFromInline var rules = Rules()
-    /// Values paid for and not yet delivered, oldest first, and the drain token. The
-    /// subscribing thread holds the token until the downstream has its subscription, so that
-    /// nothing is delivered before (S2).
+    /// Values paid for and not yet delivered, oldest first. (The drain token is `token`, not
+    /// the queue's flag.)
     @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Output>()
+    /// The drain token (see ``DrainToken``). The subscribing thread holds it until the
+    /// downstream has its subscription, so that nothing is delivered before (S2).
+    @usableFromInline let token = DrainToken(held: true)
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     /// `true` once the phase has left `running`: written with the lock held, read without.
     @usableFromInline let isOver = Atomic<Bool>(false)
+    /// How many upstreams there are (the core's count, readable without the lock).
+    @usableFromInline let upstreamCount: Int
 
     @inlinable
     init(downstream: Downstream, upstreamCount: Int) {
         self.downstream = downstream
         core = CombiningCore(upstreamCount: upstreamCount)
-        serial.isDraining = true
+        self.upstreamCount = upstreamCount
     }
 
     @usableFromInline var description: String { "\(Rules.name)" }
@@ -303,7 +385,11 @@ where Rules.Output == Downstream.Input {
     @inlinable
     func start() {
         downstream!.receive(subscription: self)
+        // The usual case: the downstream only asked for values (or nothing), so there is
+        // nothing to deliver yet and the token goes back without the lock.
+        if upstreamCount != 0 && token.giveBackIfIdle() { return }
         lock.lock()
+        token.reclaimLocked()
         if core.upstreamCount == 0, isRunningLocked {
             core.end(Subscribers.Completion<Failure>.finished)
         }
@@ -348,7 +434,11 @@ where Rules.Output == Downstream.Input {
         rules = Rules()
         let paid = serial.pending.takeAll()
         let completion = core.completion.take()
-        let downstream = serial.isDraining ? nil : self.downstream.take()
+        var downstream: Downstream?
+        if takeTokenLocked() {
+            downstream = self.downstream.take()
+            giveBackTokenLocked()
+        }
         lock.unlock()
         upstreams.forEachSubscribed { $0.cancel() }
         withExtendedLifetime((waiting, paid, completion, downstream)) {}
@@ -424,14 +514,17 @@ where Rules.Output == Downstream.Input {
     /// lock held; returns with it released.
     @inlinable
     func sendLocked(_ value: Output) {
-        guard !core.hasWork, serial.takeToken() else {
+        guard !core.hasWork, takeTokenLocked() else {
             submitLocked(value)
             return
         }
         // The token was free, so nothing waits: `value` is next.
         lock.unlock()
         let more = deliverValue(value)
+        // Nobody left work meanwhile and no demand came back: done, without the lock.
+        if more == .none && token.giveBackIfIdle() { return }
         lock.lock()
+        token.reclaimLocked()
         if more != .none { addReturnedDemandLocked(more) }
         drainLocked()
     }
@@ -446,7 +539,7 @@ where Rules.Output == Downstream.Input {
         case .ending: due = true
         case .done: due = false
         }
-        if due, serial.takeToken() {
+        if due, takeTokenLocked() {
             drainLocked()
         } else if core.hasWork {
             let work = core.takeWork()
@@ -456,6 +549,12 @@ where Rules.Output == Downstream.Input {
             unlock()
         }
     }
+
+    @inlinable
+    func takeTokenLocked() -> Bool { token.takeLocked() }
+
+    @inlinable
+    func giveBackTokenLocked() { token.giveBackLocked() }
 
     @inlinable
     func nextStepLocked(returned: Subscribers.Demand) -> DrainStep<Delivery> {

@@ -44,8 +44,11 @@ import Synchronization
 /// token is already held, so there is nothing to give back after the call). An inner that
 /// answers later, or from another thread, goes through the general path above; while the token
 /// is held for the subscribe, other threads' values wait in the queue and are delivered by the
-/// subscribing thread before it gives the token back. (`W6`: 3 lock round trips per inner
-/// instead of 5; see Docs/Performance.md.)
+/// subscribing thread before it gives the token back. The token is a ``DrainToken``: whoever
+/// finds it held and leaves work for the holder (queues a value, ends the stream, cancels)
+/// marks it, so under unlimited demand an in-place value whose token is unmarked goes down
+/// without the lock. (`W6`: 2 lock round trips per inner instead of 5; see
+/// Docs/Performance.md.)
 ///
 /// **Ending.** `cancel()` and the completion let go of the downstream, the upstream and inner
 /// subscriptions, `transform` and the waiting values, after unlocking (S7); if `cancel()` comes
@@ -103,8 +106,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @exclusivity(unchecked) @usableFromInline var liveInners = 0
     /// The downstream's outstanding demand.
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    /// Values waiting for demand or for the token holder.
+    /// Values waiting for demand or for the token holder. (The drain token is `token`, not the
+    /// queue's flag.)
     @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Waiting>()
+    /// The drain token (``DrainToken``): taken under the lock; the subscribing thread of an
+    /// inner answering in place reads it without the lock to learn that nobody left work.
+    @usableFromInline let token = DrainToken(held: false)
     /// The completion the token holder is to deliver; its failure, a `Failure`, is kept as
     /// `any Error`. (Of type `Completion<Failure>?`, the field cost the class's deinit, which
     /// is never specialized, two generic metadata lookups per subscription.)
@@ -176,7 +183,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return $0.generation
         }
         liveInners += 1
-        let inPlace = serial.takeToken()
+        let inPlace = takeTokenLocked()
         if inPlace {
             withSlot(slot) { $0.isInPlace = true }
             inPlaceSlot = slot
@@ -271,7 +278,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
         // Nothing waits while the token is free and there is demand, so a value delivered in
         // place never overtakes a waiting one.
-        if demand == .none || !serial.takeToken() {
+        if demand == .none || !takeTokenLocked() {
             serial.pending.append(Waiting(value: value, slot: slot, generation: generation))
             lock.unlock()
             return .none
@@ -290,7 +297,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             $0.isLive && $0.generation == generation && !$0.isUnlimited ? .max(1) : .none
         }
         if serial.pending.isEmpty && pendingCompletion == nil && !isTerminated && unlimiting == nil {
-            serial.isDraining = false
+            giveBackTokenLocked()
             lock.unlock()
             return next
         }
@@ -307,6 +314,16 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func inPlaceValue(_ value: Downstream.Input, slot: Int, generation: Int) -> Subscribers.Demand {
         // Before the inner's subscription, or after its completion, a value is ignored (S2).
         guard inPlaceSubscribed, !inPlaceEnded else { return .none }
+        // Unlimited demand, and nobody has left work for the token holder (this thread) since
+        // the window opened: nothing waits, the stream is not over, and no cancel came, so the
+        // value goes down without the lock. (Whoever ends the stream, cancels it or queues a
+        // value takes the token under the lock first, and so marks it.)
+        if inPlaceUnlimited && token.isIdle {
+            let downstream = self.downstream.take().unsafelyUnwrapped
+            _ = downstream.receive(value)  // more demand than `.unlimited` changes nothing
+            self.downstream = downstream
+            return .none
+        }
         lock.lock()
         guard isActive, withSlot(slot, { $0.isLive && $0.generation == generation }) else {
             lock.unlock()
@@ -394,7 +411,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             }
             inPlaceSubscribed = false
             inPlaceEnded = false
-            serial.isDraining = false
+            giveBackTokenLocked()
             let subscription = inPlaceSubscription.take()
             lock.unlock()
             _ = subscription
@@ -460,7 +477,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         if cancelling == nil && unlimiting == nil && serial.pending.isEmpty && pendingCompletion == nil && !isTerminated {
-            serial.isDraining = false
+            giveBackTokenLocked()
             lock.unlock()
         } else {
             lock.unlock()
@@ -484,7 +501,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         let unlimiting = addDemand(demand)
-        let mustDrain = !serial.pending.isEmpty && serial.takeToken()
+        let mustDrain = !serial.pending.isEmpty && takeTokenLocked()
         lock.unlock()
         if let unlimiting { for subscription in unlimiting { subscription.request(.unlimited) } }
         if mustDrain {
@@ -508,7 +525,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let transform = self.transform.take()
         let waiting = serial.pending.takeAll()
         // The token holder owns the downstream: it lets go of it when it sees the cancel.
-        let downstream = serial.isDraining ? nil : self.downstream.take()
+        var downstream: Downstream?
+        if takeTokenLocked() {
+            downstream = self.downstream.take()
+            giveBackTokenLocked()
+        }
         lock.unlock()
         upstream?.cancel()
         for subscription in subscriptions { subscription.cancel() }
@@ -556,7 +577,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     /// Runs `body` on slot `slot`: `firstSlot` or one of `otherSlots`. (Not a `_modify`
     /// subscript: its coroutine frame was allocated on the heap.)
-    @inlinable @inline(__always)
+    @inlinable
     func withSlot<Result>(_ slot: Int, _ body: (inout FlatMapInnerSlot) -> Result) -> Result {
         slot == 0 ? body(&firstSlot) : body(&otherSlots[slot - 1])
     }
@@ -630,7 +651,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// held; returns with it released.
     @inlinable
     func deliverEnding(_ ending: Ending, tokenHeld: Bool = false, cancelling: (any Subscription)? = nil) {
-        let mustDrain = tokenHeld || serial.takeToken()
+        let mustDrain = tokenHeld || takeTokenLocked()
         if ending.subscriptions.isEmpty && cancelling == nil {
             if mustDrain { drainLocked() } else { lock.unlock() }
             return
@@ -645,6 +666,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     }
 
     // MARK: SerialDelivery
+
+    @inlinable
+    func takeTokenLocked() -> Bool { token.takeLocked() }
+
+    @inlinable
+    func giveBackTokenLocked() { token.giveBackLocked() }
 
     /// What the token holder delivers next: waiting values as demand allows (each inner is
     /// asked for its next value once its waiting one has gone out), then the decided

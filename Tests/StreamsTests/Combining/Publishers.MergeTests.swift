@@ -420,6 +420,32 @@ struct MergeTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    /// A cancel made while a value is being delivered is left to the delivering thread, which
+    /// lets go of the subscriber as soon as the call returns, even while something still holds
+    /// the subscription.
+    @Test func cancelInsideReceiveLetsGoOfTheSubscriber_S7() {
+        final class Box: @unchecked Sendable { var subscription: (any Subscription)? }
+        let box = Box()
+        let a = TestPublisher<Int, Never>()
+        let b = TestPublisher<Int, Never>()
+        weak var weakSubscriber: RecordingSubscriber<Int, Never>?
+        do {
+            let subscriber = RecordingSubscriber<Int, Never>(
+                onSubscription: { box.subscription = $0 },
+                onValue: { _ in
+                    box.subscription?.cancel()
+                    return .none
+                })
+            weakSubscriber = subscriber
+            a.merge(with: b).subscribe(subscriber)
+            a.send(1)
+            #expect(subscriber.values == [1])
+            subscriber.releaseSubscription()
+        }
+        #expect(weakSubscriber == nil)
+        #expect(box.subscription != nil)
+    }
+
     @Test func cancelFromInsideReceiveStopsEverything_S6() {
         final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
         let box = Box()
