@@ -30,6 +30,10 @@ func allWorkloads() -> [Workload] {
                  scale: (1, 2)) { n in timed(n, streams: combineLatestSends, baseline: combineLatestBaseline) },
         Workload(id: "C2", unit: "ns/subscription", what: "Just(i).combineLatest(Just(i)).sink, subscribe and finish",
                  scale: (1, 8)) { n in timed(n, streams: combineLatestChurn, baseline: oneValueChurnBaseline) },
+        Workload(id: "B1", unit: "ns/send", what: "PassthroughSubject.buffer(size: 16, .byRequest, .dropNewest).sink",
+                 scale: (1, 2)) { n in timed(n, streams: bufferSends, baseline: { fanOutBaseline($0, sinks: 1) }) },
+        Workload(id: "R1", unit: "ns/send", what: "PassthroughSubject.receive(on: ImmediateScheduler).sink",
+                 scale: (1, 2)) { n in timed(n, streams: receiveOnSends, baseline: { fanOutBaseline($0, sinks: 1) }) },
     ]
 }
 
@@ -361,5 +365,32 @@ func combineLatestChurn(_ n: Int) -> UInt64 {
     for i in 0..<n {
         _ = Just(i).combineLatest(Just(i)).sink { sum &+= ($0.0 &+ $0.1) / 2 }
     }
+    return checksum(sum)
+}
+
+// MARK: B1, R1 (serialized delivery)
+
+// The per-value cost of the serialized-delivery engine (Engines/SerialDelivery.swift) under an
+// operator that has no fast path of its own: each value is queued, taken out by the drain-token
+// holder under the lock, and delivered outside it. The baseline is W2's: a subject with one sink
+// is what these would cost without the operator.
+
+func bufferSends(_ n: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum = 0
+    let cancellable = subject.buffer(size: 16, prefetch: .byRequest, whenFull: .dropNewest).sink { sum &+= $0 }
+    for i in 0..<n { subject.send(i) }
+    subject.send(completion: .finished)
+    cancellable.cancel()
+    return checksum(sum)
+}
+
+func receiveOnSends(_ n: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum = 0
+    let cancellable = subject.receive(on: ImmediateScheduler.shared).sink { sum &+= $0 }
+    for i in 0..<n { subject.send(i) }
+    subject.send(completion: .finished)
+    cancellable.cancel()
     return checksum(sum)
 }
