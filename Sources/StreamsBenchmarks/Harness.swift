@@ -24,6 +24,9 @@ struct Measurement {
 /// Times `streams` and `baseline` (each returning a checksum) alternately, after a warm-up at a
 /// tenth of the size, and returns the fastest pass of each in nanoseconds per operation.
 func timed(_ n: Int, streams: (Int) -> UInt64, baseline: (Int) -> UInt64) -> Measurement {
+    if singlePass {
+        return Measurement(streams: .nan, baseline: .nan, streamsChecksum: streams(n), baselineChecksum: baseline(n))
+    }
     _ = streams(max(1, n / 10))
     _ = baseline(max(1, n / 10))
     var best = Measurement(streams: .infinity, baseline: .infinity, streamsChecksum: 0, baselineChecksum: 0)
@@ -44,6 +47,9 @@ func timed(_ n: Int, streams: (Int) -> UInt64, baseline: (Int) -> UInt64) -> Mea
     }
     return best
 }
+
+/// `--once`: run each side once, untimed, for counting instructions under valgrind.
+nonisolated(unsafe) var singlePass = false
 
 /// CPU time of this thread, so that time other processes take from us does not count.
 func cpuNanos() -> UInt64 {

@@ -18,6 +18,8 @@ func allWorkloads() -> [Workload] {
                  scale: (1, 2)) { n in timed(n, streams: demandReturned, baseline: demandBaseline) },
         Workload(id: "W5req", unit: "ns/element", what: "one at a time: request(.max(1)) inside receive(_:)",
                  scale: (1, 4)) { n in timed(n, streams: demandRequested, baseline: demandBaseline) },
+        Workload(id: "W5ext", unit: "ns/element", what: "one at a time: request(.max(1)) after receive(_:) returns",
+                 scale: (1, 4)) { n in timed(n, streams: demandFromOutside, baseline: demandBaseline) },
         Workload(id: "W6", unit: "ns/inner", what: "(0..<n).publisher.flatMap { Just($0) }.sink",
                  scale: (1, 8)) { n in timed(n, streams: flatMapInners, baseline: flatMapBaseline) },
         Workload(id: "M1", unit: "ns/element", what: "merge of two (0..<n/2).publishers into a sink",
@@ -30,6 +32,16 @@ func allWorkloads() -> [Workload] {
                  scale: (1, 2)) { n in timed(n, streams: combineLatestSends, baseline: combineLatestBaseline) },
         Workload(id: "C2", unit: "ns/subscription", what: "Just(i).combineLatest(Just(i)).sink, subscribe and finish",
                  scale: (1, 8)) { n in timed(n, streams: combineLatestChurn, baseline: oneValueChurnBaseline) },
+        Workload(id: "K1", unit: "ns/subscription", what: "Fail.catch { Just(i) }.sink, subscribe and finish",
+                 scale: (1, 8)) { n in timed(n, streams: catchChurn, baseline: oneValueChurnBaseline) },
+        Workload(id: "A1", unit: "ns/subscription", what: "Just(i).append(Just(i)).sink, subscribe and finish",
+                 scale: (1, 8)) { n in timed(n, streams: appendChurn, baseline: twoValueChurnBaseline) },
+        Workload(id: "T1", unit: "ns/subscription", what: "Fail.retry(2).replaceError(with: i).sink, three attempts",
+                 scale: (1, 8)) { n in timed(n, streams: retryChurn, baseline: oneValueChurnBaseline) },
+        Workload(id: "B1", unit: "ns/send", what: "PassthroughSubject.buffer(size: 16, .byRequest, .dropNewest).sink",
+                 scale: (1, 2)) { n in timed(n, streams: bufferSends, baseline: { fanOutBaseline($0, sinks: 1) }) },
+        Workload(id: "R1", unit: "ns/send", what: "PassthroughSubject.receive(on: ImmediateScheduler).sink",
+                 scale: (1, 2)) { n in timed(n, streams: receiveOnSends, baseline: { fanOutBaseline($0, sinks: 1) }) },
     ]
 }
 
@@ -238,6 +250,34 @@ func demandRequested(_ n: Int) -> UInt64 {
     return checksum(subscriber.sum)
 }
 
+/// Asks for one element at a time from outside `receive(_:)`, after it has returned, as an
+/// async iterator or a consumer that paces itself does.
+final class PacedOne: Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+    var sum = 0
+    var subscription: Subscription?
+    var received = false
+    func receive(subscription: Subscription) { self.subscription = subscription }
+    func receive(_ input: Int) -> Subscribers.Demand {
+        sum &+= input
+        received = true
+        return .none
+    }
+    func receive(completion: Subscribers.Completion<Never>) { subscription = nil }
+}
+
+func demandFromOutside(_ n: Int) -> UInt64 {
+    let subscriber = PacedOne()
+    tripled(over: (0..<n).publisher).subscribe(subscriber)
+    while let subscription = subscriber.subscription {
+        subscriber.received = false
+        subscription.request(.max(1))
+        if !subscriber.received { break }
+    }
+    return checksum(subscriber.sum)
+}
+
 @inline(__always)
 func tripled<Upstream: Publisher<Int, Never>>(over upstream: Upstream) -> Publishers.Map<Upstream, Int> {
     upstream.map { $0 &* 3 }
@@ -362,4 +402,78 @@ func combineLatestChurn(_ n: Int) -> UInt64 {
         _ = Just(i).combineLatest(Just(i)).sink { sum &+= ($0.0 &+ $0.1) / 2 }
     }
     return checksum(sum)
+}
+
+// MARK: B1, R1 (serialized delivery)
+
+// The per-value cost of the serialized-delivery engine (Engines/SerialDelivery.swift) under an
+// operator that has no fast path of its own: each value is queued, taken out by the drain-token
+// holder under the lock, and delivered outside it. The baseline is W2's: a subject with one sink
+// is what these would cost without the operator.
+
+func bufferSends(_ n: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum = 0
+    let cancellable = subject.buffer(size: 16, prefetch: .byRequest, whenFull: .dropNewest).sink { sum &+= $0 }
+    for i in 0..<n { subject.send(i) }
+    subject.send(completion: .finished)
+    cancellable.cancel()
+    return checksum(sum)
+}
+
+func receiveOnSends(_ n: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum = 0
+    let cancellable = subject.receive(on: ImmediateScheduler.shared).sink { sum &+= $0 }
+    for i in 0..<n { subject.send(i) }
+    subject.send(completion: .finished)
+    cancellable.cancel()
+    return checksum(sum)
+}
+
+// MARK: K1, A1, T1 (switching to another publisher)
+
+// `catch`, `append` and `retry` subscribe a publisher of their own after the first one ends:
+// these measure a whole subscription, through a generic upstream (`over:`) so that no eager
+// specialization applies.
+
+struct Boom: Error {}
+
+func catchChurn(_ n: Int) -> UInt64 {
+    var sum = 0
+    for i in 0..<n {
+        _ = caught(over: Fail<Int, Boom>(error: Boom()), i).sink { sum &+= $0 }
+    }
+    return checksum(sum)
+}
+
+@inline(__always)
+func caught<Upstream: Publisher<Int, Boom>>(over upstream: Upstream, _ i: Int) -> Publishers.Catch<Upstream, Just<Int>> {
+    upstream.catch { _ in Just(i) }
+}
+
+func appendChurn(_ n: Int) -> UInt64 {
+    var sum = 0
+    for i in 0..<n {
+        _ = appended(over: Just(i), Just(i)).sink { sum &+= $0 }
+    }
+    return checksum(sum)
+}
+
+@inline(__always)
+func appended<Upstream: Publisher<Int, Never>>(over upstream: Upstream, _ suffix: Upstream) -> Publishers.Concatenate<Upstream, Upstream> {
+    upstream.append(suffix)
+}
+
+func retryChurn(_ n: Int) -> UInt64 {
+    var sum = 0
+    for i in 0..<n {
+        _ = retried(over: Fail<Int, Boom>(error: Boom())).replaceError(with: i).sink { sum &+= $0 }
+    }
+    return checksum(sum)
+}
+
+@inline(__always)
+func retried<Upstream: Publisher<Int, Boom>>(over upstream: Upstream) -> Publishers.Retry<Upstream> {
+    upstream.retry(2)
 }

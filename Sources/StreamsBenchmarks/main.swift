@@ -3,6 +3,8 @@
 //   swift run -c release StreamsBenchmarks            all workloads
 //   swift run -c release StreamsBenchmarks W1 W3mem   only these
 //   swift run -c release StreamsBenchmarks --n 200000 a smaller base size
+//   StreamsBenchmarks --once --n 20000 B1            each side once, untimed (for valgrind:
+//                                                    Docs/Performance.md, "Counting instructions")
 //
 // Each workload runs its Streams version and its plain-loop twin ("baseline") back to back,
 // several times, and keeps the fastest pass of each in thread CPU time. The ratio
@@ -23,6 +25,10 @@ var baseN = 1_000_000
 if let index = arguments.firstIndex(of: "--n"), index + 1 < arguments.count, let n = Int(arguments[index + 1]) {
     baseN = n
     arguments.removeSubrange(index...(index + 1))
+}
+if let index = arguments.firstIndex(of: "--once") {
+    singlePass = true
+    arguments.remove(at: index)
 }
 let selected = Set(arguments)
 

@@ -165,33 +165,38 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
     @usableFromInline
     enum Delivery {
         case value(Input, Downstream)
-        /// The completion, with what the stream lets go of (dropped after the call).
-        case end(Subscribers.Completion<Failure>, Downstream?, Publishers.BufferingStrategy<Failure>?, FIFOQueue<Input>)
+        /// The completion, with the downstream (let go of after the call).
+        case end(Subscribers.Completion<Failure>, Downstream?)
         /// What to ask the upstream for after a drain: one per value that left the buffer
         /// (`.keepFull`).
         case refill(Subscribers.Demand)
     }
 
     @usableFromInline let lock = Lock()
+    // `@exclusivity(unchecked)` on the state below: `lock` already makes every access exclusive
+    // (Docs/Performance.md, "`@exclusivity(unchecked)`").
     @usableFromInline let size: Int
     @usableFromInline let prefetch: Publishers.PrefetchStrategy
     /// `nil` once the stream has ended, to let go of a `customError` closure (S7).
-    @usableFromInline var whenFull: Publishers.BufferingStrategy<Failure>?
+    @exclusivity(unchecked) @usableFromInline var whenFull: Publishers.BufferingStrategy<Failure>?
     /// `nil` once the stream has ended.
-    @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     /// `nil` before the subscription arrives and once the upstream is done.
-    @usableFromInline var upstream: (any Subscription)?
-    @usableFromInline var hasUpstream = false
+    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
+    @exclusivity(unchecked) @usableFromInline var hasUpstream = false
+    /// Whether `upstream` is set: tested per value instead of `upstream != nil`, which copies
+    /// the existential through the runtime (Docs/Performance.md, "Serialized delivery").
+    @exclusivity(unchecked) @usableFromInline var holdsUpstream = false
     /// The buffered values and the drain token.
-    @usableFromInline var serial = SerialQueue<Input>()
+    @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Input>()
     /// What the downstream has asked for and not received.
-    @usableFromInline var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     /// Values delivered by the running drain, for the refill.
-    @usableFromInline var delivered = 0
+    @exclusivity(unchecked) @usableFromInline var delivered = 0
     /// The upstream's completion (or the `customError` failure), waiting to be delivered.
-    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
     /// The completion was delivered, or the downstream cancelled.
-    @usableFromInline var isDone = false
+    @exclusivity(unchecked) @usableFromInline var isDone = false
 
     @inlinable
     init(
@@ -218,6 +223,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         }
         hasUpstream = true
         upstream = subscription
+        holdsUpstream = true
         // The drain token is held through the handover: what a synchronous upstream sends
         // inside the request below only fills the buffer, and the downstream's requests from
         // inside `receive(subscription:)` only add demand; the drain at the end delivers.
@@ -233,12 +239,12 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard !isDone, completion == nil, upstream != nil, let whenFull else {
+        guard !isDone, completion == nil, holdsUpstream else {
             lock.unlock()
             return .none
         }
         var dropped: Input?
-        if serial.pending.count >= size {
+        if serial.pending.count >= size, let whenFull {
             switch whenFull {
             case .dropNewest:
                 lock.unlock()
@@ -248,7 +254,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
             case .customError(let makeError):
                 // As Combine: the upstream is cancelled at once; the failure waits for the
                 // next drain, after the buffered values the downstream's demand allows.
-                let upstream = self.upstream.take()
+                let upstream = takeUpstreamLocked()
                 lock.unlock()
                 upstream?.cancel()
                 let error = makeError()
@@ -272,7 +278,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
             return
         }
         self.completion = completion
-        let finished = upstream.take()
+        let finished = takeUpstreamLocked()
         unlockOrDrainLocked()
         _ = finished  // released after unlocking
     }
@@ -301,13 +307,21 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         }
         isDone = true
         completion = nil
-        let upstream = self.upstream.take()
+        let upstream = takeUpstreamLocked()
         let downstream = self.downstream.take()
         let whenFull = self.whenFull.take()
         let buffered = serial.pending.takeAll()
         lock.unlock()
         _ = (downstream, whenFull, buffered)
         upstream?.cancel()
+    }
+
+    /// Takes the upstream subscription (finished, cancelled, or given up by `customError`), to
+    /// be cancelled or let go of after unlocking. Call with the lock held.
+    @inlinable
+    func takeUpstreamLocked() -> (any Subscription)? {
+        holdsUpstream = false
+        return upstream.take()
     }
 
     /// Asks the upstream for the refill a drain ended with, if any.
@@ -338,10 +352,10 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
             if let completion, Self.isDue(completion, buffered: serial.pending.count, demand: demand) {
                 isDone = true
                 delivered = 0
-                return .deliver(.end(completion, downstream.take(), whenFull.take(), serial.pending.takeAll()))
+                return .deliver(.end(completion, downstream.take()))
             }
         }
-        let refill = prefetch == .keepFull && upstream != nil && !isDone ? delivered : 0
+        let refill = prefetch == .keepFull && holdsUpstream && !isDone ? delivered : 0
         delivered = 0
         return .stop(refill > 0 ? .refill(.max(refill)) : nil)
     }
@@ -359,7 +373,13 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         switch delivery {
         case .value(let value, let downstream):
             return .returned(downstream.receive(value))
-        case .end(let completion, let downstream, _, _):
+        case .end(let completion, let downstream):
+            // What the stream ends with is let go of after unlocking (S7); nothing touches it
+            // once `isDone` is set.
+            lock.lock()
+            let leftovers = (whenFull.take(), serial.pending.takeAll())
+            lock.unlock()
+            _ = leftovers
             downstream?.receive(completion: completion)
             return .leave  // the token stays taken: nothing follows the completion
         case .refill:

@@ -165,13 +165,8 @@ final class CatchSubscription<UpstreamFailure: Error, NewPublisher: Publisher, D
     SwitchingSubscription<Downstream, CatchHandler<UpstreamFailure, NewPublisher>>,
     @unchecked Sendable  // state guarded by the base's `lock`
 where Downstream.Input == NewPublisher.Output {
-    /// Subscribes the replacement as source 1 (a closure made in `init`, where the concrete
-    /// types are known).
-    @usableFromInline let subscribeReplacement: (CatchSubscription, NewPublisher) -> Void
-
     @inlinable
     init(downstream: Downstream, handler: @escaping CatchHandler<UpstreamFailure, NewPublisher>, name: StaticString) {
-        subscribeReplacement = { $0.subscribe($1, generation: 1) }
         super.init(downstream: downstream, context: handler, name: name, reportsNoneRequest: true)
     }
 
@@ -194,7 +189,7 @@ where Downstream.Input == NewPublisher.Output {
         guard let handler else { return }
         switch handler(error as! UpstreamFailure) {
         case .success(let replacement):
-            subscribeReplacement(self, replacement)
+            subscribe(replacement, generation: 1)
         case .failure(let thrown):
             finish(.failure(thrown as! Downstream.Failure))
         }

@@ -110,13 +110,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// current one. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline var attemptPending = false
 
-    /// Subscribes one attempt (a closure made in `init`, where the concrete types are known).
-    @usableFromInline let subscribeAttempt: (RetrySubscription, Upstream, Int) -> Void
-
     @inlinable
     init(downstream: Downstream, upstream: Upstream, remaining: Int?) {
         self.remaining = remaining
-        subscribeAttempt = { $0.subscribe($1, generation: $2) }
         super.init(downstream: downstream, context: upstream, name: "Retry")
     }
 
@@ -139,7 +135,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             }
             let generation = self.generation
             lock.unlock()
-            subscribeAttempt(self, upstream, generation)
+            subscribe(upstream, generation: generation)
             lock.lock()
             if !attemptPending {
                 isSubscribing = false

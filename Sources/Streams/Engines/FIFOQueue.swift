@@ -3,45 +3,57 @@
 /// `flatMap`, `switchToLatest`, `buffer`, `receive(on:)`, the time operators), merge's values
 /// waiting for demand, zip's per-upstream values.
 ///
-/// An array with a moving head. A slot is emptied as its value is taken, so a delivered value
-/// is let go at once rather than when the queue is next compacted. Appending and taking are
-/// amortized O(1); the delivered slots are dropped once they are at least half the array (and
-/// 64 or more), so a queue that never runs empty stays within twice its length, and the storage
-/// is reused once the queue runs empty.
+/// A ring buffer: `count` elements starting at `head` in an array whose length is zero or a
+/// power of two, wrapping around its end. A slot is emptied as its value is taken, so a
+/// delivered value is let go at once. Appending and taking are O(1) (appending amortized: a
+/// full ring is copied, in order, into one twice its length); the storage is kept and reused,
+/// so a queue that keeps running empty (one value in, one value out, the common case) does no
+/// bookkeeping beyond two indices.
 ///
 /// Not thread-safe: its owner guards it with its lock. To let go of what it holds outside that
 /// lock, take it with ``takeAll()`` under the lock and drop the result after unlocking.
 @usableFromInline
 struct FIFOQueue<Element> {
+    /// The ring; empty, or a power of two long.
     @usableFromInline var slots: ContiguousArray<Element?> = []
+    /// Where the oldest element is.
     @usableFromInline var head = 0
+    @usableFromInline var count = 0
 
     @inlinable
     init() {}
 
-    @inlinable var isEmpty: Bool { head == slots.count }
-
-    @inlinable var count: Int { slots.count - head }
+    @inlinable var isEmpty: Bool { count == 0 }
 
     @inlinable
     mutating func append(_ element: Element) {
-        slots.append(element)
+        if count == slots.count { grow() }
+        slots[(head &+ count) & (slots.count &- 1)] = element
+        count &+= 1
     }
 
     /// Takes the oldest element out; `nil` when the queue is empty.
     @inlinable
     mutating func popFirst() -> Element? {
-        guard head < slots.count else { return nil }
+        guard count > 0 else { return nil }
         let element = slots[head].take()
-        head += 1
-        if head == slots.count {
-            slots.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64 && head * 2 >= slots.count {
-            slots.removeFirst(head)
-            head = 0
-        }
+        head = (head &+ 1) & (slots.count &- 1)
+        count &-= 1
         return element
+    }
+
+    /// Copies the elements, oldest first, into a ring twice as long (4 to start with).
+    @usableFromInline
+    mutating func grow() {
+        var larger = ContiguousArray<Element?>()
+        let length = Swift.max(4, slots.count * 2)
+        larger.reserveCapacity(length)
+        for offset in 0..<count {
+            larger.append(slots[(head &+ offset) & (slots.count &- 1)].take())
+        }
+        larger.append(contentsOf: repeatElement(nil, count: length - count))
+        slots = larger
+        head = 0
     }
 
     /// Empties the queue and returns what it held, to be let go after unlocking.

@@ -263,7 +263,7 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     /// would retain and release it for every value. Safe because only the upstream's signals
     /// touch it while live, and they never overlap or nest (S3). If the downstream cancelled
     /// while it received `input`, it is let go of here (S7) instead of being put back.
-    @inlinable
+    @inlinable @inline(__always)
     final func forward(_ input: Downstream.Input) -> Subscribers.Demand {
         guard let downstream = self.downstream.take() else { return .none }
         let demand = downstream.receive(input)

@@ -83,17 +83,19 @@ class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     }
 
     @usableFromInline let lock = Lock()
-    @usableFromInline var phase = Phase.awaitingSubscription
+    // `@exclusivity(unchecked)` on the state below: `lock` already makes every access exclusive
+    // (Docs/Performance.md, "`@exclusivity(unchecked)`").
+    @exclusivity(unchecked) @usableFromInline final var phase = Phase.awaitingSubscription
     /// `nil` once the stream is over.
-    @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline final var downstream: Downstream?
     /// The events not yet delivered, and the drain token.
-    @usableFromInline final var serial = SerialQueue<Event>()
+    @exclusivity(unchecked) @usableFromInline final var serial = SerialQueue<Event>()
     /// How many of the oldest queued events are due.
-    @usableFromInline var due = 0
+    @exclusivity(unchecked) @usableFromInline final var due = 0
     /// The operator's timer (`debounce`, `timeout`); cancelled when the stream ends.
-    @usableFromInline var timer: (any Cancellable)?
+    @exclusivity(unchecked) @usableFromInline final var timer: (any Cancellable)?
     /// The value waiting for its time (`debounce`, `throttle`).
-    @usableFromInline var pending: Input?
+    @exclusivity(unchecked) @usableFromInline final var pending: Input?
     @usableFromInline let name: StaticString
 
     @inlinable

@@ -21,7 +21,9 @@ import Synchronization
 // fields only the loop owner touches (the loop already serializes them), and `runDrain`, a
 // closure made where the subscription is created, where the concrete types are known, so that a
 // `request` arriving through the `Subscription` existential runs the specialized loop rather than
-// the generic one.
+// the generic one. It pays where the loop is started from outside `receive(_:)` (a subscriber
+// that paces itself, an async iterator): W5ext 343 → 40 ns per element (4,751 → 600
+// instructions); a request from inside `receive(_:)` (W5req) only bumps `pass` and gains nothing.
 
 /// Subscribes `subscriber` to the elements of `elements` followed by `completion` (shared by
 /// `Publishers.Sequence` and `Record`). An empty sequence completes at once.

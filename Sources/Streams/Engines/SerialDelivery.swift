@@ -44,9 +44,16 @@
 ///
 /// The hooks are protocol requirements met by the user's own class, and the loop is
 /// `@inlinable`, so it is specialized for that class: the hooks are direct calls (declare them
-/// and `serial` `final` in a class that has subclasses), the steps and deliveries are enums the
-/// optimizer keeps in registers, and nothing is allocated or locked per item beyond the one lock
-/// round trip above. A fast path (a value delivered straight away when the token is free and
+/// and `serial` `final` in a class that has subclasses), and nothing is allocated or locked per
+/// item beyond the one lock round trip above. Three things keep it cheap (measured in
+/// `Docs/Performance.md`, "Serialized delivery", with the B1 and R1 benchmarks): the user's
+/// state, `serial` above all, is `@exclusivity(unchecked)` (the lock makes every access
+/// exclusive, and the protocol's `get set` accessor would otherwise be checked at run time on
+/// every item); a ``DrainStep`` is a struct the loop moves its payload out of; and a user's
+/// `Delivery` stays small (a value and the downstream, a completion and the downstream): a
+/// generic enum with large or nested payloads is destroyed through its type's metadata, about
+/// 135 instructions per item. What a stream ends with is better taken under the lock in
+/// ``deliver(_:)`` of the completion than carried in the delivery. A fast path (a value delivered straight away when the token is free and
 /// nothing waits, as subjects and `merge` do) is ``SerialQueue/takeToken()``, the call, then
 /// ``drainLocked()`` for whatever arrived meanwhile: the same two lock round trips a hand-written
 /// loop needs.
@@ -80,17 +87,42 @@ enum DeliveryResult {
     case leave
 }
 
-/// What the token holder does next, as ``SerialDelivery/nextStepLocked(returned:)`` decides.
+/// What the token holder does next, as ``SerialDelivery/nextStepLocked(returned:)`` decides:
+/// ``deliver(_:)``, ``stop(_:)`` or ``leave``.
+///
+/// A struct of a plain action and an optional payload rather than an enum with payloads: the
+/// loop moves the payload out instead of copying it and then destroying the step, which for a
+/// generic enum nested in an enum the compiler does through the type's metadata (about 135
+/// instructions per item; Docs/Performance.md, "Serialized delivery").
 @usableFromInline
-enum DrainStep<Delivery> {
+struct DrainStep<Delivery> {
+    @usableFromInline
+    enum Action {
+        case deliver, stop, leave
+    }
+
+    @usableFromInline var action: Action
+    @usableFromInline var payload: Delivery?
+
+    @inlinable
+    init(action: Action, payload: Delivery?) {
+        self.action = action
+        self.payload = payload
+    }
+
     /// Unlock, hand this to ``SerialDelivery/deliver(_:)``, lock again and ask for the next step.
-    case deliver(Delivery)
+    @inlinable
+    static func deliver(_ delivery: Delivery) -> DrainStep { DrainStep(action: .deliver, payload: delivery) }
+
     /// Nothing more can go now: give the token back, unlock, and return this (if any) to the
     /// caller of ``SerialDelivery/drainLocked()``, which acts on it or drops it after unlocking.
-    case stop(Delivery?)
+    @inlinable
+    static func stop(_ last: Delivery?) -> DrainStep { DrainStep(action: .stop, payload: last) }
+
     /// Unlock and return, keeping the token: someone else carries on (a pass that is still to
     /// run, or one this thread is nested in).
-    case leave
+    @inlinable
+    static var leave: DrainStep { DrainStep(action: .leave, payload: nil) }
 }
 
 /// An object that serializes calls to its subscriber with a ``SerialQueue`` guarded by `lock`.
@@ -141,18 +173,20 @@ extension SerialDelivery {
     func drainLocked() -> Delivery? {
         var returned = Subscribers.Demand.none
         while true {
-            switch nextStepLocked(returned: returned) {
-            case .deliver(let delivery):
+            let step = nextStepLocked(returned: returned)
+            switch step.action {
+            case .deliver:
+                let delivery = (consume step).payload.unsafelyUnwrapped
                 lock.unlock()
                 switch deliver(delivery) {
                 case .returned(let more): returned = more
                 case .leave: return nil
                 }
                 lock.lock()
-            case .stop(let last):
+            case .stop:
                 giveBackTokenLocked()
                 lock.unlock()
-                return last
+                return (consume step).payload
             case .leave:
                 lock.unlock()
                 return nil

@@ -264,9 +264,18 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
 
     /// Under `lock`: takes the token if it is free (`true`); else marks work as queued
     /// (`false`), and the caller queues its operation before unlocking.
+    ///
+    /// A CurrentValueSubject's token is only ever taken under `lock` (it has no lock-free
+    /// `send`), so when it is free nobody else can write `state` (there is no holder to give it
+    /// back): a plain store takes it, one atomic read-modify-write fewer per `send` than the
+    /// compare-and-swap (Docs/Performance.md, "Subjects").
     @inlinable
     func takeTokenLocked() -> Bool {
-        var current = state.load(ordering: .relaxed)
+        var current = state.load(ordering: .acquiring)
+        if replaysLatest && current & Self.tokenHeld == 0 {
+            state.store(current | Self.tokenHeld, ordering: .relaxed)
+            return true
+        }
         while true {
             let taking = current & Self.tokenHeld == 0
             let desired = current | (taking ? Self.tokenHeld : Self.workQueued)
@@ -480,7 +489,10 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
         owesValue = false
         let more = downstream.receive(value)
         self.downstream = consume downstream
-        if more != .none { addDemand(more) }
+        // An unlimited demand stays unlimited: no call for the `.max(1)` a dropped value returns.
+        if more != .none && demand.load(ordering: .relaxed) != Subscribers.Demand.unlimitedRawValue {
+            addDemand(more)
+        }
     }
 
     @usableFromInline

@@ -197,20 +197,22 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
     @inlinable static var batchLimit: Int { 64 }
 
     @usableFromInline let lock = Lock()
+    // `@exclusivity(unchecked)` on the state below: `lock` already makes every access exclusive
+    // (Docs/Performance.md, "`@exclusivity(unchecked)`").
     /// `nil` once cancelled or once the completion has been taken out for delivery.
-    @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     /// From `receive(subscription:)` until the upstream's completion or `cancel()`.
-    @usableFromInline var upstream: (any Subscription)?
+    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
     /// The queued events; the token is held while a pass is scheduled or running.
-    @usableFromInline var serial = SerialQueue<Event>()
+    @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Event>()
     /// Events the running pass has delivered since it started or last handed off.
-    @usableFromInline var passCount = 0
-    @usableFromInline var handoff = Handoff.none
+    @exclusivity(unchecked) @usableFromInline var passCount = 0
+    @exclusivity(unchecked) @usableFromInline var handoff = Handoff.none
     /// The thread handing the downstream its subscription, while it does.
-    @usableFromInline var handoverThread: pthread_t?
-    @usableFromInline var isSubscribed = false
+    @exclusivity(unchecked) @usableFromInline var handoverThread: pthread_t?
+    @exclusivity(unchecked) @usableFromInline var isSubscribed = false
     /// The upstream's completion arrived: later signals are ignored (S4).
-    @usableFromInline var upstreamFinished = false
+    @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
 
