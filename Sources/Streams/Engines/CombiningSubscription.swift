@@ -226,67 +226,6 @@ struct CombiningCore {
     }
 }
 
-/// A drain token (``SerialDelivery``) in an atomic word, so that its holder can give it back
-/// without the lock when nobody left work for it: what `merge`, `zip`, `combineLatest` and
-/// `flatMap` use instead of ``SerialQueue``'s flag. It is taken only with the owner's lock held;
-/// a thread that finds it held marks it (*work left*: a value queued, the completion decided,
-/// a cancel), and the holder, after a call out, gives it back with one compare-and-swap unless
-/// it is marked (then it takes the lock, ``reclaimLocked()``, and drains).
-@usableFromInline
-struct DrainToken: ~Copyable {
-    @inlinable static var free: UInt8 { 0 }
-    @inlinable static var held: UInt8 { 1 }
-    @inlinable static var workLeft: UInt8 { 2 }
-
-    @usableFromInline let state: Atomic<UInt8>
-
-    /// A free token, or one `held` by the creating thread (which then gives the subscription to
-    /// the downstream before anything is delivered, S2).
-    @inlinable
-    init(held: Bool) { state = Atomic(held ? DrainToken.held : DrainToken.free) }
-
-    /// Takes the token if it is free (`true`); if it is held, marks work left for the holder
-    /// (`false`). Call with the lock held.
-    @inlinable
-    func takeLocked() -> Bool {
-        // The holder may give it back meanwhile, without the lock: compare and swap.
-        var current = state.load(ordering: .acquiring)
-        while true {
-            let free = current & DrainToken.held == 0
-            let desired = free ? DrainToken.held : current | DrainToken.workLeft
-            let (exchanged, original) = state.compareExchange(
-                expected: current, desired: desired,
-                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-            if exchanged { return free }
-            current = original
-        }
-    }
-
-    /// Gives the token back (the holder found nothing more to do). Call with the lock held.
-    @inlinable
-    func giveBackLocked() {
-        state.store(DrainToken.free, ordering: .releasing)
-    }
-
-    /// The holder, without the lock: gives the token back unless work was left for it (`false`).
-    @inlinable
-    func giveBackIfIdle() -> Bool {
-        state.compareExchange(expected: DrainToken.held, desired: DrainToken.free, ordering: .acquiringAndReleasing).exchanged
-    }
-
-    /// The holder, without the lock: whether nobody has left work for it since it took the
-    /// token (or last reclaimed it).
-    @inlinable
-    var isIdle: Bool { state.load(ordering: .acquiring) == DrainToken.held }
-
-    /// The holder, with the lock taken after ``giveBackIfIdle()`` failed: clears the mark (the
-    /// drain loop that follows sees all the work, under this lock).
-    @inlinable
-    func reclaimLocked() {
-        state.store(DrainToken.held, ordering: .relaxed)
-    }
-}
-
 /// What a combining operator does with its upstreams' signals; the engine calls each hook with
 /// its lock held.
 @usableFromInline

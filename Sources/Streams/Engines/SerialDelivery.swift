@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Serialized delivery: the queue and *drain token* with which everything that can be called
 /// from several threads at once calls its subscriber one signal at a time, in order, without
 /// holding a lock while it calls (S3, S8, S11). Subjects, the combining operators, `flatMap`,
@@ -73,6 +75,109 @@ struct SerialQueue<Item> {
         if isDraining { return false }
         isDraining = true
         return true
+    }
+}
+
+/// A drain token in an atomic word, for the users whose holder gives it back without their lock
+/// when nobody left work for it: subjects, `merge`/`zip`/`combineLatest` and `flatMap`, which
+/// implement the token hooks (``SerialDelivery/takeTokenLocked()``,
+/// ``SerialDelivery/giveBackTokenLocked()``) with it instead of ``SerialQueue/isDraining``.
+///
+/// The word holds three flags:
+/// - ``held``: a thread is delivering. Taken with the owner's lock held (``takeLocked()``), or,
+///   by a PassthroughSubject's `send`, without it, only from exactly ``free``
+///   (``takeIfClear()``).
+/// - ``workLeft``: a thread found the token held and left work for the holder under the lock (a
+///   value queued, the completion decided, a cancel); set in the same compare-and-swap.
+/// - ``closed``: a flag for the owner (a subject: `send(completion:)` was called), kept across
+///   takes and give-backs, so that the lock-free take sees it.
+///
+/// The holder, after a call out, gives the token back with one compare-and-swap
+/// ``held`` → ``free`` (``giveBackIfIdle()``); when that fails, work was left, and it takes the
+/// lock (``reclaimLocked()``) and runs the drain loop, which gives the token back under the lock
+/// once the queue is empty (``giveBackLocked()``).
+@usableFromInline
+struct DrainToken: ~Copyable {
+    @inlinable static var free: UInt8 { 0 }
+    @inlinable static var held: UInt8 { 1 }
+    @inlinable static var workLeft: UInt8 { 2 }
+    @inlinable static var closed: UInt8 { 4 }
+
+    @usableFromInline let state: Atomic<UInt8>
+
+    /// A free token, or one `held` by the creating thread (which then gives the subscription to
+    /// the downstream before anything is delivered, S2).
+    @inlinable
+    init(held: Bool) { state = Atomic(held ? DrainToken.held : DrainToken.free) }
+
+    /// With the lock held: takes the token if it is free (`true`); if it is held, marks work
+    /// left for the holder (`false`).
+    @inlinable
+    func takeLocked() -> Bool {
+        // The holder may give it back meanwhile, without the lock: compare and swap.
+        var current = state.load(ordering: .acquiring)
+        while true {
+            let free = current & DrainToken.held == 0
+            let desired = current | (free ? DrainToken.held : DrainToken.workLeft)
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: desired,
+                successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+            if exchanged { return free }
+            current = original
+        }
+    }
+
+    /// ``takeLocked()`` for an owner that never takes the token without its lock: a free token
+    /// has no holder to give it back meanwhile and no lock-free taker, so nobody else can write
+    /// the word, and a plain store takes it (one atomic read-modify-write fewer).
+    @inlinable
+    func takeLockedWithoutRivals() -> Bool {
+        let current = state.load(ordering: .acquiring)
+        if current & DrainToken.held == 0 {
+            state.store(current | DrainToken.held, ordering: .relaxed)
+            return true
+        }
+        return takeLocked()
+    }
+
+    /// Without the lock: takes the token if the word is exactly ``free`` (nobody delivering, no
+    /// work left, not closed).
+    @inlinable
+    func takeIfClear() -> Bool {
+        state.compareExchange(expected: DrainToken.free, desired: DrainToken.held, ordering: .acquiring).exchanged
+    }
+
+    /// With the lock held and nothing left to do: gives the token back (``closed`` stays).
+    /// Nobody else writes the word meanwhile: a lock-free take needs it ``free``, and every
+    /// other writer holds the lock.
+    @inlinable
+    func giveBackLocked() {
+        state.store(state.load(ordering: .relaxed) & DrainToken.closed, ordering: .releasing)
+    }
+
+    /// The holder, without the lock: gives the token back unless work was left for it or the
+    /// owner closed meanwhile (`false`).
+    @inlinable
+    func giveBackIfIdle() -> Bool {
+        state.compareExchange(expected: DrainToken.held, desired: DrainToken.free, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// The holder, without the lock: whether nobody has left work for it since it took the
+    /// token (or last reclaimed it).
+    @inlinable
+    var isIdle: Bool { state.load(ordering: .acquiring) == DrainToken.held }
+
+    /// The holder, with the lock taken after ``giveBackIfIdle()`` failed: clears the mark (the
+    /// drain loop that follows sees all the work, under this lock).
+    @inlinable
+    func reclaimLocked() {
+        state.store(state.load(ordering: .relaxed) & DrainToken.closed | DrainToken.held, ordering: .relaxed)
+    }
+
+    /// With the lock held: sets ``closed``.
+    @inlinable
+    func closeLocked() {
+        state.bitwiseOr(DrainToken.closed, ordering: .relaxed)
     }
 }
 

@@ -14,20 +14,20 @@ import Synchronization
 /// queued ``Operation``s, and the loop performs them one by one. Demand is not the engine's
 /// business here: each subscriber has its own, counted by its ``SubjectConduit``.
 ///
-/// The token itself is not `serial.isDraining` but `state`, an atomic word with three flags, so
-/// that a `send` with nothing to wait for needs no lock (the engine's token hooks,
+/// The token itself is not `serial.isDraining` but `token`, the engine's atomic ``DrainToken``,
+/// so that a `send` with nothing to wait for needs no lock (the engine's token hooks,
 /// `takeTokenLocked` and `giveBackTokenLocked`, work on it):
 ///
-/// - `tokenHeld`: someone is delivering. Taken under `lock` by every path that may have to
-///   queue, or without it, by compare-and-swap from exactly `0` (nobody delivering, nothing
-///   queued, not completed), by a PassthroughSubject's `send`.
-/// - `workQueued`: operations were queued while the token was held. Set under `lock`, with the
+/// - `held`: someone is delivering. Taken under `lock` by every path that may have to queue, or
+///   without it, by compare-and-swap from exactly `free` (nobody delivering, nothing queued, not
+///   completed), by a PassthroughSubject's `send`.
+/// - `workLeft`: operations were queued while the token was held. Set under `lock`, with the
 ///   append; cleared under `lock` when the holder, having run the queue dry, gives the token back.
 /// - `closed`: `send(completion:)` has been called (also recorded in `completion`, under `lock`),
 ///   so the lock-free `send` sees it.
 ///
 /// The holder of a token taken for one value gives it back with one compare-and-swap
-/// `tokenHeld` → `0`; when that fails, work was queued meanwhile, and it takes `lock` and runs
+/// `held` → `free`; when that fails, work was queued meanwhile, and it takes `lock` and runs
 /// the engine's drain loop, which gives the token back once the queue is empty.
 ///
 /// Cost of a `send` to idle subscribers with the token free (what `StreamsBenchmarks` W2 and W4
@@ -42,15 +42,12 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
     // token is held): conduits, deliveredValue, deliveredCount, completionDelivered, and each
     // conduit's downstream and `owesValue`.
     @usableFromInline let lock = Lock()
-    /// The drain token and the flags the lock-free paths read; see above.
-    @usableFromInline let state = Atomic<UInt>(0)
-    @usableFromInline static var tokenHeld: UInt { 1 }
-    @usableFromInline static var workQueued: UInt { 2 }
-    @usableFromInline static var closed: UInt { 4 }
+    /// The drain token and the flag the lock-free `send` reads; see above.
+    @usableFromInline let token = DrainToken(held: false)
 
     // `@exclusivity(unchecked)`: the lock and the drain token already make every access
     // exclusive; the runtime's dynamic check would only add cost on the per-value path.
-    /// The engine's queue; its `isDraining` stays `false` (the token is `state`).
+    /// The engine's queue; its `isDraining` stays `false` (the token is `token`).
     @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Operation>()
     /// How many of the queued operations are values (`sendBeforeStoring` needs to know).
     @usableFromInline var queuedValues = 0
@@ -104,8 +101,7 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
     func send(_ value: Output) {
         // A PassthroughSubject keeps nothing under the lock for a value: when nobody is
         // delivering and nothing is queued or completed, it takes the token without it.
-        if !replaysLatest,
-           state.compareExchange(expected: 0, desired: Self.tokenHeld, ordering: .acquiring).exchanged {
+        if !replaysLatest, token.takeIfClear() {
             deliverValue(value)
             releaseToken()
             return
@@ -163,7 +159,7 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
             return
         }
         self.completion = completion
-        state.bitwiseOr(Self.closed, ordering: .relaxed)
+        token.closeLocked()
         let released = upstreams
         upstreams = []
         lock.unlock()
@@ -266,41 +262,25 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
     /// (`false`), and the caller queues its operation before unlocking.
     ///
     /// A CurrentValueSubject's token is only ever taken under `lock` (it has no lock-free
-    /// `send`), so when it is free nobody else can write `state` (there is no holder to give it
-    /// back): a plain store takes it, one atomic read-modify-write fewer per `send` than the
-    /// compare-and-swap (Docs/Performance.md, "Subjects").
+    /// `send`), so when it is free nobody else can write the token's word (there is no holder to
+    /// give it back): a plain store takes it, one atomic read-modify-write fewer per `send` than
+    /// the compare-and-swap (Docs/Performance.md, "Subjects").
     @inlinable
     func takeTokenLocked() -> Bool {
-        var current = state.load(ordering: .acquiring)
-        if replaysLatest && current & Self.tokenHeld == 0 {
-            state.store(current | Self.tokenHeld, ordering: .relaxed)
-            return true
-        }
-        while true {
-            let taking = current & Self.tokenHeld == 0
-            let desired = current | (taking ? Self.tokenHeld : Self.workQueued)
-            let (exchanged, original) = state.compareExchange(
-                expected: current, desired: desired, ordering: .acquiringAndReleasing)
-            if exchanged { return taking }
-            current = original
-        }
+        replaysLatest ? token.takeLockedWithoutRivals() : token.takeLocked()
     }
 
     // MARK: Token holder only
 
-    /// Under `lock`, with the token held and the queue empty: gives the token back. Nothing else
-    /// changes `state` meanwhile: a lock-free `send` needs it to be `0`, and every other writer
-    /// holds `lock`.
+    /// Under `lock`, with the token held and the queue empty: gives the token back.
     @inlinable
-    func giveBackTokenLocked() {
-        state.store(state.load(ordering: .relaxed) & Self.closed, ordering: .releasing)
-    }
+    func giveBackTokenLocked() { token.giveBackLocked() }
 
     /// Gives back a token taken for one value or operation: at once if nothing was queued
     /// meanwhile, else after the engine's drain loop has performed what was.
     @inlinable
     func releaseToken() {
-        if state.compareExchange(expected: Self.tokenHeld, desired: 0, ordering: .releasing).exchanged { return }
+        if token.giveBackIfIdle() { return }
         releaseTokenAfterDraining()
     }
 
