@@ -51,7 +51,7 @@ import Synchronization
 /// `Docs/Performance.md`, "Serialized delivery", with the B1 and R1 benchmarks): the user's
 /// state, `serial` above all, is `@exclusivity(unchecked)` (the lock makes every access
 /// exclusive, and the protocol's `get set` accessor would otherwise be checked at run time on
-/// every item); a ``DrainStep`` is a struct the loop moves its payload out of; and a user's
+/// every item); the loop consumes each ``DrainStep``, moving its delivery out; and a user's
 /// `Delivery` stays small (a value and the downstream, a completion and the downstream): a
 /// generic enum with large or nested payloads is destroyed through its type's metadata, about
 /// 135 instructions per item. What a stream ends with is better taken under the lock in
@@ -195,39 +195,19 @@ enum DeliveryResult {
 /// What the token holder does next, as ``SerialDelivery/nextStepLocked(returned:)`` decides:
 /// ``deliver(_:)``, ``stop(_:)`` or ``leave``.
 ///
-/// A struct of a plain action and an optional payload rather than an enum with payloads: the
-/// loop moves the payload out instead of copying it and then destroying the step, which for a
-/// generic enum nested in an enum the compiler does through the type's metadata (about 135
-/// instructions per item; Docs/Performance.md, "Serialized delivery").
+/// The drain loop switches on a step by consuming it (`switch consume step`), so a delivery is
+/// moved out of it, not copied and then destroyed with the step: for a generic enum the compiler
+/// does that through the type's metadata (Docs/Performance.md, "Serialized delivery").
 @usableFromInline
-struct DrainStep<Delivery> {
-    @usableFromInline
-    enum Action {
-        case deliver, stop, leave
-    }
-
-    @usableFromInline var action: Action
-    @usableFromInline var payload: Delivery?
-
-    @inlinable
-    init(action: Action, payload: Delivery?) {
-        self.action = action
-        self.payload = payload
-    }
-
+enum DrainStep<Delivery> {
     /// Unlock, hand this to ``SerialDelivery/deliver(_:)``, lock again and ask for the next step.
-    @inlinable
-    static func deliver(_ delivery: Delivery) -> DrainStep { DrainStep(action: .deliver, payload: delivery) }
-
+    case deliver(Delivery)
     /// Nothing more can go now: give the token back, unlock, and return this (if any) to the
     /// caller of ``SerialDelivery/drainLocked()``, which acts on it or drops it after unlocking.
-    @inlinable
-    static func stop(_ last: Delivery?) -> DrainStep { DrainStep(action: .stop, payload: last) }
-
+    case stop(Delivery?)
     /// Unlock and return, keeping the token: someone else carries on (a pass that is still to
     /// run, or one this thread is nested in).
-    @inlinable
-    static var leave: DrainStep { DrainStep(action: .leave, payload: nil) }
+    case leave
 }
 
 /// An object that serializes calls to its subscriber with a ``SerialQueue`` guarded by `lock`.
@@ -279,19 +259,18 @@ extension SerialDelivery {
         var returned = Subscribers.Demand.none
         while true {
             let step = nextStepLocked(returned: returned)
-            switch step.action {
-            case .deliver:
-                let delivery = (consume step).payload.unsafelyUnwrapped
+            switch consume step {
+            case .deliver(let delivery):
                 lock.unlock()
                 switch deliver(delivery) {
                 case .returned(let more): returned = more
                 case .leave: return nil
                 }
                 lock.lock()
-            case .stop:
+            case .stop(let last):
                 giveBackTokenLocked()
                 lock.unlock()
-                return (consume step).payload
+                return last
             case .leave:
                 lock.unlock()
                 return nil
