@@ -124,8 +124,9 @@ struct MarbleBlockTests {
     }
 
     @Test func turningRunLoopFoldsTheFiresATimerMissedBetweenTurnsIntoOne() async {
-        // A 1 ms timer misses many intervals between two turns (the driver's own work between
-        // ticks takes longer); the run loop folds them: still one date per turn.
+        // A 1 ms timer usually misses intervals between two turns, and between the harness's
+        // passes (it sleeps 1 ms after a pass that fired nothing); the run loop folds the missed
+        // fires into one: still one date per turn.
         let scheduler = DispatchQueue.test
         let dates = scheduler.turningRunLoop(first: 2, every: 1) { runLoop in
             Timer.publish(every: 0.001, on: runLoop, in: .default).autoconnect()
