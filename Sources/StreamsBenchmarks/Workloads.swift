@@ -5,9 +5,9 @@ func allWorkloads() -> [Workload] {
         Workload(id: "W1", unit: "ns/element", what: "(0..<n).publisher.map.compactMap.filter.sink",
                  scale: (1, 1)) { n in timed(n, streams: pipeline, baseline: pipelineBaseline) },
         Workload(id: "W2x1", unit: "ns/send", what: "PassthroughSubject.send to 1 sink",
-                 scale: (1, 1)) { n in timed(n, streams: { fanOut($0, sinks: 1) }, baseline: { fanOutBaseline($0, sinks: 1) }) },
+                 scale: (1, 1)) { n in timed(n, streams: sendsToOneSink, baseline: oneHandlerBaseline) },
         Workload(id: "W2x10", unit: "ns/send", what: "PassthroughSubject.send to 10 sinks",
-                 scale: (1, 8)) { n in timed(n, streams: { fanOut($0, sinks: 10) }, baseline: { fanOutBaseline($0, sinks: 10) }) },
+                 scale: (1, 8)) { n in timed(n, streams: sendsToTenSinks, baseline: tenHandlersBaseline) },
         Workload(id: "W3", unit: "ns/subscription", what: "Just(i).map.sink subscribe, then cancel in batches",
                  scale: (1, 8)) { n in timed(n, streams: churn, baseline: churnBaseline) },
         Workload(id: "W3mem", unit: "bytes/subscription", what: "Just(i).map.sink kept alive: resident bytes per live subscription",
@@ -39,9 +39,9 @@ func allWorkloads() -> [Workload] {
         Workload(id: "T1", unit: "ns/subscription", what: "Fail.retry(2).replaceError(with: i).sink, three attempts",
                  scale: (1, 8)) { n in timed(n, streams: retryChurn, baseline: oneValueChurnBaseline) },
         Workload(id: "B1", unit: "ns/send", what: "PassthroughSubject.buffer(size: 16, .byRequest, .dropNewest).sink",
-                 scale: (1, 2)) { n in timed(n, streams: bufferSends, baseline: { fanOutBaseline($0, sinks: 1) }) },
+                 scale: (1, 2)) { n in timed(n, streams: bufferSends, baseline: oneHandlerBaseline) },
         Workload(id: "R1", unit: "ns/send", what: "PassthroughSubject.receive(on: ImmediateScheduler).sink",
-                 scale: (1, 2)) { n in timed(n, streams: receiveOnSends, baseline: { fanOutBaseline($0, sinks: 1) }) },
+                 scale: (1, 2)) { n in timed(n, streams: receiveOnSends, baseline: oneHandlerBaseline) },
     ]
 }
 
@@ -82,6 +82,15 @@ func pipelineBaseline(_ n: Int) -> UInt64 {
 }
 
 // MARK: W2
+
+/// W2x1: a subject sending to one sink.
+func sendsToOneSink(_ n: Int) -> UInt64 { fanOut(n, sinks: 1) }
+/// W2x10: a subject sending to ten sinks.
+func sendsToTenSinks(_ n: Int) -> UInt64 { fanOut(n, sinks: 10) }
+/// The baseline of W2x1, B1 and R1: each value handed to one handler.
+func oneHandlerBaseline(_ n: Int) -> UInt64 { fanOutBaseline(n, sinks: 1) }
+/// The baseline of W2x10: each value handed to ten handlers.
+func tenHandlersBaseline(_ n: Int) -> UInt64 { fanOutBaseline(n, sinks: 10) }
 
 func fanOut(_ n: Int, sinks: Int) -> UInt64 {
     let subject = PassthroughSubject<Int, Never>()
