@@ -158,7 +158,7 @@ def return_type_cell(returned):
 def operators():
     """(family, file stem, file name, [(title, [return cells])]) in family and file order.
 
-    A generated file (`<File>.generated.swift`, made by Scripts/generate-arities) belongs to its
+    A generated file (`<File>.generated.swift`, made by Scripts/generate-sources) belongs to its
     hand-written `<File>.swift`: it comes right after it and shares its stem (tests, guides)."""
     found = []
     all_titles = {}

@@ -1,6 +1,6 @@
-// GENERATED FILE: do not edit. Made by Scripts/generate-arities from
+// GENERATED FILE: do not edit. Made by Scripts/generate-sources from
 // Scripts/templates/Publishers.CombineLatest.generated.swift.template.
-// To change it, edit the template, then run `python3 Scripts/generate-arities`
+// To change it, edit the template, then run `python3 Scripts/generate-sources`
 // (`--check` verifies the file is current).
 
 // MARK: - combineLatest with three and four publishers

@@ -2,7 +2,7 @@
 
 // The publisher types (`CombineLatest`, `CombineLatest3`, `CombineLatest4`), their latest values,
 // and the `combineLatest` operators for three and four publishers are in
-// Publishers.CombineLatest.generated.swift, made by Scripts/generate-arities from
+// Publishers.CombineLatest.generated.swift, made by Scripts/generate-sources from
 // Scripts/templates/Publishers.CombineLatest.generated.swift.template. This file has the
 // two-publisher operators and the rules every combineLatest follows.
 

@@ -2,7 +2,7 @@
 
 // The publisher types for two to eight publishers (`Merge` ... `Merge8`), the operators for three
 // to eight (`merge(with:_:)` ...) and the `merge(with:)` overloads on the merge types are in
-// Publishers.Merge.generated.swift, made by Scripts/generate-arities from
+// Publishers.Merge.generated.swift, made by Scripts/generate-sources from
 // Scripts/templates/Publishers.Merge.generated.swift.template. This file has the two-publisher
 // operators, `MergeMany`, and the rules every merge follows.
 

@@ -1,6 +1,6 @@
-// GENERATED FILE: do not edit. Made by Scripts/generate-arities from
+// GENERATED FILE: do not edit. Made by Scripts/generate-sources from
 // Scripts/templates/Publishers.Zip.generated.swift.template.
-// To change it, edit the template, then run `python3 Scripts/generate-arities`
+// To change it, edit the template, then run `python3 Scripts/generate-sources`
 // (`--check` verifies the file is current).
 
 // MARK: - zip with three and four publishers

@@ -1,7 +1,7 @@
 // MARK: - zip
 
 // The publisher types (`Zip`, `Zip3`, `Zip4`), their queues, and the `zip` operators for three
-// and four publishers are in Publishers.Zip.generated.swift, made by Scripts/generate-arities
+// and four publishers are in Publishers.Zip.generated.swift, made by Scripts/generate-sources
 // from Scripts/templates/Publishers.Zip.generated.swift.template. This file has the two-publisher
 // operators and the rules every zip follows.
 

@@ -4,6 +4,7 @@
 // `collect(_:)` and `replaceEmpty`. One object, ``ReducingSubscription``, is both the
 // subscriber to the upstream and the subscription the downstream gets; what is particular to
 // each operator is a ``Reduction``: what a value does to the running state, and the answer.
+// `first`, `contains` and `allSatisfy` share one, ``SearchReduction``.
 //
 // State machine (``ReducingSubscription/State``, under the lock):
 //
@@ -90,6 +91,35 @@ enum ReductionStep<Output> {
     /// The answer is known before the upstream ends: cancel the upstream, send the answer once it
     /// is asked for, then `.finished`.
     case finish(Output)
+}
+
+/// The reduction of the operators that look for one value and stop there: `first(where:)`,
+/// `contains(where:)`, and `allSatisfy`, which looks for the first value that fails its
+/// predicate. At the first value for which `predicate` returns `stopsAt`, the search finishes
+/// early with `found(value)` (which cancels the upstream, S15); if the upstream finishes first,
+/// the answer is `notFound`. Each operator's file says how it sets one up.
+@usableFromInline
+struct SearchReduction<Input, Output>: Reduction {
+    @usableFromInline let predicate: (Input) throws -> Bool
+    @usableFromInline let stopsAt: Bool
+    @usableFromInline let found: (Input) -> Output
+    @usableFromInline let notFound: Output?
+
+    @inlinable
+    init(predicate: @escaping (Input) throws -> Bool, stopsAt: Bool, found: @escaping (Input) -> Output, notFound: Output?) {
+        self.predicate = predicate
+        self.stopsAt = stopsAt
+        self.found = found
+        self.notFound = notFound
+    }
+
+    @inlinable
+    mutating func reduce(_ input: Input) throws -> ReductionStep<Output> {
+        try predicate(input) == stopsAt ? .finish(found(input)) : .consumed
+    }
+
+    @inlinable
+    mutating func result() -> Output? { notFound }
 }
 
 /// The subscriber and subscription of the reducing operators; see the comment at the top of

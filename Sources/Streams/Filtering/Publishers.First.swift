@@ -117,106 +117,18 @@ extension Publisher {
     }
 }
 
-extension Publishers {
-    /// The publisher of ``Publisher/first()``: the upstream's first value, then `.finished`.
-    public struct First<Upstream: Publisher>: Publisher {
-        /// The upstream's output type.
-        public typealias Output = Upstream.Output
-        /// The upstream's failure type.
-        public typealias Failure = Upstream.Failure
-
-        /// The publisher whose first value is passed on.
-        public let upstream: Upstream
-
-        /// Creates a publisher of `upstream`'s first value.
-        @inlinable
-        public init(upstream: Upstream) {
-            self.upstream = upstream
-        }
-
-        /// Subscribes `subscriber` to the first value.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(subscriber, reducing: FirstReduction { _ in true }, name: "First")
-        }
-    }
-
-    /// The publisher of ``Publisher/first(where:)``: the upstream's first value that satisfies
-    /// a predicate, then `.finished`.
-    public struct FirstWhere<Upstream: Publisher>: Publisher {
-        /// The upstream's output type.
-        public typealias Output = Upstream.Output
-        /// The upstream's failure type.
-        public typealias Failure = Upstream.Failure
-
-        /// The publisher whose values are searched.
-        public let upstream: Upstream
-        /// The condition the value to pass on satisfies.
-        public let predicate: (Output) -> Bool
-
-        /// Creates a publisher of `upstream`'s first value that satisfies `predicate`.
-        @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
-        }
-
-        /// Subscribes `subscriber` to the first matching value.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            // Combine's name for this subscription, too.
-            upstream.subscribe(subscriber, reducing: FirstReduction(predicate: predicate), name: "TryFirst")
-        }
-    }
-
-    /// The publisher of ``Publisher/tryFirst(where:)``: the upstream's first value that
-    /// satisfies a throwing predicate, then `.finished`.
-    public struct TryFirstWhere<Upstream: Publisher>: Publisher {
-        /// The upstream's output type.
-        public typealias Output = Upstream.Output
-        /// Any error: the upstream's or one thrown by the predicate.
-        public typealias Failure = any Error
-
-        /// The publisher whose values are searched.
-        public let upstream: Upstream
-        /// The condition the value to pass on satisfies; may throw.
-        public let predicate: (Output) throws -> Bool
-
-        /// Creates a publisher of `upstream`'s first value that satisfies `predicate`.
-        @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
-        }
-
-        /// Subscribes `subscriber` to the first matching value.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.subscribe(subscriber, reducing: FirstReduction(predicate: predicate), name: "TryFirstWhere")
-        }
-    }
-}
-
-extension Publishers.First: Equatable where Upstream: Equatable {}
-extension Publishers.First: Sendable where Upstream: Sendable {}
+// The publisher types (`Publishers.First`, `Publishers.FirstWhere` and `Publishers.TryFirstWhere`)
+// are declared in Publishers.First.generated.swift, made by Scripts/generate-sources from
+// Scripts/templates/PublisherTypes.template: each one holds the operator's parameters, and its
+// `receive(subscriber:)` subscribes through the logic below.
 
 // MARK: - Reduction
 
-/// The first value that satisfies the predicate is the answer.
-@usableFromInline
-struct FirstReduction<Input>: Reduction {
-    @usableFromInline let predicate: (Input) throws -> Bool
-
+extension SearchReduction where Output == Input {
+    /// `first(where:)`'s search: the first value that satisfies `predicate` is the answer; an
+    /// upstream that finishes without one gives no value, only `.finished`.
     @inlinable
-    init(predicate: @escaping (Input) throws -> Bool) {
-        self.predicate = predicate
+    static func first(where predicate: @escaping (Input) throws -> Bool) -> Self {
+        Self(predicate: predicate, stopsAt: true, found: { $0 }, notFound: nil)
     }
-
-    @inlinable
-    mutating func reduce(_ input: Input) throws -> ReductionStep<Input> {
-        try predicate(input) ? .finish(input) : .consumed
-    }
-
-    @inlinable
-    mutating func result() -> Input? { nil }
 }

@@ -76,79 +76,18 @@ extension Publisher {
     }
 }
 
-extension Publishers {
-    /// The publisher of ``Publisher/allSatisfy(_:)``: whether every value satisfies a predicate.
-    public struct AllSatisfy<Upstream: Publisher>: Publisher {
-        /// `true` if every value satisfied the predicate.
-        public typealias Output = Bool
-        /// The upstream's failure type.
-        public typealias Failure = Upstream.Failure
-
-        /// The publisher whose values are checked.
-        public let upstream: Upstream
-        /// The predicate every value must satisfy.
-        public let predicate: (Upstream.Output) -> Bool
-
-        /// Creates a publisher that tells whether every value of `upstream` satisfies `predicate`.
-        @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
-        }
-
-        /// Subscribes `subscriber` to the answer.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
-            upstream.subscribe(subscriber, reducing: AllSatisfyReduction(predicate: predicate), name: "AllSatisfy")
-        }
-    }
-
-    /// The publisher of ``Publisher/tryAllSatisfy(_:)``: whether every value satisfies a throwing
-    /// predicate.
-    public struct TryAllSatisfy<Upstream: Publisher>: Publisher {
-        /// `true` if every value satisfied the predicate.
-        public typealias Output = Bool
-        /// Any error: the upstream's or one thrown by the predicate.
-        public typealias Failure = any Error
-
-        /// The publisher whose values are checked.
-        public let upstream: Upstream
-        /// The throwing predicate every value must satisfy.
-        public let predicate: (Upstream.Output) throws -> Bool
-
-        /// Creates a publisher that tells whether every value of `upstream` satisfies `predicate`.
-        @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
-        }
-
-        /// Subscribes `subscriber` to the answer.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
-            let reduction = AllSatisfyReduction(predicate: predicate)
-            upstream.subscribe(subscriber, reducing: reduction, name: "TryAllSatisfy")
-        }
-    }
-}
+// The publisher types (`Publishers.AllSatisfy` and `Publishers.TryAllSatisfy`) are declared in
+// Publishers.AllSatisfy.generated.swift, made by Scripts/generate-sources from
+// Scripts/templates/PublisherTypes.template: each one holds the operator's parameters, and its
+// `receive(subscriber:)` subscribes through the logic below.
 
 // MARK: - Reduction
 
-/// `allSatisfy`: `false` at the first value that fails, `true` at the end.
-@usableFromInline
-struct AllSatisfyReduction<Input>: Reduction {
-    @usableFromInline let predicate: (Input) throws -> Bool
-
+extension SearchReduction where Output == Bool {
+    /// `allSatisfy`'s search, for a counterexample: `false` at the first value that fails
+    /// `predicate`, `true` if the upstream finishes without one.
     @inlinable
-    init(predicate: @escaping (Input) throws -> Bool) {
-        self.predicate = predicate
+    static func allSatisfy(_ predicate: @escaping (Input) throws -> Bool) -> Self {
+        Self(predicate: predicate, stopsAt: false, found: { _ in false }, notFound: true)
     }
-
-    @inlinable
-    mutating func reduce(_ input: Input) throws -> ReductionStep<Bool> {
-        try predicate(input) ? .consumed : .finish(false)
-    }
-
-    @inlinable
-    mutating func result() -> Bool? { true }
 }

@@ -107,108 +107,18 @@ extension Publisher {
     }
 }
 
-extension Publishers {
-    /// The publisher of ``Publisher/contains(_:)``: whether the upstream sends a given value.
-    public struct Contains<Upstream: Publisher>: Publisher where Upstream.Output: Equatable {
-        /// `true` if the value was found.
-        public typealias Output = Bool
-        /// The upstream's failure type.
-        public typealias Failure = Upstream.Failure
-
-        /// The publisher whose values are searched.
-        public let upstream: Upstream
-        /// The value to look for.
-        public let output: Upstream.Output
-
-        /// Creates a publisher that tells whether `upstream` sends `output`.
-        @inlinable
-        public init(upstream: Upstream, output: Upstream.Output) {
-            self.upstream = upstream
-            self.output = output
-        }
-
-        /// Subscribes `subscriber` to the answer.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
-            let output = self.output
-            upstream.subscribe(subscriber, reducing: ContainsReduction { $0 == output }, name: "Contains")
-        }
-    }
-
-    /// The publisher of ``Publisher/contains(where:)``: whether the upstream sends a value that
-    /// satisfies a predicate.
-    public struct ContainsWhere<Upstream: Publisher>: Publisher {
-        /// `true` if such a value was found.
-        public typealias Output = Bool
-        /// The upstream's failure type.
-        public typealias Failure = Upstream.Failure
-
-        /// The publisher whose values are searched.
-        public let upstream: Upstream
-        /// The predicate a value must satisfy.
-        public let predicate: (Upstream.Output) -> Bool
-
-        /// Creates a publisher that tells whether `upstream` sends a value satisfying `predicate`.
-        @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
-        }
-
-        /// Subscribes `subscriber` to the answer.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
-            upstream.subscribe(subscriber, reducing: ContainsReduction(predicate: predicate), name: "ContainsWhere")
-        }
-    }
-
-    /// The publisher of ``Publisher/tryContains(where:)``: whether the upstream sends a value
-    /// that satisfies a throwing predicate.
-    public struct TryContainsWhere<Upstream: Publisher>: Publisher {
-        /// `true` if such a value was found.
-        public typealias Output = Bool
-        /// Any error: the upstream's or one thrown by the predicate.
-        public typealias Failure = any Error
-
-        /// The publisher whose values are searched.
-        public let upstream: Upstream
-        /// The throwing predicate a value must satisfy.
-        public let predicate: (Upstream.Output) throws -> Bool
-
-        /// Creates a publisher that tells whether `upstream` sends a value satisfying `predicate`.
-        @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
-        }
-
-        /// Subscribes `subscriber` to the answer.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
-            upstream.subscribe(subscriber, reducing: ContainsReduction(predicate: predicate), name: "TryContainsWhere")
-        }
-    }
-}
-
-extension Publishers.Contains: Equatable where Upstream: Equatable {}
+// The publisher types (`Publishers.Contains`, `Publishers.ContainsWhere` and
+// `Publishers.TryContainsWhere`) are declared in Publishers.Contains.generated.swift, made by
+// Scripts/generate-sources from Scripts/templates/PublisherTypes.template: each one holds the
+// operator's parameters, and its `receive(subscriber:)` subscribes through the logic below.
 
 // MARK: - Reduction
 
-/// `contains`: `true` at the first match, `false` at the end.
-@usableFromInline
-struct ContainsReduction<Input>: Reduction {
-    @usableFromInline let predicate: (Input) throws -> Bool
-
+extension SearchReduction where Output == Bool {
+    /// `contains(where:)`'s search: `true` at the first value that satisfies `predicate`,
+    /// `false` if the upstream finishes without one.
     @inlinable
-    init(predicate: @escaping (Input) throws -> Bool) {
-        self.predicate = predicate
+    static func contains(where predicate: @escaping (Input) throws -> Bool) -> Self {
+        Self(predicate: predicate, stopsAt: true, found: { _ in true }, notFound: false)
     }
-
-    @inlinable
-    mutating func reduce(_ input: Input) throws -> ReductionStep<Bool> {
-        try predicate(input) ? .finish(true) : .consumed
-    }
-
-    @inlinable
-    mutating func result() -> Bool? { false }
 }

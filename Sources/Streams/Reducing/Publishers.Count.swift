@@ -36,33 +36,9 @@ extension Publisher {
     }
 }
 
-extension Publishers {
-    /// The publisher of ``Publisher/count()``: the number of values, sent when the upstream
-    /// finishes.
-    public struct Count<Upstream: Publisher>: Publisher {
-        /// The number of values.
-        public typealias Output = Int
-        /// The upstream's failure type.
-        public typealias Failure = Upstream.Failure
-
-        /// The publisher whose values are counted.
-        public let upstream: Upstream
-
-        /// Creates a publisher that counts `upstream`'s values.
-        @inlinable
-        public init(upstream: Upstream) {
-            self.upstream = upstream
-        }
-
-        /// Subscribes `subscriber` to the count.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
-            upstream.subscribe(subscriber, reducing: CountReduction(), name: "Count")
-        }
-    }
-}
-
-extension Publishers.Count: Equatable where Upstream: Equatable {}
+// The publisher types (`Publishers.Count`) are declared in Publishers.Count.generated.swift, made
+// by Scripts/generate-sources from Scripts/templates/PublisherTypes.template: each one holds the
+// operator's parameters, and its `receive(subscriber:)` subscribes through the logic below.
 
 // MARK: - Reduction
 

@@ -40,32 +40,10 @@ extension Publisher {
     }
 }
 
-extension Publishers {
-    /// The publisher of ``Publisher/ignoreOutput()``: only the upstream's completion.
-    public struct IgnoreOutput<Upstream: Publisher>: Publisher {
-        /// No values are ever sent.
-        public typealias Output = Never
-        /// The upstream's failure type.
-        public typealias Failure = Upstream.Failure
-
-        /// The publisher whose values are dropped.
-        public let upstream: Upstream
-
-        /// Creates a publisher that passes on only `upstream`'s completion.
-        @inlinable
-        public init(upstream: Upstream) {
-            self.upstream = upstream
-        }
-
-        /// Subscribes `subscriber` to the upstream's completion.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
-            upstream.receive(subscriber: IgnoreOutputSubscriber<Upstream.Output, S>(downstream: subscriber))
-        }
-    }
-}
-
-extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
+// The publisher types (`Publishers.IgnoreOutput`) are declared in
+// Publishers.IgnoreOutput.generated.swift, made by Scripts/generate-sources from
+// Scripts/templates/PublisherTypes.template: each one holds the operator's parameters, and its
+// `receive(subscriber:)` subscribes through the logic below.
 
 // MARK: - Subscriber
 
