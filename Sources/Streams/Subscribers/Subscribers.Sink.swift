@@ -201,7 +201,9 @@ final class SinkCore<Input, Failure: Error> {
     /// existential's value witnesses.
     @inlinable
     func hold(_ subscription: some Subscription) {
-        self.subscription = subscription
+        // The field holds a `NoSubscription` (an empty struct: nothing to release), so the new
+        // value is written over it without destroying it through the existential's witnesses.
+        withUnsafeMutablePointer(to: &self.subscription) { $0.initialize(to: subscription) }
     }
 
     /// Takes the subscription out (moved, not copied), leaving `NoSubscription`.
