@@ -267,7 +267,9 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     final func forward(_ input: Downstream.Input) -> Subscribers.Demand {
         guard let downstream = self.downstream.take() else { return .none }
         let demand = downstream.receive(input)
-        if isLive { self.downstream = consume downstream }
+        // The field is `nil` here (taken above; a signal nested in the call found it so and left
+        // it so): put back by initializing over the `nil`, which skips releasing it.
+        if isLive { withUnsafeMutablePointer(to: &self.downstream) { $0.initialize(to: downstream) } }
         return demand
     }
 
