@@ -123,15 +123,14 @@ extension Subscribers {
                 return
             }
             // Stored before `subscribed` is published: `cancel()` reads it only after seeing the flag.
-            core._withUnsafeGuaranteedRef { $0.subscription = subscription }
+            core._withUnsafeGuaranteedRef { $0.hold(subscription) }
             let (stored, _) = state.compareExchange(
                 expected: bits, desired: bits | Self.subscribed, ordering: .acquiringAndReleasing)
             if stored {
                 subscription.request(.unlimited)
             } else {
                 // Cancelled meanwhile.
-                core._withUnsafeGuaranteedRef { $0.subscription = NoSubscription() }
-                subscription.cancel()
+                core._withUnsafeGuaranteedRef { $0.takeSubscription() }.cancel()
             }
         }
 
@@ -168,14 +167,12 @@ extension Subscribers {
         /// Cancels the subscription; later values and the completion are ignored.
         @inlinable
         public func cancel() {
+            // Already ended (completed or cancelled): nothing to do, and no read-modify-write.
+            if state.load(ordering: .relaxed) & Self.ended != 0 { return }
             let bits = state.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue
             guard bits & (Self.subscribed | Self.ended) == Self.subscribed, let core = Self.core(bits) else { return }
             // The core stays until deinit: a value may be being delivered on another thread.
-            core._withUnsafeGuaranteedRef { core in
-                let subscription = core.subscription
-                core.subscription = NoSubscription()
-                return subscription
-            }.cancel()
+            core._withUnsafeGuaranteedRef { $0.takeSubscription() }.cancel()
         }
 
         /// "Sink".
@@ -197,6 +194,24 @@ final class SinkCore<Input, Failure: Error> {
     init(value: @escaping (Input) -> Void, completion: @escaping (Subscribers.Completion<Failure>) -> Void) {
         self.value = value
         self.completion = completion
+    }
+
+    /// Stores `subscription` in place of the `NoSubscription` held until then. Generic, so that
+    /// where the subscription's type is known it is boxed directly instead of copied through the
+    /// existential's value witnesses.
+    @inlinable
+    func hold(_ subscription: some Subscription) {
+        // The field holds a `NoSubscription` (an empty struct: nothing to release), so the new
+        // value is written over it without destroying it through the existential's witnesses.
+        withUnsafeMutablePointer(to: &self.subscription) { $0.initialize(to: subscription) }
+    }
+
+    /// Takes the subscription out (moved, not copied), leaving `NoSubscription`.
+    @inlinable
+    func takeSubscription() -> any Subscription {
+        var taken: any Subscription = NoSubscription()
+        swap(&taken, &subscription)
+        return taken
     }
 }
 
