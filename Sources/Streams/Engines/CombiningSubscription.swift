@@ -631,7 +631,9 @@ struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
 
     @usableFromInline let merger: MergeSubscription<Downstream>
     @usableFromInline let index: Int
-    @usableFromInline let combineIdentifier = CombineIdentifier()
+    /// The merge's identity, shared by its upstream subscribers (as flatMap's inner subscribers
+    /// share theirs).
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(merger) }
 
     @inlinable
     init(_ merger: MergeSubscription<Downstream>, index: Int) {
@@ -670,7 +672,8 @@ where Rules.Output == Downstream.Input {
     @usableFromInline let combiner: CombiningSubscription<CombiningDownstream<Downstream>, Rules>
     @usableFromInline let index: Int
     @usableFromInline let store: (inout Rules.Storage, Input) -> Void
-    @usableFromInline let combineIdentifier = CombineIdentifier()
+    /// The operator's identity, shared by its upstream subscribers.
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(combiner) }
 
     @inlinable
     init(_ combiner: CombiningSubscription<CombiningDownstream<Downstream>, Rules>, index: Int,
