@@ -204,9 +204,12 @@ struct MergeRules<Output>: CombiningRules {
         if isUnlimited { return }
         if core.demand == .unlimited {
             isUnlimited = true
-            while let (_, value) = waiting.popFirst() { paid.append(value) }
+            // (Tested first: the loop would make the empty queue's storage unique, allocating.)
+            if !waiting.isEmpty {
+                while let (_, value) = waiting.popFirst() { paid.append(value) }
+            }
             core.requestFromEveryUpstream(.unlimited)
-        } else {
+        } else if !waiting.isEmpty {
             while core.demand > 0, let (index, value) = waiting.popFirst() {
                 core.demand -= 1
                 paid.append(value)
