@@ -134,9 +134,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: publishers.count)
             merger.start()
-            for (index, publisher) in publishers.enumerated() {
+            for index in publishers.indices {
                 guard merger.isRunning else { return }
-                publisher.receive(subscriber: MergeSide(merger, index: index))
+                publishers[index].receive(subscriber: MergeSide(merger, index: index))
             }
         }
 

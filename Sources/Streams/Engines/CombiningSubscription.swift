@@ -360,7 +360,11 @@ where Rules.Output == Held.Downstream.Input {
     /// Gives the downstream its subscription; call once, before subscribing the upstreams.
     @inlinable
     func start() {
-        held.downstream!.receive(subscription: self)
+        // Moved out and back rather than copied (a retain and release fewer); this thread holds
+        // the token, so nothing else touches it meanwhile.
+        let downstream = held.downstream.take().unsafelyUnwrapped
+        downstream.receive(subscription: self)
+        held.downstream = consume downstream
         // The usual case: the downstream only asked for values (or nothing), so there is
         // nothing to deliver yet and the token goes back without the lock.
         if upstreamCount != 0 && token.giveBackIfIdle() { return }
