@@ -43,10 +43,19 @@ import Synchronization
 //   struct, which here (existentials, arrays) costs about 120 ns per value.
 // - Per subscription, the cost is the objects and what their deinit must look up. A class's
 //   deinit is never specialized: a stored property whose type is built from the generic
-//   parameters (`Completion<Failure>?`, a type nested in the generic class) costs a generic
-//   metadata lookup at run time when the object dies. So the slots, the phase and the gathered
-//   requests are non-generic types, the pending completion is a `Completion<any Error>`, and
-//   the rules are a stored property whose type is a generic parameter itself.
+//   parameters (`Completion<Failure>?`, `Downstream?`, a type nested in the generic class)
+//   costs a generic metadata lookup at run time when the object dies. So the slots, the phase
+//   and the gathered requests are non-generic types, the pending completion is a
+//   `Completion<any Error>`, and the rules and the downstream's holder (``CombiningDownstream``)
+//   are stored properties whose types are generic parameters themselves.
+// - The completion's delivery carries the completion only: a small delivery is destroyed
+//   without the type's metadata. Its `deliver` takes the downstream and the rules itself,
+//   without the lock (once the phase is `done`, nothing else touches them).
+// - `subscribedCount` says whether any upstream is subscribed: when none is (a synchronous
+//   upstream that finished while being subscribed, or the first request before any upstream),
+//   ending the stream and passing demand on do not walk the slots.
+// - The upstream subscribers are structs holding the engine and an index; their identity is
+//   the engine's (no identifier counted per upstream).
 // - The slots of the first two upstreams are stored inline (``UpstreamSlots``): a merge, zip
 //   or combineLatest of two publishers allocates no slot array; the upstreams to cancel are
 //   gathered into an array only when some are still live.
