@@ -134,9 +134,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: publishers.count)
             merger.start()
-            for (index, publisher) in publishers.enumerated() {
+            for index in publishers.indices {
                 guard merger.isRunning else { return }
-                publisher.receive(subscriber: MergeSide(merger, index: index))
+                publishers[index].receive(subscriber: MergeSide(merger, index: index))
             }
         }
 
@@ -154,7 +154,7 @@ extension Publishers.MergeMany: Equatable where Upstream: Equatable {}
 
 /// A merge's subscription (`Merge` to `Merge8`, `MergeMany`, for any number of upstreams).
 @usableFromInline
-typealias MergeSubscription<Downstream: Subscriber> = CombiningSubscription<Downstream, MergeRules<Downstream.Input>>
+typealias MergeSubscription<Downstream: Subscriber> = CombiningSubscription<CombiningDownstream<Downstream>, MergeRules<Downstream.Input>>
 
 /// What a merge does with its upstreams' values.
 ///
@@ -204,9 +204,12 @@ struct MergeRules<Output>: CombiningRules {
         if isUnlimited { return }
         if core.demand == .unlimited {
             isUnlimited = true
-            while let (_, value) = waiting.popFirst() { paid.append(value) }
+            // (Tested first: the loop would make the empty queue's storage unique, allocating.)
+            if !waiting.isEmpty {
+                while let (_, value) = waiting.popFirst() { paid.append(value) }
+            }
             core.requestFromEveryUpstream(.unlimited)
-        } else {
+        } else if !waiting.isEmpty {
             while core.demand > 0, let (index, value) = waiting.popFirst() {
                 core.demand -= 1
                 paid.append(value)

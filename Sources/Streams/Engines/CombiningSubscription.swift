@@ -43,10 +43,19 @@ import Synchronization
 //   struct, which here (existentials, arrays) costs about 120 ns per value.
 // - Per subscription, the cost is the objects and what their deinit must look up. A class's
 //   deinit is never specialized: a stored property whose type is built from the generic
-//   parameters (`Completion<Failure>?`, a type nested in the generic class) costs a generic
-//   metadata lookup at run time when the object dies. So the slots, the phase and the gathered
-//   requests are non-generic types, the pending completion is a `Completion<any Error>`, and
-//   the rules are a stored property whose type is a generic parameter itself.
+//   parameters (`Completion<Failure>?`, `Downstream?`, a type nested in the generic class)
+//   costs a generic metadata lookup at run time when the object dies. So the slots, the phase
+//   and the gathered requests are non-generic types, the pending completion is a
+//   `Completion<any Error>`, and the rules and the downstream's holder (``CombiningDownstream``)
+//   are stored properties whose types are generic parameters themselves.
+// - The completion's delivery carries the completion only: a small delivery is destroyed
+//   without the type's metadata. Its `deliver` takes the downstream and the rules itself,
+//   without the lock (once the phase is `done`, nothing else touches them).
+// - `subscribedCount` says whether any upstream is subscribed: when none is (a synchronous
+//   upstream that finished while being subscribed, or the first request before any upstream),
+//   ending the stream and passing demand on do not walk the slots.
+// - The upstream subscribers are structs holding the engine and an index; their identity is
+//   the engine's (no identifier counted per upstream).
 // - The slots of the first two upstreams are stored inline (``UpstreamSlots``): a merge, zip
 //   or combineLatest of two publishers allocates no slot array; the upstreams to cancel are
 //   gathered into an array only when some are still live.
@@ -159,6 +168,9 @@ struct CombiningCore {
     /// Emptied when the stream ends (and not read after: every signal checks the phase first).
     @usableFromInline var slots: UpstreamSlots
     @usableFromInline let upstreamCount: Int
+    /// How many upstreams are `subscribed` (not awaiting, not finished): when none is, there is
+    /// nothing to request from or cancel, and the slots are not walked.
+    @usableFromInline var subscribedCount = 0
     /// How many upstreams have completed.
     @usableFromInline var finishedCount = 0
     /// Requests gathered under the lock, made after unlocking.
@@ -190,9 +202,12 @@ struct CombiningCore {
     @inlinable
     mutating func end<Failure>(_ completion: Subscribers.Completion<Failure>) {
         phase = .ending
-        slots.appendSubscribed(to: &cancelling) { $0 }
-        slots = UpstreamSlots(count: 0)
-        if !cancelling.isEmpty { hasWork = true }
+        if subscribedCount > 0 {
+            slots.appendSubscribed(to: &cancelling) { $0 }
+            slots = UpstreamSlots(count: 0)
+            subscribedCount = 0
+            hasWork = true
+        }
         switch completion {
         case .finished: self.completion = .finished
         case .failure(let error): self.completion = .failure(error)
@@ -202,8 +217,9 @@ struct CombiningCore {
     /// Gathers a request of `more` for every upstream still subscribed.
     @inlinable
     mutating func requestFromEveryUpstream(_ more: Subscribers.Demand) {
+        guard subscribedCount > 0 else { return }
         slots.appendSubscribed(to: &requests) { UpstreamRequest($0, more) }
-        if !requests.isEmpty { hasWork = true }
+        hasWork = true
     }
 
     /// Gathers a request of `more` for upstream `index`, if it is still subscribed.
@@ -260,13 +276,41 @@ protocol StoringRules: CombiningRules {
     mutating func valueStored(at index: Int, _ core: inout CombiningCore, paid: inout FIFOQueue<Output>) -> Output?
 }
 
+/// Where ``CombiningSubscription`` keeps its downstream: the subscriber, or `nil` once the stream
+/// has let go of it. (Always a ``CombiningDownstream``. The class is generic over this holder
+/// rather than over the downstream: its deinit, compiled once for every type, then finds the
+/// holder's type in the object's own class metadata instead of looking up
+/// `Optional<Downstream>` in the runtime's cache; Docs/Performance.md, "Combining: fewer objects
+/// and lookups per subscription".)
+@usableFromInline
+protocol CombiningDownstreamHolder {
+    associatedtype Downstream: Subscriber
+    var downstream: Downstream? { get set }
+    init(_ downstream: Downstream)
+    /// Takes the downstream out of `other`, leaving `nil` there.
+    init(taking other: inout Self)
+}
+
+/// A combining operator's downstream, or `nil` once let go of.
+@usableFromInline
+struct CombiningDownstream<Downstream: Subscriber>: CombiningDownstreamHolder {
+    @usableFromInline var downstream: Downstream?
+
+    @inlinable
+    init(_ downstream: Downstream) { self.downstream = downstream }
+
+    @inlinable
+    init(taking other: inout Self) { downstream = other.downstream.take() }
+}
+
 /// The subscription a combining operator's downstream receives; see the comment at the top of
 /// this file.
 @usableFromInline
-final class CombiningSubscription<Downstream: Subscriber, Rules: CombiningRules>: Subscription,
+final class CombiningSubscription<Held: CombiningDownstreamHolder, Rules: CombiningRules>: Subscription,
     CustomStringConvertible, SerialDelivery,
-    @unchecked Sendable  // `core`, `rules`, `serial` guarded by `lock`; `downstream` owned by the drain-token holder
-where Rules.Output == Downstream.Input {
+    @unchecked Sendable  // `core`, `rules`, `serial` guarded by `lock`; `held` owned by the drain-token holder
+where Rules.Output == Held.Downstream.Input {
+    @usableFromInline typealias Downstream = Held.Downstream
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -276,10 +320,11 @@ where Rules.Output == Downstream.Input {
         /// Gathered requests and cancels for the upstreams.
         case work(ContiguousArray<UpstreamRequest>, ContiguousArray<any Subscription>)
         case value(Output)
-        /// The completion, with what the stream lets go of after it.
-        case completion(Subscribers.Completion<any Error>, Downstream?, Rules)
+        /// The completion. (What the stream lets go of after it is taken by ``deliver(_:)``: a
+        /// small delivery is destroyed without the type's metadata.)
+        case completion(Subscribers.Completion<any Error>)
         /// What a cancelled stream lets go of.
-        case letGo(Downstream?)
+        case letGo(Held)
     }
 
     @usableFromInline let lock = Lock()
@@ -293,7 +338,8 @@ where Rules.Output == Downstream.Input {
     /// The drain token (see ``DrainToken``). The subscribing thread holds it until the
     /// downstream has its subscription, so that nothing is delivered before (S2).
     @usableFromInline let token = DrainToken(held: true)
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    /// The downstream, until the stream lets go of it (see ``CombiningDownstreamHolder``).
+    @exclusivity(unchecked) @usableFromInline var held: Held
     /// `true` once the phase has left `running`: written with the lock held, read without.
     @usableFromInline let isOver = Atomic<Bool>(false)
     /// How many upstreams there are (the core's count, readable without the lock).
@@ -301,7 +347,7 @@ where Rules.Output == Downstream.Input {
 
     @inlinable
     init(downstream: Downstream, upstreamCount: Int) {
-        self.downstream = downstream
+        held = Held(downstream)
         core = CombiningCore(upstreamCount: upstreamCount)
         self.upstreamCount = upstreamCount
     }
@@ -323,7 +369,11 @@ where Rules.Output == Downstream.Input {
     /// Gives the downstream its subscription; call once, before subscribing the upstreams.
     @inlinable
     func start() {
-        downstream!.receive(subscription: self)
+        // Moved out and back rather than copied (a retain and release fewer); this thread holds
+        // the token, so nothing else touches it meanwhile.
+        let downstream = held.downstream.take().unsafelyUnwrapped
+        downstream.receive(subscription: self)
+        held.downstream = consume downstream
         // The usual case: the downstream only asked for values (or nothing), so there is
         // nothing to deliver yet and the token goes back without the lock.
         if upstreamCount != 0 && token.giveBackIfIdle() { return }
@@ -375,7 +425,7 @@ where Rules.Output == Downstream.Input {
         let completion = core.completion.take()
         var downstream: Downstream?
         if takeTokenLocked() {
-            downstream = self.downstream.take()
+            downstream = held.downstream.take()
             giveBackTokenLocked()
         }
         lock.unlock()
@@ -397,6 +447,7 @@ where Rules.Output == Downstream.Input {
             $0.state = .subscribed
             $0.subscription = subscription
         }
+        core.subscribedCount += 1
         let initial = rules.initialDemand(for: index, requested: core.requested)
         lock.unlock()
         if initial != .none { subscription.request(initial) }
@@ -436,6 +487,7 @@ where Rules.Output == Downstream.Input {
             return $0.subscription.take()
         }
         core.finishedCount += 1
+        core.subscribedCount -= 1
         switch completion {
         case .finished:
             rules.upstreamFinished(at: index, &core)
@@ -504,16 +556,14 @@ where Rules.Output == Downstream.Input {
             return .deliver(.work(work.requests, work.cancelling))
         }
         if case .done = core.phase {
-            return .stop(.letGo(downstream.take()))
+            return .stop(.letGo(Held(taking: &held)))
         }
         if let value = serial.pending.popFirst() {
             return .deliver(.value(value))
         }
         guard let completion = core.completion.take() else { return .stop(nil) }
         core.phase = .done
-        let waiting = rules
-        rules = Rules()
-        return .deliver(.completion(completion, downstream.take(), waiting))
+        return .deliver(.completion(completion))
     }
 
     @inlinable
@@ -524,11 +574,18 @@ where Rules.Output == Downstream.Input {
             return .returned(.none)
         case .value(let value):
             return .returned(deliverValue(value))
-        case .completion(let completion, let downstream, _):
+        case .completion(let completion):
+            // The phase is `done` and this thread keeps the token for good: nobody else touches
+            // the downstream or the rules again (every other call checks the phase under the
+            // lock first), so they are taken without the lock and let go of here (S7).
+            let downstream = held.downstream.take()
+            var waiting = Rules()
+            swap(&waiting, &rules)
             switch completion {
             case .finished: downstream?.receive(completion: .finished)
             case .failure(let error): downstream?.receive(completion: .failure(error as! Failure))
             }
+            withExtendedLifetime(waiting) {}
             // The token is kept: nothing may follow the completion.
             return .leave
         case .letGo:
@@ -541,9 +598,9 @@ where Rules.Output == Downstream.Input {
     func deliverValue(_ value: Output) -> Subscribers.Demand {
         // Moved out and back in rather than copied, which would retain and release it per
         // value; nothing else touches it while the token is held.
-        guard let downstream = self.downstream.take() else { return .none }
+        guard let downstream = held.downstream.take() else { return .none }
         let more = downstream.receive(value)
-        self.downstream = consume downstream
+        held.downstream = consume downstream
         return more
     }
 
@@ -587,7 +644,9 @@ struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
 
     @usableFromInline let merger: MergeSubscription<Downstream>
     @usableFromInline let index: Int
-    @usableFromInline let combineIdentifier = CombineIdentifier()
+    /// The merge's identity, shared by its upstream subscribers (as flatMap's inner subscribers
+    /// share theirs).
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(merger) }
 
     @inlinable
     init(_ merger: MergeSubscription<Downstream>, index: Int) {
@@ -623,13 +682,14 @@ struct SlotSide<Input, Downstream: Subscriber, Rules: StoringRules>: Subscriber,
 where Rules.Output == Downstream.Input {
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let combiner: CombiningSubscription<Downstream, Rules>
+    @usableFromInline let combiner: CombiningSubscription<CombiningDownstream<Downstream>, Rules>
     @usableFromInline let index: Int
     @usableFromInline let store: (inout Rules.Storage, Input) -> Void
-    @usableFromInline let combineIdentifier = CombineIdentifier()
+    /// The operator's identity, shared by its upstream subscribers.
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(combiner) }
 
     @inlinable
-    init(_ combiner: CombiningSubscription<Downstream, Rules>, index: Int,
+    init(_ combiner: CombiningSubscription<CombiningDownstream<Downstream>, Rules>, index: Int,
          store: @escaping (inout Rules.Storage, Input) -> Void) {
         self.combiner = combiner
         self.index = index
