@@ -131,9 +131,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @exclusivity(unchecked) @usableFromInline var inPlaceGeneration = 0
     /// Whether the inner was (or is to be) asked for `.unlimited` rather than one at a time.
     @exclusivity(unchecked) @usableFromInline var inPlaceUnlimited = false
+    /// The inner's subscription, kept only if the inner had not completed when the request
+    /// made in `innerSubscribed` returned (an inner that completes during it needs it no more).
     @exclusivity(unchecked) @usableFromInline var inPlaceSubscription: (any Subscription)?
     /// Whether `inPlaceSubscription` is set (a flag: testing the existential for `nil` is a
     /// call into its value witnesses).
+    @exclusivity(unchecked) @usableFromInline var inPlaceKept = false
+    /// Whether the inner has sent its subscription (its values are taken from then on, S2).
     @exclusivity(unchecked) @usableFromInline var inPlaceSubscribed = false
     /// Whether the inner has completed.
     @exclusivity(unchecked) @usableFromInline var inPlaceEnded = false
@@ -208,6 +212,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         upstreamFinished = true
         let upstream = self.upstream.take()
         let transform = self.transform.take()
+        if completeAtOnceLocked(completion) { return }
         switch completion {
         case .finished:
             if liveInners == 0 {
@@ -248,8 +253,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 return
             }
             inPlaceSubscribed = true
-            inPlaceSubscription = subscription
             subscription.request(inPlaceUnlimited ? .unlimited : .max(1))
+            // An inner that completed during the request (`Just`, a sequence...) needs its
+            // subscription no more: it is not kept (no retain, no release through `Optional`).
+            if !inPlaceEnded {
+                inPlaceKept = true
+                inPlaceSubscription = subscription
+            }
             return
         }
         lock.lock()
@@ -365,6 +375,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             // Settled under the lock when the subscribe call returns.
             guard inPlaceSubscribed, !inPlaceEnded else { return }
             inPlaceEnded = true
+            // An ended inner's subscription is not kept (see `innerSubscribed`): once ended,
+            // `inPlaceSubscription` is `nil`.
+            if inPlaceKept {
+                inPlaceKept = false
+                inPlaceSubscription = nil
+            }
             if case .failure(let failure) = completion {
                 inPlaceFailed = true
                 inPlaceCompletion = .failure(failure)
@@ -377,6 +393,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         let ended = release(slot)
+        if upstreamFinished && completeAtOnceLocked(completion) {
+            _ = ended
+            return
+        }
         switch completion {
         case .finished:
             let upstream = upstreamFinished || maxPublishers == .unlimited ? nil : self.upstream
@@ -412,9 +432,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             inPlaceSubscribed = false
             inPlaceEnded = false
             giveBackTokenLocked()
-            let subscription = inPlaceSubscription.take()
-            lock.unlock()
-            _ = subscription
+            lock.unlock()  // an ended inner's subscription was not kept: nothing to let go of
             return
         }
         closeInPlaceInGeneral()
@@ -425,7 +443,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func closeInPlaceInGeneral() {
         let slot = inPlaceSlot
         let generation = inPlaceGeneration
-        let subscription = inPlaceSubscribed ? inPlaceSubscription.take() : nil
+        let subscription = inPlaceKept ? inPlaceSubscription.take() : nil
+        inPlaceKept = false
         let ended = inPlaceEnded
         let failure = inPlaceFailed ? inPlaceCompletion.take() : nil
         inPlaceSubscribed = false
@@ -643,6 +662,24 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         case .failure(let failure): .failure(failure)
         }
         return Ending(subscriptions: subscriptions, leftovers: (self.transform.take(), dropped))
+    }
+
+    /// Delivers `completion` at once if nothing is left to do before it: no inner is live,
+    /// no value waits, the upstream is over (it sent its completion) and nobody holds the
+    /// token. The token is then taken for good (nothing follows a completion), and the
+    /// completion goes down without the ``Ending`` and the drain loop. Call with the lock held;
+    /// returns `true` with it released, or `false` with it still held.
+    @inlinable
+    func completeAtOnceLocked(_ completion: Subscribers.Completion<Failure>) -> Bool {
+        guard liveInners == 0, upstreamFinished, serial.pending.isEmpty, takeTokenLocked() else { return false }
+        isActive = false
+        isTerminated = true
+        let downstream = self.downstream.take()
+        let transform = self.transform.take()
+        lock.unlock()
+        downstream.unsafelyUnwrapped.receive(completion: completion)
+        _ = transform
+        return true
     }
 
     /// Cancels what `ending` took (and `cancelling`), after unlocking and before the
