@@ -38,21 +38,31 @@ import Synchronization
 /// calls `transform` and subscribes the new inner, and gives it back when that call returns.
 /// An inner that answers synchronously, inside that call (`Just`, a sequence, `Empty`, `Fail`, a
 /// `CurrentValueSubject`, anything already finished...), is then handled *in place*: its
-/// subscription and its completion are noted in fields only the subscribing thread touches
-/// (`inPlace...`, recognised by `inPlaceThread`, the subscribing thread's id), with no lock, and
-/// settled under the lock once the call returns; its values are delivered with one lock (the
-/// token is already held, so there is nothing to give back after the call). An inner that
-/// answers later, or from another thread, goes through the general path above; while the token
-/// is held for the subscribe, other threads' values wait in the queue and are delivered by the
-/// subscribing thread before it gives the token back. The token is a ``DrainToken``: whoever
-/// finds it held and leaves work for the holder (queues a value, ends the stream, cancels)
-/// marks it, so under unlimited demand an in-place value whose token is unmarked goes down
-/// without the lock. (`W6`: 2 lock round trips per inner instead of 5; see
-/// Docs/Performance.md.)
+/// subscription and completion are noted in fields only the subscribing thread touches
+/// (`inPlace...`, recognised by `inPlaceThread`, the subscribing thread's id), with no lock; its
+/// values are delivered with one lock, or none (below). Its slot is only *reserved*: it is
+/// made live (*committed*, ``makeInPlaceLiveLocked()``) only if something needs it to be,
+/// that is, when another thread, or a nested call, takes the lock while the window is open
+/// (every locked entry point but the subscribing thread's own in-place path starts with
+/// ``commitInPlaceLocked()``), or when the window is settled under the lock. An inner that
+/// finishes in place and that nobody committed never becomes live: when the call returns (and
+/// `maxPublishers` is `.unlimited`: otherwise the upstream is asked for one more inner, under
+/// the lock), the subscribing thread closes the window and gives the token back with one compare-and-swap,
+/// without the lock. An inner that answers later, or from another thread, goes through the
+/// general path above; while the token is held for the subscribe, other threads' values wait in
+/// the queue and are delivered by the subscribing thread, under the lock, before it gives the
+/// token back. The token is a ``DrainToken``: whoever finds it held and leaves work for the
+/// holder (queues a value, ends the stream, cancels, commits the in-place inner) marks it, so
+/// under unlimited demand an in-place value whose token is unmarked goes down without the
+/// lock, and a window whose token is unmarked is closed without it. (`W6`: one lock round trip
+/// per inner instead of 5; see Docs/Performance.md.)
 ///
 /// **Ending.** `cancel()` and the completion let go of the downstream, the upstream and inner
 /// subscriptions, `transform` and the waiting values, after unlocking (S7); if `cancel()` comes
 /// while the token holder is delivering, the holder lets go of the downstream when it is done.
+/// A completion that finds nothing left to do before it (no live inner, no waiting value, the
+/// upstream over, the token free) goes down at once (``completeAtOnceLocked(_:)``), without
+/// the drain loop.
 /// An inner publisher holds this object through its subscriber until it completes or is
 /// cancelled; the ending cancels every inner still live.
 @usableFromInline
@@ -129,6 +139,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline let inPlaceThread = Atomic<UInt>(0)
     @exclusivity(unchecked) @usableFromInline var inPlaceSlot = 0
     @exclusivity(unchecked) @usableFromInline var inPlaceGeneration = 0
+    /// Whether the inner's slot was made live (``makeInPlaceLiveLocked()``); until then it is
+    /// only reserved. Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var inPlaceCommitted = true
     /// Whether the inner was (or is to be) asked for `.unlimited` rather than one at a time.
     @exclusivity(unchecked) @usableFromInline var inPlaceUnlimited = false
     /// The inner's subscription, kept only if the inner had not completed when the request
@@ -180,20 +193,23 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             lock.unlock()
             return .none
         }
-        let slot = takeSlot()
+        commitInPlaceLocked()  // a call made from inside another inner's subscribe
+        let inPlace = takeTokenLocked()
+        let slot = inPlace ? reserveSlot() : takeSlot()
         let generation = withSlot(slot) {
             $0.generation &+= 1
-            $0.isLive = true
+            // An inner subscribed in place becomes live only if someone commits it.
+            if !inPlace { $0.isLive = true }
             return $0.generation
         }
-        liveInners += 1
-        let inPlace = takeTokenLocked()
         if inPlace {
-            withSlot(slot) { $0.isInPlace = true }
             inPlaceSlot = slot
             inPlaceGeneration = generation
             inPlaceUnlimited = demand == .unlimited
+            inPlaceCommitted = false
             inPlaceThread.store(currentThreadID(), ordering: .relaxed)
+        } else {
+            liveInners += 1
         }
         lock.unlock()
         transform(input).receive(subscriber: Inner(parent: self, slot: slot, generation: generation))
@@ -209,6 +225,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             lock.unlock()
             return
         }
+        commitInPlaceLocked()  // only an upstream that breaks S3 completes during a subscribe
         upstreamFinished = true
         let upstream = self.upstream.take()
         let transform = self.transform.take()
@@ -244,6 +261,43 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         withSlot(slot) { $0.isLive && ($0.isSubscribed || $0.isInPlace) && $0.generation == generation }
     }
 
+    /// Commits the inner being subscribed in place, if a window is open and it is not yet
+    /// committed: another thread (or a nested call) is about to look at the inners' state, so
+    /// the inner's slot is made live, as it would be for an inner subscribed in general, and the
+    /// token is marked, so that the subscribing thread settles the window under the lock. Call
+    /// with the lock held, at the start of every locked entry point that is not the subscribing
+    /// thread's own in-place path.
+    @inlinable @inline(__always)
+    func commitInPlaceLocked() {
+        guard inPlaceThread.load(ordering: .acquiring) != 0, !inPlaceCommitted else { return }
+        if takeTokenLocked() {
+            // The token was free: the window closed meanwhile (its thread closes it before it
+            // gives the token back, and this load may not have seen that yet). Nothing to
+            // commit. (If another thread had taken the token since, it did so under this lock,
+            // after the give-back: this load would have seen the window closed.)
+            giveBackTokenLocked()
+            return
+        }
+        makeInPlaceLiveLocked()
+    }
+
+    /// Makes the in-place inner's slot live (once; not once the stream is over). Call with the
+    /// lock held.
+    @inlinable
+    func makeInPlaceLiveLocked() {
+        guard !inPlaceCommitted, isActive else { return }
+        inPlaceCommitted = true
+        liveInners += 1
+        withSlot(inPlaceSlot) {
+            $0.isLive = true
+            $0.isInPlace = true
+        }
+        // A reserved slot other than an only slot 0 is still among the free ones.
+        if !otherSlots.isEmpty, let index = freeSlots.lastIndex(of: inPlaceSlot) {
+            freeSlots.remove(at: index)
+        }
+    }
+
     @inlinable
     func innerSubscribed(_ subscription: any Subscription, slot: Int, generation: Int) {
         if isInPlace(slot, generation) {
@@ -263,6 +317,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         lock.lock()
+        commitInPlaceLocked()
         guard isActive, withSlot(slot, { $0.isLive && $0.generation == generation && !$0.isSubscribed }) else {
             lock.unlock()
             subscription.cancel()
@@ -282,6 +337,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func innerValue(_ value: Downstream.Input, slot: Int, generation: Int) -> Subscribers.Demand {
         if isInPlace(slot, generation) { return inPlaceValue(value, slot: slot, generation: generation) }
         lock.lock()
+        commitInPlaceLocked()
         guard isActive, isLive(slot, generation) else {
             lock.unlock()
             return .none
@@ -335,7 +391,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return .none
         }
         lock.lock()
-        guard isActive, withSlot(slot, { $0.isLive && $0.generation == generation }) else {
+        // Uncommitted, the inner is live unless the stream is over; committed, its slot says.
+        guard isActive, !inPlaceCommitted || withSlot(slot, { $0.isLive && $0.generation == generation }) else {
             lock.unlock()
             return .none
         }
@@ -388,6 +445,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         lock.lock()
+        commitInPlaceLocked()
         guard isActive, isLive(slot, generation) else {
             lock.unlock()
             return
@@ -417,7 +475,24 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// whatever other threads queued meanwhile.
     @inlinable
     func closeInPlace() {
-        lock.lock()
+        // The common case, without the lock: the inner finished in place, nobody committed it
+        // or left other work for the token holder (the token is unmarked), and the upstream
+        // is not to be asked for more. Its slot was never made live: closing the window and
+        // giving the token back is all there is to do.
+        if inPlaceEnded && !inPlaceFailed && maxPublishers == .unlimited {
+            // Closed first: a thread that then takes the token sees the window closed.
+            inPlaceThread.store(0, ordering: .releasing)
+            if token.giveBackIfIdle() {
+                inPlaceSubscribed = false
+                inPlaceEnded = false
+                return
+            }
+            lock.lock()
+            token.reclaimLocked()  // work was left: settled below, under the lock
+        } else {
+            lock.lock()
+        }
+        makeInPlaceLiveLocked()
         inPlaceThread.store(0, ordering: .relaxed)
         // The common case, first: the inner finished in place, and nothing else is to be done.
         if inPlaceEnded && !inPlaceFailed && isActive && serial.pending.isEmpty
@@ -536,6 +611,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             lock.unlock()
             return
         }
+        commitInPlaceLocked()
         isTerminated = true
         isActive = false
         var subscriptions = ContiguousArray<any Subscription>()
@@ -607,6 +683,19 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         if otherSlots.isEmpty && !firstSlot.isLive { return 0 }
         if let free = freeSlots.popLast() { return free }
         otherSlots.append(FlatMapInnerSlot())
+        return otherSlots.count
+    }
+
+    /// A free slot for an inner subscribed in place, left free (and, once `otherSlots` is in
+    /// use, in `freeSlots`) until the inner is committed (``makeInPlaceLiveLocked()``): an inner
+    /// that completes in place never takes it. While its window is open, nothing else takes a
+    /// slot (a nested `receive(_:)` commits it first).
+    @inlinable
+    func reserveSlot() -> Int {
+        if otherSlots.isEmpty && !firstSlot.isLive { return 0 }
+        if let free = freeSlots.last { return free }
+        otherSlots.append(FlatMapInnerSlot())
+        freeSlots.append(otherSlots.count)
         return otherSlots.count
     }
 
