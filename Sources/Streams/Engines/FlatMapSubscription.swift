@@ -66,11 +66,12 @@ import Synchronization
 /// An inner publisher holds this object through its subscriber until it completes or is
 /// cancelled; the ending cancels every inner still live.
 @usableFromInline
-final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>:
+final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber, HeldDownstream: OptionalValue>:
     Subscriber, Subscription, InnerSubscriberParent, FlatteningSubscription, CustomStringConvertible,
     @unchecked Sendable  // all mutable state, the inners' slots included, is guarded by `lock`
     // (the `inPlace...` fields: by the thread named in `inPlaceThread`, see the type's doc)
-where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
+where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure,
+      HeldDownstream.Wrapped == Downstream {
     @usableFromInline typealias Input = UpstreamOutput
     @usableFromInline typealias Failure = NewPublisher.Failure
     @usableFromInline typealias InnerInput = NewPublisher.Output
@@ -100,7 +101,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     // token holder; for `inPlace...`, by the subscribing thread); the runtime's dynamic check
     // would only add cost per value.
     /// Owned by the token holder while the token is taken; `nil` once the stream is over.
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline var heldDownstream: HeldDownstream
+    /// `heldDownstream`, as what it is: `Downstream?`.
+    @inlinable var downstream: Downstream? {
+        _read { yield heldDownstream.value }
+        _modify { yield &heldDownstream.value }
+    }
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> NewPublisher)?
     @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
     /// Whether the upstream has sent its subscription (a second one is cancelled).
@@ -162,7 +168,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand,
          transform: @escaping (UpstreamOutput) -> NewPublisher) {
-        self.downstream = downstream
+        self.heldDownstream = HeldDownstream(downstream)
         self.maxPublishers = maxPublishers
         self.transform = transform
     }
@@ -852,4 +858,24 @@ func currentThreadID() -> UInt {
     #else
     UInt(pthread_self())
     #endif
+}
+
+/// `Optional`, as a protocol: the type of ``FlatMapSubscription``'s `heldDownstream`, which is
+/// `Downstream?`, given as a generic parameter of the class rather than spelled in it. A class's
+/// deinit is never specialized: for a field of type `Optional<Downstream>` it looks up that
+/// type's metadata at run time, on every subscription (about 325 instructions); the metadata of
+/// a generic parameter is in the class's own (Docs/Performance.md).
+@usableFromInline
+protocol OptionalValue {
+    associatedtype Wrapped
+    init(_ some: Wrapped)
+    var value: Wrapped? { get set }
+}
+
+extension Optional: OptionalValue {
+    @inlinable
+    var value: Wrapped? {
+        _read { yield self }
+        _modify { yield &self }
+    }
 }
