@@ -104,8 +104,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @exclusivity(unchecked) @usableFromInline var heldDownstream: HeldDownstream
     /// `heldDownstream`, as what it is: `Downstream?`.
     @inlinable var downstream: Downstream? {
-        _read { yield heldDownstream.value }
-        _modify { yield &heldDownstream.value }
+        _read { yield heldDownstream.asOptional }
+        _modify { yield &heldDownstream.asOptional }
     }
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> NewPublisher)?
     @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
@@ -869,12 +869,12 @@ func currentThreadID() -> UInt {
 protocol OptionalValue {
     associatedtype Wrapped
     init(_ some: Wrapped)
-    var value: Wrapped? { get set }
+    var asOptional: Wrapped? { get set }
 }
 
 extension Optional: OptionalValue {
     @inlinable
-    var value: Wrapped? {
+    var asOptional: Wrapped? {
         _read { yield self }
         _modify { yield &self }
     }
