@@ -19,9 +19,12 @@ struct FlatMapStressTests {
         func future(_ index: Int) -> Future<Int, Never> {
             Future { promise in self.lock.withLock { self.promises[index] = promise } }
         }
-        func fulfil(_ index: Int) {
-            let promise = lock.withLock { promises.removeValue(forKey: index) }
-            promise?(.success(index))
+        /// Keeps the promise of `index`; `false` if its future is not made yet.
+        @discardableResult
+        func fulfil(_ index: Int) -> Bool {
+            guard let promise = lock.withLock({ promises.removeValue(forKey: index) }) else { return false }
+            promise(.success(index))
+            return true
         }
     }
 
@@ -158,6 +161,87 @@ struct FlatMapStressTests {
                 }
                 #expect(subscriber.completion == .failure(Boom()))
                 if case .completion? = subscriber.events.last {} else { Issue.record("the failure is not the last event") }
+                #expect(subscriber.violations.isEmpty)
+            }
+        }
+    }
+
+    /// Inners that answer while they are subscribed (`Just`, handled in place, without a live
+    /// slot) on the upstream's thread, while long-lived inners send from other threads: every
+    /// value arrives, each source's in order, and the stream finishes once all have.
+    @Test func innersAnsweringInPlaceRaceInnersSendingFromOtherThreads_S3() async {
+        await onDedicatedThread {
+            let upstream = PassthroughSubject<Int, Never>()
+            let inners = (0..<Self.threads - 1).map { _ in PassthroughSubject<Int, Never>() }
+            let subscriber = RecordingSubscriber<Int, Never>()
+            upstream
+                .flatMap { $0 < 0 ? inners[-$0 - 1].eraseToAnyPublisher() : Just($0).eraseToAnyPublisher() }
+                .subscribe(subscriber)
+            for index in inners.indices { upstream.send(-index - 1) }
+            let last = Self.threads - 1
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                if thread == last {
+                    for i in 0..<Self.perThread { upstream.send(last * 1_000_000 + i) }
+                    upstream.send(completion: .finished)
+                } else {
+                    for i in 0..<Self.perThread { inners[thread].send(thread * 1_000_000 + i) }
+                    inners[thread].send(completion: .finished)
+                }
+            }
+            let values = subscriber.values
+            #expect(values.count == Self.threads * Self.perThread)
+            for thread in 0..<Self.threads {
+                #expect(values.filter { $0 / 1_000_000 == thread } == (0..<Self.perThread).map { thread * 1_000_000 + $0 })
+            }
+            #expect(subscriber.completion == .finished)
+            #expect(subscriber.violations.isEmpty)
+        }
+    }
+
+    /// Futures kept from another thread while the upstream subscribes them: each answers either
+    /// in place (kept before it was subscribed) or from the other thread, during or after its
+    /// subscribe. Every value arrives once, and the stream finishes.
+    @Test func innersCompletingFromAnotherThreadWhileSubscribedAreDeliveredOnce() async {
+        await onDedicatedThread {
+            let count = Self.threads * Self.perThread
+            let promises = Promises()
+            let subscriber = RecordingSubscriber<Int, Never>()
+            let upstream = PassthroughSubject<Int, Never>()
+            upstream.flatMap { promises.future($0) }.subscribe(subscriber)
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 {
+                    for i in 0..<count { upstream.send(i) }
+                    upstream.send(completion: .finished)
+                } else {
+                    for i in 0..<count { while !promises.fulfil(i) {} }
+                }
+            }
+            #expect(subscriber.values.sorted() == Array(0..<count))
+            #expect(subscriber.completion == .finished)
+            #expect(subscriber.violations.isEmpty)
+        }
+    }
+
+    /// A cancel racing inners that answer in place: nothing arrives after the cancel, and no
+    /// completion.
+    @Test func cancelRacingInnersAnsweringInPlaceStopsDelivery_S6() async {
+        await onDedicatedThread {
+            for _ in 0..<50 {
+                let upstream = PassthroughSubject<Int, Never>()
+                let subscriber = RecordingSubscriber<Int, Never>()
+                upstream.flatMap { Just($0) }.subscribe(subscriber)
+                DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                    if thread == 0 {
+                        for i in 0..<200 { upstream.send(i) }
+                    } else {
+                        subscriber.cancel()
+                    }
+                }
+                let seen = subscriber.values
+                upstream.send(-1)
+                #expect(subscriber.values == seen)
+                #expect(seen == Array(0..<seen.count))
+                #expect(subscriber.completion == nil)
                 #expect(subscriber.violations.isEmpty)
             }
         }

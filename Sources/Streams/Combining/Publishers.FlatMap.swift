@@ -217,7 +217,7 @@ extension Publishers {
         /// Gives `subscriber` its subscription, then subscribes to the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
+            let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S, S?>(
                 downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
             subscriber.receive(subscription: subscription)
             upstream.receive(subscriber: subscription)

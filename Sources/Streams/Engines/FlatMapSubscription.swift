@@ -38,29 +38,40 @@ import Synchronization
 /// calls `transform` and subscribes the new inner, and gives it back when that call returns.
 /// An inner that answers synchronously, inside that call (`Just`, a sequence, `Empty`, `Fail`, a
 /// `CurrentValueSubject`, anything already finished...), is then handled *in place*: its
-/// subscription and its completion are noted in fields only the subscribing thread touches
-/// (`inPlace...`, recognised by `inPlaceThread`, the subscribing thread's id), with no lock, and
-/// settled under the lock once the call returns; its values are delivered with one lock (the
-/// token is already held, so there is nothing to give back after the call). An inner that
-/// answers later, or from another thread, goes through the general path above; while the token
-/// is held for the subscribe, other threads' values wait in the queue and are delivered by the
-/// subscribing thread before it gives the token back. The token is a ``DrainToken``: whoever
-/// finds it held and leaves work for the holder (queues a value, ends the stream, cancels)
-/// marks it, so under unlimited demand an in-place value whose token is unmarked goes down
-/// without the lock. (`W6`: 2 lock round trips per inner instead of 5; see
-/// Docs/Performance.md.)
+/// subscription and completion are noted in fields only the subscribing thread touches
+/// (`inPlace...`, recognised by `inPlaceThread`, the subscribing thread's id), with no lock; its
+/// values are delivered with one lock, or none (below). Its slot is only *reserved*: it is
+/// made live (*committed*, ``makeInPlaceLiveLocked()``) only if something needs it to be,
+/// that is, when another thread, or a nested call, takes the lock while the window is open
+/// (every locked entry point but the subscribing thread's own in-place path starts with
+/// ``commitInPlaceLocked()``), or when the window is settled under the lock. An inner that
+/// finishes in place and that nobody committed never becomes live: when the call returns (and
+/// `maxPublishers` is `.unlimited`: otherwise the upstream is asked for one more inner, under
+/// the lock), the subscribing thread closes the window and gives the token back with one compare-and-swap,
+/// without the lock. An inner that answers later, or from another thread, goes through the
+/// general path above; while the token is held for the subscribe, other threads' values wait in
+/// the queue and are delivered by the subscribing thread, under the lock, before it gives the
+/// token back. The token is a ``DrainToken``: whoever finds it held and leaves work for the
+/// holder (queues a value, ends the stream, cancels, commits the in-place inner) marks it, so
+/// under unlimited demand an in-place value whose token is unmarked goes down without the
+/// lock, and a window whose token is unmarked is closed without it. (`W6`: one lock round trip
+/// per inner instead of 5; see Docs/Performance.md.)
 ///
 /// **Ending.** `cancel()` and the completion let go of the downstream, the upstream and inner
 /// subscriptions, `transform` and the waiting values, after unlocking (S7); if `cancel()` comes
 /// while the token holder is delivering, the holder lets go of the downstream when it is done.
+/// A completion that finds nothing left to do before it (no live inner, no waiting value, the
+/// upstream over, the token free) goes down at once (``completeAtOnceLocked(_:)``), without
+/// the drain loop.
 /// An inner publisher holds this object through its subscriber until it completes or is
 /// cancelled; the ending cancels every inner still live.
 @usableFromInline
-final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>:
+final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber, HeldDownstream: OptionalValue>:
     Subscriber, Subscription, InnerSubscriberParent, FlatteningSubscription, CustomStringConvertible,
     @unchecked Sendable  // all mutable state, the inners' slots included, is guarded by `lock`
     // (the `inPlace...` fields: by the thread named in `inPlaceThread`, see the type's doc)
-where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
+where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure,
+      HeldDownstream.Wrapped == Downstream {
     @usableFromInline typealias Input = UpstreamOutput
     @usableFromInline typealias Failure = NewPublisher.Failure
     @usableFromInline typealias InnerInput = NewPublisher.Output
@@ -90,7 +101,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     // token holder; for `inPlace...`, by the subscribing thread); the runtime's dynamic check
     // would only add cost per value.
     /// Owned by the token holder while the token is taken; `nil` once the stream is over.
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline var heldDownstream: HeldDownstream
+    /// `heldDownstream`, as what it is: `Downstream?`.
+    @inlinable var downstream: Downstream? {
+        _read { yield heldDownstream.asOptional }
+        _modify { yield &heldDownstream.asOptional }
+    }
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> NewPublisher)?
     @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
     /// Whether the upstream has sent its subscription (a second one is cancelled).
@@ -129,11 +145,18 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline let inPlaceThread = Atomic<UInt>(0)
     @exclusivity(unchecked) @usableFromInline var inPlaceSlot = 0
     @exclusivity(unchecked) @usableFromInline var inPlaceGeneration = 0
+    /// Whether the inner's slot was made live (``makeInPlaceLiveLocked()``); until then it is
+    /// only reserved. Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var inPlaceCommitted = true
     /// Whether the inner was (or is to be) asked for `.unlimited` rather than one at a time.
     @exclusivity(unchecked) @usableFromInline var inPlaceUnlimited = false
+    /// The inner's subscription, kept only if the inner had not completed when the request
+    /// made in `innerSubscribed` returned (an inner that completes during it needs it no more).
     @exclusivity(unchecked) @usableFromInline var inPlaceSubscription: (any Subscription)?
     /// Whether `inPlaceSubscription` is set (a flag: testing the existential for `nil` is a
     /// call into its value witnesses).
+    @exclusivity(unchecked) @usableFromInline var inPlaceKept = false
+    /// Whether the inner has sent its subscription (its values are taken from then on, S2).
     @exclusivity(unchecked) @usableFromInline var inPlaceSubscribed = false
     /// Whether the inner has completed.
     @exclusivity(unchecked) @usableFromInline var inPlaceEnded = false
@@ -145,7 +168,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand,
          transform: @escaping (UpstreamOutput) -> NewPublisher) {
-        self.downstream = downstream
+        self.heldDownstream = HeldDownstream(downstream)
         self.maxPublishers = maxPublishers
         self.transform = transform
     }
@@ -176,20 +199,23 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             lock.unlock()
             return .none
         }
-        let slot = takeSlot()
+        commitInPlaceLocked()  // a call made from inside another inner's subscribe
+        let inPlace = takeTokenLocked()
+        let slot = inPlace ? reserveSlot() : takeSlot()
         let generation = withSlot(slot) {
             $0.generation &+= 1
-            $0.isLive = true
+            // An inner subscribed in place becomes live only if someone commits it.
+            if !inPlace { $0.isLive = true }
             return $0.generation
         }
-        liveInners += 1
-        let inPlace = takeTokenLocked()
         if inPlace {
-            withSlot(slot) { $0.isInPlace = true }
             inPlaceSlot = slot
             inPlaceGeneration = generation
             inPlaceUnlimited = demand == .unlimited
+            inPlaceCommitted = false
             inPlaceThread.store(currentThreadID(), ordering: .relaxed)
+        } else {
+            liveInners += 1
         }
         lock.unlock()
         transform(input).receive(subscriber: Inner(parent: self, slot: slot, generation: generation))
@@ -205,9 +231,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             lock.unlock()
             return
         }
+        commitInPlaceLocked()  // only an upstream that breaks S3 completes during a subscribe
         upstreamFinished = true
         let upstream = self.upstream.take()
         let transform = self.transform.take()
+        if completeAtOnceLocked(completion) { return }
         switch completion {
         case .finished:
             if liveInners == 0 {
@@ -239,6 +267,43 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         withSlot(slot) { $0.isLive && ($0.isSubscribed || $0.isInPlace) && $0.generation == generation }
     }
 
+    /// Commits the inner being subscribed in place, if a window is open and it is not yet
+    /// committed: another thread (or a nested call) is about to look at the inners' state, so
+    /// the inner's slot is made live, as it would be for an inner subscribed in general, and the
+    /// token is marked, so that the subscribing thread settles the window under the lock. Call
+    /// with the lock held, at the start of every locked entry point that is not the subscribing
+    /// thread's own in-place path.
+    @inlinable @inline(__always)
+    func commitInPlaceLocked() {
+        guard inPlaceThread.load(ordering: .acquiring) != 0, !inPlaceCommitted else { return }
+        if takeTokenLocked() {
+            // The token was free: the window closed meanwhile (its thread closes it before it
+            // gives the token back, and this load may not have seen that yet). Nothing to
+            // commit. (If another thread had taken the token since, it did so under this lock,
+            // after the give-back: this load would have seen the window closed.)
+            giveBackTokenLocked()
+            return
+        }
+        makeInPlaceLiveLocked()
+    }
+
+    /// Makes the in-place inner's slot live (once; not once the stream is over). Call with the
+    /// lock held.
+    @inlinable
+    func makeInPlaceLiveLocked() {
+        guard !inPlaceCommitted, isActive else { return }
+        inPlaceCommitted = true
+        liveInners += 1
+        withSlot(inPlaceSlot) {
+            $0.isLive = true
+            $0.isInPlace = true
+        }
+        // A reserved slot other than an only slot 0 is still among the free ones.
+        if !otherSlots.isEmpty, let index = freeSlots.lastIndex(of: inPlaceSlot) {
+            freeSlots.remove(at: index)
+        }
+    }
+
     @inlinable
     func innerSubscribed(_ subscription: any Subscription, slot: Int, generation: Int) {
         if isInPlace(slot, generation) {
@@ -248,11 +313,17 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 return
             }
             inPlaceSubscribed = true
-            inPlaceSubscription = subscription
             subscription.request(inPlaceUnlimited ? .unlimited : .max(1))
+            // An inner that completed during the request (`Just`, a sequence...) needs its
+            // subscription no more: it is not kept (no retain, no release through `Optional`).
+            if !inPlaceEnded {
+                inPlaceKept = true
+                inPlaceSubscription = subscription
+            }
             return
         }
         lock.lock()
+        commitInPlaceLocked()
         guard isActive, withSlot(slot, { $0.isLive && $0.generation == generation && !$0.isSubscribed }) else {
             lock.unlock()
             subscription.cancel()
@@ -272,6 +343,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func innerValue(_ value: Downstream.Input, slot: Int, generation: Int) -> Subscribers.Demand {
         if isInPlace(slot, generation) { return inPlaceValue(value, slot: slot, generation: generation) }
         lock.lock()
+        commitInPlaceLocked()
         guard isActive, isLive(slot, generation) else {
             lock.unlock()
             return .none
@@ -325,7 +397,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return .none
         }
         lock.lock()
-        guard isActive, withSlot(slot, { $0.isLive && $0.generation == generation }) else {
+        // Uncommitted, the inner is live unless the stream is over; committed, its slot says.
+        guard isActive, !inPlaceCommitted || withSlot(slot, { $0.isLive && $0.generation == generation }) else {
             lock.unlock()
             return .none
         }
@@ -365,6 +438,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             // Settled under the lock when the subscribe call returns.
             guard inPlaceSubscribed, !inPlaceEnded else { return }
             inPlaceEnded = true
+            // An ended inner's subscription is not kept (see `innerSubscribed`): once ended,
+            // `inPlaceSubscription` is `nil`.
+            if inPlaceKept {
+                inPlaceKept = false
+                inPlaceSubscription = nil
+            }
             if case .failure(let failure) = completion {
                 inPlaceFailed = true
                 inPlaceCompletion = .failure(failure)
@@ -372,11 +451,16 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         lock.lock()
+        commitInPlaceLocked()
         guard isActive, isLive(slot, generation) else {
             lock.unlock()
             return
         }
         let ended = release(slot)
+        if upstreamFinished && completeAtOnceLocked(completion) {
+            _ = ended
+            return
+        }
         switch completion {
         case .finished:
             let upstream = upstreamFinished || maxPublishers == .unlimited ? nil : self.upstream
@@ -397,7 +481,24 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// whatever other threads queued meanwhile.
     @inlinable
     func closeInPlace() {
-        lock.lock()
+        // The common case, without the lock: the inner finished in place, nobody committed it
+        // or left other work for the token holder (the token is unmarked), and the upstream
+        // is not to be asked for more. Its slot was never made live: closing the window and
+        // giving the token back is all there is to do.
+        if inPlaceEnded && !inPlaceFailed && maxPublishers == .unlimited {
+            // Closed first: a thread that then takes the token sees the window closed.
+            inPlaceThread.store(0, ordering: .releasing)
+            if token.giveBackIfIdle() {
+                inPlaceSubscribed = false
+                inPlaceEnded = false
+                return
+            }
+            lock.lock()
+            token.reclaimLocked()  // work was left: settled below, under the lock
+        } else {
+            lock.lock()
+        }
+        makeInPlaceLiveLocked()
         inPlaceThread.store(0, ordering: .relaxed)
         // The common case, first: the inner finished in place, and nothing else is to be done.
         if inPlaceEnded && !inPlaceFailed && isActive && serial.pending.isEmpty
@@ -412,9 +513,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             inPlaceSubscribed = false
             inPlaceEnded = false
             giveBackTokenLocked()
-            let subscription = inPlaceSubscription.take()
-            lock.unlock()
-            _ = subscription
+            lock.unlock()  // an ended inner's subscription was not kept: nothing to let go of
             return
         }
         closeInPlaceInGeneral()
@@ -425,7 +524,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func closeInPlaceInGeneral() {
         let slot = inPlaceSlot
         let generation = inPlaceGeneration
-        let subscription = inPlaceSubscribed ? inPlaceSubscription.take() : nil
+        let subscription = inPlaceKept ? inPlaceSubscription.take() : nil
+        inPlaceKept = false
         let ended = inPlaceEnded
         let failure = inPlaceFailed ? inPlaceCompletion.take() : nil
         inPlaceSubscribed = false
@@ -517,6 +617,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             lock.unlock()
             return
         }
+        commitInPlaceLocked()
         isTerminated = true
         isActive = false
         var subscriptions = ContiguousArray<any Subscription>()
@@ -591,6 +692,19 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         return otherSlots.count
     }
 
+    /// A free slot for an inner subscribed in place, left free (and, once `otherSlots` is in
+    /// use, in `freeSlots`) until the inner is committed (``makeInPlaceLiveLocked()``): an inner
+    /// that completes in place never takes it. While its window is open, nothing else takes a
+    /// slot (a nested `receive(_:)` commits it first).
+    @inlinable
+    func reserveSlot() -> Int {
+        if otherSlots.isEmpty && !firstSlot.isLive { return 0 }
+        if let free = freeSlots.last { return free }
+        otherSlots.append(FlatMapInnerSlot())
+        freeSlots.append(otherSlots.count)
+        return otherSlots.count
+    }
+
     /// Frees every live inner's slot; adds their subscriptions to `subscriptions`, to be
     /// cancelled after unlocking.
     @inlinable
@@ -643,6 +757,24 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         case .failure(let failure): .failure(failure)
         }
         return Ending(subscriptions: subscriptions, leftovers: (self.transform.take(), dropped))
+    }
+
+    /// Delivers `completion` at once if nothing is left to do before it: no inner is live,
+    /// no value waits, the upstream is over (it sent its completion) and nobody holds the
+    /// token. The token is then taken for good (nothing follows a completion), and the
+    /// completion goes down without the ``Ending`` and the drain loop. Call with the lock held;
+    /// returns `true` with it released, or `false` with it still held.
+    @inlinable
+    func completeAtOnceLocked(_ completion: Subscribers.Completion<Failure>) -> Bool {
+        guard liveInners == 0, upstreamFinished, serial.pending.isEmpty, takeTokenLocked() else { return false }
+        isActive = false
+        isTerminated = true
+        let downstream = self.downstream.take()
+        let transform = self.transform.take()
+        lock.unlock()
+        downstream.unsafelyUnwrapped.receive(completion: completion)
+        _ = transform
+        return true
     }
 
     /// Cancels what `ending` took (and `cancelling`), after unlocking and before the
@@ -726,4 +858,24 @@ func currentThreadID() -> UInt {
     #else
     UInt(pthread_self())
     #endif
+}
+
+/// `Optional`, as a protocol: the type of ``FlatMapSubscription``'s `heldDownstream`, which is
+/// `Downstream?`, given as a generic parameter of the class rather than spelled in it. A class's
+/// deinit is never specialized: for a field of type `Optional<Downstream>` it looks up that
+/// type's metadata at run time, on every subscription (about 325 instructions); the metadata of
+/// a generic parameter is in the class's own (Docs/Performance.md).
+@usableFromInline
+protocol OptionalValue {
+    associatedtype Wrapped
+    init(_ some: Wrapped)
+    var asOptional: Wrapped? { get set }
+}
+
+extension Optional: OptionalValue {
+    @inlinable
+    var asOptional: Wrapped? {
+        _read { yield self }
+        _modify { yield &self }
+    }
 }
