@@ -4,6 +4,18 @@ import Testing
 
 @Suite("combineLatest(_:), CombineLatest3, CombineLatest4")
 struct CombineLatestTests {
+    /// Not as in Combine, which gives each of them a subscriber with an identifier of its own:
+    /// the subscribers a `combineLatest` gives its upstreams share the operator's `combineIdentifier`
+    /// (README, "Deviations from Combine"). Pinned so that a change is noticed.
+    @Test func upstreamSubscribersShareOneCombineIdentifier() {
+        var identifiers: [CombineIdentifier] = []
+        let upstream = AnyPublisherCapture<Int, Never> { identifiers.append($0.combineIdentifier) }
+        let cancellable = upstream.combineLatest(upstream).sink { _ in }
+        #expect(identifiers.count == 2)
+        #expect(identifiers.first == identifiers.last)
+        cancellable.cancel()
+    }
+
     typealias Boom = MergeTests.Boom
 
     // MARK: Marbles

@@ -6,6 +6,18 @@ import Testing
 
 @Suite("flatMap")
 struct FlatMapTests {
+    /// Not as in Combine, which gives each of them a subscriber with an identifier of its own:
+    /// the subscribers a `flatMap` gives its inner publishers share the operator's `combineIdentifier`
+    /// (README, "Deviations from Combine"). Pinned so that a change is noticed.
+    @Test func innerSubscribersShareOneCombineIdentifier() {
+        var identifiers: [CombineIdentifier] = []
+        let upstream = AnyPublisherCapture<Int, Never> { identifiers.append($0.combineIdentifier) }
+        let cancellable = Just(1).append(2).flatMap { _ in upstream }.sink { _ in }
+        #expect(identifiers.count == 2)
+        #expect(identifiers.first == identifiers.last)
+        cancellable.cancel()
+    }
+
     struct Boom: Error, Equatable {}
     typealias Inner = TestPublisher<Int, Boom>
     final class Box<Value>: @unchecked Sendable { var value: Value?; init(_ value: Value? = nil) { self.value = value } }

@@ -4,6 +4,18 @@ import Testing
 
 @Suite("merge(with:), Merge3…Merge8, MergeMany")
 struct MergeTests {
+    /// Not as in Combine, which gives each of them a subscriber with an identifier of its own:
+    /// the subscribers a `merge` gives its upstreams share the operator's `combineIdentifier`
+    /// (README, "Deviations from Combine"). Pinned so that a change is noticed.
+    @Test func upstreamSubscribersShareOneCombineIdentifier() {
+        var identifiers: [CombineIdentifier] = []
+        let upstream = AnyPublisherCapture<Int, Never> { identifiers.append($0.combineIdentifier) }
+        let cancellable = upstream.merge(with: upstream).sink { _ in }
+        #expect(identifiers.count == 2)
+        #expect(identifiers.first == identifiers.last)
+        cancellable.cancel()
+    }
+
     struct Boom: Error, Equatable {}
 
     // MARK: Marbles
