@@ -179,7 +179,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = LatestRules<Latest2<A.Output, B.Output>>
-            let combiner = CombiningSubscription<CombiningDownstream<S>, Rules>(downstream: subscriber, upstreamCount: 2)
+            let combiner = CombiningSubscription<S?, Rules>(downstream: subscriber, upstreamCount: 2)
             combiner.start()
             guard combiner.isRunning else { return }
             a.receive(subscriber: SlotSide<A.Output, S, Rules>(combiner, index: 0) { $0.a = $1 })
@@ -216,7 +216,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = LatestRules<Latest3<A.Output, B.Output, C.Output>>
-            let combiner = CombiningSubscription<CombiningDownstream<S>, Rules>(downstream: subscriber, upstreamCount: 3)
+            let combiner = CombiningSubscription<S?, Rules>(downstream: subscriber, upstreamCount: 3)
             combiner.start()
             guard combiner.isRunning else { return }
             a.receive(subscriber: SlotSide<A.Output, S, Rules>(combiner, index: 0) { $0.a = $1 })
@@ -258,7 +258,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = LatestRules<Latest4<A.Output, B.Output, C.Output, D.Output>>
-            let combiner = CombiningSubscription<CombiningDownstream<S>, Rules>(downstream: subscriber, upstreamCount: 4)
+            let combiner = CombiningSubscription<S?, Rules>(downstream: subscriber, upstreamCount: 4)
             combiner.start()
             guard combiner.isRunning else { return }
             a.receive(subscriber: SlotSide<A.Output, S, Rules>(combiner, index: 0) { $0.a = $1 })

@@ -154,7 +154,7 @@ extension Publishers.MergeMany: Equatable where Upstream: Equatable {}
 
 /// A merge's subscription (`Merge` to `Merge8`, `MergeMany`, for any number of upstreams).
 @usableFromInline
-typealias MergeSubscription<Downstream: Subscriber> = CombiningSubscription<CombiningDownstream<Downstream>, MergeRules<Downstream.Input>>
+typealias MergeSubscription<Downstream: Subscriber> = CombiningSubscription<Downstream?, MergeRules<Downstream.Input>>
 
 /// What a merge does with its upstreams' values.
 ///

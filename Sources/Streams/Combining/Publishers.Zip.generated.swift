@@ -175,7 +175,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = ZipRules<Zip2Storage<A.Output, B.Output>>
-            let zip = CombiningSubscription<CombiningDownstream<S>, Rules>(downstream: subscriber, upstreamCount: 2)
+            let zip = CombiningSubscription<S?, Rules>(downstream: subscriber, upstreamCount: 2)
             zip.start()
             guard zip.isRunning else { return }
             a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })
@@ -211,7 +211,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = ZipRules<Zip3Storage<A.Output, B.Output, C.Output>>
-            let zip = CombiningSubscription<CombiningDownstream<S>, Rules>(downstream: subscriber, upstreamCount: 3)
+            let zip = CombiningSubscription<S?, Rules>(downstream: subscriber, upstreamCount: 3)
             zip.start()
             guard zip.isRunning else { return }
             a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })
@@ -252,7 +252,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = ZipRules<Zip4Storage<A.Output, B.Output, C.Output, D.Output>>
-            let zip = CombiningSubscription<CombiningDownstream<S>, Rules>(downstream: subscriber, upstreamCount: 4)
+            let zip = CombiningSubscription<S?, Rules>(downstream: subscriber, upstreamCount: 4)
             zip.start()
             guard zip.isRunning else { return }
             a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })

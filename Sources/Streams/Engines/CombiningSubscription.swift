@@ -46,7 +46,7 @@ import Synchronization
 //   parameters (`Completion<Failure>?`, `Downstream?`, a type nested in the generic class)
 //   costs a generic metadata lookup at run time when the object dies. So the slots, the phase
 //   and the gathered requests are non-generic types, the pending completion is a
-//   `Completion<any Error>`, and the rules and the downstream's holder (``CombiningDownstream``)
+//   `Completion<any Error>`, and the rules and the downstream (`HeldDownstream`, see OptionalValue.swift)
 //   are stored properties whose types are generic parameters themselves.
 // - The completion's delivery carries the completion only: a small delivery is destroyed
 //   without the type's metadata. Its `deliver` takes the downstream and the rules itself,
@@ -276,41 +276,14 @@ protocol StoringRules: CombiningRules {
     mutating func valueStored(at index: Int, _ core: inout CombiningCore, paid: inout FIFOQueue<Output>) -> Output?
 }
 
-/// Where ``CombiningSubscription`` keeps its downstream: the subscriber, or `nil` once the stream
-/// has let go of it. (Always a ``CombiningDownstream``. The class is generic over this holder
-/// rather than over the downstream: its deinit, compiled once for every type, then finds the
-/// holder's type in the object's own class metadata instead of looking up
-/// `Optional<Downstream>` in the runtime's cache; Docs/Performance.md, "Combining: fewer objects
-/// and lookups per subscription".)
-@usableFromInline
-protocol CombiningDownstreamHolder {
-    associatedtype Downstream: Subscriber
-    var downstream: Downstream? { get set }
-    init(_ downstream: Downstream)
-    /// Takes the downstream out of `other`, leaving `nil` there.
-    init(taking other: inout Self)
-}
-
-/// A combining operator's downstream, or `nil` once let go of.
-@usableFromInline
-struct CombiningDownstream<Downstream: Subscriber>: CombiningDownstreamHolder {
-    @usableFromInline var downstream: Downstream?
-
-    @inlinable
-    init(_ downstream: Downstream) { self.downstream = downstream }
-
-    @inlinable
-    init(taking other: inout Self) { downstream = other.downstream.take() }
-}
-
 /// The subscription a combining operator's downstream receives; see the comment at the top of
 /// this file.
 @usableFromInline
-final class CombiningSubscription<Held: CombiningDownstreamHolder, Rules: CombiningRules>: Subscription,
+final class CombiningSubscription<HeldDownstream: OptionalValue, Rules: CombiningRules>: Subscription,
     CustomStringConvertible, SerialDelivery,
-    @unchecked Sendable  // `core`, `rules`, `serial` guarded by `lock`; `held` owned by the drain-token holder
-where Rules.Output == Held.Downstream.Input {
-    @usableFromInline typealias Downstream = Held.Downstream
+    @unchecked Sendable  // `core`, `rules`, `serial` guarded by `lock`; `heldDownstream` owned by the drain-token holder
+where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped.Input {
+    @usableFromInline typealias Downstream = HeldDownstream.Wrapped
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -324,7 +297,7 @@ where Rules.Output == Held.Downstream.Input {
         /// small delivery is destroyed without the type's metadata.)
         case completion(Subscribers.Completion<any Error>)
         /// What a cancelled stream lets go of.
-        case letGo(Held)
+        case letGo(Downstream?)
     }
 
     @usableFromInline let lock = Lock()
@@ -338,8 +311,14 @@ where Rules.Output == Held.Downstream.Input {
     /// The drain token (see ``DrainToken``). The subscribing thread holds it until the
     /// downstream has its subscription, so that nothing is delivered before (S2).
     @usableFromInline let token = DrainToken(held: true)
-    /// The downstream, until the stream lets go of it (see ``CombiningDownstreamHolder``).
-    @exclusivity(unchecked) @usableFromInline var held: Held
+    /// The downstream, `Downstream?` (a generic parameter, see ``OptionalValue``), until the
+    /// stream lets go of it.
+    @exclusivity(unchecked) @usableFromInline var heldDownstream: HeldDownstream
+    /// `heldDownstream`, as what it is: `Downstream?`.
+    @inlinable var downstream: Downstream? {
+        _read { yield heldDownstream.asOptional }
+        _modify { yield &heldDownstream.asOptional }
+    }
     /// `true` once the phase has left `running`: written with the lock held, read without.
     @usableFromInline let isOver = Atomic<Bool>(false)
     /// How many upstreams there are (the core's count, readable without the lock).
@@ -347,7 +326,7 @@ where Rules.Output == Held.Downstream.Input {
 
     @inlinable
     init(downstream: Downstream, upstreamCount: Int) {
-        held = Held(downstream)
+        heldDownstream = HeldDownstream(downstream)
         core = CombiningCore(upstreamCount: upstreamCount)
         self.upstreamCount = upstreamCount
     }
@@ -371,9 +350,9 @@ where Rules.Output == Held.Downstream.Input {
     func start() {
         // Moved out and back rather than copied (a retain and release fewer); this thread holds
         // the token, so nothing else touches it meanwhile.
-        let downstream = held.downstream.take().unsafelyUnwrapped
+        let downstream = self.downstream.take().unsafelyUnwrapped
         downstream.receive(subscription: self)
-        held.downstream = consume downstream
+        self.downstream = consume downstream
         // The usual case: the downstream only asked for values (or nothing), so there is
         // nothing to deliver yet and the token goes back without the lock.
         if upstreamCount != 0 && token.giveBackIfIdle() { return }
@@ -425,7 +404,7 @@ where Rules.Output == Held.Downstream.Input {
         let completion = core.completion.take()
         var downstream: Downstream?
         if takeTokenLocked() {
-            downstream = held.downstream.take()
+            downstream = self.downstream.take()
             giveBackTokenLocked()
         }
         lock.unlock()
@@ -556,7 +535,7 @@ where Rules.Output == Held.Downstream.Input {
             return .deliver(.work(work.requests, work.cancelling))
         }
         if case .done = core.phase {
-            return .stop(.letGo(Held(taking: &held)))
+            return .stop(.letGo(downstream.take()))
         }
         if let value = serial.pending.popFirst() {
             return .deliver(.value(value))
@@ -578,7 +557,7 @@ where Rules.Output == Held.Downstream.Input {
             // The phase is `done` and this thread keeps the token for good: nobody else touches
             // the downstream or the rules again (every other call checks the phase under the
             // lock first), so they are taken without the lock and let go of here (S7).
-            let downstream = held.downstream.take()
+            let downstream = self.downstream.take()
             var waiting = Rules()
             swap(&waiting, &rules)
             switch completion {
@@ -598,9 +577,9 @@ where Rules.Output == Held.Downstream.Input {
     func deliverValue(_ value: Output) -> Subscribers.Demand {
         // Moved out and back in rather than copied, which would retain and release it per
         // value; nothing else touches it while the token is held.
-        guard let downstream = held.downstream.take() else { return .none }
+        guard let downstream = self.downstream.take() else { return .none }
         let more = downstream.receive(value)
-        held.downstream = consume downstream
+        self.downstream = consume downstream
         return more
     }
 
@@ -682,14 +661,14 @@ struct SlotSide<Input, Downstream: Subscriber, Rules: StoringRules>: Subscriber,
 where Rules.Output == Downstream.Input {
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let combiner: CombiningSubscription<CombiningDownstream<Downstream>, Rules>
+    @usableFromInline let combiner: CombiningSubscription<Downstream?, Rules>
     @usableFromInline let index: Int
     @usableFromInline let store: (inout Rules.Storage, Input) -> Void
     /// The operator's identity, shared by its upstream subscribers.
     @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(combiner) }
 
     @inlinable
-    init(_ combiner: CombiningSubscription<CombiningDownstream<Downstream>, Rules>, index: Int,
+    init(_ combiner: CombiningSubscription<Downstream?, Rules>, index: Int,
          store: @escaping (inout Rules.Storage, Input) -> Void) {
         self.combiner = combiner
         self.index = index

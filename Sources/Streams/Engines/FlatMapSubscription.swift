@@ -859,23 +859,3 @@ func currentThreadID() -> UInt {
     UInt(pthread_self())
     #endif
 }
-
-/// `Optional`, as a protocol: the type of ``FlatMapSubscription``'s `heldDownstream`, which is
-/// `Downstream?`, given as a generic parameter of the class rather than spelled in it. A class's
-/// deinit is never specialized: for a field of type `Optional<Downstream>` it looks up that
-/// type's metadata at run time, on every subscription (about 325 instructions); the metadata of
-/// a generic parameter is in the class's own (Docs/Performance.md).
-@usableFromInline
-protocol OptionalValue {
-    associatedtype Wrapped
-    init(_ some: Wrapped)
-    var asOptional: Wrapped? { get set }
-}
-
-extension Optional: OptionalValue {
-    @inlinable
-    var asOptional: Wrapped? {
-        _read { yield self }
-        _modify { yield &self }
-    }
-}
