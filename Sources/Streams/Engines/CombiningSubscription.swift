@@ -46,8 +46,8 @@ import Synchronization
 //   parameters (`Completion<Failure>?`, `Downstream?`, a type nested in the generic class)
 //   costs a generic metadata lookup at run time when the object dies. So the slots, the phase
 //   and the gathered requests are non-generic types, the pending completion is a
-//   `Completion<any Error>`, and the rules and the downstream (`HeldDownstream`, see OptionalValue.swift)
-//   are stored properties whose types are generic parameters themselves.
+//   `Completion<any Error>`, and the rules and the downstream (`HeldDownstream`, see
+//   OptionalValue.swift) are stored properties whose types are generic parameters themselves.
 // - The completion's delivery carries the completion only: a small delivery is destroyed
 //   without the type's metadata. Its `deliver` takes the downstream and the rules itself,
 //   without the lock (once the phase is `done`, nothing else touches them).
