@@ -81,10 +81,32 @@ struct UpstreamSlot {
     enum State { case awaiting, subscribed, finished }
 
     @usableFromInline var state = State.awaiting
-    /// Set while `subscribed`.
-    @usableFromInline var subscription: (any Subscription)?
+    /// The upstream's subscription while `subscribed`, else a `NoSubscription` (an empty
+    /// struct). Not an optional: `state` says whether it is there, and testing or destroying a
+    /// `(any Subscription)?` goes through the runtime's value witnesses (see ``hold(_:)``).
+    @usableFromInline var subscription: any Subscription = NoSubscription()
 
     @inlinable init() {}
+
+    /// Makes the slot `subscribed`, holding `subscription`. Call on an `awaiting` slot. Generic,
+    /// so that where the subscription's type is known it is boxed once, directly; and written
+    /// over the `NoSubscription` held until then rather than assigned, which would destroy that
+    /// through the existential's witnesses first (nothing to destroy: an empty struct).
+    @inlinable
+    mutating func hold(_ subscription: some Subscription) {
+        state = .subscribed
+        withUnsafeMutablePointer(to: &self.subscription) { $0.initialize(to: subscription) }
+    }
+
+    /// Makes the slot `finished` and moves its subscription out, leaving `NoSubscription`. Call
+    /// on a `subscribed` slot.
+    @inlinable
+    mutating func finish() -> any Subscription {
+        state = .finished
+        var taken: any Subscription = NoSubscription()
+        swap(&taken, &subscription)
+        return taken
+    }
 }
 
 /// The slots of a combining operator's upstreams. The first two are stored inline, the others
@@ -119,10 +141,10 @@ struct UpstreamSlots {
     /// Calls `body` with the subscription of every upstream still subscribed.
     @inlinable
     func forEachSubscribed(_ body: (any Subscription) -> Void) {
-        if let subscription = first.subscription { body(subscription) }
-        if let subscription = second.subscription { body(subscription) }
-        for slot in others {
-            if let subscription = slot.subscription { body(subscription) }
+        if first.state == .subscribed { body(first.subscription) }
+        if second.state == .subscribed { body(second.subscription) }
+        for slot in others where slot.state == .subscribed {
+            body(slot.subscription)
         }
     }
 
@@ -131,10 +153,10 @@ struct UpstreamSlots {
     /// the compiler would copy the slots to keep the two accesses apart.)
     @inlinable
     func appendSubscribed<Element>(to list: inout ContiguousArray<Element>, _ make: (any Subscription) -> Element) {
-        if let subscription = first.subscription { list.append(make(subscription)) }
-        if let subscription = second.subscription { list.append(make(subscription)) }
-        for slot in others {
-            if let subscription = slot.subscription { list.append(make(subscription)) }
+        if first.state == .subscribed { list.append(make(first.subscription)) }
+        if second.state == .subscribed { list.append(make(second.subscription)) }
+        for slot in others where slot.state == .subscribed {
+            list.append(make(slot.subscription))
         }
     }
 }
@@ -225,10 +247,9 @@ struct CombiningCore {
     /// Gathers a request of `more` for upstream `index`, if it is still subscribed.
     @inlinable
     mutating func request(_ more: Subscribers.Demand, fromUpstream index: Int) {
-        if let subscription = slots.withSlot(at: index, { $0.subscription }) {
-            requests.append(UpstreamRequest(subscription, more))
-            hasWork = true
-        }
+        guard slots.state(at: index) == .subscribed else { return }
+        requests.append(UpstreamRequest(slots.withSlot(at: index) { $0.subscription }, more))
+        hasWork = true
     }
 
     /// Takes the gathered requests and cancels, to be made after unlocking.
@@ -415,17 +436,14 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     // MARK: The upstreams' signals
 
     @inlinable
-    func receive(subscription: any Subscription, at index: Int) {
+    func receive(subscription: some Subscription, at index: Int) {
         lock.lock()
         guard isRunningLocked, core.slots.state(at: index) == .awaiting else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        core.slots.withSlot(at: index) {
-            $0.state = .subscribed
-            $0.subscription = subscription
-        }
+        core.slots.withSlot(at: index) { $0.hold(subscription) }
         core.subscribedCount += 1
         let initial = rules.initialDemand(for: index, requested: core.requested)
         lock.unlock()
@@ -461,10 +479,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
             return
         }
         // The subscription is let go of after unlocking.
-        let subscription = core.slots.withSlot(at: index) {
-            $0.state = .finished
-            return $0.subscription.take()
-        }
+        let subscription = core.slots.withSlot(at: index) { $0.finish() }
         core.finishedCount += 1
         core.subscribedCount -= 1
         switch completion {
