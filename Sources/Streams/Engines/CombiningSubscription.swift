@@ -161,7 +161,8 @@ struct UpstreamSlots {
     }
 }
 
-/// A request for an upstream, gathered under the lock and made after unlocking.
+/// A request for an upstream, or (with a demand of `.none`, which is never requested) a cancel,
+/// gathered under the lock and made after unlocking.
 @usableFromInline
 struct UpstreamRequest {
     @usableFromInline let subscription: any Subscription
@@ -195,11 +196,11 @@ struct CombiningCore {
     @usableFromInline var subscribedCount = 0
     /// How many upstreams have completed.
     @usableFromInline var finishedCount = 0
-    /// Requests gathered under the lock, made after unlocking.
+    /// Requests and cancels gathered under the lock, made after unlocking (the cancels are
+    /// gathered when the stream ends). One list, not two: one field fewer to create and
+    /// destroy with every subscription.
     @usableFromInline var requests = ContiguousArray<UpstreamRequest>()
-    /// The upstreams to cancel after unlocking, gathered when the stream ended.
-    @usableFromInline var cancelling = ContiguousArray<any Subscription>()
-    /// Whether `requests` or `cancelling` has something to do.
+    /// Whether `requests` has something to do.
     @usableFromInline var hasWork = false
 
     @inlinable
@@ -225,7 +226,7 @@ struct CombiningCore {
     mutating func end<Failure>(_ completion: Subscribers.Completion<Failure>) {
         phase = .ending
         if subscribedCount > 0 {
-            slots.appendSubscribed(to: &cancelling) { $0 }
+            slots.appendSubscribed(to: &requests) { UpstreamRequest($0, .none) }
             slots = UpstreamSlots(count: 0)
             subscribedCount = 0
             hasWork = true
@@ -254,10 +255,9 @@ struct CombiningCore {
 
     /// Takes the gathered requests and cancels, to be made after unlocking.
     @inlinable
-    mutating func takeWork() -> (requests: ContiguousArray<UpstreamRequest>, cancelling: ContiguousArray<any Subscription>) {
-        let work = (requests, cancelling)
-        requests = []
-        cancelling = []
+    mutating func takeWork() -> ContiguousArray<UpstreamRequest> {
+        var work = ContiguousArray<UpstreamRequest>()
+        swap(&work, &requests)
         hasWork = false
         return work
     }
@@ -312,7 +312,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     @usableFromInline
     enum Delivery {
         /// Gathered requests and cancels for the upstreams.
-        case work(ContiguousArray<UpstreamRequest>, ContiguousArray<any Subscription>)
+        case work(ContiguousArray<UpstreamRequest>)
         case value(Output)
         /// The completion. (What the stream lets go of after it is taken by ``deliver(_:)``: a
         /// small delivery is destroyed without the type's metadata.)
@@ -489,7 +489,9 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
             core.end(completion)
         }
         unlockAndFlush()
-        withExtendedLifetime(subscription) {}
+        // Let go of after unlocking. (Not `withExtendedLifetime`, which is not inlined here: a
+        // generic call.)
+        _ = consume subscription
     }
 
     // MARK: Delivery (SerialDelivery)
@@ -529,7 +531,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         } else if core.hasWork {
             let work = core.takeWork()
             unlock()
-            perform(work.requests, work.cancelling)
+            perform(work)
         } else {
             unlock()
         }
@@ -546,8 +548,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         if returned != .none { addReturnedDemandLocked(returned) }
         if !isRunningLocked { isOver.store(true, ordering: .releasing) }
         if core.hasWork {
-            let work = core.takeWork()
-            return .deliver(.work(work.requests, work.cancelling))
+            return .deliver(.work(core.takeWork()))
         }
         if case .done = core.phase {
             return .stop(.letGo(downstream.take()))
@@ -563,8 +564,8 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     @inlinable
     func deliver(_ delivery: Delivery) -> DeliveryResult {
         switch delivery {
-        case .work(let requests, let cancelling):
-            perform(requests, cancelling)
+        case .work(let requests):
+            perform(requests)
             return .returned(.none)
         case .value(let value):
             return .returned(deliverValue(value))
@@ -619,12 +620,12 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         lock.unlock()
     }
 
-    /// Makes gathered requests and cancels. Cancels first: a failure cancels the other
-    /// upstreams before it is delivered.
+    /// Makes gathered requests and cancels (a demand of `.none`). Cancels first: a failure
+    /// cancels the other upstreams before it is delivered.
     @inlinable
-    func perform(_ requests: ContiguousArray<UpstreamRequest>, _ cancelling: ContiguousArray<any Subscription>) {
-        for subscription in cancelling { subscription.cancel() }
-        for request in requests { request.subscription.request(request.demand) }
+    func perform(_ requests: ContiguousArray<UpstreamRequest>) {
+        for request in requests where request.demand == .none { request.subscription.cancel() }
+        for request in requests where request.demand != .none { request.subscription.request(request.demand) }
     }
 }
 
