@@ -103,9 +103,11 @@ struct UpstreamSlot {
     @inlinable
     mutating func finish() -> any Subscription {
         state = .finished
-        var taken: any Subscription = NoSubscription()
-        swap(&taken, &subscription)
-        return taken
+        return withUnsafeMutablePointer(to: &subscription) {
+            let taken = $0.move()
+            $0.initialize(to: NoSubscription())
+            return taken
+        }
     }
 }
 
@@ -537,8 +539,10 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         }
     }
 
+    /// Nobody takes this engine's token without the lock (its holder gives it back without the
+    /// lock, but a free token has no holder): a free token is taken with a plain store.
     @inlinable
-    func takeTokenLocked() -> Bool { token.takeLocked() }
+    func takeTokenLocked() -> Bool { token.takeLockedWithoutRivals() }
 
     @inlinable
     func giveBackTokenLocked() { token.giveBackLocked() }
