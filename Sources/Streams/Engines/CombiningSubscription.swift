@@ -529,7 +529,11 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         case .done: due = false
         }
         if due, takeTokenLocked() {
-            drainLocked()
+            if case .ending = core.phase, !core.hasWork, serial.pending.isEmpty {
+                completeLocked()
+            } else {
+                drainLocked()
+            }
         } else if core.hasWork {
             let work = core.takeWork()
             unlock()
@@ -537,6 +541,34 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         } else {
             unlock()
         }
+    }
+
+    /// Delivers the completion at once, without the drain loop: call with the lock held, the
+    /// token taken, the phase `ending`, and nothing to do before the completion (no value paid
+    /// for, no request or cancel gathered). Returns with the lock released, keeping the token.
+    @inlinable
+    func completeLocked() {
+        core.phase = .done
+        isOver.store(true, ordering: .releasing)
+        let completion = core.completion.take().unsafelyUnwrapped
+        lock.unlock()
+        deliverCompletion(completion)
+    }
+
+    /// Delivers the completion and lets go of the downstream and the rules: call with the phase
+    /// `done`, the lock released and the token kept for good. Nobody else touches the
+    /// downstream or the rules again (every other call checks the phase under the lock first),
+    /// so they are taken without the lock and let go of here (S7).
+    @inlinable
+    func deliverCompletion(_ completion: Subscribers.Completion<any Error>) {
+        let downstream = self.downstream.take()
+        var waiting = Rules()
+        swap(&waiting, &rules)
+        switch completion {
+        case .finished: downstream?.receive(completion: .finished)
+        case .failure(let error): downstream?.receive(completion: .failure(error as! Failure))
+        }
+        withExtendedLifetime(waiting) {}
     }
 
     /// Nobody takes this engine's token without the lock (its holder gives it back without the
@@ -574,17 +606,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         case .value(let value):
             return .returned(deliverValue(value))
         case .completion(let completion):
-            // The phase is `done` and this thread keeps the token for good: nobody else touches
-            // the downstream or the rules again (every other call checks the phase under the
-            // lock first), so they are taken without the lock and let go of here (S7).
-            let downstream = self.downstream.take()
-            var waiting = Rules()
-            swap(&waiting, &rules)
-            switch completion {
-            case .finished: downstream?.receive(completion: .finished)
-            case .failure(let error): downstream?.receive(completion: .failure(error as! Failure))
-            }
-            withExtendedLifetime(waiting) {}
+            deliverCompletion(completion)
             // The token is kept: nothing may follow the completion.
             return .leave
         case .letGo:
