@@ -491,9 +491,9 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
             core.end(completion)
         }
         unlockAndFlush()
-        // Let go of after unlocking. (Not `withExtendedLifetime`, which is not inlined here: a
-        // generic call.)
-        _ = consume subscription
+        // Let go of after unlocking. (Without this the optimizer releases it before: nothing
+        // reads it after the slot gives it up.)
+        keepAlive(subscription)
     }
 
     // MARK: Delivery (SerialDelivery)
@@ -653,6 +653,18 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         for request in requests where request.demand == .none { request.subscription.cancel() }
         for request in requests where request.demand != .none { request.subscription.request(request.demand) }
     }
+}
+
+/// Keeps `value` alive up to this call, so that it is let go of after what comes before (an
+/// unlock), not earlier. `extendLifetime` where the compiler has it: `withExtendedLifetime`, a
+/// generic call with a closure, was not inlined in the engine's hot paths.
+@inlinable @inline(__always)
+func keepAlive<T>(_ value: borrowing T) {
+    #if compiler(>=6.2)
+    extendLifetime(value)
+    #else
+    withExtendedLifetime(value) {}
+    #endif
 }
 
 // MARK: - Side subscribers
