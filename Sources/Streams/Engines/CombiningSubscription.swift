@@ -61,6 +61,19 @@ import Synchronization
 //   gathered into an array only when some are still live.
 // - ``CombiningSubscription/isRunning``, asked before each upstream is subscribed, reads an
 //   atomic mirror of the phase instead of taking the lock.
+// - A slot holds its subscription as a plain existential, with `state` saying whether it is
+//   there (``UpstreamSlot/hold(_:)``, ``UpstreamSlot/finish()``): testing, assigning over and
+//   destroying a `(any Subscription)?` went through the runtime's generic `Optional` code.
+//   `receive(subscription:at:)` is generic, so where the subscription's type is known it is
+//   boxed once, for the slot.
+// - The requests and cancels gathered for the upstreams are one list (a cancel is a request of
+//   `.none`): one field fewer to create and destroy.
+// - Nobody takes the token without the lock, so a free token is taken with a plain store
+//   (``DrainToken/takeLockedWithoutRivals()``), not a compare-and-swap.
+// - A completion with nothing before it (no value paid for, no request or cancel gathered)
+//   goes down at once (`completeLocked()`), without the drain loop.
+// - What is let go of after unlocking is kept alive explicitly (`keepAlive`): the optimizer
+//   otherwise releases a value nothing reads any more as early as it likes, under the lock.
 
 /// The life of a combining operator's stream.
 @usableFromInline
