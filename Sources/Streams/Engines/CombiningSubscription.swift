@@ -61,6 +61,19 @@ import Synchronization
 //   gathered into an array only when some are still live.
 // - ``CombiningSubscription/isRunning``, asked before each upstream is subscribed, reads an
 //   atomic mirror of the phase instead of taking the lock.
+// - A slot holds its subscription as a plain existential, with `state` saying whether it is
+//   there (``UpstreamSlot/hold(_:)``, ``UpstreamSlot/finish()``): testing, assigning over and
+//   destroying a `(any Subscription)?` went through the runtime's generic `Optional` code.
+//   `receive(subscription:at:)` is generic, so where the subscription's type is known it is
+//   boxed once, for the slot.
+// - The requests and cancels gathered for the upstreams are one list (a cancel is a request of
+//   `.none`): one field fewer to create and destroy.
+// - Nobody takes the token without the lock, so a free token is taken with a plain store
+//   (``DrainToken/takeLockedWithoutRivals()``), not a compare-and-swap.
+// - A completion with nothing before it (no value paid for, no request or cancel gathered)
+//   goes down at once (`completeLocked()`), without the drain loop.
+// - What is let go of after unlocking is kept alive explicitly (`keepAlive`): the optimizer
+//   otherwise releases a value nothing reads any more as early as it likes, under the lock.
 
 /// The life of a combining operator's stream.
 @usableFromInline
@@ -81,10 +94,34 @@ struct UpstreamSlot {
     enum State { case awaiting, subscribed, finished }
 
     @usableFromInline var state = State.awaiting
-    /// Set while `subscribed`.
-    @usableFromInline var subscription: (any Subscription)?
+    /// The upstream's subscription while `subscribed`, else a `NoSubscription` (an empty
+    /// struct). Not an optional: `state` says whether it is there, and testing or destroying a
+    /// `(any Subscription)?` goes through the runtime's value witnesses (see ``hold(_:)``).
+    @usableFromInline var subscription: any Subscription = NoSubscription()
 
     @inlinable init() {}
+
+    /// Makes the slot `subscribed`, holding `subscription`. Call on an `awaiting` slot. Generic,
+    /// so that where the subscription's type is known it is boxed once, directly; and written
+    /// over the `NoSubscription` held until then rather than assigned, which would destroy that
+    /// through the existential's witnesses first (nothing to destroy: an empty struct).
+    @inlinable
+    mutating func hold(_ subscription: some Subscription) {
+        state = .subscribed
+        withUnsafeMutablePointer(to: &self.subscription) { $0.initialize(to: subscription) }
+    }
+
+    /// Makes the slot `finished` and moves its subscription out, leaving `NoSubscription`. Call
+    /// on a `subscribed` slot.
+    @inlinable
+    mutating func finish() -> any Subscription {
+        state = .finished
+        return withUnsafeMutablePointer(to: &subscription) {
+            let taken = $0.move()
+            $0.initialize(to: NoSubscription())
+            return taken
+        }
+    }
 }
 
 /// The slots of a combining operator's upstreams. The first two are stored inline, the others
@@ -119,10 +156,10 @@ struct UpstreamSlots {
     /// Calls `body` with the subscription of every upstream still subscribed.
     @inlinable
     func forEachSubscribed(_ body: (any Subscription) -> Void) {
-        if let subscription = first.subscription { body(subscription) }
-        if let subscription = second.subscription { body(subscription) }
-        for slot in others {
-            if let subscription = slot.subscription { body(subscription) }
+        if first.state == .subscribed { body(first.subscription) }
+        if second.state == .subscribed { body(second.subscription) }
+        for slot in others where slot.state == .subscribed {
+            body(slot.subscription)
         }
     }
 
@@ -131,15 +168,16 @@ struct UpstreamSlots {
     /// the compiler would copy the slots to keep the two accesses apart.)
     @inlinable
     func appendSubscribed<Element>(to list: inout ContiguousArray<Element>, _ make: (any Subscription) -> Element) {
-        if let subscription = first.subscription { list.append(make(subscription)) }
-        if let subscription = second.subscription { list.append(make(subscription)) }
-        for slot in others {
-            if let subscription = slot.subscription { list.append(make(subscription)) }
+        if first.state == .subscribed { list.append(make(first.subscription)) }
+        if second.state == .subscribed { list.append(make(second.subscription)) }
+        for slot in others where slot.state == .subscribed {
+            list.append(make(slot.subscription))
         }
     }
 }
 
-/// A request for an upstream, gathered under the lock and made after unlocking.
+/// A request for an upstream, or (with a demand of `.none`, which is never requested) a cancel,
+/// gathered under the lock and made after unlocking.
 @usableFromInline
 struct UpstreamRequest {
     @usableFromInline let subscription: any Subscription
@@ -173,11 +211,11 @@ struct CombiningCore {
     @usableFromInline var subscribedCount = 0
     /// How many upstreams have completed.
     @usableFromInline var finishedCount = 0
-    /// Requests gathered under the lock, made after unlocking.
+    /// Requests and cancels gathered under the lock, made after unlocking (the cancels are
+    /// gathered when the stream ends). One list, not two: one field fewer to create and
+    /// destroy with every subscription.
     @usableFromInline var requests = ContiguousArray<UpstreamRequest>()
-    /// The upstreams to cancel after unlocking, gathered when the stream ended.
-    @usableFromInline var cancelling = ContiguousArray<any Subscription>()
-    /// Whether `requests` or `cancelling` has something to do.
+    /// Whether `requests` has something to do.
     @usableFromInline var hasWork = false
 
     @inlinable
@@ -203,7 +241,7 @@ struct CombiningCore {
     mutating func end<Failure>(_ completion: Subscribers.Completion<Failure>) {
         phase = .ending
         if subscribedCount > 0 {
-            slots.appendSubscribed(to: &cancelling) { $0 }
+            slots.appendSubscribed(to: &requests) { UpstreamRequest($0, .none) }
             slots = UpstreamSlots(count: 0)
             subscribedCount = 0
             hasWork = true
@@ -225,18 +263,16 @@ struct CombiningCore {
     /// Gathers a request of `more` for upstream `index`, if it is still subscribed.
     @inlinable
     mutating func request(_ more: Subscribers.Demand, fromUpstream index: Int) {
-        if let subscription = slots.withSlot(at: index, { $0.subscription }) {
-            requests.append(UpstreamRequest(subscription, more))
-            hasWork = true
-        }
+        guard slots.state(at: index) == .subscribed else { return }
+        requests.append(UpstreamRequest(slots.withSlot(at: index) { $0.subscription }, more))
+        hasWork = true
     }
 
     /// Takes the gathered requests and cancels, to be made after unlocking.
     @inlinable
-    mutating func takeWork() -> (requests: ContiguousArray<UpstreamRequest>, cancelling: ContiguousArray<any Subscription>) {
-        let work = (requests, cancelling)
-        requests = []
-        cancelling = []
+    mutating func takeWork() -> ContiguousArray<UpstreamRequest> {
+        var work = ContiguousArray<UpstreamRequest>()
+        swap(&work, &requests)
         hasWork = false
         return work
     }
@@ -291,7 +327,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     @usableFromInline
     enum Delivery {
         /// Gathered requests and cancels for the upstreams.
-        case work(ContiguousArray<UpstreamRequest>, ContiguousArray<any Subscription>)
+        case work(ContiguousArray<UpstreamRequest>)
         case value(Output)
         /// The completion. (What the stream lets go of after it is taken by ``deliver(_:)``: a
         /// small delivery is destroyed without the type's metadata.)
@@ -415,17 +451,14 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     // MARK: The upstreams' signals
 
     @inlinable
-    func receive(subscription: any Subscription, at index: Int) {
+    func receive(subscription: some Subscription, at index: Int) {
         lock.lock()
         guard isRunningLocked, core.slots.state(at: index) == .awaiting else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        core.slots.withSlot(at: index) {
-            $0.state = .subscribed
-            $0.subscription = subscription
-        }
+        core.slots.withSlot(at: index) { $0.hold(subscription) }
         core.subscribedCount += 1
         let initial = rules.initialDemand(for: index, requested: core.requested)
         lock.unlock()
@@ -461,10 +494,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
             return
         }
         // The subscription is let go of after unlocking.
-        let subscription = core.slots.withSlot(at: index) {
-            $0.state = .finished
-            return $0.subscription.take()
-        }
+        let subscription = core.slots.withSlot(at: index) { $0.finish() }
         core.finishedCount += 1
         core.subscribedCount -= 1
         switch completion {
@@ -474,7 +504,9 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
             core.end(completion)
         }
         unlockAndFlush()
-        withExtendedLifetime(subscription) {}
+        // Let go of after unlocking. (Without this the optimizer releases it before: nothing
+        // reads it after the slot gives it up.)
+        keepAlive(subscription)
     }
 
     // MARK: Delivery (SerialDelivery)
@@ -510,18 +542,52 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         case .done: due = false
         }
         if due, takeTokenLocked() {
-            drainLocked()
+            if case .ending = core.phase, !core.hasWork, serial.pending.isEmpty {
+                completeLocked()
+            } else {
+                drainLocked()
+            }
         } else if core.hasWork {
             let work = core.takeWork()
             unlock()
-            perform(work.requests, work.cancelling)
+            perform(work)
         } else {
             unlock()
         }
     }
 
+    /// Delivers the completion at once, without the drain loop: call with the lock held, the
+    /// token taken, the phase `ending`, and nothing to do before the completion (no value paid
+    /// for, no request or cancel gathered). Returns with the lock released, keeping the token.
     @inlinable
-    func takeTokenLocked() -> Bool { token.takeLocked() }
+    func completeLocked() {
+        core.phase = .done
+        isOver.store(true, ordering: .releasing)
+        let completion = core.completion.take().unsafelyUnwrapped
+        lock.unlock()
+        deliverCompletion(completion)
+    }
+
+    /// Delivers the completion and lets go of the downstream and the rules: call with the phase
+    /// `done`, the lock released and the token kept for good. Nobody else touches the
+    /// downstream or the rules again (every other call checks the phase under the lock first),
+    /// so they are taken without the lock and let go of here (S7).
+    @inlinable
+    func deliverCompletion(_ completion: Subscribers.Completion<any Error>) {
+        let downstream = self.downstream.take()
+        var waiting = Rules()
+        swap(&waiting, &rules)
+        switch completion {
+        case .finished: downstream?.receive(completion: .finished)
+        case .failure(let error): downstream?.receive(completion: .failure(error as! Failure))
+        }
+        withExtendedLifetime(waiting) {}
+    }
+
+    /// Nobody takes this engine's token without the lock (its holder gives it back without the
+    /// lock, but a free token has no holder): a free token is taken with a plain store.
+    @inlinable
+    func takeTokenLocked() -> Bool { token.takeLockedWithoutRivals() }
 
     @inlinable
     func giveBackTokenLocked() { token.giveBackLocked() }
@@ -531,8 +597,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         if returned != .none { addReturnedDemandLocked(returned) }
         if !isRunningLocked { isOver.store(true, ordering: .releasing) }
         if core.hasWork {
-            let work = core.takeWork()
-            return .deliver(.work(work.requests, work.cancelling))
+            return .deliver(.work(core.takeWork()))
         }
         if case .done = core.phase {
             return .stop(.letGo(downstream.take()))
@@ -548,23 +613,13 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     @inlinable
     func deliver(_ delivery: Delivery) -> DeliveryResult {
         switch delivery {
-        case .work(let requests, let cancelling):
-            perform(requests, cancelling)
+        case .work(let requests):
+            perform(requests)
             return .returned(.none)
         case .value(let value):
             return .returned(deliverValue(value))
         case .completion(let completion):
-            // The phase is `done` and this thread keeps the token for good: nobody else touches
-            // the downstream or the rules again (every other call checks the phase under the
-            // lock first), so they are taken without the lock and let go of here (S7).
-            let downstream = self.downstream.take()
-            var waiting = Rules()
-            swap(&waiting, &rules)
-            switch completion {
-            case .finished: downstream?.receive(completion: .finished)
-            case .failure(let error): downstream?.receive(completion: .failure(error as! Failure))
-            }
-            withExtendedLifetime(waiting) {}
+            deliverCompletion(completion)
             // The token is kept: nothing may follow the completion.
             return .leave
         case .letGo:
@@ -604,13 +659,25 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         lock.unlock()
     }
 
-    /// Makes gathered requests and cancels. Cancels first: a failure cancels the other
-    /// upstreams before it is delivered.
+    /// Makes gathered requests and cancels (a demand of `.none`). Cancels first: a failure
+    /// cancels the other upstreams before it is delivered.
     @inlinable
-    func perform(_ requests: ContiguousArray<UpstreamRequest>, _ cancelling: ContiguousArray<any Subscription>) {
-        for subscription in cancelling { subscription.cancel() }
-        for request in requests { request.subscription.request(request.demand) }
+    func perform(_ requests: ContiguousArray<UpstreamRequest>) {
+        for request in requests where request.demand == .none { request.subscription.cancel() }
+        for request in requests where request.demand != .none { request.subscription.request(request.demand) }
     }
+}
+
+/// Keeps `value` alive up to this call, so that it is let go of after what comes before (an
+/// unlock), not earlier. `extendLifetime` where the compiler has it: `withExtendedLifetime`, a
+/// generic call with a closure, was not inlined in the engine's hot paths.
+@inlinable @inline(__always)
+func keepAlive<T>(_ value: borrowing T) {
+    #if compiler(>=6.2)
+    extendLifetime(value)
+    #else
+    withExtendedLifetime(value) {}
+    #endif
 }
 
 // MARK: - Side subscribers

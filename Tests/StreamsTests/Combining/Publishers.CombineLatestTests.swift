@@ -323,6 +323,48 @@ struct CombineLatestTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    /// An upstream's subscription is let go of after the engine unlocks: its deinit may call
+    /// back into the stream (here it asks for more), which would deadlock under the lock. (The
+    /// optimizer once moved that release before the unlock: `swift test -c release` checks it.)
+    @Test(.timeLimit(.minutes(1)))
+    func aFinishedUpstreamsSubscriptionIsLetGoOfAfterUnlocking() {
+        final class Upstream: Publisher, @unchecked Sendable {
+            typealias Output = Int
+            typealias Failure = Never
+            final class Handle: Subscription, @unchecked Sendable {
+                var onDeinit: (() -> Void)?
+                func request(_ demand: Subscribers.Demand) {}
+                func cancel() {}
+                deinit { onDeinit?() }
+            }
+            var subscriber: AnySubscriber<Int, Never>?
+            /// Held only by the subscriber: the combining engine's slot.
+            weak var handle: Handle?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                let handle = Handle()
+                self.handle = handle
+                self.subscriber = AnySubscriber(subscriber)
+                subscriber.receive(subscription: handle)
+            }
+        }
+        let first = Upstream()
+        let second = Upstream()
+        let subscriber = RecordingSubscriber<(Int, Int), Never>()
+        first.combineLatest(second).subscribe(subscriber)
+        var deinitRan = false
+        first.handle?.onDeinit = {
+            subscriber.request(.max(1))
+            deinitRan = true
+        }
+        _ = second.subscriber?.receive(1)
+        first.subscriber?.receive(completion: .finished)
+        #expect(deinitRan)
+        second.subscriber?.receive(completion: .finished)
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.completion == .finished)
+        #expect(subscriber.violations.isEmpty)
+    }
+
     // MARK: Description
 
     @Test func subscriptionIsNamedAsInCombine() {
