@@ -108,7 +108,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         _modify { yield &heldDownstream.asOptional }
     }
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> NewPublisher)?
-    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
+    @exclusivity(unchecked) @usableFromInline var upstream = HeldSubscription.none
     /// Whether the upstream has sent its subscription (a second one is cancelled).
     @exclusivity(unchecked) @usableFromInline var upstreamSubscribed = false
     @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
@@ -152,10 +152,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @exclusivity(unchecked) @usableFromInline var inPlaceUnlimited = false
     /// The inner's subscription, kept only if the inner had not completed when the request
     /// made in `innerSubscribed` returned (an inner that completes during it needs it no more).
-    @exclusivity(unchecked) @usableFromInline var inPlaceSubscription: (any Subscription)?
-    /// Whether `inPlaceSubscription` is set (a flag: testing the existential for `nil` is a
-    /// call into its value witnesses).
-    @exclusivity(unchecked) @usableFromInline var inPlaceKept = false
+    @exclusivity(unchecked) @usableFromInline var inPlaceSubscription = HeldSubscription.none
     /// Whether the inner has sent its subscription (its values are taken from then on, S2).
     @exclusivity(unchecked) @usableFromInline var inPlaceSubscribed = false
     /// Whether the inner has completed.
@@ -186,7 +183,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         upstreamSubscribed = true
-        upstream = subscription
+        upstream = .some(subscription)
         lock.unlock()
         if maxPublishers != .none { subscription.request(maxPublishers) }
     }
@@ -316,10 +313,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             subscription.request(inPlaceUnlimited ? .unlimited : .max(1))
             // An inner that completed during the request (`Just`, a sequence...) needs its
             // subscription no more: it is not kept (no retain, no release through `Optional`).
-            if !inPlaceEnded {
-                inPlaceKept = true
-                inPlaceSubscription = subscription
-            }
+            if !inPlaceEnded { inPlaceSubscription = .some(subscription) }
             return
         }
         lock.lock()
@@ -332,7 +326,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let unlimited = demand == .unlimited
         withSlot(slot) {
             $0.isSubscribed = true
-            $0.subscription = subscription
+            $0.subscription = .some(subscription)
             $0.isUnlimited = unlimited
         }
         lock.unlock()
@@ -393,7 +387,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         if inPlaceUnlimited && token.isIdle {
             let downstream = self.downstream.take().unsafelyUnwrapped
             _ = downstream.receive(value)  // more demand than `.unlimited` changes nothing
-            self.downstream = downstream
+            putBack(downstream)
             return .none
         }
         lock.lock()
@@ -417,7 +411,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         lock.unlock()
         let more = downstream.receive(value)
         // No lock to put it back: the token is this thread's until the window closes.
-        self.downstream = downstream
+        putBack(downstream)
         guard more != .none && !inPlaceUnlimited else { return next }
         lock.lock()
         var unlimiting: ContiguousArray<any Subscription>?
@@ -432,6 +426,15 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         return next
     }
 
+    /// Puts back the downstream that the token holder took out for a call: the field is `nil`
+    /// (whatever happened during the call left the downstream to the holder), so it is
+    /// initialized over, which skips releasing the `nil` (Docs/Performance.md, "The downstream
+    /// put back without a release").
+    @inlinable @inline(__always)
+    func putBack(_ downstream: __owned Downstream) {
+        withUnsafeMutablePointer(to: &heldDownstream) { $0.initialize(to: HeldDownstream(downstream)) }
+    }
+
     @inlinable
     func innerCompleted(_ completion: Subscribers.Completion<Failure>, slot: Int, generation: Int) {
         if isInPlace(slot, generation) {
@@ -439,11 +442,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             guard inPlaceSubscribed, !inPlaceEnded else { return }
             inPlaceEnded = true
             // An ended inner's subscription is not kept (see `innerSubscribed`): once ended,
-            // `inPlaceSubscription` is `nil`.
-            if inPlaceKept {
-                inPlaceKept = false
-                inPlaceSubscription = nil
-            }
+            // `inPlaceSubscription` is `.none`.
+            inPlaceSubscription = .none
             if case .failure(let failure) = completion {
                 inPlaceFailed = true
                 inPlaceCompletion = .failure(failure)
@@ -463,13 +463,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
         switch completion {
         case .finished:
-            let upstream = upstreamFinished || maxPublishers == .unlimited ? nil : self.upstream
+            let upstream = upstreamFinished || maxPublishers == .unlimited ? .none : self.upstream
             if upstreamFinished && liveInners == 0 {
                 deliverEnding(end(with: .finished))
             } else {
                 lock.unlock()
             }
-            upstream?.request(.max(1))
+            upstream.request(.max(1))
         case .failure(let failure):
             deliverEnding(end(with: .failure(failure)))
         }
@@ -524,8 +524,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func closeInPlaceInGeneral() {
         let slot = inPlaceSlot
         let generation = inPlaceGeneration
-        let subscription = inPlaceKept ? inPlaceSubscription.take() : nil
-        inPlaceKept = false
+        let subscription = inPlaceSubscription.take().optional
         let ended = inPlaceEnded
         let failure = inPlaceFailed ? inPlaceCompletion.take() : nil
         inPlaceSubscribed = false
@@ -543,13 +542,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             // The stream ended, or another thread completed the inner, during the call.
             cancelling = subscription
         } else if ended {
-            cancelling = release(slot)  // a second subscription, from another thread
+            cancelling = release(slot).optional  // a second subscription, from another thread
             if case .failure(let failure) = failure {  // stored from a `Failure`
                 ending = end(with: .failure(failure as! Failure))
             } else if upstreamFinished && liveInners == 0 {
                 ending = end(with: .finished)
             } else if !upstreamFinished && maxPublishers != .unlimited {
-                askUpstream = upstream
+                askUpstream = upstream.optional
             }
         } else if let subscription {
             if withSlot(slot, { $0.isSubscribed }) {
@@ -559,7 +558,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 if unlimited && !inPlaceUnlimited { unlimiting = subscription }
                 withSlot(slot) {
                     $0.isSubscribed = true
-                    $0.subscription = subscription
+                    $0.subscription = .some(subscription)
                     $0.isUnlimited = unlimited
                 }
             }
@@ -632,7 +631,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             giveBackTokenLocked()
         }
         lock.unlock()
-        upstream?.cancel()
+        upstream.cancel()
         for subscription in subscriptions { subscription.cancel() }
         _ = (transform, waiting, downstream)
     }
@@ -652,7 +651,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         for slot in 0...otherSlots.count {
             // One without its subscription yet asks for `.unlimited` when it gets it.
             let subscription = withSlot(slot) { inner -> (any Subscription)? in
-                guard inner.isLive, !inner.isUnlimited, let subscription = inner.subscription else { return nil }
+                guard inner.isLive, !inner.isUnlimited, case .some(let subscription) = inner.subscription else { return nil }
                 inner.isUnlimited = true
                 return subscription
             }
@@ -664,7 +663,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Frees the slot of an inner that is over; returns its subscription, to be let go after
     /// unlocking.
     @inlinable
-    func release(_ slot: Int) -> (any Subscription)? {
+    func release(_ slot: Int) -> HeldSubscription {
         liveInners -= 1
         if !otherSlots.isEmpty { freeSlots.append(slot) }
         return withSlot(slot) {
@@ -711,7 +710,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func releaseAll(into subscriptions: inout ContiguousArray<any Subscription>) {
         guard liveInners > 0 else { return }
         for slot in 0...otherSlots.count where withSlot(slot, { $0.isLive }) {
-            if let subscription = release(slot) { subscriptions.append(subscription) }
+            if case .some(let subscription) = release(slot) { subscriptions.append(subscription) }
         }
     }
 
@@ -739,7 +738,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func end(with completion: Subscribers.Completion<Failure>) -> Ending {
         isActive = false
         var subscriptions = ContiguousArray<any Subscription>()
-        if let upstream = self.upstream.take() { subscriptions.append(upstream) }
+        if case .some(let upstream) = self.upstream.take() { subscriptions.append(upstream) }
         releaseAll(into: &subscriptions)
         var dropped = FIFOQueue<Waiting>()
         if case .failure = completion {
@@ -827,7 +826,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         guard demand != .none, let waiting = serial.pending.popFirst() else { return .stop(nil) }
         demand -= 1
         let next = withSlot(waiting.slot) {
-            $0.isLive && $0.generation == waiting.generation && !$0.isUnlimited ? $0.subscription : nil
+            $0.isLive && $0.generation == waiting.generation && !$0.isUnlimited ? $0.subscription.optional : nil
         }
         return .deliver(.value(waiting.value, next: next))
     }
@@ -836,7 +835,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 /// One inner publisher's state in a ``FlatMapSubscription``, guarded by its lock.
 @usableFromInline
 struct FlatMapInnerSlot {
-    @usableFromInline var subscription: (any Subscription)?
+    @usableFromInline var subscription = HeldSubscription.none
     /// Counts the inners that had this slot; the live one's signals carry it.
     @usableFromInline var generation = 0
     @usableFromInline var isLive = false
@@ -847,6 +846,47 @@ struct FlatMapInnerSlot {
 
     @inlinable
     init() {}
+}
+
+/// A subscription the engine holds, or none: `(any Subscription)?` as an enum of its own.
+///
+/// Why not `Optional`: an existential is destroyed through its value witnesses, and for
+/// `Optional<any Subscription>` the compiler does that through the standard library's generic
+/// `Optional` witnesses (a metadata lookup, then about 60 instructions even when it is `nil`),
+/// in the class's deinit and wherever a field or local of that type is overwritten or dropped.
+/// A non-generic enum gets witnesses of its own: its `none` is seen inline, in a few
+/// instructions. (Docs/Performance.md, "flatMap: fewer costs per subscription".)
+@usableFromInline
+enum HeldSubscription {
+    case none
+    case some(any Subscription)
+
+    /// As an `Optional`, for the paths that are not per subscription.
+    @inlinable
+    var optional: (any Subscription)? {
+        if case .some(let subscription) = self { return subscription }
+        return nil
+    }
+
+    /// Returns the subscription held, and holds none.
+    @inlinable
+    mutating func take() -> HeldSubscription {
+        var taken = HeldSubscription.none
+        swap(&self, &taken)
+        return taken
+    }
+
+    /// Cancels the subscription held, if any.
+    @inlinable
+    func cancel() {
+        if case .some(let subscription) = self { subscription.cancel() }
+    }
+
+    /// Asks the subscription held, if any, for `demand`.
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        if case .some(let subscription) = self { subscription.request(demand) }
+    }
 }
 
 /// The calling thread's id, for telling whether a signal comes from inside a call this thread
