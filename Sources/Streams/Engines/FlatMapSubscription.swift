@@ -153,6 +153,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// The inner's subscription, kept only if the inner had not completed when the request
     /// made in `innerSubscribed` returned (an inner that completes during it needs it no more).
     @exclusivity(unchecked) @usableFromInline var inPlaceSubscription = HeldSubscription.none
+    /// Whether `inPlaceSubscription` is set (a flag: reading the enum's case from the field
+    /// copies the existential).
+    @exclusivity(unchecked) @usableFromInline var inPlaceKept = false
     /// Whether the inner has sent its subscription (its values are taken from then on, S2).
     @exclusivity(unchecked) @usableFromInline var inPlaceSubscribed = false
     /// Whether the inner has completed.
@@ -313,7 +316,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             subscription.request(inPlaceUnlimited ? .unlimited : .max(1))
             // An inner that completed during the request (`Just`, a sequence...) needs its
             // subscription no more: it is not kept (no retain, no release through `Optional`).
-            if !inPlaceEnded { inPlaceSubscription = .some(subscription) }
+            if !inPlaceEnded {
+                inPlaceKept = true
+                inPlaceSubscription = .some(subscription)
+            }
             return
         }
         lock.lock()
@@ -443,7 +449,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             inPlaceEnded = true
             // An ended inner's subscription is not kept (see `innerSubscribed`): once ended,
             // `inPlaceSubscription` is `.none`.
-            inPlaceSubscription = .none
+            if inPlaceKept {
+                inPlaceKept = false
+                inPlaceSubscription = .none
+            }
             if case .failure(let failure) = completion {
                 inPlaceFailed = true
                 inPlaceCompletion = .failure(failure)
@@ -524,7 +533,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func closeInPlaceInGeneral() {
         let slot = inPlaceSlot
         let generation = inPlaceGeneration
-        let subscription = inPlaceSubscription.take().optional
+        let subscription = inPlaceKept ? inPlaceSubscription.take().optional : nil
+        inPlaceKept = false
         let ended = inPlaceEnded
         let failure = inPlaceFailed ? inPlaceCompletion.take() : nil
         inPlaceSubscribed = false
