@@ -195,7 +195,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         lock.lock()
         // Before the upstream's subscription, or after its end, a value is ignored (S2).
-        guard isActive, upstreamSubscribed, let transform else {
+        guard isActive, upstreamSubscribed, transform != nil else {
             lock.unlock()
             return .none
         }
@@ -216,10 +216,19 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             inPlaceThread.store(currentThreadID(), ordering: .relaxed)
         } else {
             liveInners += 1
+            let transform = self.transform.unsafelyUnwrapped
+            lock.unlock()
+            transform(input).receive(subscriber: Inner(parent: self, slot: slot, generation: generation))
+            return .none
         }
         lock.unlock()
-        transform(input).receive(subscriber: Inner(parent: self, slot: slot, generation: generation))
-        if inPlace { closeInPlace() }
+        // While the window is open, `transform` is this thread's (``takeTransformLocked()``):
+        // it is moved out for the call and back, without a copy.
+        let transform = self.transform.take().unsafelyUnwrapped
+        let publisher = transform(input)
+        putBack(transform: consume transform)
+        publisher.receive(subscriber: Inner(parent: self, slot: slot, generation: generation))
+        closeInPlace()
         return .none
     }
 
@@ -234,7 +243,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         commitInPlaceLocked()  // only an upstream that breaks S3 completes during a subscribe
         upstreamFinished = true
         let upstream = self.upstream.take()
-        let transform = self.transform.take()
+        let transform = takeTransformLocked()
         if completeAtOnceLocked(completion) { return }
         switch completion {
         case .finished:
@@ -302,6 +311,21 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         if !otherSlots.isEmpty, let index = freeSlots.lastIndex(of: inPlaceSlot) {
             freeSlots.remove(at: index)
         }
+    }
+
+    /// Takes `transform`, to be let go of after unlocking, unless an in-place window is open:
+    /// its thread may be calling `transform`, which it does without a copy (``receive(_:)``),
+    /// so `transform` is then left to it, and the token marked so that it closes the window
+    /// under the lock and lets go of `transform` there (``closeInPlace()``). Call with the lock
+    /// held.
+    @inlinable
+    func takeTransformLocked() -> ((UpstreamOutput) -> NewPublisher)? {
+        if inPlaceThread.load(ordering: .acquiring) != 0 {
+            guard takeTokenLocked() else { return nil }  // marked: the window's thread lets go of it
+            // The token was free: the window closed meanwhile (see ``commitInPlaceLocked()``).
+            giveBackTokenLocked()
+        }
+        return transform.take()
     }
 
     @inlinable
@@ -441,6 +465,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         withUnsafeMutablePointer(to: &heldDownstream) { $0.initialize(to: HeldDownstream(downstream)) }
     }
 
+    /// Puts back `transform`, moved out of its (then `nil`) field for a call, the same way.
+    @inlinable @inline(__always)
+    func putBack(transform: __owned @escaping (UpstreamOutput) -> NewPublisher) {
+        withUnsafeMutablePointer(to: &self.transform) { $0.initialize(to: transform) }
+    }
+
     @inlinable
     func innerCompleted(_ completion: Subscribers.Completion<Failure>, slot: Int, generation: Int) {
         if isInPlace(slot, generation) {
@@ -507,6 +537,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         } else {
             lock.lock()
         }
+        // The stream ended, or the upstream finished, while the window was open: `transform`,
+        // left to this thread (``takeTransformLocked()``), is let go of after unlocking.
+        let leftover = isActive && !upstreamFinished ? nil : transform.take()
+        defer { withExtendedLifetime(leftover) {} }
         makeInPlaceLiveLocked()
         inPlaceThread.store(0, ordering: .relaxed)
         // The common case, first: the inner finished in place, and nothing else is to be done.
@@ -632,7 +666,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         var subscriptions = ContiguousArray<any Subscription>()
         releaseAll(into: &subscriptions)
         let upstream = self.upstream.take()
-        let transform = self.transform.take()
+        let transform = takeTransformLocked()
         let waiting = serial.pending.takeAll()
         // The token holder owns the downstream: it lets go of it when it sees the cancel.
         var downstream: Downstream?
@@ -765,7 +799,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         case .finished: .finished
         case .failure(let failure): .failure(failure)
         }
-        return Ending(subscriptions: subscriptions, leftovers: (self.transform.take(), dropped))
+        return Ending(subscriptions: subscriptions, leftovers: (takeTransformLocked(), dropped))
     }
 
     /// Delivers `completion` at once if nothing is left to do before it: no inner is live,
@@ -779,7 +813,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         isActive = false
         isTerminated = true
         let downstream = self.downstream.take()
-        let transform = self.transform.take()
+        let transform = takeTransformLocked()
         lock.unlock()
         downstream.unsafelyUnwrapped.receive(completion: completion)
         _ = transform
