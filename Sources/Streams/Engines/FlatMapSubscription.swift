@@ -330,6 +330,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func innerSubscribed(_ subscription: any Subscription, slot: Int, generation: Int) {
+        innerSubscribed(opened: subscription, slot: slot, generation: generation)
+    }
+
+    /// ``innerSubscribed(_:slot:generation:)``, on the subscription's own type: it is boxed
+    /// into an existential (a retain) only where it is kept.
+    @inlinable
+    func innerSubscribed<S: Subscription>(opened subscription: S, slot: Int, generation: Int) {
         if isInPlace(slot, generation) {
             // Settled under the lock when the subscribe call returns.
             guard !inPlaceSubscribed, !inPlaceEnded else {
@@ -342,7 +349,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             // subscription no more: it is not kept (no retain, no release through `Optional`).
             if !inPlaceEnded {
                 inPlaceKept = true
-                inPlaceSubscription = .some(subscription)
+                inPlaceSubscription = HeldSubscription(copying: subscription)
             }
             return
         }
@@ -356,7 +363,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let unlimited = demand == .unlimited
         withSlot(slot) {
             $0.isSubscribed = true
-            $0.subscription = .some(subscription)
+            $0.subscription = HeldSubscription(copying: subscription)
             $0.isUnlimited = unlimited
         }
         lock.unlock()
@@ -682,16 +689,16 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     // MARK: Bookkeeping (lock held)
 
-    /// Adds to the downstream's demand. When that makes it `.unlimited`, marks every live
-    /// inner unlimited and returns their subscriptions, to be asked for `.unlimited` after
-    /// unlocking.
+    /// Adds to the downstream's demand. When that makes it `.unlimited` and inners are live,
+    /// marks each of them unlimited and returns their subscriptions, to be asked for
+    /// `.unlimited` after unlocking.
     @inlinable
     func addDemand(_ more: Subscribers.Demand) -> ContiguousArray<any Subscription>? {
         if demand == .unlimited { return nil }
         demand += more
         guard demand == .unlimited else { return nil }
+        if liveInners == 0 { return nil }
         var subscriptions = ContiguousArray<any Subscription>()
-        if liveInners == 0 { return subscriptions }
         for slot in 0...otherSlots.count {
             // One without its subscription yet asks for `.unlimited` when it gets it.
             let subscription = withSlot(slot) { inner -> (any Subscription)? in
@@ -812,10 +819,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         guard liveInners == 0, upstreamFinished, serial.pending.isEmpty, takeTokenLocked() else { return false }
         isActive = false
         isTerminated = true
-        let downstream = self.downstream.take()
+        let downstream = self.downstream.take().unsafelyUnwrapped
         let transform = takeTransformLocked()
         lock.unlock()
-        downstream.unsafelyUnwrapped.receive(completion: completion)
+        downstream.receive(completion: completion)
         _ = transform
         return true
     }
@@ -904,6 +911,14 @@ struct FlatMapInnerSlot {
 enum HeldSubscription {
     case none
     case some(any Subscription)
+
+    /// Holds a copy of `subscription`. Not inlined: where a subscription is received but not
+    /// always kept (``FlatMapSubscription/innerSubscribed(_:slot:generation:)``), the compiler
+    /// otherwise copies it on entry, a retain and a release on every path.
+    @inlinable @inline(never)
+    init(copying subscription: any Subscription) {
+        self = .some(subscription)
+    }
 
     /// As an `Optional`, for the paths that are not per subscription.
     @inlinable
