@@ -55,11 +55,17 @@ import Synchronization
 /// holder (queues a value, ends the stream, cancels, commits the in-place inner) marks it, so
 /// under unlimited demand an in-place value whose token is unmarked goes down without the
 /// lock, and a window whose token is unmarked is closed without it. (`W6`: one lock round trip
-/// per inner instead of 5; see Docs/Performance.md.)
+/// per inner instead of 5; see Docs/Performance.md.) While the window is open, `transform` is
+/// the subscribing thread's: it moves it out of its field for the call and back, with no
+/// retain or release, and whoever ends the stream meanwhile leaves it to that thread
+/// (``takeTransformLocked()``), which lets go of it when it closes the window.
 ///
 /// **Ending.** `cancel()` and the completion let go of the downstream, the upstream and inner
 /// subscriptions, `transform` and the waiting values, after unlocking (S7); if `cancel()` comes
-/// while the token holder is delivering, the holder lets go of the downstream when it is done.
+/// while the token holder is delivering, the holder lets go of the downstream when it is done,
+/// and if it comes while an inner is subscribed in place, the subscribing thread lets go of
+/// `transform` when the subscribe call has returned. Subscriptions are held as
+/// ``HeldSubscription``s, not `Optional`s (see its doc).
 /// A completion that finds nothing left to do before it (no live inner, no waiting value, the
 /// upstream over, the token free) goes down at once (``completeAtOnceLocked(_:)``), without
 /// the drain loop.
@@ -349,7 +355,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             // subscription no more: it is not kept (no retain, no release through `Optional`).
             if !inPlaceEnded {
                 inPlaceKept = true
-                inPlaceSubscription = HeldSubscription(copying: subscription)
+                inPlaceSubscription = .some(subscription)
             }
             return
         }
@@ -363,7 +369,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let unlimited = demand == .unlimited
         withSlot(slot) {
             $0.isSubscribed = true
-            $0.subscription = HeldSubscription(copying: subscription)
+            $0.subscription = .some(subscription)
             $0.isUnlimited = unlimited
         }
         lock.unlock()
@@ -911,14 +917,6 @@ struct FlatMapInnerSlot {
 enum HeldSubscription {
     case none
     case some(any Subscription)
-
-    /// Holds a copy of `subscription`. Not inlined: where a subscription is received but not
-    /// always kept (``FlatMapSubscription/innerSubscribed(_:slot:generation:)``), the compiler
-    /// otherwise copies it on entry, a retain and a release on every path.
-    @inlinable @inline(never)
-    init(copying subscription: any Subscription) {
-        self = .some(subscription)
-    }
 
     /// As an `Optional`, for the paths that are not per subscription.
     @inlinable
