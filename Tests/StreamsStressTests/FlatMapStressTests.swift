@@ -247,6 +247,35 @@ struct FlatMapStressTests {
         }
     }
 
+    /// A cancel from another thread may come while `transform` runs, inside an in-place
+    /// window: the window's thread lets go of it then, so it is let go of either way (S7).
+    @Test func cancelRacingTransformStillLetsGoOfIt_S7() async {
+        final class Captured {}
+        await onDedicatedThread {
+            for _ in 0..<200 {
+                weak var weakCaptured: Captured?
+                let upstream = PassthroughSubject<Int, Never>()
+                let subscriber = RecordingSubscriber<Int, Never>()
+                do {
+                    let captured = Captured()
+                    weakCaptured = captured
+                    upstream.flatMap { value in withExtendedLifetime(captured) { Just(value) } }.subscribe(subscriber)
+                }
+                DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                    if thread == 0 {
+                        for i in 0..<100 { upstream.send(i) }
+                    } else {
+                        subscriber.cancel()
+                    }
+                }
+                #expect(weakCaptured == nil)
+                let seen = subscriber.values
+                #expect(seen == Array(0..<seen.count))
+                #expect(subscriber.violations.isEmpty)
+            }
+        }
+    }
+
     @Test func switchToLatestSwitchingWhileTheInnerSendsIsSerialized_S3() async {
         await onDedicatedThread {
             let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()

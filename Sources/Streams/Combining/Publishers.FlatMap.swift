@@ -66,8 +66,9 @@ extension Publisher {
     ///   all; a value delivered at once takes it twice (before and after the delivery). Every
     ///   inner publisher that answers synchronously while it is subscribed (`Just`, a sequence,
     ///   `Empty`, `Fail`, a subject that replays...) is cheaper: its subscription and
-    ///   completion take no lock of their own, and each of its values takes the lock once, so
-    ///   such an inner with one value costs three lock round trips in all, not five.
+    ///   completion take no lock of their own, and its values take none while the subscriber's
+    ///   demand is unlimited (one each otherwise), so such an inner costs one lock round trip
+    ///   in all (two with a limited `maxPublishers`), where one that answers later costs five.
     @inlinable
     public func flatMap<T, P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,

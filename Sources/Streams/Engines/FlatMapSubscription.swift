@@ -55,11 +55,17 @@ import Synchronization
 /// holder (queues a value, ends the stream, cancels, commits the in-place inner) marks it, so
 /// under unlimited demand an in-place value whose token is unmarked goes down without the
 /// lock, and a window whose token is unmarked is closed without it. (`W6`: one lock round trip
-/// per inner instead of 5; see Docs/Performance.md.)
+/// per inner instead of 5; see Docs/Performance.md.) While the window is open, `transform` is
+/// the subscribing thread's: it moves it out of its field for the call and back, with no
+/// retain or release, and whoever ends the stream meanwhile leaves it to that thread
+/// (``takeTransformLocked()``), which lets go of it when it closes the window.
 ///
 /// **Ending.** `cancel()` and the completion let go of the downstream, the upstream and inner
 /// subscriptions, `transform` and the waiting values, after unlocking (S7); if `cancel()` comes
-/// while the token holder is delivering, the holder lets go of the downstream when it is done.
+/// while the token holder is delivering, the holder lets go of the downstream when it is done,
+/// and if it comes while an inner is subscribed in place, the subscribing thread lets go of
+/// `transform` when the subscribe call has returned. Subscriptions are held as
+/// ``HeldSubscription``s, not `Optional`s (see its doc).
 /// A completion that finds nothing left to do before it (no live inner, no waiting value, the
 /// upstream over, the token free) goes down at once (``completeAtOnceLocked(_:)``), without
 /// the drain loop.
@@ -108,7 +114,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         _modify { yield &heldDownstream.asOptional }
     }
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> NewPublisher)?
-    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
+    @exclusivity(unchecked) @usableFromInline var upstream = HeldSubscription.none
     /// Whether the upstream has sent its subscription (a second one is cancelled).
     @exclusivity(unchecked) @usableFromInline var upstreamSubscribed = false
     @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
@@ -152,9 +158,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @exclusivity(unchecked) @usableFromInline var inPlaceUnlimited = false
     /// The inner's subscription, kept only if the inner had not completed when the request
     /// made in `innerSubscribed` returned (an inner that completes during it needs it no more).
-    @exclusivity(unchecked) @usableFromInline var inPlaceSubscription: (any Subscription)?
-    /// Whether `inPlaceSubscription` is set (a flag: testing the existential for `nil` is a
-    /// call into its value witnesses).
+    @exclusivity(unchecked) @usableFromInline var inPlaceSubscription = HeldSubscription.none
+    /// Whether `inPlaceSubscription` is set (a flag: reading the enum's case from the field
+    /// copies the existential).
     @exclusivity(unchecked) @usableFromInline var inPlaceKept = false
     /// Whether the inner has sent its subscription (its values are taken from then on, S2).
     @exclusivity(unchecked) @usableFromInline var inPlaceSubscribed = false
@@ -186,7 +192,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         upstreamSubscribed = true
-        upstream = subscription
+        upstream = .some(subscription)
         lock.unlock()
         if maxPublishers != .none { subscription.request(maxPublishers) }
     }
@@ -195,7 +201,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         lock.lock()
         // Before the upstream's subscription, or after its end, a value is ignored (S2).
-        guard isActive, upstreamSubscribed, let transform else {
+        guard isActive, upstreamSubscribed, transform != nil else {
             lock.unlock()
             return .none
         }
@@ -216,10 +222,19 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             inPlaceThread.store(currentThreadID(), ordering: .relaxed)
         } else {
             liveInners += 1
+            let transform = self.transform.unsafelyUnwrapped
+            lock.unlock()
+            transform(input).receive(subscriber: Inner(parent: self, slot: slot, generation: generation))
+            return .none
         }
         lock.unlock()
-        transform(input).receive(subscriber: Inner(parent: self, slot: slot, generation: generation))
-        if inPlace { closeInPlace() }
+        // While the window is open, `transform` is this thread's (``takeTransformLocked()``):
+        // it is moved out for the call and back, without a copy.
+        let transform = self.transform.take().unsafelyUnwrapped
+        let publisher = transform(input)
+        putBack(transform: consume transform)
+        publisher.receive(subscriber: Inner(parent: self, slot: slot, generation: generation))
+        closeInPlace()
         return .none
     }
 
@@ -234,7 +249,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         commitInPlaceLocked()  // only an upstream that breaks S3 completes during a subscribe
         upstreamFinished = true
         let upstream = self.upstream.take()
-        let transform = self.transform.take()
+        let transform = takeTransformLocked()
         if completeAtOnceLocked(completion) { return }
         switch completion {
         case .finished:
@@ -304,8 +319,30 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
     }
 
+    /// Takes `transform`, to be let go of after unlocking, unless an in-place window is open:
+    /// its thread may be calling `transform`, which it does without a copy (``receive(_:)``),
+    /// so `transform` is then left to it, and the token marked so that it closes the window
+    /// under the lock and lets go of `transform` there (``closeInPlace()``). Call with the lock
+    /// held.
+    @inlinable
+    func takeTransformLocked() -> ((UpstreamOutput) -> NewPublisher)? {
+        if inPlaceThread.load(ordering: .acquiring) != 0 {
+            guard takeTokenLocked() else { return nil }  // marked: the window's thread lets go of it
+            // The token was free: the window closed meanwhile (see ``commitInPlaceLocked()``).
+            giveBackTokenLocked()
+        }
+        return transform.take()
+    }
+
     @inlinable
     func innerSubscribed(_ subscription: any Subscription, slot: Int, generation: Int) {
+        innerSubscribed(opened: subscription, slot: slot, generation: generation)
+    }
+
+    /// ``innerSubscribed(_:slot:generation:)``, on the subscription's own type: it is boxed
+    /// into an existential (a retain) only where it is kept.
+    @inlinable
+    func innerSubscribed<S: Subscription>(opened subscription: S, slot: Int, generation: Int) {
         if isInPlace(slot, generation) {
             // Settled under the lock when the subscribe call returns.
             guard !inPlaceSubscribed, !inPlaceEnded else {
@@ -318,7 +355,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             // subscription no more: it is not kept (no retain, no release through `Optional`).
             if !inPlaceEnded {
                 inPlaceKept = true
-                inPlaceSubscription = subscription
+                inPlaceSubscription = .some(subscription)
             }
             return
         }
@@ -332,7 +369,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let unlimited = demand == .unlimited
         withSlot(slot) {
             $0.isSubscribed = true
-            $0.subscription = subscription
+            $0.subscription = .some(subscription)
             $0.isUnlimited = unlimited
         }
         lock.unlock()
@@ -393,7 +430,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         if inPlaceUnlimited && token.isIdle {
             let downstream = self.downstream.take().unsafelyUnwrapped
             _ = downstream.receive(value)  // more demand than `.unlimited` changes nothing
-            self.downstream = downstream
+            putBack(downstream)
             return .none
         }
         lock.lock()
@@ -417,7 +454,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         lock.unlock()
         let more = downstream.receive(value)
         // No lock to put it back: the token is this thread's until the window closes.
-        self.downstream = downstream
+        putBack(downstream)
         guard more != .none && !inPlaceUnlimited else { return next }
         lock.lock()
         var unlimiting: ContiguousArray<any Subscription>?
@@ -432,6 +469,21 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         return next
     }
 
+    /// Puts back the downstream that the token holder took out for a call: the field is `nil`
+    /// (whatever happened during the call left the downstream to the holder), so it is
+    /// initialized over, which skips releasing the `nil` (Docs/Performance.md, "The downstream
+    /// put back without a release").
+    @inlinable @inline(__always)
+    func putBack(_ downstream: __owned Downstream) {
+        withUnsafeMutablePointer(to: &heldDownstream) { $0.initialize(to: HeldDownstream(downstream)) }
+    }
+
+    /// Puts back `transform`, moved out of its (then `nil`) field for a call, the same way.
+    @inlinable @inline(__always)
+    func putBack(transform: __owned @escaping (UpstreamOutput) -> NewPublisher) {
+        withUnsafeMutablePointer(to: &self.transform) { $0.initialize(to: transform) }
+    }
+
     @inlinable
     func innerCompleted(_ completion: Subscribers.Completion<Failure>, slot: Int, generation: Int) {
         if isInPlace(slot, generation) {
@@ -439,10 +491,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             guard inPlaceSubscribed, !inPlaceEnded else { return }
             inPlaceEnded = true
             // An ended inner's subscription is not kept (see `innerSubscribed`): once ended,
-            // `inPlaceSubscription` is `nil`.
+            // `inPlaceSubscription` is `.none`.
             if inPlaceKept {
                 inPlaceKept = false
-                inPlaceSubscription = nil
+                inPlaceSubscription = .none
             }
             if case .failure(let failure) = completion {
                 inPlaceFailed = true
@@ -463,13 +515,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
         switch completion {
         case .finished:
-            let upstream = upstreamFinished || maxPublishers == .unlimited ? nil : self.upstream
+            let upstream = upstreamFinished || maxPublishers == .unlimited ? .none : self.upstream
             if upstreamFinished && liveInners == 0 {
                 deliverEnding(end(with: .finished))
             } else {
                 lock.unlock()
             }
-            upstream?.request(.max(1))
+            upstream.request(.max(1))
         case .failure(let failure):
             deliverEnding(end(with: .failure(failure)))
         }
@@ -498,6 +550,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         } else {
             lock.lock()
         }
+        // The stream ended, or the upstream finished, while the window was open: `transform`,
+        // left to this thread (``takeTransformLocked()``), is let go of after unlocking.
+        let leftover = isActive && !upstreamFinished ? nil : transform.take()
+        defer { withExtendedLifetime(leftover) {} }
         makeInPlaceLiveLocked()
         inPlaceThread.store(0, ordering: .relaxed)
         // The common case, first: the inner finished in place, and nothing else is to be done.
@@ -524,7 +580,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func closeInPlaceInGeneral() {
         let slot = inPlaceSlot
         let generation = inPlaceGeneration
-        let subscription = inPlaceKept ? inPlaceSubscription.take() : nil
+        let subscription = inPlaceKept ? inPlaceSubscription.take().optional : nil
         inPlaceKept = false
         let ended = inPlaceEnded
         let failure = inPlaceFailed ? inPlaceCompletion.take() : nil
@@ -543,13 +599,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             // The stream ended, or another thread completed the inner, during the call.
             cancelling = subscription
         } else if ended {
-            cancelling = release(slot)  // a second subscription, from another thread
+            cancelling = release(slot).optional  // a second subscription, from another thread
             if case .failure(let failure) = failure {  // stored from a `Failure`
                 ending = end(with: .failure(failure as! Failure))
             } else if upstreamFinished && liveInners == 0 {
                 ending = end(with: .finished)
             } else if !upstreamFinished && maxPublishers != .unlimited {
-                askUpstream = upstream
+                askUpstream = upstream.optional
             }
         } else if let subscription {
             if withSlot(slot, { $0.isSubscribed }) {
@@ -559,7 +615,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 if unlimited && !inPlaceUnlimited { unlimiting = subscription }
                 withSlot(slot) {
                     $0.isSubscribed = true
-                    $0.subscription = subscription
+                    $0.subscription = .some(subscription)
                     $0.isUnlimited = unlimited
                 }
             }
@@ -623,7 +679,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         var subscriptions = ContiguousArray<any Subscription>()
         releaseAll(into: &subscriptions)
         let upstream = self.upstream.take()
-        let transform = self.transform.take()
+        let transform = takeTransformLocked()
         let waiting = serial.pending.takeAll()
         // The token holder owns the downstream: it lets go of it when it sees the cancel.
         var downstream: Downstream?
@@ -632,27 +688,27 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             giveBackTokenLocked()
         }
         lock.unlock()
-        upstream?.cancel()
+        upstream.cancel()
         for subscription in subscriptions { subscription.cancel() }
         _ = (transform, waiting, downstream)
     }
 
     // MARK: Bookkeeping (lock held)
 
-    /// Adds to the downstream's demand. When that makes it `.unlimited`, marks every live
-    /// inner unlimited and returns their subscriptions, to be asked for `.unlimited` after
-    /// unlocking.
+    /// Adds to the downstream's demand. When that makes it `.unlimited` and inners are live,
+    /// marks each of them unlimited and returns their subscriptions, to be asked for
+    /// `.unlimited` after unlocking.
     @inlinable
     func addDemand(_ more: Subscribers.Demand) -> ContiguousArray<any Subscription>? {
         if demand == .unlimited { return nil }
         demand += more
         guard demand == .unlimited else { return nil }
+        if liveInners == 0 { return nil }
         var subscriptions = ContiguousArray<any Subscription>()
-        if liveInners == 0 { return subscriptions }
         for slot in 0...otherSlots.count {
             // One without its subscription yet asks for `.unlimited` when it gets it.
             let subscription = withSlot(slot) { inner -> (any Subscription)? in
-                guard inner.isLive, !inner.isUnlimited, let subscription = inner.subscription else { return nil }
+                guard inner.isLive, !inner.isUnlimited, case .some(let subscription) = inner.subscription else { return nil }
                 inner.isUnlimited = true
                 return subscription
             }
@@ -664,7 +720,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Frees the slot of an inner that is over; returns its subscription, to be let go after
     /// unlocking.
     @inlinable
-    func release(_ slot: Int) -> (any Subscription)? {
+    func release(_ slot: Int) -> HeldSubscription {
         liveInners -= 1
         if !otherSlots.isEmpty { freeSlots.append(slot) }
         return withSlot(slot) {
@@ -711,7 +767,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func releaseAll(into subscriptions: inout ContiguousArray<any Subscription>) {
         guard liveInners > 0 else { return }
         for slot in 0...otherSlots.count where withSlot(slot, { $0.isLive }) {
-            if let subscription = release(slot) { subscriptions.append(subscription) }
+            if case .some(let subscription) = release(slot) { subscriptions.append(subscription) }
         }
     }
 
@@ -739,7 +795,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func end(with completion: Subscribers.Completion<Failure>) -> Ending {
         isActive = false
         var subscriptions = ContiguousArray<any Subscription>()
-        if let upstream = self.upstream.take() { subscriptions.append(upstream) }
+        if case .some(let upstream) = self.upstream.take() { subscriptions.append(upstream) }
         releaseAll(into: &subscriptions)
         var dropped = FIFOQueue<Waiting>()
         if case .failure = completion {
@@ -756,7 +812,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         case .finished: .finished
         case .failure(let failure): .failure(failure)
         }
-        return Ending(subscriptions: subscriptions, leftovers: (self.transform.take(), dropped))
+        return Ending(subscriptions: subscriptions, leftovers: (takeTransformLocked(), dropped))
     }
 
     /// Delivers `completion` at once if nothing is left to do before it: no inner is live,
@@ -769,10 +825,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         guard liveInners == 0, upstreamFinished, serial.pending.isEmpty, takeTokenLocked() else { return false }
         isActive = false
         isTerminated = true
-        let downstream = self.downstream.take()
-        let transform = self.transform.take()
+        let downstream = self.downstream.take().unsafelyUnwrapped
+        let transform = takeTransformLocked()
         lock.unlock()
-        downstream.unsafelyUnwrapped.receive(completion: completion)
+        downstream.receive(completion: completion)
         _ = transform
         return true
     }
@@ -827,7 +883,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         guard demand != .none, let waiting = serial.pending.popFirst() else { return .stop(nil) }
         demand -= 1
         let next = withSlot(waiting.slot) {
-            $0.isLive && $0.generation == waiting.generation && !$0.isUnlimited ? $0.subscription : nil
+            $0.isLive && $0.generation == waiting.generation && !$0.isUnlimited ? $0.subscription.optional : nil
         }
         return .deliver(.value(waiting.value, next: next))
     }
@@ -836,7 +892,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 /// One inner publisher's state in a ``FlatMapSubscription``, guarded by its lock.
 @usableFromInline
 struct FlatMapInnerSlot {
-    @usableFromInline var subscription: (any Subscription)?
+    @usableFromInline var subscription = HeldSubscription.none
     /// Counts the inners that had this slot; the live one's signals carry it.
     @usableFromInline var generation = 0
     @usableFromInline var isLive = false
@@ -847,6 +903,47 @@ struct FlatMapInnerSlot {
 
     @inlinable
     init() {}
+}
+
+/// A subscription the engine holds, or none: `(any Subscription)?` as an enum of its own.
+///
+/// Why not `Optional`: an existential is destroyed through its value witnesses, and for
+/// `Optional<any Subscription>` the compiler does that through the standard library's generic
+/// `Optional` witnesses (a metadata lookup, then about 60 instructions even when it is `nil`),
+/// in the class's deinit and wherever a field or local of that type is overwritten or dropped.
+/// A non-generic enum gets witnesses of its own: its `none` is seen inline, in a few
+/// instructions. (Docs/Performance.md, "flatMap: fewer costs per subscription".)
+@usableFromInline
+enum HeldSubscription {
+    case none
+    case some(any Subscription)
+
+    /// As an `Optional`, for the paths that are not per subscription.
+    @inlinable
+    var optional: (any Subscription)? {
+        if case .some(let subscription) = self { return subscription }
+        return nil
+    }
+
+    /// Returns the subscription held, and holds none.
+    @inlinable
+    mutating func take() -> HeldSubscription {
+        var taken = HeldSubscription.none
+        swap(&self, &taken)
+        return taken
+    }
+
+    /// Cancels the subscription held, if any.
+    @inlinable
+    func cancel() {
+        if case .some(let subscription) = self { subscription.cancel() }
+    }
+
+    /// Asks the subscription held, if any, for `demand`.
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        if case .some(let subscription) = self { subscription.request(demand) }
+    }
 }
 
 /// The calling thread's id, for telling whether a signal comes from inside a call this thread

@@ -29,9 +29,8 @@ package struct Lock: ~Copyable, @unchecked Sendable {  // the state is the OS lo
         primitive.initialize(to: os_unfair_lock())
         #else
         // `malloc`, not `allocate(capacity:)`: on Linux the runtime allocates that with
-        // `posix_memalign`, 76 instructions more per lock (one lock per subscription of
-        // every engine that has one; Docs/Performance.md, "Combining: plain slots, one work
-        // list, a completion at once").
+        // `posix_memalign`, 76 instructions more per lock, and every engine takes one lock per
+        // subscription (Docs/Performance.md, "The lock's own allocation").
         primitive = malloc(MemoryLayout<pthread_mutex_t>.size)!.bindMemory(to: pthread_mutex_t.self, capacity: 1)
         primitive.initialize(to: pthread_mutex_t())
         let result = pthread_mutex_init(primitive, nil)

@@ -405,6 +405,81 @@ struct FlatMapTests {
         #expect(weakSubscription == nil)
     }
 
+    /// `transform` runs while the inner it makes is subscribed in place; a cancel made from
+    /// inside it must still let go of it once it returns (S7).
+    @Test func cancelFromInsideTransformLetsGoOfIt_S7() {
+        final class Captured {}
+        weak var weakCaptured: Captured?
+        let upstream = PassthroughSubject<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            upstream.flatMap { value in
+                withExtendedLifetime(captured) {
+                    subscriber.cancel()
+                    return Just(value)
+                }
+            }.subscribe(subscriber)
+        }
+        upstream.send(1)
+        #expect(weakCaptured == nil)
+        #expect(subscriber.values.isEmpty)
+        upstream.send(2)
+        #expect(subscriber.values.isEmpty)
+    }
+
+    /// A cancel from inside `receive(_:)`, while the inner that sent the value is being
+    /// subscribed (in place), lets go of `transform` once the subscribe call returns (S7).
+    @Test func cancelWhileAnInnerIsSubscribedLetsGoOfTransform_S7() {
+        final class Captured {}
+        weak var weakCaptured: Captured?
+        let box = Box<RecordingSubscriber<Int, Never>>()
+        let subscriber = RecordingSubscriber<Int, Never>(onValue: { _ in
+            box.value?.cancel()
+            return .none
+        })
+        box.value = subscriber
+        let upstream = PassthroughSubject<Int, Never>()
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            upstream.flatMap { value in withExtendedLifetime(captured) { [value, value].publisher } }
+                .subscribe(subscriber)
+        }
+        upstream.send(1)
+        box.value = nil
+        #expect(subscriber.values == [1])
+        #expect(weakCaptured == nil)
+    }
+
+    /// The upstream finishing while an inner is live lets go of `transform` at once, also
+    /// when the last value was handled in place (S7).
+    @Test func upstreamFinishAfterInPlaceInnersLetsGoOfTransform_S7() {
+        final class Captured {}
+        weak var weakCaptured: Captured?
+        let upstream = PassthroughSubject<Int, Never>()
+        let inner = PassthroughSubject<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            upstream.flatMap { value in withExtendedLifetime(captured) { value == 0 ? inner.eraseToAnyPublisher() : Just(value).eraseToAnyPublisher() } }
+                .subscribe(subscriber)
+        }
+        upstream.send(0)
+        upstream.send(1)
+        upstream.send(2)
+        #expect(subscriber.values == [1, 2])
+        #expect(weakCaptured != nil)
+        upstream.send(completion: .finished)
+        #expect(weakCaptured == nil)
+        inner.send(3)
+        inner.send(completion: .finished)
+        #expect(subscriber.values == [1, 2, 3])
+        #expect(subscriber.completion == .finished)
+    }
+
     // MARK: Reentrancy
 
     @Test func requestFromInsideReceiveIsBounded_S8() {
