@@ -133,12 +133,9 @@ struct JustTests {
     /// value in a block of their own then): delivered, cancelled and dropped unused as any other.
     @Test func aLargeValueIsDeliveredCancelledAndReleasedAsAnyOther_S7() {
         final class Token {}
-        struct Large: Equatable {
+        struct Large {
             let token: Token
             let numbers: (Int, Int, Int, Int, Int, Int, Int)
-            static func == (lhs: Large, rhs: Large) -> Bool {
-                lhs.token === rhs.token && lhs.numbers == rhs.numbers
-            }
         }
         /// Keeps its subscription and the last number of each value, not the values.
         final class Holder: Subscriber {
