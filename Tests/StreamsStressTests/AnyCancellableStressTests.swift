@@ -99,4 +99,33 @@ struct AnyCancellableStressTests {
             }
         }
     }
+
+    /// A value too big to sit inside `Just`'s subscription object (kept in a block of its own):
+    /// whichever of the request and the cancel wins takes it, exactly once, and it is released.
+    @Test func justWithALargeValueRequestRacingCancel_S6_S7() async {
+        final class Token: Sendable {}
+        struct Large: Sendable {
+            let token: Token
+            let numbers: (Int, Int, Int, Int, Int, Int, Int)
+        }
+        await onDedicatedThread {
+            for _ in 0..<1_000 {
+                weak var weakToken: Token?
+                let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+                do {
+                    let token = Token()
+                    weakToken = token
+                    Publishers.Map(upstream: Just(Large(token: token, numbers: (1, 2, 3, 4, 5, 6, 7))), transform: \.numbers.6)
+                        .subscribe(subscriber)
+                }
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    if index == 0 { subscriber.request(.max(1)) } else { subscriber.cancel() }
+                }
+                #expect(subscriber.values.count <= 1)
+                #expect(subscriber.values.allSatisfy { $0 == 7 })
+                #expect(weakToken == nil)
+                #expect(subscriber.violations.isEmpty)
+            }
+        }
+    }
 }

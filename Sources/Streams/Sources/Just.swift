@@ -49,48 +49,96 @@ extension Just: Sendable where Output: Sendable {}
 /// The subscription of publishers with at most one value (`Just`, `Result.Publisher`,
 /// `Optional.Publisher`): the value and `.finished` go out on the first request.
 ///
-/// The downstream and the value wait together in `pending` and are released together, once
-/// delivered or cancelled (S7). Whoever sets `done` first in `state` (the first valid request, or
-/// `cancel()`) takes them; `cancelled`, set by `cancel()`, tells a delivery in progress not to send
-/// the completion.
+/// State machine: one atomic byte, `state`. Whoever sets `done` first (the first valid request, or
+/// `cancel()`) moves the downstream and the value out of the object and so releases them (S7):
+/// the request after delivering, `cancel()` at once. `cancelled`, set by `cancel()`, tells a
+/// delivery in progress not to send the completion (S6). No lock.
 ///
-/// The class is generic over the pending pair's type (always a `OneValuePending<Downstream>`), not
-/// over the downstream: its deinit, compiled once for every type, then finds that type in the
-/// object's own class metadata instead of looking it up in the runtime's metadata cache
-/// (Docs/Performance.md, "A one-value subscription generic over what it holds").
+/// Storage: the downstream and its value (the `Pending` pair) sit in `words`, raw memory inside
+/// the object, initialized exactly while `done` is not set (in a block of their own when they do
+/// not fit). The object has no stored property of a generic type, so its deinit, compiled once
+/// for every type and never specialized, destroys nothing through the runtime once the pair has
+/// gone: it reads `done` and frees the object. The class is generic over the pair's type (always
+/// a `OneValuePending<Downstream>`) rather than over the downstream, so that a deinit that does
+/// find the pair (a subscription dropped unused) gets its type from the object's own class
+/// metadata instead of looking it up (Docs/Performance.md, "A one-value subscription that holds
+/// its pair in raw words").
 @usableFromInline
 final class OneValueSubscription<Pending: OneValuePendingDelivery>: Subscription, CustomStringConvertible,
-    @unchecked Sendable  // `pending` is owned by whoever sets `done` first
+    @unchecked Sendable  // `words` is owned by whoever sets `done` first
 {
+    /// Room for the pair: six words, enough for a downstream of up to five words and a one-word
+    /// value (the operators' inner subscribers are three to four words).
+    @usableFromInline typealias Words = (UInt, UInt, UInt, UInt, UInt, UInt)
+
     /// The flags `done` and `cancelled`, in one atomic byte.
     @usableFromInline let state = Atomic<UInt8>(0)
-    /// Set by the first valid request or by `cancel()`: whoever sets it takes `pending`.
+    /// Set by the first valid request or by `cancel()`: whoever sets it takes the pair.
     @inlinable static var done: UInt8 { 1 }
     /// Set by `cancel()`, also while the value is being delivered: then no completion follows.
     @inlinable static var cancelled: UInt8 { 2 }
 
-    /// The downstream and its value, until delivered or cancelled.
-    @exclusivity(unchecked) @usableFromInline var pending: Pending
     @usableFromInline let name: StaticString
+    /// The pair while `done` is not set, or (when it does not fit) the address of its block.
+    @exclusivity(unchecked) @usableFromInline var words: Words = (0, 0, 0, 0, 0, 0)
+
+    /// Whether the pair fits in `words`; a constant wherever `Pending` is known.
+    @inlinable static var isInline: Bool {
+        MemoryLayout<Pending>.size <= MemoryLayout<Words>.size
+            && MemoryLayout<Pending>.alignment <= MemoryLayout<Words>.alignment
+    }
+
+    /// The address of `words` (a stored property of a final class: the field itself).
+    @inlinable var wordsAddress: UnsafeMutableRawPointer {
+        withUnsafeMutablePointer(to: &words) { UnsafeMutableRawPointer($0) }
+    }
 
     @inlinable
-    init(pending: Pending, name: StaticString) {
-        self.pending = pending
+    init(pending: consuming Pending, name: StaticString) {
         self.name = name
+        if Self.isInline {
+            wordsAddress.initializeMemory(as: Pending.self, to: pending)
+        } else {
+            let block = UnsafeMutablePointer<Pending>.allocate(capacity: 1)
+            block.initialize(to: pending)
+            wordsAddress.storeBytes(of: block, as: UnsafeMutablePointer<Pending>.self)
+        }
+    }
+
+    deinit {
+        // Dropped before any request or cancel: the pair is still here. (The last release
+        // orders every earlier write before this read.)
+        if state.load(ordering: .relaxed) & Self.done == 0 { releaseUntaken() }
+    }
+
+    /// Releases the pair of a subscription dropped unused. Out of line, so that the deinit's
+    /// usual path (the pair already gone) sets up no room for it.
+    @inline(never) @usableFromInline
+    func releaseUntaken() {
+        _ = take()
+    }
+
+    /// Moves the pair out; only for whoever set `done` (or the deinit, if nobody did).
+    @inlinable
+    func take() -> Pending {
+        if Self.isInline { return wordsAddress.assumingMemoryBound(to: Pending.self).move() }
+        let block = wordsAddress.load(as: UnsafeMutablePointer<Pending>.self)
+        defer { block.deallocate() }
+        return block.move()
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         guard demand.isValidRequest(of: "\(name)") else { return }
         if state.bitwiseOr(Self.done, ordering: .acquiringAndReleasing).oldValue & Self.done != 0 { return }
-        pending.take().deliver { self.state.load(ordering: .acquiring) & Self.cancelled != 0 }
+        take().deliver { self.state.load(ordering: .acquiring) & Self.cancelled != 0 }
     }
 
     @inlinable
     func cancel() {
         let old = state.bitwiseOr(Self.done | Self.cancelled, ordering: .acquiringAndReleasing).oldValue
         if old & Self.done != 0 { return }
-        _ = pending.take()
+        _ = take()
     }
 
     @usableFromInline var description: String { "\(name)" }
@@ -101,36 +149,32 @@ extension OneValueSubscription {
     @inlinable
     convenience init<Downstream: Subscriber>(_ value: Downstream.Input, to downstream: Downstream, name: StaticString)
     where Pending == OneValuePending<Downstream> {
-        self.init(pending: .waiting(downstream, value), name: name)
+        self.init(pending: OneValuePending(downstream: downstream, value: value), name: name)
     }
 }
 
 /// What a `OneValueSubscription` holds until it delivers or is cancelled.
 @usableFromInline
 protocol OneValuePendingDelivery {
-    /// Takes what is held, leaving nothing.
-    mutating func take() -> Self
     /// Sends the value, then `.finished` unless `isCancelled()` says the subscription was cancelled
-    /// during the value; does nothing if nothing is held.
+    /// during the value.
     consuming func deliver(unlessCancelled isCancelled: () -> Bool)
 }
 
-/// A downstream and the one value it is to get, or nothing once taken.
+/// A downstream and the one value it is to get.
 @usableFromInline
-enum OneValuePending<Downstream: Subscriber>: OneValuePendingDelivery {
-    case waiting(Downstream, Downstream.Input)
-    case taken
+struct OneValuePending<Downstream: Subscriber>: OneValuePendingDelivery {
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let value: Downstream.Input
 
     @inlinable
-    mutating func take() -> Self {
-        var taken = Self.taken
-        swap(&taken, &self)
-        return taken
+    init(downstream: Downstream, value: Downstream.Input) {
+        self.downstream = downstream
+        self.value = value
     }
 
     @inlinable
     consuming func deliver(unlessCancelled isCancelled: () -> Bool) {
-        guard case .waiting(let downstream, let value) = self else { return }
         _ = downstream.receive(value)
         if !isCancelled() {
             downstream.receive(completion: .finished)

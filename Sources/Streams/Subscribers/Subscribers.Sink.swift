@@ -23,9 +23,11 @@ extension Publisher {
     ///   cancelling it cancels the subscription and releases both closures (S7).
     @inlinable
     public func sink(
-        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-        receiveValue: @escaping (Output) -> Void
+        receiveCompletion: consuming @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: consuming @escaping (Output) -> Void
     ) -> AnyCancellable {
+        // `consuming`: the caller's closures move into the sink (no retain and release of their
+        // contexts; Docs/Performance.md, "What a subscription pays at its end").
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
         return AnyCancellable(object: sink)
@@ -49,7 +51,7 @@ extension Publisher where Failure == Never {
     ///
     /// - Returns: An ``AnyCancellable``; dropping or cancelling it cancels the subscription.
     @inlinable
-    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+    public func sink(receiveValue: consuming @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
 }

@@ -129,6 +129,63 @@ struct JustTests {
         #expect(weakSubscriber == nil)
     }
 
+    /// A value too big to sit inside the subscription object (it keeps the downstream and the
+    /// value in a block of their own then): delivered, cancelled and dropped unused as any other.
+    @Test func aLargeValueIsDeliveredCancelledAndReleasedAsAnyOther_S7() {
+        final class Token {}
+        struct Large {
+            let token: Token
+            let numbers: (Int, Int, Int, Int, Int, Int, Int)
+        }
+        /// Keeps its subscription and the last number of each value, not the values.
+        final class Holder: Subscriber {
+            typealias Input = Large
+            typealias Failure = Never
+            var subscription: Subscription?
+            var received: [Int] = []
+            var finished = false
+            func receive(subscription: Subscription) { self.subscription = subscription }
+            func receive(_ input: Large) -> Subscribers.Demand { received.append(input.numbers.6); return .none }
+            func receive(completion: Subscribers.Completion<Never>) { finished = true }
+        }
+        weak var weakToken: Token?
+        // Delivered: the value arrives whole, then the subscription no longer holds it.
+        let holder = Holder()
+        do {
+            let token = Token()
+            weakToken = token
+            Just(Large(token: token, numbers: (1, 2, 3, 4, 5, 6, 7))).subscribe(holder)
+        }
+        #expect(weakToken != nil)
+        holder.subscription?.request(.max(1))
+        #expect(holder.received == [7])
+        #expect(holder.finished)
+        #expect(holder.subscription != nil)
+        #expect(weakToken == nil)
+        // Cancelled: nothing arrives, and the value goes at once.
+        let cancelled = RecordingSubscriber<Large, Never>(demand: nil)
+        do {
+            let token = Token()
+            weakToken = token
+            Just(Large(token: token, numbers: (1, 2, 3, 4, 5, 6, 7))).subscribe(cancelled)
+        }
+        cancelled.cancel()
+        #expect(weakToken == nil)
+        #expect(cancelled.values.isEmpty)
+        // Dropped unused: the subscription's deinit releases the value and the subscriber.
+        weak var weakSubscriber: RecordingSubscriber<Large, Never>?
+        do {
+            let subscriber = RecordingSubscriber<Large, Never>(demand: nil)
+            weakSubscriber = subscriber
+            let token = Token()
+            weakToken = token
+            Just(Large(token: token, numbers: (1, 2, 3, 4, 5, 6, 7))).subscribe(subscriber)
+            subscriber.releaseSubscription()
+        }
+        #expect(weakToken == nil)
+        #expect(weakSubscriber == nil)
+    }
+
     @Test func requestingNoneIsAnAPIViolation_S9() {
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         Just(1).subscribe(subscriber)
