@@ -200,7 +200,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         lock.lock()
-        // Before the upstream's subscription, or after its end, a value is ignored (S2).
+        // Before the upstream's subscription, or after its end, a value is ignored (S2); so is
+        // one an upstream sends from inside `transform`, nested in the call that delivers the
+        // value before it (it breaks S3; `transform` is then out of its field, see below).
         guard isActive, upstreamSubscribed, transform != nil else {
             lock.unlock()
             return .none

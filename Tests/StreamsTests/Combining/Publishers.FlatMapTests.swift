@@ -405,6 +405,30 @@ struct FlatMapTests {
         #expect(weakSubscription == nil)
     }
 
+    /// An upstream that breaks S3 by sending a value from inside `transform` (nested in the call
+    /// that delivers the value before it) has that nested value ignored, as values that break the
+    /// contract are; the stream goes on with the upstream's next value.
+    @Test func aValueNestedInsideTransformIsIgnored_S3() {
+        final class NestingUpstream: Publisher, @unchecked Sendable {  // used on one thread
+            typealias Output = Int
+            typealias Failure = Never
+            var subscriber: AnySubscriber<Int, Never>?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                self.subscriber = AnySubscriber(subscriber)
+                subscriber.receive(subscription: Subscriptions.empty)
+            }
+        }
+        let upstream = NestingUpstream()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        upstream.flatMap { value -> Just<Int> in
+            if value == 1 { _ = upstream.subscriber?.receive(2) }
+            return Just(value * 10)
+        }.subscribe(subscriber)
+        _ = upstream.subscriber?.receive(1)
+        _ = upstream.subscriber?.receive(3)
+        #expect(subscriber.values == [10, 30])
+    }
+
     /// `transform` runs while the inner it makes is subscribed in place; a cancel made from
     /// inside it must still let go of it once it returns (S7).
     @Test func cancelFromInsideTransformLetsGoOfIt_S7() {
