@@ -5,34 +5,41 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Synchronization
 
 /// The project's one mutual-exclusion lock: a `pthread_mutex_t` (an `os_unfair_lock` on Apple
-/// platforms) on its own stable heap address.
+/// platforms) kept inside whatever stores the lock.
 ///
 /// Not `Synchronization.Mutex`: on Linux with Swift 6.3, ThreadSanitizer cannot see that lock and
 /// reports false races on the state it guards (measured: a correct Mutex-guarded counter fails
 /// `swift test --sanitize=thread`; the same counter over pthread_mutex passes). Rules for every user of this type:
 /// never call out (downstream, upstream, a user closure) while holding it, and release captured
 /// closures after unlocking.
+///
+/// Where the mutex lives: pthread needs an address that does not change while the mutex is in
+/// use, which an ordinary stored property does not promise. `_Cell` (from the Synchronization
+/// module, the storage `Mutex` and `Atomic` are built on) does: its value is addressed in place
+/// and never moved by the compiler. So the mutex sits inside the engine object that stores the
+/// lock (always a `let` in a final class), with no allocation of its own (Docs/Performance.md,
+/// "The lock inside its object").
 @usableFromInline
 package struct Lock: ~Copyable, @unchecked Sendable {  // the state is the OS lock itself
     #if canImport(Darwin)
-    @usableFromInline let primitive: UnsafeMutablePointer<os_unfair_lock>
+    @usableFromInline typealias Primitive = os_unfair_lock
     #else
-    @usableFromInline let primitive: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline typealias Primitive = pthread_mutex_t
     #endif
+
+    /// The OS lock, at a stable address.
+    @usableFromInline let storage: _Cell<Primitive>
+
+    /// The OS lock's address.
+    @inlinable var primitive: UnsafeMutablePointer<Primitive> { storage._address }
 
     @inlinable
     package init() {
-        #if canImport(Darwin)
-        primitive = .allocate(capacity: 1)
-        primitive.initialize(to: os_unfair_lock())
-        #else
-        // `malloc`, not `allocate(capacity:)`: on Linux the runtime allocates that with
-        // `posix_memalign`, 76 instructions more per lock, and every engine takes one lock per
-        // subscription (Docs/Performance.md, "The lock's own allocation").
-        primitive = malloc(MemoryLayout<pthread_mutex_t>.size)!.bindMemory(to: pthread_mutex_t.self, capacity: 1)
-        primitive.initialize(to: pthread_mutex_t())
+        storage = _Cell(Primitive())
+        #if !canImport(Darwin)
         let result = pthread_mutex_init(primitive, nil)
         precondition(result == 0, "pthread_mutex_init failed: \(result)")
         #endif
@@ -40,13 +47,8 @@ package struct Lock: ~Copyable, @unchecked Sendable {  // the state is the OS lo
 
     @inlinable
     deinit {
-        #if canImport(Darwin)
-        primitive.deinitialize(count: 1)
-        primitive.deallocate()
-        #else
+        #if !canImport(Darwin)
         pthread_mutex_destroy(primitive)
-        primitive.deinitialize(count: 1)
-        free(primitive)
         #endif
     }
 

@@ -159,11 +159,12 @@ extension Subscribers {
                 if exchanged { break }
                 bits = original
             }
-            guard bits & (Self.subscribed | Self.ended) == Self.subscribed,
-                  let core = Self.core(bits)?.takeRetainedValue() else { return }
+            guard bits & (Self.subscribed | Self.ended) == Self.subscribed, let core = Self.core(bits) else { return }
             // The core, with the closures and the subscription, is released after the call (S7):
-            // a finished sink keeps nothing alive.
-            core.completion(completion)
+            // a finished sink keeps nothing alive. (Called through a borrowed reference, so the
+            // closure is not retained for the call.)
+            core._withUnsafeGuaranteedRef { $0.completion(completion) }
+            core.release()
         }
 
         /// Cancels the subscription; later values and the completion are ignored.
