@@ -36,21 +36,28 @@ package struct Lock: ~Copyable, @unchecked Sendable {  // the state is the OS lo
     /// The OS lock's address.
     @inlinable var primitive: UnsafeMutablePointer<Primitive> { storage._address }
 
+    /// An unlocked lock.
+    ///
+    /// On Linux (glibc and musl) the mutex is not passed to `pthread_mutex_init`: its all-zero
+    /// value is `PTHREAD_MUTEX_INITIALIZER` there, a default mutex ready to use, and destroying
+    /// one frees nothing, so the deinit does not call `pthread_mutex_destroy`. The initializer's
+    /// value cannot change: every program that initializes a mutex statically has it compiled
+    /// in. (Elsewhere, where a mutex may own memory, both calls are made.)
     @inlinable
     package init() {
         storage = _Cell(Primitive())
-        #if !canImport(Darwin)
+        #if !canImport(Darwin) && !os(Linux)
         let result = pthread_mutex_init(primitive, nil)
         precondition(result == 0, "pthread_mutex_init failed: \(result)")
         #endif
     }
 
+    #if !canImport(Darwin) && !os(Linux)
     @inlinable
     deinit {
-        #if !canImport(Darwin)
         pthread_mutex_destroy(primitive)
-        #endif
     }
+    #endif
 
     /// Acquires the lock. Not reentrant: locking twice on one thread deadlocks.
     @inlinable
