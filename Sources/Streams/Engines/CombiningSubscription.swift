@@ -94,21 +94,18 @@ struct UpstreamSlot {
     enum State { case awaiting, subscribed, finished }
 
     @usableFromInline var state = State.awaiting
-    /// The upstream's subscription while `subscribed`, else a `NoSubscription` (an empty
-    /// struct). Not an optional: `state` says whether it is there, and testing or destroying a
-    /// `(any Subscription)?` goes through the runtime's value witnesses (see ``hold(_:)``).
+    /// The upstream's subscription while `subscribed`, else a `NoSubscription`: `state` says
+    /// which (Engines/NoSubscription.swift).
     @usableFromInline var subscription: any Subscription = NoSubscription()
 
     @inlinable init() {}
 
-    /// Makes the slot `subscribed`, holding `subscription`. Call on an `awaiting` slot. Generic,
-    /// so that where the subscription's type is known it is boxed once, directly; and written
-    /// over the `NoSubscription` held until then rather than assigned, which would destroy that
-    /// through the existential's witnesses first (nothing to destroy: an empty struct).
+    /// Makes the slot `subscribed`, holding `subscription` (see ``NoSubscription/hold(_:in:)``).
+    /// Call on an `awaiting` slot.
     @inlinable
     mutating func hold(_ subscription: some Subscription) {
         state = .subscribed
-        withUnsafeMutablePointer(to: &self.subscription) { $0.initialize(to: subscription) }
+        NoSubscription.hold(subscription, in: &self.subscription)
     }
 
     /// Makes the slot `finished` and moves its subscription out, leaving `NoSubscription`. Call
@@ -116,11 +113,7 @@ struct UpstreamSlot {
     @inlinable
     mutating func finish() -> any Subscription {
         state = .finished
-        return withUnsafeMutablePointer(to: &subscription) {
-            let taken = $0.move()
-            $0.initialize(to: NoSubscription())
-            return taken
-        }
+        return NoSubscription.take(from: &subscription)
     }
 }
 

@@ -199,30 +199,16 @@ final class SinkCore<Input, Failure: Error> {
         self.completion = completion
     }
 
-    /// Stores `subscription` in place of the `NoSubscription` held until then. Generic, so that
-    /// where the subscription's type is known it is boxed directly instead of copied through the
-    /// existential's value witnesses.
+    /// Stores `subscription` in place of the `NoSubscription` held until then (see
+    /// ``NoSubscription/hold(_:in:)``).
     @inlinable
     func hold(_ subscription: some Subscription) {
-        // The field holds a `NoSubscription` (an empty struct: nothing to release), so the new
-        // value is written over it without destroying it through the existential's witnesses.
-        withUnsafeMutablePointer(to: &self.subscription) { $0.initialize(to: subscription) }
+        NoSubscription.hold(subscription, in: &self.subscription)
     }
 
     /// Takes the subscription out (moved, not copied), leaving `NoSubscription`.
     @inlinable
     func takeSubscription() -> any Subscription {
-        var taken: any Subscription = NoSubscription()
-        swap(&taken, &subscription)
-        return taken
+        NoSubscription.take(from: &subscription)
     }
-}
-
-/// The subscription a sink's core holds while it has none: does nothing.
-@usableFromInline
-struct NoSubscription: Subscription {
-    @inlinable init() {}
-    @usableFromInline var combineIdentifier: CombineIdentifier { CombineIdentifier() }
-    @inlinable func request(_ demand: Subscribers.Demand) {}
-    @inlinable func cancel() {}
 }
