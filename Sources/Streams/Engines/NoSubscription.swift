@@ -9,7 +9,7 @@
 //   destroying it (``NoSubscription/hold(_:in:)``); taking it out leaves a new placeholder
 //   (``NoSubscription/take(from:)``). Per subscription this is the cheapest way measured:
 //   `HeldSubscription`, used there instead, cost 90 to 190 instructions more per `sink` or
-//   combining subscription (W3, F2, M2, C2).
+//   combining subscription (W3, F2, M2, C2; Docs/Performance.md, "Removed").
 // - ``HeldSubscription`` (in FlatMapSubscription.swift), an enum with a `none` case, in
 //   flatMap, whose in-place paths ask whether a subscription is there without a flag of their
 //   own.
