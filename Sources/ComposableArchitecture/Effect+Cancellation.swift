@@ -31,11 +31,39 @@ extension Effect {
     /// ```
     ///
     /// - Parameters:
-    ///   - id: Any hashable, sendable value; a type (`SearchID.self`) is common.
+    ///   - id: Any hashable, sendable value (for a type, see ``cancellable(id:cancelInFlight:)-(Any.Type,_)``).
+    ///     An `AnyHashable` is the value it wraps: `AnyHashable(x)` and `x` are one identifier.
     ///   - cancelInFlight: Whether to cancel the effects running under `id` when this one starts.
+    ///     Only other effects are cancelled: a `cancellable(id:cancelInFlight: true)` nested inside
+    ///     another with the same `id` does not cancel the effect it is part of.
+    /// - Returns: The effect, cancellable under `id`.
     public func cancellable<ID: Hashable & Sendable>(id: ID, cancelInFlight: Bool = false) -> Effect {
-        let key = CancelID(id)
-        return Effect(operation: .contextual { context in
+        cancellable(key: CancelID(id), cancelInFlight: cancelInFlight)
+    }
+
+    /// Makes this effect cancellable with ``cancel(id:)-(Any.Type)``, under a type: the common
+    /// way to name an effect (`enum SearchID {}`; `.cancellable(id: SearchID.self)`).
+    ///
+    /// The same as ``cancellable(id:cancelInFlight:)-(ID,_)`` with the type's identity as the
+    /// identifier.
+    ///
+    /// ```swift
+    /// enum SearchID {}
+    /// let search = Effect<String>(value: "result").cancellable(id: SearchID.self, cancelInFlight: true)
+    /// let stop = Effect<String>.cancel(id: SearchID.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - id: A type that names the effect.
+    ///   - cancelInFlight: Whether to cancel the effects running under `id` when this one starts.
+    /// - Returns: The effect, cancellable under `id`.
+    public func cancellable(id: Any.Type, cancelInFlight: Bool = false) -> Effect {
+        cancellable(key: CancelID(ObjectIdentifier(id)), cancelInFlight: cancelInFlight)
+    }
+
+    /// The effect, cancellable under `key`.
+    private func cancellable(key: CancelID, cancelInFlight: Bool) -> Effect {
+        Effect(operation: .contextual { context in
             // Stamped when the store starts the effect tree, so a cancel that comes after that
             // but before this effect subscribes still wins.
             let epoch = context.cancellations.epoch(of: key)
@@ -53,14 +81,49 @@ extension Effect {
     /// case .onDisappear:
     ///     return .cancel(id: TimerID.self)
     /// ```
+    ///
+    /// - Parameter id: The identifier the effects to cancel were made cancellable under; an
+    ///   `AnyHashable` is the value it wraps.
+    /// - Returns: An effect that cancels, then finishes at once.
     public static func cancel<ID: Hashable & Sendable>(id: ID) -> Effect {
-        cancel(ids: [AnyHashableSendable(id)])
+        cancel(keys: [CancelID(id)])
+    }
+
+    /// An effect that cancels the effects running under the type `id`, and keeps ones returned
+    /// but not yet started from starting; it sends nothing.
+    ///
+    /// ```swift
+    /// enum TimerID {}
+    /// let stop = Effect<Int>.cancel(id: TimerID.self)
+    /// ```
+    ///
+    /// - Parameter id: The type the effects to cancel were made cancellable under.
+    /// - Returns: An effect that cancels, then finishes at once.
+    public static func cancel(id: Any.Type) -> Effect {
+        cancel(keys: [CancelID(ObjectIdentifier(id))])
     }
 
     /// An effect that cancels the effects running under each of `ids`; it sends nothing.
+    ///
+    /// - Parameter ids: The identifiers to cancel (values of any hashable, sendable types; an
+    ///   `AnyHashable` is the value it wraps).
+    /// - Returns: An effect that cancels, then finishes at once.
     public static func cancel(ids: [any Hashable & Sendable]) -> Effect {
-        let keys = ids.map { CancelID(AnyHashableSendable(erasing: $0)) }
-        return Effect(operation: .contextual { context in
+        cancel(keys: ids.map { CancelID(AnyHashableSendable(erasing: $0)) })
+    }
+
+    /// An effect that cancels the effects running under each of the types `ids`; it sends
+    /// nothing.
+    ///
+    /// - Parameter ids: The types to cancel.
+    /// - Returns: An effect that cancels, then finishes at once.
+    public static func cancel(ids: [Any.Type]) -> Effect {
+        cancel(keys: ids.map { CancelID(ObjectIdentifier($0)) })
+    }
+
+    /// An effect that cancels the effects running under each of `keys`.
+    private static func cancel(keys: [CancelID]) -> Effect {
+        Effect(operation: .contextual { context in
             Deferred { () -> Empty<Output, Never> in
                 for key in keys { context.cancellations.cancel(key) }
                 return Empty()
@@ -69,23 +132,13 @@ extension Effect {
     }
 }
 
-/// A type-erased cancellation identifier: its type and its value.
+/// A type-erased cancellation identifier: its type and its value, with `AnyHashable` unwrapped
+/// (so `AnyHashable(x)` and `x` are one identifier, as in Composable Architecture).
 package struct CancelID: Hashable, Sendable {
-    let type: ObjectIdentifier
     let value: AnyHashableSendable
 
     init<ID: Hashable & Sendable>(_ id: ID) {
-        if let erased = id as? AnyHashableSendable {
-            self = CancelID(erased: erased)
-        } else {
-            type = ObjectIdentifier(ID.self)
-            value = AnyHashableSendable(id)
-        }
-    }
-
-    private init(erased: AnyHashableSendable) {
-        type = erased.type
-        value = erased
+        value = AnyHashableSendable(id)
     }
 }
 
@@ -98,6 +151,14 @@ package struct AnyHashableSendable: Hashable, Sendable {
     init<Base: Hashable & Sendable>(_ base: Base) {
         if let erased = base as? AnyHashableSendable {
             self = erased
+            return
+        }
+        if Base.self == AnyHashable.self {
+            // `AnyHashable(x)` is `x` (Swift 5 code passes it; Swift 6 code can reach it
+            // through an existential). Its base is hashable, and as sendable as the
+            // `AnyHashable` that was handed over as one.
+            let wrapped = (base as Any) as! AnyHashable
+            self = AnyHashableSendable(erasing: wrapped.base as! any Hashable & Sendable)
             return
         }
         self.type = ObjectIdentifier(Base.self)
@@ -134,20 +195,33 @@ package final class CancellationRegistry: @unchecked Sendable {  // `running`, `
         lock.withLock { epochs[id, default: 0] }
     }
 
-    /// Registers a starting effect, unless `id` was cancelled since `epoch`; returns whether it
-    /// may start. With `cancelInFlight`, first takes out the effects already running under `id`
-    /// and cancels them.
-    func start(_ effect: CancellableEffectHandle, id: CancelID, epoch: UInt64, cancelInFlight: Bool) -> Bool {
+    /// Before an effect under `id` starts: returns whether it may start (`id` was not cancelled
+    /// since `epoch`). With `cancelInFlight`, takes out the effects running under `id` and
+    /// cancels them.
+    ///
+    /// The starting effect is not registered yet, nor are the effects it is part of that are
+    /// starting too: a `cancellable(id:cancelInFlight: true)` nested inside another under the
+    /// same `id` cancels only the other effects, never the one it is part of (A6).
+    func prepare(id: CancelID, epoch: UInt64, cancelInFlight: Bool) -> Bool {
         lock.lock()
         guard epochs[id, default: 0] == epoch else {
             lock.unlock()
             return false
         }
         let inFlight = cancelInFlight ? running.removeValue(forKey: id) : nil
-        running[id, default: [:]][ObjectIdentifier(effect)] = effect
         lock.unlock()
         for other in inFlight?.values ?? [:].values { other.cancelByIdentifier() }
         return true
+    }
+
+    /// Registers an effect once it has started, unless `id` was cancelled since `epoch`;
+    /// returns whether it was registered.
+    func register(_ effect: CancellableEffectHandle, id: CancelID, epoch: UInt64) -> Bool {
+        lock.withLock {
+            guard epochs[id, default: 0] == epoch else { return false }
+            running[id, default: [:]][ObjectIdentifier(effect)] = effect
+            return true
+        }
     }
 
     /// Forgets an effect that finished or was cancelled.
@@ -187,16 +261,29 @@ struct CancellableEffect<Output>: Publisher {
     let cancelInFlight: Bool
     let registry: CancellationRegistry
 
+    /// Starts the effect in three steps: cancels the effects in flight (with `cancelInFlight`),
+    /// subscribes to the work, then registers under `id`. Registering last keeps the effects this
+    /// one is part of out of reach of a nested `cancelInFlight` under the same `id`, as in
+    /// Composable Architecture; the epoch, checked at both ends, keeps a `cancel(id:)` that comes
+    /// in between from being missed.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        let subscription = CancellableEffectSubscription(downstream: subscriber, id: id, registry: registry)
-        guard registry.start(subscription, id: id, epoch: epoch, cancelInFlight: cancelInFlight) else {
+        guard registry.prepare(id: id, epoch: epoch, cancelInFlight: cancelInFlight) else {
             // Cancelled after it was returned, before it started: it never starts.
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: .finished)
             return
         }
+        let subscription = CancellableEffectSubscription(downstream: subscriber, id: id, registry: registry)
         subscriber.receive(subscription: subscription)
         upstream.receive(subscriber: subscription)
+        // An effect that ended while it was subscribed to is never registered; one that ends
+        // while it registers is taken out again (`finish` is idempotent).
+        guard !subscription.isEnded else { return }
+        if registry.register(subscription, id: id, epoch: epoch) {
+            if subscription.isEnded { registry.finish(subscription, id: id) }
+        } else {
+            subscription.cancelByIdentifier()
+        }
     }
 }
 
@@ -232,6 +319,9 @@ where Downstream.Failure == Never {
     }
 
     var description: String { "CancellableEffect" }
+
+    /// Whether the effect finished or was cancelled.
+    var isEnded: Bool { lock.withLock { ended } }
 
     // MARK: Upstream
 

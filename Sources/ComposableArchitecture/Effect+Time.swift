@@ -92,6 +92,29 @@ extension Effect {
             .cancellable(id: id, cancelInFlight: true)
     }
 
+    /// ``debounce(id:for:scheduler:options:)-(ID,_,_,_)`` under a type (`SearchID.self`).
+    ///
+    /// ```swift
+    /// enum SearchID {}
+    /// let search = Effect<String>(value: "results")
+    ///     .debounce(id: SearchID.self, for: .milliseconds(300), scheduler: DispatchQueue.main)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - id: The type that names the effects to debounce.
+    ///   - dueTime: How long to wait before starting the work.
+    ///   - scheduler: Where to wait, start the work and deliver its actions.
+    ///   - options: Options for the scheduler.
+    /// - Returns: The effect, started once `dueTime` has passed with no newer one under `id`.
+    public func debounce<S: Scheduler>(
+        id: Any.Type,
+        for dueTime: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Effect {
+        debounce(id: ObjectIdentifier(id), for: dueTime, scheduler: scheduler, options: options)
+    }
+
     /// Sends at most one action per `interval` among all the effects throttled under `id`: the
     /// first at once, the others held until the interval is over (A8).
     ///
@@ -164,6 +187,29 @@ extension Effect {
         .cancellable(id: id)
     }
 
+    /// ``throttle(id:for:scheduler:latest:)-(ID,_,_,_)`` under a type (`ScrollID.self`).
+    ///
+    /// ```swift
+    /// enum ScrollID {}
+    /// let save = Effect<Int>(value: 120)
+    ///     .throttle(id: ScrollID.self, for: .seconds(1), scheduler: DispatchQueue.main, latest: true)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - id: The type that names the throttled effects.
+    ///   - interval: The shortest time between two actions sent under `id`.
+    ///   - scheduler: Where time is measured and the actions are delivered.
+    ///   - latest: Whether a held action is replaced by newer ones (`true`) or kept (`false`).
+    /// - Returns: The effect, throttled with the others under `id`.
+    public func throttle<S: Scheduler>(
+        id: Any.Type,
+        for interval: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        latest: Bool
+    ) -> Effect {
+        throttle(id: ObjectIdentifier(id), for: interval, scheduler: scheduler, latest: latest)
+    }
+
     /// An effect that sends `scheduler`'s time every `interval` until it is cancelled with
     /// `.cancel(id: id)`.
     ///
@@ -210,6 +256,31 @@ extension Effect {
                 .autoconnect()
         })
         .cancellable(id: id, cancelInFlight: true)
+    }
+
+    /// ``timer(id:every:tolerance:on:options:)-(ID,_,_,_,_)`` under a type (`TimerID.self`).
+    ///
+    /// ```swift
+    /// enum TimerID {}
+    /// let ticks = Effect.timer(id: TimerID.self, every: .seconds(1), on: DispatchQueue.main)
+    /// let stop = Effect<DispatchQueue.SchedulerTimeType>.cancel(id: TimerID.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - id: The type to cancel the timer with.
+    ///   - interval: The time between two ticks.
+    ///   - tolerance: How late a tick may be; `nil` is the scheduler's minimum tolerance.
+    ///   - scheduler: Where the timer runs and ticks are delivered.
+    ///   - options: Options for the scheduler.
+    /// - Returns: An effect that sends the scheduler's time at each tick, until cancelled.
+    public static func timer<S: Scheduler>(
+        id: Any.Type,
+        every interval: S.SchedulerTimeType.Stride,
+        tolerance: S.SchedulerTimeType.Stride? = nil,
+        on scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Effect where S.SchedulerTimeType == Output {
+        timer(id: ObjectIdentifier(id), every: interval, tolerance: tolerance, on: scheduler, options: options)
     }
 }
 

@@ -291,6 +291,54 @@ struct StoreContractTests {
         #expect(store.runningEffectCount == 0)
     }
 
+    @Test func a6_nestedCancelInFlightUnderTheSameIDDoesNotCancelItself() {
+        let reducer = Reducer<[Int], Int, Void> { state, action, _ in
+            if action == 0 {
+                return Effect(value: 42)
+                    .cancellable(id: "id", cancelInFlight: true)
+                    .cancellable(id: "id", cancelInFlight: true)
+            }
+            state.append(action)
+            return .none
+        }
+        let store = Store(initialState: [], reducer: reducer, environment: ())
+        store.send(0)
+        #expect(store.state == [42])
+        #expect(store.runningEffectCount == 0)
+    }
+
+    @Test func a6_nestedCancelInFlightStillCancelsTheEarlierEffectAndObeysCancel() {
+        let subjects = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+        let reducer = Reducer<[Int], Int, Void> { state, action, _ in
+            switch action {
+            case 0, 1:
+                return subjects[action].eraseToEffect()
+                    .cancellable(id: ID.search, cancelInFlight: true)
+                    .map { $0 + 100 }
+                    .cancellable(id: ID.search, cancelInFlight: true)
+            case -1:
+                return .cancel(id: ID.search)
+            default:
+                state.append(action)
+                return .none
+            }
+        }
+        let store = Store(initialState: [], reducer: reducer, environment: ())
+        store.send(0)
+        subjects[0].send(1)
+        #expect(store.state == [101])
+        #expect(store.runningEffectCount == 1)
+        store.send(1)  // replaces the first effect, both of its layers
+        subjects[0].send(2)
+        subjects[1].send(3)
+        #expect(store.state == [101, 103])
+        #expect(store.runningEffectCount == 1)
+        store.send(-1)
+        subjects[1].send(4)
+        #expect(store.state == [101, 103])
+        #expect(store.runningEffectCount == 0)
+    }
+
     // MARK: A7 — ids belong to one store tree
 
     @Test func a7_twoStoresWithTheSameIDDoNotInterfere() {
@@ -333,6 +381,157 @@ struct StoreContractTests {
         store.send("stop int")
         subject.send("stopped")
         #expect(store.state == ["still running"])
+    }
+
+    /// How `AnyHashable(id)` reaches the library: Swift 5 code passes it as an identifier
+    /// directly; in Swift 6 code it can come through an existential.
+    nonisolated static func wrapped(_ id: some Hashable & Sendable) -> any Hashable & Sendable {
+        (AnyHashable(id) as Any) as! any Hashable & Sendable
+    }
+
+    /// How an identifier is made cancellable, and how it is cancelled, in the tests below.
+    enum Spelling: CaseIterable, Sendable { case plain, anyHashable }
+
+    @Test(arguments: Spelling.allCases, Spelling.allCases)
+    func a7_anIDIsTheSameIDHoweverItIsWrapped(registered: Spelling, cancelledAs: Spelling) {
+        func id(_ spelling: Spelling) -> any Hashable & Sendable {
+            spelling == .plain ? ID.timer : Self.wrapped(ID.timer)
+        }
+        let subject = PassthroughSubject<String, Never>()
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            switch action {
+            case "start": return subject.eraseToEffect().cancellable(id: id(registered))
+            case "stop one": return .cancel(id: id(cancelledAs))
+            case "stop all": return .cancel(ids: [id(cancelledAs)])
+            default: state.append(action); return .none
+            }
+        }
+        for stop in ["stop one", "stop all"] {
+            let store = Store(initialState: [], reducer: reducer, environment: ())
+            store.send("start")
+            subject.send("running")
+            store.send(stop)
+            subject.send("cancelled")
+            #expect(store.state == ["running"], "\(stop)")
+            #expect(store.runningEffectCount == 0, "\(stop)")
+        }
+    }
+
+    @Test(arguments: Spelling.allCases, Spelling.allCases)
+    func a7_aWrappedIDMatchesInTheTimeOperators(registered: Spelling, cancelledAs: Spelling) {
+        func id(_ spelling: Spelling) -> any Hashable & Sendable {
+            spelling == .plain ? "time" : Self.wrapped("time")
+        }
+        let scheduler = DispatchQueue.test
+        func debounced(_ id: some Hashable & Sendable, _ value: String) -> Effect<String> {
+            Effect(value: value).debounce(id: id, for: .seconds(1), scheduler: scheduler)
+        }
+        func timer(_ id: some Hashable & Sendable) -> Effect<String> {
+            Effect.timer(id: id, every: .seconds(1), on: scheduler).map { _ in "tick" }
+        }
+        func throttled(_ id: some Hashable & Sendable, _ value: String) -> Effect<String> {
+            Effect(value: value).throttle(id: id, for: .seconds(10), scheduler: scheduler, latest: true)
+        }
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            switch action {
+            case "debounce a": return debounced(id(registered), "a")
+            case "debounce b": return debounced(id(cancelledAs), "b")
+            case "timer": return timer(id(registered))
+            case "throttle x": return throttled(id(registered), "x")
+            case "throttle y": return throttled(id(cancelledAs), "y")
+            case "throttle z": return throttled(id(cancelledAs), "z")
+            case "stop": return .cancel(id: id(cancelledAs))
+            default: state.append(action); return .none
+            }
+        }
+        let store = Store(initialState: [], reducer: reducer, environment: ())
+        // A debounce under one spelling replaces the one waiting under the other.
+        store.send("debounce a")
+        store.send("debounce b")
+        scheduler.advance(by: .seconds(1))
+        #expect(store.state == ["b"])
+        // A timer under one spelling is stopped by a cancel under the other.
+        store.send("timer")
+        scheduler.advance(by: .seconds(1))
+        store.send("stop")
+        scheduler.advance(by: .seconds(5))
+        #expect(store.state == ["b", "tick"])
+        // Throttled effects under both spellings share one window: y is held, then replaced by z.
+        store.send("throttle x")
+        store.send("throttle y")
+        store.send("throttle z")
+        scheduler.advance(by: .seconds(10))
+        #expect(store.state == ["b", "tick", "x", "z"])
+        #expect(store.runningEffectCount == 0)
+    }
+
+    enum SearchID {}
+    enum OtherID {}
+
+    @Test func a7_aTypeIsAnID() {
+        let subjects = [PassthroughSubject<String, Never>(), PassthroughSubject<String, Never>()]
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            switch action {
+            case "start search": return subjects[0].eraseToEffect().cancellable(id: SearchID.self)
+            case "start other": return subjects[1].eraseToEffect().cancellable(id: OtherID.self, cancelInFlight: true)
+            case "stop search": return .cancel(id: SearchID.self)
+            case "stop both": return .cancel(ids: [SearchID.self, OtherID.self])
+            default: state.append(action); return .none
+            }
+        }
+        let store = Store(initialState: [], reducer: reducer, environment: ())
+        store.send("start search")
+        store.send("start other")
+        store.send("stop search")
+        subjects[0].send("search")
+        subjects[1].send("other")
+        #expect(store.state == ["other"])
+        store.send("start search")
+        store.send("stop both")
+        subjects[0].send("search")
+        subjects[1].send("other")
+        #expect(store.state == ["other"])
+        #expect(store.runningEffectCount == 0)
+    }
+
+    @Test func a7_aTypeIsAnIDInTheTimeOperators() {
+        let scheduler = DispatchQueue.test
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            switch action {
+            case "debounce a", "debounce b":
+                return Effect(value: String(action.suffix(1)))
+                    .debounce(id: SearchID.self, for: .seconds(1), scheduler: scheduler)
+            case "timer":
+                return Effect.timer(id: OtherID.self, every: .seconds(1), on: scheduler).map { _ in "tick" }
+            case "stop timer":
+                return .cancel(id: OtherID.self)
+            case "throttle x", "throttle y":
+                return Effect(value: String(action.suffix(1)))
+                    .throttle(id: SearchID.self, for: .seconds(10), scheduler: scheduler, latest: false)
+            case "stop throttle":
+                return .cancel(id: SearchID.self)
+            default:
+                state.append(action)
+                return .none
+            }
+        }
+        let store = Store(initialState: [], reducer: reducer, environment: ())
+        store.send("debounce a")
+        store.send("debounce b")
+        scheduler.advance(by: .seconds(1))
+        #expect(store.state == ["b"])
+        store.send("timer")
+        scheduler.advance(by: .seconds(2))
+        store.send("stop timer")
+        scheduler.advance(by: .seconds(2))
+        #expect(store.state == ["b", "tick", "tick"])
+        store.send("throttle x")
+        scheduler.advance()  // x is sent, and opens a window
+        store.send("throttle y")  // held until the window closes...
+        store.send("stop throttle")  // ...and dropped
+        scheduler.advance(by: .seconds(10))
+        #expect(store.state == ["b", "tick", "tick", "x"])
+        #expect(store.runningEffectCount == 0)
     }
 
     @Test func a7_idsWorkThroughPullbackAndCombine() {
