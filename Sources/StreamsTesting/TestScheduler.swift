@@ -8,9 +8,12 @@ import Streams
 /// ``advance(by:)``, ``advance(to:)`` and ``run()``; when the work is handed over by tasks or
 /// other threads, `await` ``advance(by:until:timeout:isolation:sourceLocation:)``, which waits
 /// for it. Work runs in order of its time, and work due
-/// at the same time in the order it was scheduled — including work scheduled "now" from inside
-/// other work, which runs before the clock moves on. Repeating work is scheduled again after each
-/// run; work whose cancellable was cancelled never runs.
+/// at the same time in the order it was first scheduled — including work scheduled "now" from
+/// inside other work, which runs before the clock moves on. Repeating work is scheduled again
+/// after each run and keeps its first place in line: at an instant where it is due with other
+/// work, it runs before the work scheduled after it was created (two timers made A then B, every
+/// second and every two seconds from one start, run A, B, A, A, B), as combine-schedulers' test
+/// scheduler does. Work whose cancellable was cancelled never runs.
 ///
 /// ```swift
 /// let scheduler = DispatchQueue.test
@@ -148,14 +151,20 @@ final class TestSchedulerState<Time: Strideable & Sendable>: @unchecked Sendable
         self.now = now
     }
 
-    /// Queues `action` at `time` (`nil`: now), after everything already queued for that time,
-    /// and returns its place in line (for ``remove(_:)``).
+    /// Queues `action` at `time` (`nil`: now) and returns its place in line (for ``remove(_:)``):
+    /// after everything already queued for that time, or, given the `sequence` it was first
+    /// scheduled with (a repeating action's next run), in that place among work due at `time`.
     /// Wakes the tasks waiting for work.
     @discardableResult
-    func enqueue(at time: Time?, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+    func enqueue(at time: Time?, sequence given: UInt64? = nil, _ action: @escaping @Sendable () -> Void) -> UInt64 {
         lock.lock()
-        nextSequence += 1
-        let sequence = nextSequence
+        let sequence: UInt64
+        if let given {
+            sequence = given
+        } else {
+            nextSequence += 1
+            sequence = nextSequence
+        }
         queue.append(Work(time: time ?? now, sequence: sequence, action: action))
         generation &+= 1
         let woken = waiters
@@ -233,6 +242,11 @@ final class TestSchedulerState<Time: Strideable & Sendable>: @unchecked Sendable
 }
 
 /// A repeating action on a test scheduler: each run schedules the next, until cancelled.
+///
+/// Every run keeps the place in line the action was first scheduled with: among work due at
+/// the same instant, a timer created before other work runs before it at every tick, as in
+/// combine-schedulers' test scheduler (two timers made A then B, every 1 and every 2 from the
+/// same start, run A, B, A, A, B).
 private final class RepeatingWork<Time: Strideable & Sendable>: @unchecked Sendable  // `cancelled`, `queued` guarded by `lock`
 where Time.Stride: Sendable {
     let state: TestSchedulerState<Time>
@@ -240,6 +254,7 @@ where Time.Stride: Sendable {
     let action: @Sendable () -> Void
     let lock = Lock()
     var cancelled = false
+    /// The place in line of the queued run, the same for every run; `nil` once cancelled.
     var queued: UInt64?
 
     init(state: TestSchedulerState<Time>, interval: Time.Stride, action: @escaping @Sendable () -> Void) {
@@ -249,7 +264,8 @@ where Time.Stride: Sendable {
     }
 
     func schedule(at time: Time) {
-        let sequence = state.enqueue(at: time) { [self] in
+        let place = lock.withLock { queued }
+        let sequence = state.enqueue(at: time, sequence: place) { [self] in
             if lock.withLock({ cancelled }) { return }
             schedule(at: time.advanced(by: interval))
             action()

@@ -80,6 +80,34 @@ struct TestSchedulerTests {
         #expect(log.entries.count == 3)
     }
 
+    @Test func repeatingWorkKeepsItsPlaceAmongWorkDueAtTheSameInstant() {
+        let scheduler = DispatchQueue.test
+        let log = Log()
+        let start = scheduler.now
+        let a = scheduler.schedule(after: start, interval: .seconds(1)) { log.append("A") }
+        let b = scheduler.schedule(after: start, interval: .seconds(2)) { log.append("B") }
+        scheduler.advance(by: .seconds(2))
+        // At 0 and at 2 both are due: A was scheduled first, so it runs first every time.
+        #expect(log.entries == ["A", "B", "A", "A", "B"])
+        a.cancel()
+        b.cancel()
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func repeatingWorkRunsBeforeWorkScheduledAfterItForTheSameInstant() {
+        let scheduler = DispatchQueue.test
+        let log = Log()
+        let start = scheduler.now
+        let timer = scheduler.schedule(after: start.advanced(by: .seconds(1)), interval: .seconds(2)) {
+            log.append("timer")
+        }
+        // Scheduled after the timer, before its first run, for the instant of its second run.
+        scheduler.schedule(after: start.advanced(by: .seconds(3))) { log.append("later") }
+        scheduler.advance(by: .seconds(3))
+        #expect(log.entries == ["timer", "timer", "later"])
+        timer.cancel()
+    }
+
     @Test func runRunsEverythingAndMovesTheClock() {
         let scheduler = RunLoop.test
         let start = scheduler.now
