@@ -44,7 +44,9 @@ public enum Exhaustivity: Sendable, Hashable {
 /// the file and line of the step, with a readable diff (``/ComposableArchitecture/Diff``: `- expected`, `+ actual`), on:
 /// - a state change the step did not assert, or asserted wrongly;
 /// - an asserted change that did not happen;
-/// - an action an effect sent back that was not asserted before the next `send`;
+/// - an action an effect sent back that was not asserted before the next `send` (once: it stays
+///   queued for a later `receive`);
+/// - a `send` or `receive` closure that changes nothing (leave it out when no change is expected);
 /// - a `receive` of an action that did not arrive, or when a different one did (both are shown);
 /// - an effect still running when the test ends: at ``finish(timeout:fileID:file:line:column:)``,
 ///   or when the store goes away (the failure points at the step that started the effect);
@@ -97,7 +99,18 @@ public final class TestStore<State: Equatable, Action, Environment> {
         set { core.environment = newValue }
     }
 
-    /// The current state, after every action run so far (received actions included).
+    /// The state as of the last step the test asserted: after ``send(_:_:fileID:file:line:column:)``,
+    /// the state the sent action left (before any action its effects sent back); after each
+    /// `receive`, the state the received action left. So a test can look at every step in
+    /// between. In non-exhaustive mode (``Exhaustivity/off``), the current state, after every
+    /// action run so far.
+    ///
+    /// ```swift
+    /// store.send(.factButtonTapped) { $0.isLoading = true }
+    /// store.state.isLoading   // true, though the fact may have arrived already
+    /// store.receive(.factResponse("1 is good")) { $0.isLoading = false; $0.fact = "1 is good" }
+    /// store.state.isLoading   // false
+    /// ```
     public var state: State {
         core.state
     }
@@ -125,7 +138,9 @@ public final class TestStore<State: Equatable, Action, Environment> {
     ///
     /// `update` describes the change: it mutates a copy of the state as it was before the action
     /// (the *expected* state), which must then equal the state the reducer left. Without
-    /// `update`, the action must not change the state. In non-exhaustive mode the closure is
+    /// `update`, the action must not change the state; a closure that changes nothing, for an
+    /// action that changed nothing, fails ("Expected the state to change, but it did not; leave
+    /// out the closure if no change is expected."). In non-exhaustive mode the closure is
     /// applied to the actual state instead, and only what it changes is checked.
     ///
     /// ```swift
@@ -133,7 +148,7 @@ public final class TestStore<State: Equatable, Action, Environment> {
     /// ```
     ///
     /// In exhaustive mode, actions sent back by effects and not yet asserted make this step fail
-    /// first.
+    /// first, once: they stay queued, and a later `receive` still asserts them in order.
     ///
     /// - Returns: A handle on the effects the action started (``TestStoreTask``).
     @discardableResult

@@ -18,6 +18,8 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
         let location: StepLocation
         /// The effects the action started.
         let startedEffects: [Int]
+        /// Whether a failure already said it was not asserted (it is said once).
+        var reported = false
     }
 
     /// What a `receive` expects: an action equal to one, or one of a case.
@@ -42,6 +44,9 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
     /// Where the store was made: for failures with no better place.
     let location: StepLocation
     private(set) var received: [Received] = []
+    /// The state as of the last step the test asserted (exhaustive mode): after a `send`, the
+    /// state the sent action left; after a `receive`, the state the received action left.
+    private var assertedState: State
 
     /// The engine of the store below, which runs every action.
     private let engine: RootStore<State, Action>
@@ -56,6 +61,7 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
         self.reducer = reducer
         self.environment = environment
         self.location = location
+        assertedState = initialState
         var reduce: (inout State, Action) -> Effect<Action> = { _, _ in .none }
         engine = RootStore(initialState: initialState) { state, action in reduce(&state, action) }
         store = Store(root: engine)
@@ -79,9 +85,10 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
             })
     }
 
-    /// The current state (after every action run so far, received actions included).
+    /// In exhaustive mode, the state as of the last step the test asserted; in non-exhaustive
+    /// mode, the state after every action run so far (received actions included).
     var state: State {
-        engine.state
+        exhaustivity == .on ? assertedState : engine.state
     }
 
     // MARK: Steps
@@ -97,24 +104,30 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
                 """, at: location)
             return []
         }
-        if !received.isEmpty {
-            if exhaustivity == .on {
+        switch exhaustivity {
+        case .on:
+            // Said once; they stay queued, so a later `receive` still asserts them.
+            let unreported = received.indices.filter { !received[$0].reported }
+            if !unreported.isEmpty {
                 fail("""
-                    \(count(received.count, "received action")) \(received.count == 1 ? "was" : "were") not \
+                    \(count(unreported.count, "received action")) \(unreported.count == 1 ? "was" : "were") not \
                     asserted before sending \(Diff.inline(action)):
-                    \(list(received.map(\.action)))
+                    \(list(unreported.map { received[$0].action }))
                     Assert each one with `receive`, or make the test non-exhaustive (`store.exhaustivity = .off`).
                     """, at: location)
+                for index in unreported { received[index].reported = true }
             }
+        case .off:
             received.removeAll()
         }
-        let before = state
+        let before = engine.state
         sentLocation = location
         store.send(action)
         sentLocation = nil
         runtime.signal()
         guard let (after, effects) = sentResult else { return [] }
         sentResult = nil
+        assertedState = after
         assertState(verb: "sending", action: action, before: before, actual: after, update: update, at: location)
         return effects
     }
@@ -156,6 +169,7 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
             received.removeFirst(index + 1)
             runtime.relocate(entry.startedEffects, to: location)
         }
+        assertedState = entry.stateAfter
         assertState(verb: "receiving", action: entry.action, before: entry.stateBefore, actual: entry.stateAfter,
                     update: update, at: location)
     }
@@ -200,10 +214,11 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
         func fail(_ message: String, at location: StepLocation) {
             runtime.reporter.recordNow(message, at: location)
         }
-        if let first = received.first {
+        let unreported = received.filter { !$0.reported }
+        if let first = unreported.first {
             fail("""
-                The test ended with \(count(received.count, "received action")) not asserted:
-                \(list(received.map(\.action)))
+                The test ended with \(count(unreported.count, "received action")) not asserted:
+                \(list(unreported.map(\.action)))
                 Assert each one with `receive`, or make the test non-exhaustive (`store.exhaustivity = .off`).
                 """, at: first.location)
         }
@@ -286,6 +301,13 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
                 try update(&expected)
             } catch {
                 fail("The state assertion for \(step) threw an error: \(error)", at: location)
+                return
+            }
+            if exhaustivity == .on, expected == before, actual == before {
+                fail("""
+                    Expected the state to change, but it did not; leave out the closure if no change is expected.
+                    Step: \(step)
+                    """, at: location)
                 return
             }
         }

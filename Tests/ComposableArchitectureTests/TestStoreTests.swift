@@ -337,11 +337,12 @@ struct TestStoreTests {
         store.send(.factButtonTapped) { $0.isLoading = true }
         await store.finish()
         #expect(store.runningEffectCount == 0)
-        #expect(store.state.fact == "0 is a good number")
+        #expect(store.state.fact == nil)  // arrived, not asserted yet
         await store.receive(.factResponse("0 is a good number")) {
             $0.isLoading = false
             $0.fact = "0 is a good number"
         }
+        #expect(store.state.fact == "0 is a good number")
     }
 
     @Test func theTasksFinishWaitsForItsEffects() async {
@@ -449,6 +450,75 @@ struct TestStoreTests {
                 """)
         }
         #expect(store.state.count == 1)
+    }
+
+    @Test func a11_receivedActionsNotAssertedFailOnceAndStayQueued() {
+        let store = Feature.store()
+        store.send(.factButtonTapped) { $0.isLoading = true }
+        withKnownIssue {
+            store.send(.increment) { $0.count = 1 }
+        } matching: { issue in
+            issue.description.contains("1 received action was not asserted before sending Action.increment")
+        }
+        // Still queued: asserted now, with the state it left then; no second failure, now or at
+        // the end of the test.
+        store.receive(.factResponse("0 is a good number")) {
+            $0.isLoading = false
+            $0.fact = "0 is a good number"
+        }
+        store.send(.increment) { $0.count = 2 }
+    }
+
+    @Test func a11_unassertedActionsAreReportedOnceAcrossSends() {
+        let store = Feature.store()
+        store.send(.factButtonTapped) { $0.isLoading = true }
+        withKnownIssue {
+            store.send(.increment) { $0.count = 1 }
+        } matching: { issue in
+            issue.description.contains("1 received action was not asserted")
+        }
+        store.send(.increment) { $0.count = 2 }  // the same action is not reported again
+    }
+
+    @Test func a11_stateIsTheStateAsOfTheLastAssertedStep() {
+        let store = Feature.store()
+        store.send(.factButtonTapped) { $0.isLoading = true }
+        // The fact has arrived already (the effect is synchronous), but not been asserted.
+        #expect(store.state.isLoading)
+        #expect(store.state.fact == nil)
+        store.receive(.factResponse("0 is a good number")) {
+            $0.isLoading = false
+            $0.fact = "0 is a good number"
+        }
+        #expect(!store.state.isLoading)
+        #expect(store.state.fact == "0 is a good number")
+    }
+
+    @Test func a11_stateInNonExhaustiveModeIsTheCurrentState() {
+        let store = Feature.store()
+        store.exhaustivity = .off
+        store.send(.factButtonTapped)
+        #expect(store.state.fact == "0 is a good number")
+    }
+
+    @Test func a11_anUpdateClosureThatChangesNothingFails() {
+        let store = Feature.store()
+        withKnownIssue {
+            store.send(.noop) { _ in }
+        } matching: { issue in
+            issue.description.contains("""
+                Expected the state to change, but it did not; leave out the closure if no change is expected.
+                Step: sending Action.noop
+                """)
+        }
+        withKnownIssue {
+            store.send(.noop) { $0.count = 0 }  // sets what is already there
+        } matching: { issue in
+            issue.description.contains("Expected the state to change, but it did not")
+        }
+        // Non-exhaustive: a closure may restate what is there.
+        store.exhaustivity = .off
+        store.send(.noop) { $0.count = 0 }
     }
 
     @Test func a11_receiveOfAnActionThatDidNotArriveFails() {
