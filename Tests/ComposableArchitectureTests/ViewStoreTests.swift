@@ -451,6 +451,6 @@ struct ViewStoreTests {
     }
 
     func incrementButtonTapped() {
-        viewStore.send(.increment)                                      // 1. a view sends an action
+        viewStore.send(.increment)                                      // one action's trip, as above
     }
 }
