@@ -205,12 +205,15 @@ extension Effect {
     }
 
     /// An effect that runs `operation` in a `Task` when the store starts it, and sends the action
-    /// it returns.
+    /// it returns, from the main actor.
     ///
     /// The async/await way to do one piece of work and feed its result back: the effect sends
-    /// `operation`'s result, then finishes. Cancelling the effect cancels the task, and the
-    /// action it returns after that is dropped. Errors are handled inside `operation`, which
-    /// turns them into actions.
+    /// `operation`'s result, then finishes. The operation runs on Swift's global executor, and
+    /// its result is handed over on the main actor: a store runs the action in the same
+    /// main-actor job, and a subscriber outside a store gets it on the main thread too, so
+    /// whoever waits there for it sees it without a race. Cancelling the effect cancels the task,
+    /// and the action it returns after that is dropped. Errors are handled inside `operation`,
+    /// which turns them into actions.
     ///
     /// <!-- marble effect-task scheduler source async: Effect<String>.task { [reached = scheduler.waitForTick(5)] in await reached(); return "the action work returns" } -->
     /// ```text
@@ -228,15 +231,19 @@ extension Effect {
     ///
     /// - Completion: finishes right after the action.
     /// - Cancellation: cancels the task; its action is dropped.
-    /// - Threading: `operation` runs on Swift's global concurrent executor; the store runs the
-    ///   action on the main actor.
+    /// - Threading: `operation` runs on Swift's global concurrent executor; the action is sent,
+    ///   and the effect finishes, on the main actor. The main actor must be free to run it: a
+    ///   thread that blocks the main thread waiting for the action never gets it.
     /// - Complexity: one `Task` per start.
     public static func task(
         priority: TaskPriority? = nil,
         operation: @escaping @Sendable () async -> Output
     ) -> Effect {
         Effect(EmittingEffect { emitter in
-            let task = Task(priority: priority) {
+            // Only the send hops to the main actor: `operation` is nonisolated and runs on the
+            // global executor. Its result is a value no other code holds, so it may cross to the
+            // main actor without being `Sendable`.
+            let task = Task(priority: priority) { @MainActor in
                 let output = await operation()
                 _ = emitter.sendLast(output)
             }
@@ -250,8 +257,9 @@ extension Effect {
     /// The async/await way to feed many actions back over time — the values of a stream, the
     /// progress of a download. `send` (a ``Send``) is `Sendable` and synchronous: call it as
     /// `send(.action)`, with no `await`, from `operation`, from a task it starts, or from a
-    /// callback on any thread; it never waits for the store. Actions are delivered in the order they are sent. Cancelling
-    /// the effect cancels the task; `send` then does nothing.
+    /// callback on any thread; it never waits for the store. Actions are delivered in the order
+    /// they are sent, from the thread that sends them (the store runs them on the main actor).
+    /// Cancelling the effect cancels the task; `send` then does nothing.
     ///
     /// <!-- marble effect-run scheduler source async: Effect<String>.run { [reached = scheduler.waitForTick(4)] send in send("a"); await reached(); send("b") } -->
     /// ```text
