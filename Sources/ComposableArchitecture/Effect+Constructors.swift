@@ -402,6 +402,55 @@ func reportUnhandled(_ error: any Error, madeBy constructor: String, fileID: Sta
         """)
 }
 
+// MARK: - Test environments
+
+extension Effect {
+    /// An effect for a dependency a test does not expect to be used: when a store starts it, it
+    /// reports a runtime issue naming `description`, then finishes without sending anything.
+    ///
+    /// Give it to the endpoints of a test's environment that the feature under test must not
+    /// call. In a `TestStore` the report fails the test, at the step that sent (or received)
+    /// the action whose reducer returned the effect. Anywhere else it goes through
+    /// ``RuntimeIssues``: to the handler bound where the store started the effect, or to
+    /// standard error (a plain ``Store`` in a test only fails it if the test binds
+    /// `RuntimeIssues.$handler`). Building the effect reports nothing: only starting it does.
+    ///
+    /// <!-- marble effect-unimplemented source: Effect<String>.unimplemented("search").reportingRuntimeIssues(to: { _ in }) -->
+    /// ```text
+    /// unimplemented("fetch"): [|]    (reported when started, then finished at once)
+    /// ```
+    ///
+    /// ```swift
+    /// let store = TestStore(
+    ///     initialState: SearchState(), reducer: searchReducer,
+    ///     environment: SearchEnvironment(search: { _ in .unimplemented("SearchEnvironment.search") }))
+    /// store.send(.clearTapped)   // fails here if clearing runs a search
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - description: What is unimplemented, for the message: usually the endpoint's name.
+    ///   - fileID: Where the effect is made, for the message.
+    ///   - line: The line where the effect is made.
+    /// - Returns: An effect that reports, each time it is started, and finishes at once.
+    ///
+    /// - Completion: finishes as soon as it has reported, so the store never tracks it.
+    /// - Threading: reports on the thread that starts it.
+    public static func unimplemented(
+        _ description: String,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Effect {
+        Effect(Deferred { () -> Empty<Output, Never> in
+            RuntimeIssues.report("""
+                An unimplemented effect was started: \(description) (made at \(fileID):\(line)). \
+                A test's environment marked this dependency as not expected to be used; \
+                give the test an implementation if the feature is meant to use it.
+                """)
+            return Empty()
+        })
+    }
+}
+
 /// Sends actions from an ``Effect/run(priority:operation:catch:fileID:line:)`` effect: call it, `send(.action)`.
 ///
 /// It is `@Sendable` and synchronous: call it from any task, actor or thread, with no `await`.

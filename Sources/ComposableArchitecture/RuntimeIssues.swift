@@ -23,6 +23,8 @@ import Streams
 ///   handler was given (see ``Effect/task(priority:operation:catch:fileID:line:)``): "An effect
 ///   made by `Effect.task` at file:line threw an error that nothing handles: `error`. ..." The
 ///   effect finishes without an action.
+/// - a store started an ``Effect/unimplemented(_:fileID:line:)`` effect: "An unimplemented effect
+///   was started: `description` (made at file:line). ..."
 ///
 /// A report is a bug in the app, usually an effect or a view that outlived the state it belongs
 /// to: the message says which.
@@ -32,7 +34,15 @@ import Streams
 /// while the reducer runs and while the effect it returned is started, so a report from the
 /// effect — at once, or later from its task — fails the test at the step that sent (or
 /// received) the action that returned the effect. A test of a plain ``Store`` can do the same
-/// around `send`.
+/// around `send`:
+///
+/// ```swift
+/// let reports = SendableLog<String>()
+/// RuntimeIssues.$handler.withValue({ reports.append($0) }) {
+///     _ = store.send("refresh")   // its reducer returns `.unimplemented("Environment.refresh")`
+/// }
+/// #expect(reports.entries.count == 1)
+/// ```
 ///
 /// Without a binding, a plain store's reports go to standard error: this module does not link a
 /// test framework, so it cannot fail a test by itself.
@@ -52,7 +62,8 @@ public enum RuntimeIssues {
 
 extension Effect {
     /// This effect, with `handler` bound as the ``RuntimeIssues`` handler while a store starts
-    /// it (subscribes to it): a report made then goes to `handler`, and so do the later reports of tasks started then (an unhandled error in a
+    /// it (subscribes to it): a report made then — by ``unimplemented(_:fileID:line:)`` — goes to
+    /// `handler`, and so do the later reports of tasks started then (an unhandled error in a
     /// ``task(priority:operation:catch:fileID:line:)``), which inherit the binding.
     ///
     /// A `TestStore` binds its own handler this way, to fail the test at the step whose action

@@ -269,8 +269,8 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
     }
 
     /// Fails the test for a runtime issue reported by an effect the running action returned —
-    /// when the store starts it, or later from its task (an error no `catch` handles) — at the
-    /// step of that action, whenever the report comes.
+    /// when the store starts it (`Effect.unimplemented`), or later from its task (an error no
+    /// `catch` handles) — at the step of that action, whenever the report comes.
     private func effectIssueHandler() -> @Sendable (String) -> Void {
         let reporter = runtime.reporter
         let step = EffectStep(action: current?.action, location: current?.location ?? location)

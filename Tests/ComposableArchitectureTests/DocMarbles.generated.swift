@@ -59,6 +59,13 @@ struct DocMarbles {
         await block.checkAsync(on: scheduler, source: Effect<String>.run { [reached = scheduler.waitForTick(4)] send in send("a"); await reached(); send("b") })
     }
 
+    @Test("marble-effect-unimplemented (Sources/ComposableArchitecture/Effect+Constructors.swift)") func `effect_unimplemented`() {
+        let block = MarbleBlock(#"""
+        unimplemented("fetch"): [|]    (reported when started, then finished at once)
+        """#)
+        block.check(source: Effect<String>.unimplemented("search").reportingRuntimeIssues(to: { _ in }))
+    }
+
     @Test("marble-effect-map (Sources/ComposableArchitecture/Effect+Operators.swift)") func `effect_map`() {
         let block = MarbleBlock(#"""
         effect: -1-2-|

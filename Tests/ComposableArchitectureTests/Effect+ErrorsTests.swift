@@ -4,8 +4,8 @@ import Dispatch
 import StreamsTesting
 import Testing
 
-// `Effect.task` sending from the main actor, and errors thrown by `task` and `run` (handled by
-// `catch:` or reported through `RuntimeIssues`).
+// `Effect.task` sending from the main actor, errors thrown by `task` and `run` (handled by
+// `catch:` or reported through `RuntimeIssues`), and `Effect.unimplemented`.
 
 /// An error an effect's work throws.
 struct Boom: Error, Equatable {}
@@ -25,7 +25,7 @@ final class ReleaseSignal: Sendable {
 }
 
 @MainActor
-@Suite("Effect constructors: the main actor, errors")
+@Suite("Effect constructors: the main actor, errors, unimplemented")
 struct EffectErrorsTests {
     enum ID: Hashable, Sendable { case work }
 
@@ -247,5 +247,81 @@ struct EffectErrorsTests {
         await task.finish()
         await store.waitForState(["listen", "first"])
         #expect(reports.entries == [])
+    }
+
+    // MARK: - Effect.unimplemented
+
+    @Test func unimplementedFailsTheTestAtTheSendThatStartedIt() {
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            state.append(action)
+            return action == "refresh" ? .unimplemented("Environment.refresh") : .none
+        }
+        let store = TestStore(initialState: [], reducer: reducer, environment: ())
+        let sendLine = #line + 2
+        withKnownIssue {
+            store.send("refresh") { $0 = ["refresh"] }
+        } matching: { issue in
+            issue.sourceLocation?.line == sendLine
+                && issue.description.contains("""
+                    An effect returned for "refresh" reported a runtime issue:
+                    An unimplemented effect was started: Environment.refresh (made at \
+                    ComposableArchitectureTests/Effect+ErrorsTests.swift:
+                    """)
+        }
+        #expect(store.runningEffectCount == 0)
+    }
+
+    @Test func unimplementedStartedByAnActionAnEffectSentFailsTheTestAtTheStepThatStartedThatEffect() {
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            state.append(action)
+            switch action {
+            case "start": return Effect(value: "refresh")
+            case "refresh": return .unimplemented("Environment.refresh")
+            default: return .none
+            }
+        }
+        let store = TestStore(initialState: [], reducer: reducer, environment: ())
+        let sendLine = #line + 2
+        withKnownIssue {
+            store.send("start") { $0 = ["start"] }
+        } matching: { issue in
+            issue.sourceLocation?.line == sendLine
+                && issue.description.contains("""
+                    An effect returned for "refresh" reported a runtime issue:
+                    An unimplemented effect was started: Environment.refresh
+                    """)
+        }
+        store.receive("refresh") { $0.append("refresh") }
+    }
+
+    @Test func unimplementedIsReportedOnlyWhenStartedAndFinishesAtOnce() {
+        let reports = SendableLog<String>()
+        let effect = RuntimeIssues.$handler.withValue({ reports.append($0) }) {
+            Effect<String>.unimplemented("Environment.refresh")
+        }
+        #expect(reports.entries == [])
+        let subscriber = RecordingSubscriber<String, Never>()
+        RuntimeIssues.$handler.withValue({ reports.append($0) }) {
+            effect.subscribe(subscriber)
+        }
+        #expect(subscriber.values == [])
+        #expect(subscriber.completion == .finished)
+        #expect(reports.entries.count == 1)
+        #expect(reports.entries.first?.hasPrefix("An unimplemented effect was started: Environment.refresh") == true)
+    }
+
+    @Test func aPlainStoreReportsUnimplementedToTheHandlerBoundAroundSend() {
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            state.append(action)
+            return action == "refresh" ? .unimplemented("Environment.refresh") : .none
+        }
+        let store = Store(initialState: [], reducer: reducer, environment: ())
+        let reports = SendableLog<String>()
+        RuntimeIssues.$handler.withValue({ reports.append($0) }) {
+            _ = store.send("refresh")   // its reducer returns `.unimplemented("Environment.refresh")`
+        }
+        #expect(reports.entries.count == 1)
+        #expect(store.state == ["refresh"])
+        #expect(store.runningEffectCount == 0)
     }
 }
