@@ -104,6 +104,17 @@ struct DocMarbles {
         block.check(on: scheduler) { effect($0).receive(on: scheduler) }
     }
 
+    @Test("marble-effect-init-value (Sources/ComposableArchitecture/Effect+RedUx.swift)") func `effect_init_value`() {
+        let block = MarbleBlock(#"Effect(a): [a|]"#)
+        block.check(source: Effect<String>("a"))
+    }
+
+    @Test("marble-effect-init-emit (Sources/ComposableArchitecture/Effect+RedUx.swift)") func `effect_init_emit`() async {
+        let block = MarbleBlock(#"Effect { emit, finish in emit(a); await ...; emit(b); finish() }: [a]--[b|]"#)
+        let scheduler = DispatchQueue.test
+        await block.checkAsync(on: scheduler, source: Effect<String> { [reached = scheduler.waitForTick(3)] emit, finish in emit("a"); await reached(); emit("b"); finish() })
+    }
+
     @Test("marble-effect-deferred (Sources/ComposableArchitecture/Effect+Time.swift)") func `effect_deferred`() {
         let block = MarbleBlock(#"""
         effect:                            [a|]      (sends a at once when started)
