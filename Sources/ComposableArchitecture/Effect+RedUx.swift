@@ -208,6 +208,19 @@ extension Effect {
     public static func cancel<ID: Hashable & Sendable>(_ id: ID) -> Effect {
         cancel(id: id)
     }
+
+    /// ``cancel(_:)-(ID)`` under a type: `Effect.cancel(SearchID.self)`.
+    ///
+    /// ```swift
+    /// enum SearchID {}
+    /// let stop = Effect<String>.cancel(SearchID.self)
+    /// ```
+    ///
+    /// - Parameter id: The type the effects were made cancellable with.
+    /// - Returns: An effect that cancels them, and sends nothing.
+    public static func cancel(_ id: Any.Type) -> Effect {
+        cancel(id: id)
+    }
 }
 
 // MARK: - Asynchronous sequences
@@ -231,6 +244,14 @@ extension AsyncSequence where Self: Sendable, Failure == Never {
     /// - Threading: elements are sent from the iterating task; the store runs them on the main
     ///   actor.
     public func eraseToEffect<ID: Hashable & Sendable>(id: ID) -> Effect<Element> {
+        eraseToEffect().cancellable(id: id, cancelInFlight: true)
+    }
+
+    /// ``eraseToEffect(id:)-(ID)`` under a type (`SearchID.self`).
+    ///
+    /// - Parameter id: A type that names the effect: the running effect under it is cancelled.
+    /// - Returns: An effect that sends the sequence's elements and finishes when it ends.
+    public func eraseToEffect(id: Any.Type) -> Effect<Element> {
         eraseToEffect().cancellable(id: id, cancelInFlight: true)
     }
 }

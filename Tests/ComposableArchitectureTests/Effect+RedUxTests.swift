@@ -257,6 +257,50 @@ struct EffectRedUxTests {
         #expect(await signals.next() == ["locations cancelled"])
     }
 
+    enum TrackingID {}
+
+    @Test func theUnlabeledCancelTakesATypeToo() {
+        let subject = PassthroughSubject<String, Never>()
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            switch action {
+            case "start": return subject.eraseToEffect().cancellable(id: TrackingID.self)
+            case "stop": return .cancel(TrackingID.self)
+            default: state.append(action); return .none
+            }
+        }
+        let store = Store(initialState: [], reducer: reducer, environment: ())
+        store.send("start")
+        subject.send("a")
+        store.send("stop")
+        subject.send("b")
+        #expect(store.state == ["a"])
+        #expect(store.runningEffectCount == 0)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func anAsyncSequenceErasedWithATypeReplacesTheRunningOne() async {
+        let signals = Signals()
+        let first = AsyncStream<String>.makeStream()
+        let second = AsyncStream<String>.makeStream()
+        first.continuation.onTermination = { signals.send("first \($0)") }
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            switch action {
+            case "first": return first.stream.eraseToEffect(id: TrackingID.self)
+            case "second": return second.stream.eraseToEffect(id: TrackingID.self)
+            default: state.append(action); return .none
+            }
+        }
+        let store = TestStore(initialState: [], reducer: reducer, environment: ())
+        store.timeout = .seconds(30)  // the effect runs in a task; a passing test never waits this long
+        let firstTask = store.send("first")
+        first.continuation.yield("a")
+        await store.receive("a") { $0 = ["a"] }
+        let secondTask = store.send("second")
+        #expect(firstTask.isFinished)
+        #expect(await signals.next() == ["first cancelled"])
+        second.continuation.finish()
+        await secondTask.finish()
+    }
+
     // MARK: - Effect.fireAndForget { ... }
 
     @Test(.timeLimit(.minutes(1))) func fireAndForgetTakesASyncOrAnAsyncClosure() async {
