@@ -109,7 +109,7 @@ func driveMarblesAsync<P: Publisher, Time, Options>(
     if subscribeAt == 0 { subscribe.value() }
     var actual: [[Marbles.Event]] = []
     for (index, time) in times.enumerated() {
-        scheduler.advance(to: time)
+        scheduler.advanceSynchronously(to: time)
         let wanted = index < expectedTicks.count ? expectedTicks[index].count : 0
         if wanted > 0 {
             let arrived = await scheduler.advance(until: { log.count >= wanted }, timeout: timeout,
