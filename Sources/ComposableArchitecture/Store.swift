@@ -46,6 +46,16 @@ import Streams
 /// store, so they are invalidated only by their own part of the state. Send actions from the
 /// view's callbacks with ``send(_:)``.
 ///
+/// Code written for Combine (a view model, a UIKit-style view controller) observes a
+/// ``ViewStore`` of the store instead: it passes on only the states that changed (the root store
+/// publishes after every send), and each part of its publisher sends only when that part changes.
+///
+/// ```swift
+/// let viewStore = ViewStore(store.scope(state: \.counter, action: AppAction.counter))
+/// let c = viewStore.publisher(for: \.count).sink { print("count:", $0) }   // count: 0
+/// viewStore.send(.increment)                                                // count: 1
+/// ```
+///
 /// A store costs nothing for observation until something observes it: reading ``state``,
 /// asking for ``publisher`` or ``objectWillChange``. A scope nobody observes never computes its
 /// state: sending through it costs about what sending to the root does.

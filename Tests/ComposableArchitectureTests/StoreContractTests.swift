@@ -265,6 +265,26 @@ struct StoreContractTests {
         #expect(store.runningEffectCount == 0)
     }
 
+    @Test func a5_aCancelWhileTheEffectIsStartingWins() {
+        let subject = PassthroughSubject<String, Never>()
+        let reducer = Reducer<[String], String, Void> { state, action, _ in
+            switch action {
+            case "start":
+                // The cancel runs while the cancellable effect subscribes to its work, before it
+                // is registered under the id.
+                return Effect.merge(.cancel(id: ID.timer), subject.eraseToEffect()).cancellable(id: ID.timer)
+            default:
+                state.append(action)
+                return .none
+            }
+        }
+        let store = Store(initialState: [], reducer: reducer, environment: ())
+        store.send("start")
+        subject.send("x")
+        #expect(store.state == [])
+        #expect(store.runningEffectCount == 0)
+    }
+
     @Test func a5_cancellingIsIdempotent() {
         let reducer = Reducer<Int, Int, Void> { _, _, _ in .merge(.cancel(id: ID.timer), .cancel(id: ID.timer)) }
         let store = Store(initialState: 0, reducer: reducer, environment: ())

@@ -1,6 +1,7 @@
 import ComposableArchitecture
 import Dispatch
 import Streams
+import Synchronization
 import Testing
 
 /// The store with effects on real threads (Docs/Contract.md A4, A5, A9, A10): actions sent from
@@ -120,6 +121,38 @@ struct StoreStressTests {
         // One publication per outermost send (A3): 500 sends by the test, one per response.
         #expect(published == 1 + 500 + responses.count)
         observation.cancel()
+    }
+
+    /// Cancellable effects under one id starting on several threads (some cancelling the ones
+    /// in flight) while `cancel(id:)` runs on another: an effect registers only after it has
+    /// subscribed to its work, racing the others' registrations and cancels. Every effect ends
+    /// (A5) and nothing stays registered (A4).
+    @Test nonisolated func cancellableEffectsStartingWhileCancelledOnOtherThreads_A4_A5() {
+        for _ in 0..<100 {
+            let context = EffectContext()
+            let subject = PassthroughSubject<Int, Never>()
+            let started = Atomic(0)
+            let finished = Atomic(0)
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for index in 0..<25 {
+                    if thread == 3, index.isMultiple(of: 3) {
+                        _ = Effect<Int>.cancel(id: "x").publisherOrEmpty(in: context).sink { _ in }
+                        continue
+                    }
+                    started.add(1, ordering: .relaxed)
+                    // A plain `Subscribers.Sink`: it stays subscribed without being kept.
+                    subject.eraseToEffect()
+                        .cancellable(id: "x", cancelInFlight: thread == 2)
+                        .publisherOrEmpty(in: context)
+                        .subscribe(Subscribers.Sink(
+                            receiveCompletion: { _ in finished.add(1, ordering: .relaxed) }, receiveValue: { _ in }))
+                }
+            }
+            // The subject never finishes: only cancellation ends these effects.
+            _ = Effect<Int>.cancel(id: "x").publisherOrEmpty(in: context).sink { _ in }
+            #expect(context.cancellations.runningCount == 0)
+            #expect(finished.load(ordering: .relaxed) == started.load(ordering: .relaxed))
+        }
     }
 
     @Test func scopesReleasedWhileTheirEffectsRunNeitherCrashNorLeak_A4_A10() async {

@@ -249,8 +249,9 @@ final class AsyncIteration<Output, Failure: Error>: Sendable {
 /// `Sendable`. In the usual case of one `next()` at a time, the slot array keeps its capacity and
 /// nothing is allocated per value.
 ///
-/// A value before the subscription, anything after the end, and a value nobody asked for are
-/// ignored; a second subscription is cancelled (S2). A completion before the subscription ends
+/// A value before the subscription is dropped, and every `next()` waiting then returns `nil`, as
+/// in Combine (a later `next()` waits for the subscription). Anything after the end, and a value
+/// nobody asked for, are ignored; a second subscription is cancelled (S2). A completion before the subscription ends
 /// the sequence, as Combine's iterator does, and the subscription is cancelled when it comes. Cancelling (the task of a waiting
 /// `next()`, or dropping the iterator) cancels the subscription and every waiting `next()`
 /// returns `nil`; cancelling before the subscription arrives ends the sequence and the
@@ -394,6 +395,16 @@ final class AsyncIterationSubscriber<Input, Failure: Error>: Subscriber, Cancell
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
+        if case .awaitingSubscription = state {
+            // A broken upstream (S2): the value is dropped and, as in Combine, every `next()`
+            // waiting returns `nil` rather than wait for a subscription that may never come.
+            // The sequence does not end: a later `next()` waits for the subscription.
+            state = .awaitingSubscription(demand: 0)
+            let woken = serveAllWaiting(first: .success(nil))
+            lock.unlock()
+            for continuation in woken { continuation.resume() }
+            return .none
+        }
         // Only a value that was asked for has a `next()` waiting for it; any other is dropped.
         guard case .subscribed = state, firstWaiting < slots.count,
               case .waiting(let continuation) = slots[firstWaiting] else {

@@ -185,12 +185,16 @@ extension Just {
     /// Returns an `Optional.Publisher` of the value when `range` contains position 0, and an
     /// empty one otherwise.
     ///
-    /// - Parameter range: The positions to publish, checked as ``Publisher/output(in:)`` checks
-    ///   them: a range that starts or ends below 0 stops the program with a message saying so.
+    /// ```swift
+    /// let first = Just(12).output(in: 0..<10)     // Optional.Publisher(12)
+    /// let none = Just(12).output(in: -10..<10)    // Optional.Publisher(nil), as in Combine
+    /// ```
+    ///
+    /// - Parameter range: The positions to publish. One that starts below 0 selects nothing, as
+    ///   in Combine: the result is empty, and the program goes on.
+    /// - Returns: An `Optional.Publisher` of the value, or an empty one.
     /// - Combine compatibility: Combine publishes the value for any range that starts at 0, even
-    ///   the empty `0..<0`, and publishes nothing for a range starting below 0; here an empty
-    ///   range publishes nothing, like the general operator, and a negative range is rejected
-    ///   like the general operator's.
+    ///   the empty `0..<0`; here an empty range publishes nothing, like the general operator.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         asOptional.output(in: range)

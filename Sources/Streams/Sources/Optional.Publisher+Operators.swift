@@ -149,13 +149,22 @@ extension Optional.Publisher {
     }
 
     /// Returns an `Optional.Publisher` of the value when `range` contains position 0, and an
-    /// empty one otherwise, as Combine does.
+    /// empty one otherwise.
     ///
-    /// - Parameter range: The positions to publish, checked as the general `output(in:)` checks
-    ///   them: a range that starts or ends below 0 stops the program with a message saying so.
+    /// ```swift
+    /// let first = Optional(12).publisher.output(in: 0..<10)     // Optional.Publisher(12)
+    /// let none = Optional(12).publisher.output(in: -10..<10)    // Optional.Publisher(nil)
+    /// ```
+    ///
+    /// - Parameter range: The positions to publish. One that starts below 0 selects nothing:
+    ///   there is no value before position 0, so no value is published.
+    /// - Returns: An `Optional.Publisher` of the value, or an empty one.
+    /// - Combine compatibility: as Combine for ranges that start at 0 or later. Combine stops
+    ///   the program for a range that starts below 0; this answers as Combine's `Just` does,
+    ///   with an empty publisher, so the two one-value publishers agree.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Wrapped>.Publisher where R.Bound == Int {
-        Optional<Wrapped>.Publisher(checkedOutputPositions(range).contains(0) ? output : nil)
+        Optional<Wrapped>.Publisher(selectsFirstPosition(range) ? output : nil)
     }
 
     /// Returns an `Optional.Publisher` of the value, empty when `maxLength` is 0, as Combine
@@ -282,15 +291,13 @@ func checkedOutputIndex(_ index: Int) -> Int {
     return index
 }
 
-/// `range` resolved to stream positions, checked as `Publisher.output(in:)` checks it.
+/// Whether `range`, resolved against the stream positions `0..<Int.max` as Combine resolves it,
+/// selects position 0 of a one-value publisher: it starts at 0 and is not empty. A range that
+/// starts or ends below 0 selects nothing (and does not stop the program, as Combine's `Just`
+/// does not).
 @inlinable
-func checkedOutputPositions<R: RangeExpression>(_ range: R) -> Range<Int> where R.Bound == Int {
-    if range.relative(to: Int.min..<Int.max).upperBound < 0 {
-        fatalError("output(in:): the range ends below position 0; positions count the upstream's values from 0")
-    }
-    let positions = range.relative(to: 0..<Int.max)
-    if positions.lowerBound < 0 {
-        fatalError("output(in:): the range starts at position \(positions.lowerBound); positions count the upstream's values from 0 and must not be negative")
-    }
-    return positions
+func selectsFirstPosition<R: RangeExpression>(_ range: R) -> Bool where R.Bound == Int {
+    // Resolving `..<(-1)` against 0..<Int.max would trap: it ends below 0, so it selects nothing.
+    if range.relative(to: Int.min..<Int.max).upperBound <= 0 { return false }
+    return range.relative(to: 0..<Int.max).lowerBound == 0
 }

@@ -1,5 +1,6 @@
 import Dispatch
-import Streams
+// @testable: one test looks at how many `next()` calls wait, to act while they do.
+@testable import Streams
 import StreamsTesting
 import Synchronization
 import Testing
@@ -278,6 +279,51 @@ struct AsyncPublisherTests {
         var iterator = late.values.makeAsyncIterator()
         #expect(try await iterator.next() == nil)
         #expect(late.subscriptions.last?.history == [.cancelled])
+    }
+
+    /// A publisher that keeps its subscriber for the test to drive by hand, sending nothing
+    /// itself — not even the subscription.
+    final class HeldSubscriber<Output, Failure: Error>: Publisher, @unchecked Sendable {  // `subscriber` guarded by `lock`
+        private let lock = Lock()
+        private var held: AnySubscriber<Output, Failure>?
+        var subscriber: AnySubscriber<Output, Failure>? { lock.withLock { held } }
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let erased = AnySubscriber(subscriber)
+            lock.withLock { held = erased }
+        }
+    }
+
+    /// Whether `count` `next()` calls of `iterator` wait for a subscription that has not come.
+    static func waitingForSubscription<Output, Failure>(_ iterator: AsyncIteration<Output, Failure>, count: Int) -> Bool {
+        let subscriber = iterator.subscriber
+        return subscriber.lock.withLock {
+            if case .awaitingSubscription(let demand) = subscriber.state { demand == count } else { false }
+        }
+    }
+
+    @Test(arguments: ["value", "finished", "failure"])
+    func twoWaitingCallsReturnWhenAValueOrCompletionComesBeforeTheSubscription(_ early: String) async throws {
+        let upstream = HeldSubscriber<Int, Boom>()
+        let shared = SharedThrowingIterator(upstream.values.makeAsyncIterator())
+        let first = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
+        let second = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
+        #expect(await pollUntil { Self.waitingForSubscription(shared.iterator.iteration, count: 2) })
+        let subscriber = try #require(upstream.subscriber)
+        switch early {
+        case "value":
+            // As Combine's iterator: every waiting call returns nil.
+            _ = subscriber.receive(7)
+            #expect(try await first.value == nil)
+            #expect(try await second.value == nil)
+        case "finished":
+            subscriber.receive(completion: .finished)
+            #expect(try await first.value == nil)
+            #expect(try await second.value == nil)
+        default:
+            subscriber.receive(completion: .failure(Boom()))
+            await #expect(throws: Boom.self) { try await first.value }
+            #expect(try await second.value == nil)
+        }
     }
 
     // MARK: Reentrancy

@@ -104,6 +104,21 @@ struct JustOperatorsTests {
         #expect(Just(9).prefix(5).output == 9)
     }
 
+    @Test func outputInARangeStartingBelowZeroPublishesNothingAndGoesOn() {
+        // As Combine's `Just`: `Just(12).output(in: -10..<10)` is `Optional.Publisher(nil)`.
+        #expect(Just(12).output(in: -10..<10).output == nil)
+        #expect(Just(12).output(in: (-10)...).output == nil)
+        #expect(Just(12).output(in: -10...10).output == nil)
+        #expect(Just(12).output(in: -10 ..< -5).output == nil)
+        #expect(Just(12).output(in: ..<(-1)).output == nil)
+        #expect(Just(12).output(in: 0..<10).output == 12)
+        #expect(Just(12).output(in: 0..<Int.max).output == 12)
+        #expect(Optional(12).publisher.output(in: -10..<10).output == nil)
+        #expect(Optional(12).publisher.output(in: ...(-3)).output == nil)
+        #expect(Optional(12).publisher.output(in: 0..<10).output == 12)
+        #expect(Optional<Int>.none.publisher.output(in: -1..<10).output == nil)
+    }
+
     @Test func emptyRangeOutputPublishesNothing() {
         // Deliberately unlike Combine, whose `Just.output(in: 0..<0)` publishes the value
         // (FB6169621): an empty range selects no position, as for the general operator.
