@@ -8,36 +8,516 @@ import Foundation
 import StreamsTesting
 import Testing
 
-// Sources/ComposableArchitecture/ComposableArchitecture.docc/ComposableArchitecture.md, example 1 (context app)
-@MainActor func appContext_example_ComposableArchitecture_ComposableArchitecture_ComposableArchitecture_1() {
-    struct CounterState: Equatable { var count = 0 }
-    enum CounterAction: Equatable { case increment, decrement }
-    struct AppState: Equatable { var counter = CounterState() }
-    enum AppAction: Equatable { case counter(CounterAction) }
-    struct AppEnvironment { static var live: AppEnvironment { AppEnvironment() } }
-    let appReducer = Reducer<AppState, AppAction, AppEnvironment> { state, action, _ in
-        switch action {
-        case .counter(.increment):
-            state.counter.count += 1
-            return .none
-        case .counter(.decrement):
-            state.counter.count -= 1
-            return .none
-        }
+// Sources/ComposableArchitecture/CasePath.swift, example 1
+@MainActor private func example_ComposableArchitecture_CasePath_1() throws {
+    enum AppAction: Equatable {
+        case counter(CounterAction)
+        case move(from: Int, to: Int)
+        case reset
     }
-    _ = appReducer  // read here too: the template itself has no example
+    let counter = /AppAction.counter                             // CasePath<AppAction, CounterAction>
+    let increment = counter.extract(from: .counter(.increment))  // .increment
+    let none = counter.extract(from: .reset)                     // nil
+    let move = /AppAction.move                                   // CasePath<AppAction, (Int, Int)>
+    let reset = /AppAction.reset                                 // CasePath<AppAction, Void>
+    func readTheExamplesNames() { _ = counter; _ = increment; _ = none; _ = move; _ = reset }
+}
+
+// Sources/ComposableArchitecture/ComposableArchitecture.docc/ComposableArchitecture.md, example 1
+@MainActor private func example_ComposableArchitecture_ComposableArchitecture_ComposableArchitecture_1() throws {
     let store = Store(initialState: AppState(), reducer: appReducer, environment: .live)
     store.send(.counter(.increment))
     print(store.state.counter.count)   // 1
     func readTheExamplesNames() { _ = store }
 }
 
-// Sources/ComposableArchitectureTesting/ComposableArchitectureTesting.docc/ComposableArchitectureTesting.md, example 1 (context counterSuite)
-@MainActor @Suite(.disabled("a doc example: compiled, not run"))
-struct CounterSuite_example_ComposableArchitectureTesting_ComposableArchitectureTesting_ComposableArchitectureTesting_1 {
+// Sources/ComposableArchitecture/Diff.swift, example 1
+@MainActor private func example_ComposableArchitecture_Diff_1() throws {
+    struct AppState { var count = 1; var favorites: [Int] = [2, 3]; var name: String? = "Blob" }
+    print(Diff.render(AppState()))
+    // AppState(
+    //   count: 1,
+    //   favorites: [
+    //     2,
+    //     3,
+    //   ],
+    //   name: "Blob",
+    // )
+}
+
+// Sources/ComposableArchitecture/Diff.swift, example 2 (context diff)
+@MainActor func diffContext_example_ComposableArchitecture_Diff_2() {
+    struct AppState { var count = 1; var favorites: [Int] = [2, 3]; var name: String? = "Blob" }
+    var new = AppState()
+    new.count = 2
+    print(Diff.compare(AppState(), new)!)
+    //   AppState(
+    // -   count: 1,
+    // +   count: 2,
+    //     favorites: [
+    //       2,
+    //       3,
+    //     … (3 unchanged lines)
+    func readTheExamplesNames() { _ = new }
+}
+
+// Sources/ComposableArchitecture/Diff.swift, example 3
+@MainActor private func example_ComposableArchitecture_Diff_3() throws {
+    print(Diff.compare([1, 2, 3], [1, 3, 4])!)
+    //   [
+    //     1,
+    // -   2,
+    //     3,
+    // +   4,
+    //   ]
+}
+
+// Sources/ComposableArchitecture/Diff.swift, example 4
+@MainActor private func example_ComposableArchitecture_Diff_4() throws {
+    print(Diff.compareLines(["a", "b"], ["a", "c"])!)
+    //   a
+    // - b
+    // + c
+}
+
+// Sources/ComposableArchitecture/Effect+Cancellation.swift, example 1 (context factFeatureCases)
+extension FactFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Cancellation_1(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case let .queryChanged(query):
+            return environment.search(query)
+                .cancellable(id: SearchID.self, cancelInFlight: true)
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Cancellation.swift, example 2
+@MainActor private func example_ComposableArchitecture_Effect_Cancellation_2() throws {
+    enum SearchID {}
+    let search = Effect<String>(value: "result").cancellable(id: SearchID.self, cancelInFlight: true)
+    let stop = Effect<String>.cancel(id: SearchID.self)
+    func readTheExamplesNames() { _ = search; _ = stop }
+}
+
+// Sources/ComposableArchitecture/Effect+Cancellation.swift, example 3 (context factFeatureCases)
+extension FactFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Cancellation_3(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .onDisappear:
+            return .cancel(id: TimerID.self)
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Cancellation.swift, example 4
+@MainActor private func example_ComposableArchitecture_Effect_Cancellation_4() throws {
+    enum TimerID {}
+    let stop = Effect<Int>.cancel(id: TimerID.self)
+    func readTheExamplesNames() { _ = stop }
+}
+
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 1 (context primeFeatureCases)
+extension PrimeFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Constructors_1(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .favoriteTapped(let prime):
+            state.favorites.insert(prime)
+            return .fireAndForget { environment.analytics.track("favorite", prime) }
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 2 (context primeFeatureCases)
+extension PrimeFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Constructors_2(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .loadFavorites:
+            return .sync { .favoritesLoaded(environment.fileClient.loadFavorites()) }
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 3 (context primeFeatureCases)
+extension PrimeFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Constructors_3(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .locateTapped:
+            return .future { callback in
+                environment.locationManager.requestLocation { location in
+                    callback(.located(location))       // from the manager's own queue
+                }
+            }
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 4 (context primeFeatureCases)
+extension PrimeFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Constructors_4(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .startMonitoring:
+            return .create { subscriber in
+                let token = environment.motion.startUpdates { reading in
+                    subscriber.send(.motion(reading))
+                }
+                return AnyCancellable { environment.motion.stopUpdates(token) }
+            }
+            .cancellable(id: MotionID.self)
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 5 (context primeFeatureCases)
+extension PrimeFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Constructors_5(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .saveTapped:
+            return .fireAndForget { [favorites = state.favorites] in
+                try? await environment.fileClient.save(favorites)
+            }
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 6 (context primeFeatureCases)
+extension PrimeFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Constructors_6(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .nthPrimeButtonTapped:
+            return .task { [count = state.count] in
+                do { return .nthPrimeResponse(.success(try await environment.nthPrime(count))) }
+                catch { return .nthPrimeResponse(.failure(error)) }
+            }
+            .cancellable(id: NthPrimeID.self, cancelInFlight: true)
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 7 (context primeFeatureCases)
+extension PrimeFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Constructors_7(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .onAppear:
+            return .run { send in
+                for await reading in environment.temperatures() {
+                    send(.temperature(reading))
+                }
+            }
+            .cancellable(id: TemperatureID.self)
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 8 (context primeFeatureCode)
+extension PrimeFeature {
+    @MainActor static func code_example_ComposableArchitecture_Effect_Constructors_8(state: AppState, environment: AppEnvironment) {
+        let readings = environment.temperatures().eraseToEffect()   // Effect<Double>
+        func readTheExamplesNames() { _ = readings }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 9 (context primeFeature)
+extension PrimeFeature {
+    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_Constructors_9(
+        state: inout AppState, action: AppAction, environment: AppEnvironment, startTimer: Effect<AppAction>
+    ) -> Effect<AppAction> {
+        return environment.temperatures().eraseToEffect(AppAction.temperature)
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 10 (context primeFeature)
+extension PrimeFeature {
+    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_Constructors_10(
+        state: inout AppState, action: AppAction, environment: AppEnvironment, startTimer: Effect<AppAction>
+    ) -> Effect<AppAction> {
+        return environment.save(state.favorites).fireAndForget()
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Operators.swift, example 1 (context primeFeature)
+extension PrimeFeature {
+    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_Operators_1(
+        state: inout AppState, action: AppAction, environment: AppEnvironment, startTimer: Effect<AppAction>
+    ) -> Effect<AppAction> {
+        return environment.counter(state.count).map(AppAction.counter)
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Operators.swift, example 2 (context primeFeature)
+extension PrimeFeature {
+    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_Operators_2(
+        state: inout AppState, action: AppAction, environment: AppEnvironment, startTimer: Effect<AppAction>
+    ) -> Effect<AppAction> {
+        return .merge(
+            environment.save(state.favorites).fireAndForget(),
+            Effect(value: .savedFeedbackShown))
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Operators.swift, example 3 (context primeFeature)
+extension PrimeFeature {
+    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_Operators_3(
+        state: inout AppState, action: AppAction, environment: AppEnvironment, startTimer: Effect<AppAction>
+    ) -> Effect<AppAction> {
+        return .concatenate(.cancel(id: TimerID.self), startTimer)
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Operators.swift, example 4 (context factFeature)
+extension FactFeature {
+    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_Operators_4(
+        state: inout AppState, action: AppAction, environment: AppEnvironment, n: Int, primes: [Int]
+    ) -> Effect<AppAction> {
+        return environment.nthPrime(n).receive(on: environment.mainQueue).eraseToEffect()
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Time.swift, example 1 (context primeFeatureCases)
+extension PrimeFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Time_1(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .showToast(let message):
+            state.toast = message
+            return Effect(value: .hideToast).deferred(for: .seconds(2), scheduler: environment.mainQueue)
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Time.swift, example 2 (context primeFeatureCases)
+extension PrimeFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Time_2(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case let .queryChanged(query):
+            state.query = query
+            return environment.search(query)
+                .map(AppAction.searchResponse)
+                .debounce(id: SearchID.self, for: .milliseconds(300), scheduler: environment.mainQueue)
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Time.swift, example 3
+@MainActor private func example_ComposableArchitecture_Effect_Time_3() throws {
+    enum SearchID {}
+    let search = Effect<String>(value: "results")
+        .debounce(id: SearchID.self, for: .milliseconds(300), scheduler: DispatchQueue.main)
+    func readTheExamplesNames() { _ = search }
+}
+
+// Sources/ComposableArchitecture/Effect+Time.swift, example 4 (context primeFeatureCases)
+extension PrimeFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Time_4(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case let .scrolled(offset):
+            return Effect(value: .saveScrollPosition(offset))
+                .throttle(id: ScrollID.self, for: .seconds(1), scheduler: environment.mainQueue, latest: true)
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Time.swift, example 5
+@MainActor private func example_ComposableArchitecture_Effect_Time_5() throws {
+    enum ScrollID {}
+    let save = Effect<Int>(value: 120)
+        .throttle(id: ScrollID.self, for: .seconds(1), scheduler: DispatchQueue.main, latest: true)
+    func readTheExamplesNames() { _ = save }
+}
+
+// Sources/ComposableArchitecture/Effect+Time.swift, example 6 (context primeFeatureCases)
+extension PrimeFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_Time_6(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .startTimer:
+            return Effect.timer(id: TimerID.self, every: .seconds(1), on: environment.mainQueue)
+                .map { _ in .timerTicked }
+        case .stopTimer:
+            return .cancel(id: TimerID.self)
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Time.swift, example 7
+@MainActor private func example_ComposableArchitecture_Effect_Time_7() throws {
+    enum TimerID {}
+    let ticks = Effect.timer(id: TimerID.self, every: .seconds(1), on: DispatchQueue.main)
+    let stop = Effect<DispatchQueue.SchedulerTimeType>.cancel(id: TimerID.self)
+    func readTheExamplesNames() { _ = ticks; _ = stop }
+}
+
+// Sources/ComposableArchitecture/Effect.swift, example 1 (context factFeatureCases)
+extension FactFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_1(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .numberFactButtonTapped:
+            state.isLoading = true
+            return environment.numberFact(state.count)
+                .receive(on: environment.mainQueue)
+                .catchToEffect(AppAction.numberFactResponse)
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect.swift, example 2 (context factFeature)
+extension FactFeature {
+    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_2(
+        state: inout AppState, action: AppAction, environment: AppEnvironment, n: Int, primes: [Int]
+    ) -> Effect<AppAction> {
+        return environment.mainQueue.timerPublisher(every: .seconds(1)).autoconnect()
+            .map { _ in .tick }
+            .eraseToEffect()
+    }
+}
+
+// Sources/ComposableArchitecture/Effect.swift, example 3 (context factFeature)
+extension FactFeature {
+    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_3(
+        state: inout AppState, action: AppAction, environment: AppEnvironment, n: Int, primes: [Int]
+    ) -> Effect<AppAction> {
+        return environment.locations().eraseToEffect(AppAction.locationUpdated)
+    }
+}
+
+// Sources/ComposableArchitecture/Effect.swift, example 4 (context factFeatureCode)
+extension FactFeature {
+    @MainActor static func code_example_ComposableArchitecture_Effect_4(state: AppState, environment: AppEnvironment, n: Int, primes: [Int]) {
+        let results = environment.fetchFact(n).catchToEffect()   // Effect<Result<String, FactError>>
+        func readTheExamplesNames() { _ = results }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect.swift, example 5 (context factFeature)
+extension FactFeature {
+    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_5(
+        state: inout AppState, action: AppAction, environment: AppEnvironment, n: Int, primes: [Int]
+    ) -> Effect<AppAction> {
+        return environment.fetchFact(n).catchToEffect(AppAction.factResponse)
+    }
+}
+
+// Sources/ComposableArchitecture/Effect.swift, example 6 (context factFeature)
+extension FactFeature {
+    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_6(
+        state: inout AppState, action: AppAction, environment: AppEnvironment, n: Int, primes: [Int]
+    ) -> Effect<AppAction> {
+        return environment.saveFavorites(primes).ignoreFailure()
+    }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray.swift, example 1
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_1() throws {
+    var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1, title: "Milk"), Todo(id: 2, title: "Eggs")]
+    todos[id: 2]?.isDone = true          // by id
+    todos[0].title = "Oat milk"           // by position
+    todos[id: 1] = nil                    // removes the element with id 1
+    print(todos.ids)                      // [2]
+    func readTheExamplesNames() { _ = todos }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray.swift, example 2 (context todos)
+@MainActor func todosContext_example_ComposableArchitecture_IdentifiedArray_2(todos: inout IdentifiedArrayOf<Todo>) {
+    todos[id: 2]?.isDone.toggle()   // changes the element in place
+    todos[id: 3] = Todo(id: 3)      // appends it
+    todos[id: 3] = nil              // removes it
+}
+
+// Sources/ComposableArchitecture/Reducer+Debug.swift, example 1 (context counterFeature)
+extension CounterSuite {
+    func counterFeature_example_ComposableArchitecture_Reducer_Debug_1() {
+        let store = Store(initialState: CounterState(), reducer: counterReducer.debug("Counter"), environment: ())
+        store.send(.increment)
+        // Counter: received action:
+        //   CounterAction.increment
+        //   CounterState(
+        // -   count: 0,
+        // +   count: 1,
+        //   )
+        store.send(.noop)
+        // Counter: received action:
+        //   CounterAction.noop
+        //   (No state changes)
+        func readTheExamplesNames() { _ = store }
+    }
+}
+
+// Sources/ComposableArchitecture/Reducer+Debug.swift, example 2
+@MainActor private func example_ComposableArchitecture_Reducer_Debug_2() throws {
+    let debugReducer = appReducer.debug(environment: { DebugEnvironment(printer: $0.log) })
+    func readTheExamplesNames() { _ = debugReducer }
+}
+
+// Sources/ComposableArchitecture/Reducer+Middleware.swift, example 1 (context animals)
+extension AnimalsApp {
+    @MainActor static func animals_example_ComposableArchitecture_Reducer_Middleware_1() {
+        let logging: Middleware<AppState, AppAction, AppEnvironment> = { state, action, environment in
+            .fireAndForget { environment.log("\(action) -> \(state.animals.count) animals") }
+        }
+        let appReducer = animalsReducer.middleware(logging, animalServiceMiddleware)
+        func readTheExamplesNames() { _ = logging; _ = appReducer }
+    }
+}
+
+// Sources/ComposableArchitecture/Reducer.swift, example 1 (context counter)
+@MainActor struct CounterTypes_example_ComposableArchitecture_Reducer_1 {
     struct CounterState: Equatable { var count = 0 }
     enum CounterAction: Equatable { case increment, decrement }
-    let counterReducer = Reducer<CounterState, CounterAction, Void> { state, action, _ in
+
+    @MainActor let counterReducer = Reducer<CounterState, CounterAction, Void> { state, action, _ in
         switch action {
         case .increment:
             state.count += 1
@@ -47,9 +527,386 @@ struct CounterSuite_example_ComposableArchitectureTesting_ComposableArchitecture
             return .none
         }
     }
+    func readTheExamplesNames() { _ = counterReducer }
+}
+
+// Sources/ComposableArchitecture/Reducer.swift, example 2
+@MainActor private func example_ComposableArchitecture_Reducer_2() throws {
+    let appReducer = Reducer<AppState, AppAction, AppEnvironment>.combine(
+        counterReducer.pullback(state: \.counter, action: /AppAction.counter, environment: { $0.counter }),
+        favoritesReducer.pullback(state: \.favorites, action: /AppAction.favorites, environment: { $0.favorites }))
+    func readTheExamplesNames() { _ = appReducer }
+}
+
+// Sources/ComposableArchitecture/Reducer.swift, example 3
+@MainActor private func example_ComposableArchitecture_Reducer_3() throws {
+    let appReducer: Reducer<AppState, AppAction, AppEnvironment> = counterReducer.pullback(
+        state: \AppState.counter,
+        action: /AppAction.counter,
+        environment: { $0.counter })
+    func readTheExamplesNames() { _ = appReducer }
+}
+
+// Sources/ComposableArchitecture/Reducer.swift, example 4
+extension AppAction {
+    var counter: CounterAction? {
+        get { if case let .counter(action) = self { action } else { nil } }
+        set { if let newValue { self = .counter(newValue) } }
+    }
+}
+
+// Sources/ComposableArchitecture/Reducer.swift, example 5
+@MainActor private func example_ComposableArchitecture_Reducer_5() throws {
+    let appReducer = counterReducer.pullback(state: \AppState.counter, action: \AppAction.counter, environment: { $0 })
+    func readTheExamplesNames() { _ = appReducer }
+}
+
+// Sources/ComposableArchitecture/Reducer.swift, example 6
+@MainActor private func example_ComposableArchitecture_Reducer_6() throws {
+    let appReducer = searchReducer.optional().pullback(state: \AppState.search, action: /AppAction.search, environment: { $0 })
+    func readTheExamplesNames() { _ = appReducer }
+}
+
+// Sources/ComposableArchitecture/Reducer.swift, example 7
+@MainActor private func example_ComposableArchitecture_Reducer_7() throws {
+    let appReducer = todoReducer.forEach(state: \AppState.todos, action: /AppAction.todo(id:action:), environment: { $0 })
+    func readTheExamplesNames() { _ = appReducer }
+}
+
+// Sources/ComposableArchitecture/Reducer.swift, example 8
+@MainActor private func example_ComposableArchitecture_Reducer_8() throws {
+    struct AppState { var todos: IdentifiedArrayOf<Todo> = [] }
+    enum AppAction { case todo(id: Todo.ID, action: TodoAction) }
+
+    let appReducer = todoReducer.forEach(state: \AppState.todos, action: /AppAction.todo(id:action:), environment: { $0 })
+    func readTheExamplesNames() { _ = appReducer }
+}
+
+// Sources/ComposableArchitecture/Store+Element.swift, example 1 (context store)
+@MainActor func storeContext_example_ComposableArchitecture_Store_Element_1(
+    store: Store<AppState, AppAction>,
+    appStore: Store<AppState, AppAction>,
+    viewStore: ViewStore<AppState, AppAction>,
+    rows: inout [TodoRow]
+) async {
+    for id in store.state.todos.ids {
+        guard let rowStore = store.scope(id: id, state: \.todos, action: AppAction.todo(id:action:)) else { continue }
+        rows.append(TodoRow(store: rowStore))
+    }
+}
+
+// Sources/ComposableArchitecture/Store+IfLet.swift, example 1 (context viewController)
+extension AppViewController {
+    func showSearch_example_ComposableArchitecture_Store_IfLet_1() {
+        let cancellable = appStore.scope(state: \.search, action: AppAction.search).ifLet(
+            then: { searchStore in self.present(SearchViewController(store: searchStore)) },
+            else: { self.dismiss() })
+        func readTheExamplesNames() { _ = cancellable }
+    }
+}
+
+// Sources/ComposableArchitecture/Store+Stateless.swift, example 1 (context store)
+@MainActor func storeContext_example_ComposableArchitecture_Store_Stateless_1(
+    store: Store<AppState, AppAction>,
+    appStore: Store<AppState, AppAction>,
+    viewStore: ViewStore<AppState, AppAction>,
+    rows: inout [TodoRow]
+) async {
+    let buttons = ViewStore(store.stateless)
+    buttons.send(.increment)
+    func readTheExamplesNames() { _ = buttons }
+}
+
+// Sources/ComposableArchitecture/Store+Stateless.swift, example 2 (context store)
+@MainActor func storeContext_example_ComposableArchitecture_Store_Stateless_2(
+    store: Store<AppState, AppAction>,
+    appStore: Store<AppState, AppAction>,
+    viewStore: ViewStore<AppState, AppAction>,
+    rows: inout [TodoRow]
+) async {
+    let display = ViewStore(store.actionless)
+    let c = display.publisher(for: \.count).sink { print("count:", $0) }
+    func readTheExamplesNames() { _ = display; _ = c }
+}
+
+// Sources/ComposableArchitecture/Store.swift, example 1
+@MainActor private func example_ComposableArchitecture_Store_1() throws {
+    let store = Store(initialState: AppState(), reducer: appReducer, environment: .live)
+    store.send(.counter(.increment))
+    print(store.state.counter.count)   // 1
+    let c = store.publisher(for: \.counter.count).sink { print("count:", $0) }
+    func readTheExamplesNames() { _ = store; _ = c }
+}
+
+// Sources/ComposableArchitecture/Store.swift, example 2 (context store)
+@MainActor func storeContext_example_ComposableArchitecture_Store_2(
+    store: Store<AppState, AppAction>,
+    appStore: Store<AppState, AppAction>,
+    viewStore: ViewStore<AppState, AppAction>,
+    rows: inout [TodoRow]
+) async {
+    let viewStore = ViewStore(store.scope(state: \.counter, action: AppAction.counter))
+    let c = viewStore.publisher(for: \.count).sink { print("count:", $0) }   // count: 0
+    viewStore.send(.increment)                                                // count: 1
+    func readTheExamplesNames() { _ = viewStore; _ = c }
+}
+
+// Sources/ComposableArchitecture/Store.swift, example 3 (context store)
+@MainActor func storeContext_example_ComposableArchitecture_Store_3(
+    store: Store<AppState, AppAction>,
+    appStore: Store<AppState, AppAction>,
+    viewStore: ViewStore<AppState, AppAction>,
+    rows: inout [TodoRow]
+) async {
+    let c = store.publisher(for: \.count).sink { print("count:", $0) }
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/ComposableArchitecture/Store.swift, example 4 (context store)
+@MainActor func storeContext_example_ComposableArchitecture_Store_4(
+    store: Store<AppState, AppAction>,
+    appStore: Store<AppState, AppAction>,
+    viewStore: ViewStore<AppState, AppAction>,
+    rows: inout [TodoRow]
+) async {
+    let counterStore = appStore.scope(state: \.counter, action: AppAction.counter)
+    func readTheExamplesNames() { _ = counterStore }
+}
+
+// Sources/ComposableArchitecture/StorePublisher.swift, example 1 (context store)
+@MainActor func storeContext_example_ComposableArchitecture_StorePublisher_1(
+    store: Store<AppState, AppAction>,
+    appStore: Store<AppState, AppAction>,
+    viewStore: ViewStore<AppState, AppAction>,
+    rows: inout [TodoRow]
+) async {
+    let c = store.publisher.user.name.sink { print("name:", $0) }
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/ComposableArchitecture/StoreTask.swift, example 1 (context store)
+@MainActor func storeContext_example_ComposableArchitecture_StoreTask_1(
+    store: Store<AppState, AppAction>,
+    appStore: Store<AppState, AppAction>,
+    viewStore: ViewStore<AppState, AppAction>,
+    rows: inout [TodoRow]
+) async {
+    let task = store.send(.refresh)
+    await task.finish()       // the refresh effects are done
+    func readTheExamplesNames() { _ = task }
+}
+
+// Sources/ComposableArchitecture/ViewStore.swift, example 1
+@MainActor private func example_ComposableArchitecture_ViewStore_1() throws {
+    @MainActor final class CounterViewModel {
+        let viewStore: ViewStore<CounterState, CounterAction>
+        private(set) var countLabel = ""
+        private var cancellables: Set<AnyCancellable> = []
+
+        init(store: Store<CounterState, CounterAction>) {
+            viewStore = ViewStore(store)
+            viewStore.publisher(for: \.count)
+                .sink { [weak self] count in self?.countLabel = "\(count)" }
+                .store(in: &cancellables)
+        }
+
+        func incrementButtonTapped() {
+            viewStore.send(.increment)
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/ViewStore.swift, example 2 (context store)
+@MainActor func storeContext_example_ComposableArchitecture_ViewStore_2(
+    store: Store<AppState, AppAction>,
+    appStore: Store<AppState, AppAction>,
+    viewStore: ViewStore<AppState, AppAction>,
+    rows: inout [TodoRow]
+) async {
+    let viewStore = ViewStore(store, removeDuplicates: { $0.count == $1.count })
+    func readTheExamplesNames() { _ = viewStore }
+}
+
+// Sources/ComposableArchitecture/ViewStore.swift, example 3 (context store)
+@MainActor func storeContext_example_ComposableArchitecture_ViewStore_3(
+    store: Store<AppState, AppAction>,
+    appStore: Store<AppState, AppAction>,
+    viewStore: ViewStore<AppState, AppAction>,
+    rows: inout [TodoRow]
+) async {
+    let c = viewStore.publisher(for: \.count).sink { print("count:", $0) }
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/ComposableArchitecture/ViewStore.swift, example 4 (context store)
+@MainActor func storeContext_example_ComposableArchitecture_ViewStore_4(
+    store: Store<AppState, AppAction>,
+    appStore: Store<AppState, AppAction>,
+    viewStore: ViewStore<AppState, AppAction>,
+    rows: inout [TodoRow]
+) async {
+    await viewStore.send(.refresh, while: \.isLoading)
+}
+
+// Sources/ComposableArchitectureTesting/ComposableArchitectureTesting.docc/ComposableArchitectureTesting.md, example 1 (context counterSuite)
+@MainActor @Suite(.disabled("a doc example: compiled, not run"))
+struct CounterSuite_example_ComposableArchitectureTesting_ComposableArchitectureTesting_ComposableArchitectureTesting_1 {
+    struct CounterState: Equatable { var count = 0 }
+    enum CounterAction: Equatable { case increment, decrement, noop }
+    let counterReducer = Reducer<CounterState, CounterAction, Void> { state, action, _ in
+        switch action {
+        case .increment:
+            state.count += 1
+            return .none
+        case .decrement:
+            state.count -= 1
+            return .none
+        case .noop:
+            return .none
+        }
+    }
 
     @MainActor @Test func incrementing() {
         let store = TestStore(initialState: CounterState(), reducer: counterReducer, environment: ())
         store.send(.increment) { $0.count = 1 }
+    }
+}
+
+// Sources/ComposableArchitectureTesting/TestStore.swift, example 1 (context featureSuite)
+@MainActor @Suite(.disabled("a doc example: compiled, not run"))
+struct FeatureSuite_example_ComposableArchitectureTesting_TestStore_1 {
+    struct CounterState: Equatable {
+        var count = 0
+        var isLoading = false
+        var fact: String?
+        var secondsElapsed = 0
+        var ticks = 0
+        var isSearching = false
+    }
+
+    enum CounterAction: Equatable {
+        case increment, factButtonTapped, factResponse(String)
+        case onAppear, timerTicked
+        case searchResponse([String])
+    }
+
+    /// The store's action, by the name the examples of a whole app give it.
+    typealias AppAction = CounterAction
+
+    struct CounterEnvironment {
+        var fact: (Int) -> AnyPublisher<String, Never>
+        var mainQueue: AnySchedulerOf<DispatchQueue>
+    }
+
+    enum TimerID {}
+
+    let counterReducer = Reducer<CounterState, CounterAction, CounterEnvironment> { state, action, environment in
+        switch action {
+        case .increment:
+            state.count += 1
+            return .none
+        case .factButtonTapped:
+            state.isLoading = true
+            return environment.fact(state.count).receive(on: environment.mainQueue).eraseToEffect()
+                .map(CounterAction.factResponse)
+        case let .factResponse(fact):
+            state.isLoading = false
+            state.fact = fact
+            return .none
+        case .onAppear:
+            return Effect.timer(id: TimerID.self, every: .seconds(1), on: environment.mainQueue)
+                .map { _ in .timerTicked }
+        case .timerTicked:
+            state.secondsElapsed += 1
+            state.ticks += 1
+            return .none
+        case .searchResponse:
+            state.isSearching = false
+            return .none
+        }
+    }
+
+    @MainActor @Test func numberFact() {
+        let scheduler = DispatchQueue.test
+        let store = TestStore(
+            initialState: CounterState(), reducer: counterReducer,
+            environment: CounterEnvironment(fact: { n in Just("\(n) is good").eraseToAnyPublisher() },
+                                            mainQueue: scheduler.eraseToAnyScheduler()))
+        store.send(.increment) { $0.count = 1 }
+        store.send(.factButtonTapped) { $0.isLoading = true }
+        scheduler.advance()
+        store.receive(.factResponse("1 is good")) {
+            $0.isLoading = false
+            $0.fact = "1 is good"
+        }
+    }
+}
+
+// Sources/ComposableArchitectureTesting/TestStore.swift, example 2 (context testStore)
+extension FeatureSuite {
+    func testStoreSteps_example_ComposableArchitectureTesting_TestStore_2(
+        store: TestStore<CounterState, CounterAction, CounterEnvironment>,
+        scheduler: TestSchedulerOf<DispatchQueue>
+    ) {
+        store.send(.factButtonTapped) { $0.isLoading = true }
+        #expect(store.state.isLoading)   // true, though the fact may have arrived already
+        store.receive(.factResponse("1 is good")) { $0.isLoading = false; $0.fact = "1 is good" }
+        #expect(!store.state.isLoading)
+    }
+}
+
+// Sources/ComposableArchitectureTesting/TestStore.swift, example 3 (context testStore)
+extension FeatureSuite {
+    func testStoreSteps_example_ComposableArchitectureTesting_TestStore_3(
+        store: TestStore<CounterState, CounterAction, CounterEnvironment>,
+        scheduler: TestSchedulerOf<DispatchQueue>
+    ) {
+        store.send(.increment) { $0.count = 1 }
+    }
+}
+
+// Sources/ComposableArchitectureTesting/TestStore.swift, example 4 (context testStore)
+extension FeatureSuite {
+    func testStoreSteps_example_ComposableArchitectureTesting_TestStore_4(
+        store: TestStore<CounterState, CounterAction, CounterEnvironment>,
+        scheduler: TestSchedulerOf<DispatchQueue>
+    ) {
+        scheduler.advance(by: .seconds(1))
+        store.receive(.timerTicked) { $0.secondsElapsed = 1 }
+    }
+}
+
+// Sources/ComposableArchitectureTesting/TestStore.swift, example 5 (context testStoreAsync)
+extension FeatureSuite {
+    func asyncTestStoreSteps_example_ComposableArchitectureTesting_TestStore_5(
+        store: TestStore<CounterState, CounterAction, CounterEnvironment>,
+        scheduler: TestSchedulerOf<DispatchQueue>
+    ) async {
+        store.send(.factButtonTapped) { $0.isLoading = true }
+        await store.receive(.factResponse("1 is good")) { $0.isLoading = false; $0.fact = "1 is good" }
+    }
+}
+
+// Sources/ComposableArchitectureTesting/TestStore.swift, example 6 (context testStore)
+extension FeatureSuite {
+    func testStoreSteps_example_ComposableArchitectureTesting_TestStore_6(
+        store: TestStore<CounterState, CounterAction, CounterEnvironment>,
+        scheduler: TestSchedulerOf<DispatchQueue>
+    ) {
+        store.receive(/AppAction.searchResponse) { $0.isSearching = false }
+    }
+}
+
+// Sources/ComposableArchitectureTesting/TestStore.swift, example 7 (context testStore)
+extension FeatureSuite {
+    func testStoreSteps_example_ComposableArchitectureTesting_TestStore_7(
+        store: TestStore<CounterState, CounterAction, CounterEnvironment>,
+        scheduler: TestSchedulerOf<DispatchQueue>
+    ) {
+        let task = store.send(.onAppear)
+        scheduler.advance(by: .seconds(3))
+        store.receive(.timerTicked) { $0.ticks = 1 }
+        task.cancel()   // the timer stops: the test can end
+        func readTheExamplesNames() { _ = task }
     }
 }
