@@ -3,8 +3,8 @@ extension Store {
     /// button bar, a screen that starts a feature).
     ///
     /// It is a scope of this store (``scope(state:action:)``): its actions go to this store's
-    /// root, and it keeps this store alive. Its state, `()`, is computed from nothing, and a
-    /// ``ViewStore`` of it never publishes after its first state.
+    /// root, and it keeps this store alive. Its state, `()`, is computed from nothing and never
+    /// changes: neither the store nor a ``ViewStore`` of it publishes after its first state.
     ///
     /// <!-- example context: store -->
     /// ```swift

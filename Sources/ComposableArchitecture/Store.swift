@@ -377,8 +377,10 @@ final class ScopeCore<State, Action> {
     }
 }
 
-/// `==` for `T`, when `T` is `Equatable`.
+/// `==` for `T`, when `T` is `Equatable` or `Void` (whose one value is always equal to itself:
+/// a ``Store/stateless`` store never republishes).
 func equality<T>(of type: T.Type) -> ((T, T) -> Bool)? {
+    if type == Void.self { return { _, _ in true } }
     guard let equatable = type as? any Equatable.Type else { return nil }
     return equality(equatable, as: type)
 }

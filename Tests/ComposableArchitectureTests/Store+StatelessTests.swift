@@ -47,6 +47,20 @@ struct StoreStatelessTests {
         #expect(store.state == LoadState(count: 1, isLoading: false))
     }
 
+    @Test func aStatelessStoreObservedDirectlyNeverPublishesAgain() {
+        let store = Self.makeStore(DispatchQueue.test)
+        let stateless = store.stateless
+        var published = 0
+        var willChange = 0
+        let c1 = stateless.publisher.sink { _ in published += 1 }
+        let c2 = stateless.objectWillChange.sink { willChange += 1 }
+        stateless.send(.increment)
+        store.send(.increment)
+        #expect(published == 1)  // the state when subscribed; `()` never changes
+        #expect(willChange == 0)
+        _ = (c1, c2)
+    }
+
     @Test func aStatelessStoreKeepsItsStoreAlive() {
         weak var weakStore: Store<LoadState, LoadAction>?
         var stateless: Store<Void, LoadAction>?

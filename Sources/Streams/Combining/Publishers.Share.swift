@@ -44,15 +44,16 @@ extension Publisher {
     ///   subscriber's subscription is described as `"Multicast"`, as in Combine.
     /// - Completion: the upstream's completion goes to every subscriber, and at once to every
     ///   later one; the upstream is not subscribed again after it has completed.
-    /// - Cancellation: a subscriber's cancel detaches it; the last one's cancel (or completion)
-    ///   cancels the upstream. Cancelling twice counts once.
+    /// - Cancellation: a subscriber's cancel detaches it; the last one's cancel cancels the
+    ///   upstream (a subscriber counts until it cancels, also after it has completed, as in
+    ///   Combine). Cancelling twice counts once.
     /// - Threading: subscribing, cancelling and the upstream's values may come from any
     ///   threads; each subscriber is called one at a time (S3). The upstream is subscribed on
     ///   the thread of the first subscriber.
     /// - Combine compatibility: as Combine, where `share()` is `multicast` through a
     ///   ``PassthroughSubject`` with ``ConnectablePublisher/autoconnect()``; it is a class, so
-    ///   every copy of the value is the same shared publisher. As with ``ConnectablePublisher/autoconnect()``, a
-    ///   subscriber that has completed no longer counts.
+    ///   every copy of the value is the same shared publisher. Subscribers are counted as
+    ///   ``ConnectablePublisher/autoconnect()`` counts them.
     /// - Complexity: O(1) per subscriber; per value, the subject's cost plus one uncontended
     ///   lock per subscriber.
     @inlinable
@@ -95,7 +96,7 @@ extension Publishers {
             // As Combine's multicast + autoconnect: the downstream's subscription is described as
             // "Multicast".
             subject.receive(subscriber: MulticastSubscription(
-                downstream: AutoconnectSubscription(downstream: subscriber, connection: connection)))
+                downstream: AutoconnectSubscription(downstream: subscriber, connection: connection, ticket: ticket)))
             if let ticket {
                 connect(ticket: ticket)
             }

@@ -30,12 +30,12 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         describe = { String(describing: subscriber) }
     }
 
-    /// Wraps `subject`: the subscription, every value and the completion are sent into it.
+    /// Wraps `subject`, as `Publisher.subscribe(_ subject:)` does: the first subscription, every
+    /// value and the first completion are sent into it; a second subscription is cancelled, and
+    /// anything after the completion is ignored (S2), as in Combine. Its description is
+    /// `"Subject"`.
     public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
-        self.init(
-            receiveSubscription: { subject.send(subscription: $0) },
-            receiveValue: { subject.send($0); return .none },
-            receiveCompletion: { subject.send(completion: $0) })
+        self.init(SubjectSubscriber(subject))
     }
 
     /// Makes a subscriber out of closures; a missing closure does nothing (a missing

@@ -26,12 +26,15 @@ public protocol ConnectablePublisher<Output, Failure>: Publisher {
 
 extension ConnectablePublisher {
     /// Connects to this connectable publisher when the first subscriber arrives, and disconnects
-    /// when the last one leaves.
+    /// when the last one cancels.
     ///
     /// Each subscriber is subscribed to the connectable publisher; the first one also makes
     /// `autoconnect` call ``connect()``, right after it is subscribed. Later subscribers share
-    /// that connection. When the number of subscribers drops to zero (each cancelled, or
-    /// completed), the connection is cancelled; the next subscriber connects again.
+    /// that connection. A subscriber counts until it cancels, as in Combine, also after it has
+    /// completed: a `multicast(…).autoconnect()` whose upstream has finished stays connected, so
+    /// a later subscriber gets the subject's completion instead of running the upstream again.
+    /// When the count drops to zero, the connection is cancelled; the next subscriber connects
+    /// again.
     ///
     /// <!-- marble autoconnect scheduler source: scheduler.timerPublisher(every: .seconds(2)).autoconnect().map(seconds) -->
     /// ```text
@@ -54,14 +57,20 @@ extension ConnectablePublisher {
     ///
     /// - Demand: each subscriber's demand goes to its own subscription of the connectable
     ///   publisher, unchanged.
-    /// - Completion: passes through unchanged; a subscriber that completes no longer counts.
+    /// - Completion: passes through unchanged; the subscriber still counts until it cancels.
     /// - Cancellation: goes to the upstream subscription; cancelling the last subscriber also
     ///   cancels the connection. Cancelling twice counts once.
     /// - Threading: subscribing and cancelling are thread-safe; `connect()` and the connection's
     ///   `cancel()` run on the thread of the subscribe or cancel that triggers them.
-    /// - Combine compatibility: as Combine, which is documented only as "connects and
-    ///   disconnects automatically". Combine counts a subscriber until it cancels; here a
-    ///   completed subscriber stops counting too, so that a finished connection is not kept.
+    /// - Combine compatibility: as Combine, also where Combine's choice shows: a subscriber that
+    ///   arrives while the first one is being subscribed (from inside its `receive(subscription:)`,
+    ///   or at the same time on another thread) connects too, and when the first `connect()`
+    ///   returns, its connection replaces the other one, which is cancelled, and the count starts
+    ///   again at one (so the first subscriber's cancel disconnects). Combine releases the
+    ///   replaced connection, which cancels it when it is an `AnyCancellable` (as `multicast`'s,
+    ///   `makeConnectable`'s and the timer's are); here any connection is cancelled, so none is
+    ///   left running with nothing to stop it. Likewise a subscriber that cancels before its own
+    ///   `connect()` returns has that connection cancelled at once.
     /// - Complexity: O(1) per subscriber, and one lock per value.
     @inlinable
     public func autoconnect() -> Publishers.Autoconnect<Self> {
@@ -91,11 +100,12 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Subscribes `subscriber` to the upstream, connecting it first if nobody else is.
+        /// Subscribes `subscriber` to the upstream, then connects the upstream if nobody had.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let ticket = connection.join()
-            upstream.receive(subscriber: AutoconnectSubscription(downstream: subscriber, connection: connection))
+            upstream.receive(subscriber: AutoconnectSubscription(downstream: subscriber, connection: connection,
+                                                                 ticket: ticket))
             if let ticket {
                 connection.connected(upstream.connect(), ticket: ticket)
             }
@@ -107,59 +117,86 @@ extension Publishers.Autoconnect: Sendable where Upstream: Sendable {}
 
 // MARK: - Shared state
 
-/// The subscriber count and the connection of one ``Publishers/Autoconnect``.
+/// The subscriber count and the connection of one ``Publishers/Autoconnect``, as Combine keeps
+/// them: a subscriber that finds nothing connected gets a ticket and connects once it has
+/// subscribed; the count starts at one when a connection is made and counts the subscribers that
+/// join while connected; each subscriber's cancel uncounts one; the last cancels the connection.
+///
+/// Where Combine's choice shows: a subscriber that arrives while another is subscribing (from
+/// inside its `receive(subscription:)`, or from another thread at the same time) connects too;
+/// the connection made last replaces the other, which is cancelled (Combine releases it, which
+/// cancels an `AnyCancellable`), and the count starts again at one. Unlike Combine, a subscriber
+/// that cancels before its own `connect()` has returned is remembered, so that connection is
+/// cancelled at once instead of being kept with nobody to cancel it.
 @usableFromInline
-final class AutoconnectConnection: @unchecked Sendable {  // all fields guarded by `lock`
+final class AutoconnectConnection: @unchecked Sendable {  // every field guarded by `lock`
     @usableFromInline
     enum State {
-        /// No subscribers, nothing connected.
-        case idle
-        /// `count` subscribers; `connection` is `nil` while the first one's `connect()` runs.
-        case connected(count: Int, connection: Cancellable?)
+        /// Nothing connected, nobody connecting: the next subscriber connects.
+        case disconnected
+        /// Subscribers with tickets are being subscribed and connect next.
+        case connecting
+        /// `count` subscribers share `connection`.
+        case connected(count: Int, connection: any Cancellable)
     }
 
     let lock = Lock()
-    var state = State.idle
-    /// Bumped on each disconnect, so that a `connect()` that finishes after everyone has left
-    /// knows that its connection is no longer wanted.
-    var generation: UInt64 = 0
+    var state = State.disconnected
+    var lastTicket: UInt64 = 0
+    /// The tickets whose `connect()` has not returned yet.
+    var pending: Set<UInt64> = []
+    /// Pending tickets whose subscriber has cancelled already.
+    var leftEarly: Set<UInt64> = []
 
     @usableFromInline init() {}
 
-    /// Counts a new subscriber. Returns a ticket when that subscriber must connect (it is the
-    /// first), `nil` otherwise.
+    /// Counts a new subscriber when connected and returns `nil`; otherwise returns a ticket: the
+    /// caller connects once it has subscribed.
     @usableFromInline
     func join() -> UInt64? {
         lock.lock()
         defer { lock.unlock() }
-        switch state {
-        case .idle:
-            state = .connected(count: 1, connection: nil)
-            return generation
-        case .connected(let count, let connection):
+        if case .connected(let count, let connection) = state {
             state = .connected(count: count + 1, connection: connection)
             return nil
         }
+        lastTicket &+= 1
+        pending.insert(lastTicket)
+        state = .connecting
+        return lastTicket
     }
 
-    /// Keeps the connection the first subscriber made, or cancels it if everyone left while
-    /// it was being made.
+    /// The connection made for the subscriber with `ticket`: from now on it is the connection,
+    /// with one subscriber. If that subscriber has cancelled already, the connection is cancelled
+    /// at once instead.
     @usableFromInline
-    func connected(_ connection: Cancellable, ticket: UInt64) {
+    func connected(_ connection: any Cancellable, ticket: UInt64) {
         lock.lock()
-        if ticket == generation, case .connected(let count, nil) = state {
-            state = .connected(count: count, connection: connection)
+        pending.remove(ticket)
+        if leftEarly.remove(ticket) != nil {
+            if case .connecting = state, pending.isEmpty { state = .disconnected }
+            lock.unlock()
+            connection.cancel()
+            return
+        }
+        let replaced: (any Cancellable)?
+        if case .connected(_, let previous) = state { replaced = previous } else { replaced = nil }
+        state = .connected(count: 1, connection: connection)
+        lock.unlock()
+        replaced?.cancel()
+    }
+
+    /// Uncounts a subscriber (once per subscriber; `ticket` is the one it connects with, if
+    /// any); the last one cancels the connection.
+    @usableFromInline
+    func leave(ticket: UInt64?) {
+        lock.lock()
+        if let ticket, pending.contains(ticket) {
+            // Its `connect()` has not returned: that connection is cancelled when it does.
+            leftEarly.insert(ticket)
             lock.unlock()
             return
         }
-        lock.unlock()
-        connection.cancel()
-    }
-
-    /// Uncounts a subscriber (once per subscriber); the last one cancels the connection.
-    @usableFromInline
-    func leave() {
-        lock.lock()
         guard case .connected(let count, let connection) = state else {
             lock.unlock()
             return
@@ -169,18 +206,17 @@ final class AutoconnectConnection: @unchecked Sendable {  // all fields guarded 
             lock.unlock()
             return
         }
-        state = .idle
-        generation &+= 1
+        state = pending.isEmpty ? .disconnected : .connecting
         lock.unlock()
-        connection?.cancel()
+        connection.cancel()
     }
 }
 
 // MARK: - Subscription
 
 /// Subscribes one downstream to the connectable upstream and is the subscription the
-/// downstream receives, so that it sees the downstream leave (cancel or completion). Both let go
-/// of the downstream and the upstream subscription (S7).
+/// downstream receives, so that it sees the downstream leave (cancel). Cancel and completion
+/// both let go of the downstream and the upstream subscription (S7); only a cancel uncounts it.
 @usableFromInline
 final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // `downstream`, `upstream` guarded by `lock`
@@ -189,6 +225,8 @@ final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let connection: AutoconnectConnection
+    /// The ticket this subscriber connects with (it was the first), or `nil`.
+    @usableFromInline let ticket: UInt64?
     @usableFromInline let lock = Lock()
     @usableFromInline var downstream: Downstream?
     @usableFromInline var upstream: Subscription?
@@ -196,9 +234,10 @@ final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @usableFromInline let left = Atomic<Bool>(false)
 
     @inlinable
-    init(downstream: Downstream, connection: AutoconnectConnection) {
+    init(downstream: Downstream, connection: AutoconnectConnection, ticket: UInt64?) {
         self.downstream = downstream
         self.connection = connection
+        self.ticket = ticket
     }
 
     /// As Combine's: the description of the subscription it wraps (its upstream's).
@@ -236,7 +275,6 @@ final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscri
         lock.unlock()
         guard let downstream else { return }
         downstream.receive(completion: completion)
-        leave()
     }
 
     @inlinable
@@ -261,6 +299,6 @@ final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @inlinable
     func leave() {
         if left.exchange(true, ordering: .acquiringAndReleasing) { return }
-        connection.leave()
+        connection.leave(ticket: ticket)
     }
 }

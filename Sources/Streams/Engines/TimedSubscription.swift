@@ -18,7 +18,7 @@
 ///   The timer is a repeating one, only because that form returns a cancellable; it is
 ///   cancelled when it fires.
 /// - **The upstream's completion for `debounce` and `timeout`**
-///   (``completeAfterQueuedEvents(_:)``): the timer stops and the completion waits behind the
+///   (``completeAfterQueuedEvents(_:withOptions:)``): the timer stops and the completion waits behind the
 ///   events already queued.
 ///
 /// Locking: every `var` here is guarded by the base class's `lock`; scheduling, cancelling a
@@ -112,9 +112,10 @@ class TimedSubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingS
 
     /// The upstream's completion, for `debounce` and `timeout`: stops the timer, drops the value
     /// still waiting for its quiet time (`debounce`'s; `timeout` keeps none), and queues the
-    /// completion behind the events already queued, to be delivered on the scheduler.
+    /// completion behind the events already queued, to be delivered on the scheduler — with the
+    /// operator's options when `withOptions` (`timeout`), without (`debounce`), as in Combine.
     @inlinable
-    final func completeAfterQueuedEvents(_ completion: Subscribers.Completion<Failure>) {
+    final func completeAfterQueuedEvents(_ completion: Subscribers.Completion<Failure>, withOptions: Bool) {
         lock.lock()
         guard case .running = phase else {
             lock.unlock()
@@ -127,7 +128,7 @@ class TimedSubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingS
         lock.unlock()
         _ = (finishedUpstream, dropped)  // let go of after unlocking
         previousTimer?.cancel()
-        scheduler.schedule(options: options, action(.deliverOne))
+        scheduler.schedule(options: withOptions ? options : nil, action(.deliverOne))
     }
 
     // MARK: Scheduled work
@@ -248,7 +249,7 @@ final class DebounceSubscription<Context: Scheduler, Downstream: Subscriber>: Ti
 
     @inlinable
     override func receive(completion: Subscribers.Completion<Failure>) {
-        completeAfterQueuedEvents(completion)
+        completeAfterQueuedEvents(completion, withOptions: false)
     }
 
     /// The quiet time after the value that started timer number `generation` is over: delivers
@@ -425,7 +426,7 @@ final class TimeoutSubscription<Context: Scheduler, Downstream: Subscriber>: Tim
 
     @inlinable
     override func receive(completion: Subscribers.Completion<Failure>) {
-        completeAfterQueuedEvents(completion)
+        completeAfterQueuedEvents(completion, withOptions: true)
     }
 
     @inlinable

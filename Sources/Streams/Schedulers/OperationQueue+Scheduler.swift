@@ -19,12 +19,21 @@ extension OperationQueue: Scheduler {
         addOperation(action)
     }
 
-    /// Adds `action` to this queue as an operation at `date` (a dispatch timer waits until then;
-    /// a date too far away to represent is never reached).
+    /// Adds `action` to this queue at once, as an operation that becomes ready at `date`.
+    ///
+    /// As in Combine, the operation is in the queue from now on: `operationCount` counts it,
+    /// `cancelAllOperations()` cancels it (it then never runs), `waitUntilAllOperationsAreFinished()`
+    /// waits for it, and a suspended queue (`isSuspended`) holds it. It depends on a gate
+    /// operation that a dispatch timer finishes at `date` (a date too far away to represent is
+    /// never reached).
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
                          options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
-        DispatchQueue.global().asyncAfter(deadline: Self.dispatchTime(of: date)) { [self] in
-            addOperation(action)
+        let gate = BlockOperation {}
+        let operation = BlockOperation(block: action)
+        operation.addDependency(gate)
+        addOperation(operation)
+        DispatchQueue.global().asyncAfter(deadline: Self.dispatchTime(of: date)) {
+            gate.start()
         }
     }
 

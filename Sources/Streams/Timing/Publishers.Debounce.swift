@@ -38,7 +38,8 @@ extension Publisher {
     /// - Parameters:
     ///   - dueTime: How long the upstream must stay quiet before the latest value is sent.
     ///   - scheduler: Where the timer runs and the values and completion are delivered.
-    ///   - options: Options for the scheduler.
+    ///   - options: Options for the scheduler, given with the quiet-time timers (the completion is
+    ///     scheduled without them, as in Combine).
     /// - Demand: asks the upstream for `.unlimited` once the downstream has the subscription (as
     ///   Combine does) and keeps the downstream's demand itself. A value whose time comes while
     ///   the downstream has no outstanding demand is dropped, not kept for a later request

@@ -54,6 +54,27 @@ struct AnyPublisherTests {
         #expect(recorder.completion == .finished)
     }
 
+    @Test func anySubscriberWrappingASubjectPassesTheFirstSubscriptionAndCompletionOnly() {
+        let subject = PassthroughSubject<Int, Oops>()
+        let recorder = RecordingSubscriber<Int, Oops>()
+        subject.subscribe(recorder)
+        let erased = AnySubscriber(subject)
+        #expect(erased.description == "Subject")
+        let first = TestPublisher<Int, Oops>()
+        let second = TestPublisher<Int, Oops>()
+        first.subscribe(erased)
+        second.subscribe(erased)  // a second subscription: cancelled, as Combine's
+        #expect(first.history == [.requested(.unlimited)])
+        #expect(second.history == [.cancelled])
+        first.send(1)
+        first.send(completion: .failure(Oops()))
+        first.send(completion: .finished)  // after the end: ignored
+        first.send(2)
+        #expect(recorder.values == [1])
+        #expect(recorder.completion == .failure(Oops()))
+        #expect(recorder.violations.isEmpty)
+    }
+
     @Test func combineIdentifiers() {
         let a = CombineIdentifier()
         let b = CombineIdentifier()

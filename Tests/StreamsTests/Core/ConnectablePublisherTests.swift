@@ -129,7 +129,7 @@ struct ConnectablePublisherTests {
 
     // MARK: Completion and failure
 
-    @Test func completionPassesThroughAndTheCompletedSubscriberLeaves() {
+    @Test func completionPassesThroughAndTheSubscriberCountsUntilItCancels() {
         let upstream = TestPublisher<Int, Boom>()
         let connectable = CountingConnectable(upstream)
         let subscriber = RecordingSubscriber<Int, Boom>()
@@ -138,10 +138,49 @@ struct ConnectablePublisherTests {
         upstream.send(completion: .failure(Boom()))
         #expect(subscriber.values == [1])
         #expect(subscriber.completion == .failure(Boom()))
-        #expect(connectable.disconnectCount == 1)
-        // Cancelling after the completion does not count the subscriber out twice.
+        // As Combine: a completed subscriber still counts, so the connection stays.
+        #expect(connectable.disconnectCount == 0)
         subscriber.cancel()
         #expect(connectable.disconnectCount == 1)
+        subscriber.cancel()  // counted out once
+        #expect(connectable.disconnectCount == 1)
+    }
+
+    @Test func aFinishedMulticastIsNotConnectedAgainByTheNextSubscriber() {
+        // What `share(replay:)`-style helpers built on `multicast(…).autoconnect()` rely on:
+        // the upstream (a `Deferred` body, a request) runs once, though its subscribers finished.
+        let runs = Atomic(0)
+        let shared = Deferred { () -> Just<Int> in
+            runs.add(1, ordering: .relaxed)
+            return Just(7)
+        }
+        .multicast { CurrentValueSubject<Int, Never>(0) }
+        .autoconnect()
+        let first = RecordingSubscriber<Int, Never>()
+        shared.subscribe(first)
+        let second = RecordingSubscriber<Int, Never>()
+        shared.subscribe(second)
+        #expect(runs.load(ordering: .relaxed) == 1)
+        #expect(first.values == [0, 7])
+        #expect(first.completion == .finished)
+        #expect(second.values == [])  // the subject had finished: its completion only
+        #expect(second.completion == .finished)
+    }
+
+    @Test func aSubscriberJoiningWhileTheFirstIsSubscribedConnectsToo() {
+        // As Combine: the second subscriber, arriving from inside the first one's
+        // `receive(subscription:)`, connects; when the first one's `connect()` returns, its
+        // connection replaces the second's (released: an `AnyCancellable` cancels) and counts one.
+        let connectable = CountingConnectable(TestPublisher<Int, Never>())
+        let autoconnected = connectable.autoconnect()
+        let inner = RecordingSubscriber<Int, Never>()
+        let outer = RecordingSubscriber<Int, Never>(onSubscription: { _ in autoconnected.subscribe(inner) })
+        autoconnected.subscribe(outer)
+        #expect(connectable.log.entries == ["subscribe", "subscribe", "connect", "connect", "disconnect"])
+        outer.cancel()
+        #expect(connectable.disconnectCount == 2)
+        inner.cancel()
+        #expect(connectable.disconnectCount == 2)
     }
 
     @Test func aSynchronousUpstreamFinishesInsideTheConnect() {

@@ -85,5 +85,48 @@ struct OperationQueueFarFutureTests {
         }
         #expect(ran.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
         repeating.cancel()
+        queue.cancelAllOperations()
+    }
+}
+
+@Suite("OperationQueue scheduler: work scheduled for later is in the queue")
+struct OperationQueuePendingWorkTests {
+    final class Flag: @unchecked Sendable {  // `value` guarded by `lock`
+        private let lock = NSLock()
+        private var raised = false
+        func raise() { lock.lock(); raised = true; lock.unlock() }
+        var value: Bool { lock.lock(); defer { lock.unlock() }; return raised }
+    }
+
+    @Test func itIsCountedAndCancelledWithTheQueuesOperations() {
+        let queue = OperationQueue()
+        let ran = Flag()
+        queue.schedule(after: queue.now.advanced(by: .seconds(3600))) { ran.raise() }
+        #expect(queue.operationCount == 1)
+        queue.cancelAllOperations()
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(queue.operationCount == 0)
+        #expect(!ran.value)
+    }
+
+    @Test func waitUntilAllOperationsAreFinishedWaitsForIt() {
+        let queue = OperationQueue()
+        let ran = Flag()
+        queue.schedule(after: queue.now.advanced(by: .milliseconds(20))) { ran.raise() }
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(ran.value)
+        #expect(queue.operationCount == 0)
+    }
+
+    @Test func aSuspendedQueueHoldsItWhenItIsDue() {
+        let queue = OperationQueue()
+        queue.isSuspended = true
+        let ran = DispatchSemaphore(value: 0)
+        queue.schedule(after: queue.now) { ran.signal() }
+        #expect(queue.operationCount == 1)
+        #expect(ran.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        queue.isSuspended = false
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(ran.wait(timeout: .now()) == .success)
     }
 }

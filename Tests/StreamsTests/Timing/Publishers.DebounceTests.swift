@@ -149,6 +149,21 @@ struct DebounceTests {
         #expect(subscriber.events == [.subscription, .completion(.failure(Boom()))])
     }
 
+    @Test func theCompletionIsScheduledWithoutTheOperatorsOptions() {
+        // As Combine: the options go with the quiet-time timer, not with the completion.
+        let scheduler = OptionsRecordingScheduler()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        upstream.debounce(for: .seconds(1), scheduler: scheduler, options: 7).subscribe(subscriber)
+        upstream.send(1)
+        scheduler.base.advance(by: .seconds(1))
+        upstream.send(completion: .finished)
+        scheduler.base.advance()
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completion == .finished)
+        #expect(scheduler.options == [7, nil])
+    }
+
     @Test func nothingAfterTheCompletion_S4() {
         let scheduler = DispatchQueue.test
         let upstream = UnstoppablePublisher<Int, Never>()
@@ -283,5 +298,39 @@ struct DebounceTests {
         }.debounce(for: .seconds(1), scheduler: immediate) }, deterministic: false, requestingNone: .isIgnored)
         checkContract({ Just(1).debounce(for: .seconds(1), scheduler: immediate) }, deterministic: false, requestingNone: .isIgnored)
         checkContract({ Fail<Int, Boom>(error: Boom()).debounce(for: .seconds(1), scheduler: immediate) }, requestingNone: .isIgnored)
+    }
+}
+
+/// A virtual-time scheduler whose options are an `Int`, recording the options of every action it
+/// is given (`nil` when none), in order.
+final class OptionsRecordingScheduler: Scheduler, @unchecked Sendable {  // `recorded` is guarded by `lock`
+    typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
+    typealias SchedulerOptions = Int
+
+    let base = TestScheduler<DispatchQueue.SchedulerTimeType, Int>(
+        now: DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+    private let lock = Lock()
+    private var recorded: [Int?] = []
+
+    var options: [Int?] { lock.withLock { recorded } }
+    var now: SchedulerTimeType { base.now }
+    var minimumTolerance: SchedulerTimeType.Stride { base.minimumTolerance }
+
+    func schedule(options: Int?, _ action: @escaping @Sendable () -> Void) {
+        lock.withLock { recorded.append(options) }
+        base.schedule(options: options, action)
+    }
+
+    func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Int?,
+                  _ action: @escaping @Sendable () -> Void) {
+        lock.withLock { recorded.append(options) }
+        base.schedule(after: date, tolerance: tolerance, options: options, action)
+    }
+
+    func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+                  tolerance: SchedulerTimeType.Stride, options: Int?,
+                  _ action: @escaping @Sendable () -> Void) -> Cancellable {
+        lock.withLock { recorded.append(options) }
+        return base.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
     }
 }
