@@ -47,7 +47,7 @@ extension Effect {
     /// An effect that does `work` when the store starts it, and sends `work`'s result as its one
     /// action.
     ///
-    /// The synchronous counterpart of ``task(priority:operation:)``: the work runs when the
+    /// The synchronous counterpart of ``task(priority:operation:catch:fileID:line:)``: the work runs when the
     /// effect starts (not when it is built), and its action is fed back within the same send, as
     /// any action an effect sends synchronously. Each start runs the work again.
     ///
@@ -149,7 +149,7 @@ extension Effect {
     ///   thread-safe, and each value is delivered from the thread that sends it (or from the one
     ///   delivering earlier values), never two at once. The teardown runs on the thread that
     ///   ends the effect.
-    /// - Combine compatibility: named `create` so it does not collide with ``run(priority:operation:)``.
+    /// - Combine compatibility: named `create` so it does not collide with ``run(priority:operation:catch:fileID:line:)``.
     /// - Complexity: O(1) amortized per value; one lock per call.
     public static func create(_ work: @escaping (EffectSubscriber<Output>) -> any Cancellable) -> Effect {
         Effect(EmittingEffect { emitter in
@@ -210,12 +210,21 @@ extension Effect {
     }
 
     /// An effect that runs `operation` in a `Task` when the store starts it, and sends the action
-    /// it returns.
+    /// it returns, from the main actor.
     ///
     /// The async/await way to do one piece of work and feed its result back: the effect sends
-    /// `operation`'s result, then finishes. Cancelling the effect cancels the task, and the
-    /// action it returns after that is dropped. Errors are handled inside `operation`, which
-    /// turns them into actions.
+    /// `operation`'s result, then finishes. The operation runs on Swift's global executor, and
+    /// its result is handed over on the main actor: a store runs the action in the same
+    /// main-actor job, and a subscriber outside a store gets it on the main thread too, so
+    /// whoever waits there for it sees it without a race. Cancelling the effect cancels the task,
+    /// and the action it returns after that is dropped.
+    ///
+    /// `operation` may throw. `handler` turns an error into an action, which the effect sends
+    /// instead. Without a handler, an error is a bug the feature did not plan for: it is
+    /// reported through ``RuntimeIssues`` (naming `fileID` and `line`, where the effect was made;
+    /// a `TestStore` fails the test at the step that started the effect), and the effect
+    /// finishes without an action. A `CancellationError`, and any error thrown once the effect
+    /// has been cancelled, is neither handled nor reported: the effect just ends.
     ///
     /// <!-- marble effect-task scheduler source async: Effect<String>.task { [reached = scheduler.waitForTick(5)] in await reached(); return "the action work returns" } -->
     /// ```text
@@ -226,25 +235,69 @@ extension Effect {
     /// ```swift
     /// case .nthPrimeButtonTapped:
     ///     return .task { [count = state.count] in
-    ///         do { return .nthPrimeResponse(.success(try await environment.nthPrime(count))) }
-    ///         catch { return .nthPrimeResponse(.failure(error)) }
+    ///         .nthPrimeResponse(.success(try await environment.nthPrime(count)))
+    ///     } catch: { error in
+    ///         .nthPrimeResponse(.failure(error))
     ///     }
     ///     .cancellable(id: NthPrimeID.self, cancelInFlight: true)
     /// ```
     ///
-    /// - Completion: finishes right after the action.
-    /// - Cancellation: cancels the task; its action is dropped.
-    /// - Threading: `operation` runs on Swift's global concurrent executor; the store runs the
-    ///   action on the main actor.
+    /// - Parameters:
+    ///   - priority: The priority of the task; `nil` for the default.
+    ///   - operation: The work; its result is the action the effect sends.
+    ///   - handler: Turns an error `operation` throws into the action to send instead; `nil` to
+    ///     report errors through ``RuntimeIssues``.
+    ///   - fileID: Where the effect is made, for the report of an unhandled error.
+    ///   - line: The line where the effect is made.
+    /// - Returns: An effect that sends one action, from the main actor, then finishes.
+    ///
+    /// - Completion: finishes right after the action (or at once after an unhandled error).
+    /// - Cancellation: cancels the task; its action is dropped, and an error it throws then is
+    ///   ignored.
+    /// - Threading: `operation` and `handler` run on Swift's global concurrent executor; the
+    ///   action is sent, and the effect finishes, on the main actor. The main actor must be free
+    ///   to run it: a thread that blocks the main thread waiting for the action never gets it.
     /// - Complexity: one `Task` per start.
     public static func task(
         priority: TaskPriority? = nil,
-        operation: @escaping @Sendable () async -> Output
+        operation: @escaping @Sendable () async throws -> Output,
+        catch handler: (@Sendable (_ error: any Error) async -> Output)? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Effect {
+        task(priority: priority, operation: operation, catch: handler,
+             madeBy: "Effect.task", fileID: fileID, line: line)
+    }
+
+    /// ``task(priority:operation:catch:fileID:line:)``, with `madeBy` naming the constructor in
+    /// the report of an unhandled error.
+    static func task(
+        priority: TaskPriority?,
+        operation: @escaping @Sendable () async throws -> Output,
+        catch handler: (@Sendable (_ error: any Error) async -> Output)?,
+        madeBy constructor: String,
+        fileID: StaticString,
+        line: UInt
     ) -> Effect {
         Effect(EmittingEffect { emitter in
-            let task = Task(priority: priority) {
-                let output = await operation()
-                _ = emitter.sendLast(output)
+            // Only the send hops to the main actor: `operation` and `handler` are nonisolated
+            // and run on the global executor. Their result is a value no other code holds, so
+            // it may cross to the main actor without being `Sendable`.
+            let task = Task(priority: priority) { @MainActor in
+                do {
+                    let output = try await operation()
+                    _ = emitter.sendLast(output)
+                } catch where isCancellation(error) {
+                    emitter.finish()
+                } catch {
+                    guard let handler else {
+                        reportUnhandled(error, madeBy: constructor, fileID: fileID, line: line)
+                        emitter.finish()
+                        return
+                    }
+                    let output = await handler(error)
+                    _ = emitter.sendLast(output)
+                }
             }
             emitter.onEnd { task.cancel() }
         })
@@ -256,8 +309,16 @@ extension Effect {
     /// The async/await way to feed many actions back over time — the values of a stream, the
     /// progress of a download. `send` (a ``Send``) is `Sendable` and synchronous: call it as
     /// `send(.action)`, with no `await`, from `operation`, from a task it starts, or from a
-    /// callback on any thread; it never waits for the store. Actions are delivered in the order they are sent. Cancelling
-    /// the effect cancels the task; `send` then does nothing.
+    /// callback on any thread; it never waits for the store. Actions are delivered in the order
+    /// they are sent, from the thread that sends them (the store runs them on the main actor).
+    /// Cancelling the effect cancels the task; `send` then does nothing.
+    ///
+    /// `operation` may throw. `handler` gets the error and the same `send`, to send actions for
+    /// it; the effect finishes when the handler returns. Without a handler, an error is reported
+    /// through ``RuntimeIssues`` from the main actor (naming `fileID` and `line`; a `TestStore`
+    /// fails the test at the step that started the effect), and the effect finishes. A
+    /// `CancellationError`, and any error thrown once the effect has been cancelled, just ends
+    /// the effect.
     ///
     /// <!-- marble effect-run scheduler source async: Effect<String>.run { [reached = scheduler.waitForTick(4)] send in send("a"); await reached(); send("b") } -->
     /// ```text
@@ -268,29 +329,56 @@ extension Effect {
     /// ```swift
     /// case .onAppear:
     ///     return .run { send in
-    ///         for await reading in environment.temperatures() {
+    ///         for try await reading in environment.temperatures() {
     ///             send(.temperature(reading))
     ///         }
+    ///     } catch: { error, send in
+    ///         send(.temperaturesFailed)
     ///     }
     ///     .cancellable(id: TemperatureID.self)
     /// ```
     ///
+    /// - Parameters:
+    ///   - priority: The priority of the task; `nil` for the default.
+    ///   - operation: The work; it sends actions with the ``Send`` it is given.
+    ///   - handler: Sends actions for an error `operation` throws; `nil` to report errors
+    ///     through ``RuntimeIssues``.
+    ///   - fileID: Where the effect is made, for the report of an unhandled error.
+    ///   - line: The line where the effect is made.
+    /// - Returns: An effect that sends what `operation` sends, and finishes when it returns.
+    ///
     /// - Demand: actions sent before they are asked for wait, in order (the store asks for
     ///   everything; a `for await` loop over `values` gets every action, one per iteration).
-    /// - Completion: finishes when `operation` returns, after the actions sent before.
+    /// - Completion: finishes when `operation` (or `handler`) returns, after the actions sent
+    ///   before.
     /// - Cancellation: cancels the task and drops the actions still waiting. Calling `send`
     ///   after `operation` has returned is a mistake (the effect is over): the action is dropped
     ///   and reported through ``RuntimeIssues``.
-    /// - Threading: `operation` runs on Swift's global concurrent executor; the store runs the
-    ///   actions on the main actor.
+    /// - Threading: `operation` and `handler` run on Swift's global concurrent executor; each
+    ///   action is handed over from the thread that sends it (no hop to the main actor: `send`
+    ///   would have to be awaited), and the store runs the actions on the main actor.
     /// - Complexity: one `Task` per start; O(1) amortized and one lock per action.
     public static func run(
         priority: TaskPriority? = nil,
-        operation: @escaping @Sendable (_ send: Send<Output>) async -> Void
+        operation: @escaping @Sendable (_ send: Send<Output>) async throws -> Void,
+        catch handler: (@Sendable (_ error: any Error, _ send: Send<Output>) async -> Void)? = nil,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
     ) -> Effect {
         Effect(EmittingEffect { emitter in
             let task = Task(priority: priority) {
-                await operation(Send(emitter: emitter))
+                let send = Send(emitter: emitter)
+                do {
+                    try await operation(send)
+                } catch where isCancellation(error) {
+                    // The effect ends quietly.
+                } catch {
+                    if let handler {
+                        await handler(error, send)
+                    } else {
+                        await reportUnhandledOnTheMainActor(error, madeBy: "Effect.run", fileID: fileID, line: line)
+                    }
+                }
                 emitter.finish()
             }
             emitter.onEnd { task.cancel() }
@@ -298,7 +386,79 @@ extension Effect {
     }
 }
 
-/// Sends actions from an ``Effect/run(priority:operation:)`` effect: call it, `send(.action)`.
+/// Whether an error thrown by an effect's work ends the effect quietly: a `CancellationError`, or
+/// any error thrown by a task that was cancelled (the effect was, then).
+func isCancellation(_ error: any Error) -> Bool {
+    error is CancellationError || Task.isCancelled
+}
+
+/// Reports, from the main actor, an error that an effect's work threw and nothing handles. From
+/// the main actor, as `Effect.task` reports: a test store records the failure at once, in the
+/// test that started the effect (its task inherits the test's context).
+func reportUnhandledOnTheMainActor(_ error: any Error, madeBy constructor: String, fileID: StaticString, line: UInt) async {
+    await MainActor.run { reportUnhandled(error, madeBy: constructor, fileID: fileID, line: line) }
+}
+
+/// Reports an error that an effect's work threw and nothing handles.
+@MainActor
+func reportUnhandled(_ error: any Error, madeBy constructor: String, fileID: StaticString, line: UInt) {
+    RuntimeIssues.report("""
+        An effect made by `\(constructor)` at \(fileID):\(line) threw an error that nothing handles: \(error). \
+        The effect finished without sending an action for it. Handle the error in the operation (`do`/`catch`), \
+        or pass a `catch:` handler that turns it into an action.
+        """)
+}
+
+// MARK: - Test environments
+
+extension Effect {
+    /// An effect for a dependency a test does not expect to be used: when a store starts it, it
+    /// reports a runtime issue naming `description`, then finishes without sending anything.
+    ///
+    /// Give it to the endpoints of a test's environment that the feature under test must not
+    /// call. In a `TestStore` the report fails the test, at the step that sent (or received)
+    /// the action whose reducer returned the effect. Anywhere else it goes through
+    /// ``RuntimeIssues``: to the handler bound where the store started the effect, or to
+    /// standard error (a plain ``Store`` in a test only fails it if the test binds
+    /// `RuntimeIssues.$handler`). Building the effect reports nothing: only starting it does.
+    ///
+    /// <!-- marble effect-unimplemented source: Effect<String>.unimplemented("search").reportingRuntimeIssues(to: { _ in }) -->
+    /// ```text
+    /// unimplemented("fetch"): [|]    (reported when started, then finished at once)
+    /// ```
+    ///
+    /// ```swift
+    /// let store = TestStore(
+    ///     initialState: SearchState(), reducer: searchReducer,
+    ///     environment: SearchEnvironment(search: { _ in .unimplemented("SearchEnvironment.search") }))
+    /// store.send(.clearTapped)   // fails here if clearing runs a search
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - description: What is unimplemented, for the message: usually the endpoint's name.
+    ///   - fileID: Where the effect is made, for the message.
+    ///   - line: The line where the effect is made.
+    /// - Returns: An effect that reports, each time it is started, and finishes at once.
+    ///
+    /// - Completion: finishes as soon as it has reported, so the store never tracks it.
+    /// - Threading: reports on the thread that starts it.
+    public static func unimplemented(
+        _ description: String,
+        fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Effect {
+        Effect(Deferred { () -> Empty<Output, Never> in
+            RuntimeIssues.report("""
+                An unimplemented effect was started: \(description) (made at \(fileID):\(line)). \
+                A test's environment marked this dependency as not expected to be used; \
+                give the test an implementation if the feature is meant to use it.
+                """)
+            return Empty()
+        })
+    }
+}
+
+/// Sends actions from an ``Effect/run(priority:operation:catch:fileID:line:)`` effect: call it, `send(.action)`.
 ///
 /// It is `@Sendable` and synchronous: call it from any task, actor or thread, with no `await`.
 /// It never waits for the store; actions are delivered in the order they are sent.

@@ -67,13 +67,15 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
         store = Store(root: engine)
         runtime = TestStoreRuntime(effects: engine.effects)
         // The reducer runs with the environment as it is when each action runs (a test may
-        // replace it between steps), and fails the test for runtime issues it reports.
+        // replace it between steps), and fails the test for runtime issues it reports, and for
+        // those its effect reports when the store starts it or later from its task.
         reduce = { [weak self] state, action in
             guard let self else { return .none }
             let environment = self.environment
-            return RuntimeIssues.$handler.withValue(self.issueHandler) {
+            let effect = RuntimeIssues.$handler.withValue(self.issueHandler) {
                 reducer.run(&state, action, environment)
             }
+            return effect.isNone ? effect : effect.reportingRuntimeIssues(to: self.effectIssueHandler())
         }
         engine.instrumentation = RootStore.Instrumentation(
             willRun: { [weak self] action, sender in
@@ -281,6 +283,21 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
         }
     }
 
+    /// Fails the test for a runtime issue reported by an effect the running action returned —
+    /// when the store starts it (`Effect.unimplemented`), or later from its task (an error no
+    /// `catch` handles) — at the step of that action, whenever the report comes.
+    private func effectIssueHandler() -> @Sendable (String) -> Void {
+        let reporter = runtime.reporter
+        let step = EffectStep(action: current?.action, location: current?.location ?? location)
+        return { message in
+            onMainQueue {
+                let action = step.action.map { Diff.inline($0) } ?? "an action"
+                reporter.fail("An effect returned for \(action) reported a runtime issue:\n\(message)",
+                              at: step.location)
+            }
+        }
+    }
+
     // MARK: Checks
 
     private func assertState(verb: String, action: Action, before: State, actual: State,
@@ -328,6 +345,18 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
 
     func fail(_ message: String, at location: StepLocation) {
         runtime.reporter.fail(message, at: location)
+    }
+}
+
+/// The step whose action returned an effect, kept for the runtime issues the effect reports.
+@MainActor
+private final class EffectStep<Action> {
+    let action: Action?
+    let location: StepLocation
+
+    init(action: Action?, location: StepLocation) {
+        self.action = action
+        self.location = location
     }
 }
 

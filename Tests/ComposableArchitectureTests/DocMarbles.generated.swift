@@ -59,6 +59,13 @@ struct DocMarbles {
         await block.checkAsync(on: scheduler, source: Effect<String>.run { [reached = scheduler.waitForTick(4)] send in send("a"); await reached(); send("b") })
     }
 
+    @Test("marble-effect-unimplemented (Sources/ComposableArchitecture/Effect+Constructors.swift)") func `effect_unimplemented`() {
+        let block = MarbleBlock(#"""
+        unimplemented("fetch"): [|]    (reported when started, then finished at once)
+        """#)
+        block.check(source: Effect<String>.unimplemented("search").reportingRuntimeIssues(to: { _ in }))
+    }
+
     @Test("marble-effect-map (Sources/ComposableArchitecture/Effect+Operators.swift)") func `effect_map`() {
         let block = MarbleBlock(#"""
         effect: -1-2-|
@@ -95,6 +102,17 @@ struct DocMarbles {
         """#)
         let scheduler = DispatchQueue.test
         block.check(on: scheduler) { effect($0).receive(on: scheduler) }
+    }
+
+    @Test("marble-effect-init-value (Sources/ComposableArchitecture/Effect+RedUx.swift)") func `effect_init_value`() {
+        let block = MarbleBlock(#"Effect(a): [a|]"#)
+        block.check(source: Effect<String>("a"))
+    }
+
+    @Test("marble-effect-init-emit (Sources/ComposableArchitecture/Effect+RedUx.swift)") func `effect_init_emit`() async {
+        let block = MarbleBlock(#"Effect { emit, finish in emit(a); await ...; emit(b); finish() }: [a]--[b|]"#)
+        let scheduler = DispatchQueue.test
+        await block.checkAsync(on: scheduler, source: Effect<String> { [reached = scheduler.waitForTick(3)] emit, finish in emit("a"); await reached(); emit("b"); finish() })
     }
 
     @Test("marble-effect-deferred (Sources/ComposableArchitecture/Effect+Time.swift)") func `effect_deferred`() {

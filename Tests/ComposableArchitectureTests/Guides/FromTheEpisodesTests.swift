@@ -208,6 +208,61 @@ enum FromTheEpisodes {
             }
         }
     }
+
+    enum RedUx {
+        struct State: Equatable {
+            var query = ""
+            var results: [String] = []
+            var locations: [String] = []
+        }
+
+        enum Action: Equatable {
+            case queryChanged(String), fetchResults, didFetchResults([String]), cancelSearchTapped
+            case startTracking, didReceiveLocation(String), watchServerEvents, callHomeTapped
+        }
+
+        struct Environment: Sendable {
+            var search: @Sendable (String) async throws -> [String]
+            var locations: @Sendable () -> AsyncStream<String>
+            var serverEvents: @Sendable () -> AsyncStream<Action>
+            var callHome: @Sendable () -> Void
+        }
+
+        @MainActor static let reducer = Reducer<State, Action, Environment> { state, action, environment in
+            switch action {
+            case let .queryChanged(query):
+                state.query = query
+                return Effect(.fetchResults)
+            case .fetchResults:
+                let query = state.query
+                return Effect(id: "search") {
+                    let results = try await environment.search(query)
+                    return .didFetchResults(results)
+                }
+            case let .didFetchResults(results):
+                state.results = results
+                return .none
+            case .cancelSearchTapped:
+                return Effect.cancel("search")
+            case .startTracking:
+                return Effect { emit, finish in
+                    for await location in environment.locations() {
+                        emit(.didReceiveLocation(location))
+                    }
+                    finish()
+                }
+            case let .didReceiveLocation(location):
+                state.locations.append(location)
+                return .none
+            case .watchServerEvents:
+                return environment.serverEvents().eraseToEffect(id: "server-events")
+            case .callHomeTapped:
+                return Effect.fireAndForget {
+                    environment.callHome()
+                }
+            }
+        }
+    }
 }
 
 extension FromTheEpisodes.App.Action {
@@ -339,6 +394,52 @@ struct FromTheEpisodesTests {
             for await _ in gate { return [query] }
             return []
         }), opener)
+    }
+
+    @Test func redUxSpellingsDoWhatRedUxSays() async {
+        typealias RedUx = FromTheEpisodes.RedUx
+        let (locations, newLocation) = AsyncStream<String>.makeStream()
+        let calls = SendableLog<String>()
+        let environment = RedUx.Environment(
+            search: { query in [query + " 1", query + " 2"] },
+            locations: { locations },
+            serverEvents: { AsyncStream { $0.yield(.didReceiveLocation("pushed")); $0.finish() } },
+            callHome: { calls.append("called home") })
+        let store = TestStore(initialState: RedUx.State(), reducer: RedUx.reducer, environment: environment)
+        store.timeout = .seconds(30)  // the effects run in tasks; a passing test never waits this long
+        store.send(.queryChanged("swift")) { $0.query = "swift" }
+        await store.receive(.fetchResults)
+        await store.receive(.didFetchResults(["swift 1", "swift 2"])) { $0.results = ["swift 1", "swift 2"] }
+        let tracking = store.send(.startTracking)
+        newLocation.yield("Lyon")
+        await store.receive(.didReceiveLocation("Lyon")) { $0.locations = ["Lyon"] }
+        newLocation.finish()
+        await tracking.finish()
+        store.send(.watchServerEvents)
+        await store.receive(.didReceiveLocation("pushed")) { $0.locations = ["Lyon", "pushed"] }
+        store.send(.callHomeTapped)
+        #expect(calls.entries == ["called home"])
+        await store.finish()
+    }
+
+    @Test func aRedUxSearchWithTheSameIDReplacesTheRunningOne() async {
+        typealias RedUx = FromTheEpisodes.RedUx
+        let environment = RedUx.Environment(
+            search: { _ in
+                await suspendUntilCancelled()
+                throw CancellationError()
+            },
+            locations: { AsyncStream { $0.finish() } }, serverEvents: { AsyncStream { $0.finish() } }, callHome: {})
+        let store = TestStore(initialState: RedUx.State(), reducer: RedUx.reducer, environment: environment)
+        store.send(.queryChanged("s")) { $0.query = "s" }
+        await store.receive(.fetchResults)
+        #expect(store.runningEffectCount == 1)
+        store.send(.queryChanged("sw")) { $0.query = "sw" }
+        await store.receive(.fetchResults)
+        // The second search replaced the first.
+        #expect(store.runningEffectCount == 1)
+        store.send(.cancelSearchTapped)
+        #expect(store.runningEffectCount == 0)
     }
 
     @Test func twoStoresUsingTheSameIDDoNotCancelEachOther() async {
