@@ -29,7 +29,11 @@ enum TodoAction: Equatable { case toggle }
 
 struct SearchState: Equatable { var query = "" }
 
-enum SearchAction: Equatable { case queryChanged(String) }
+enum SearchAction: Equatable { case queryChanged(String), clearTapped, searchResponse([String]) }
+
+struct SearchEnvironment {
+    var search: (String) -> Effect<[String]>
+}
 
 enum FavoritesAction: Equatable { case add(Int) }
 
@@ -57,6 +61,7 @@ enum AppAction: Equatable {
 struct AppEnvironment {
     var counter = CounterEnvironment.live
     var favorites = FavoritesEnvironment()
+    var search = SearchEnvironment(search: { _ in .none })
     var log: @Sendable (String) -> Void = { print($0) }
 
     static var live: AppEnvironment { AppEnvironment() }
@@ -70,10 +75,15 @@ struct AppEnvironment {
     }
 }
 
-@MainActor let searchReducer = Reducer<SearchState, SearchAction, AppEnvironment> { state, action, _ in
+@MainActor let searchReducer = Reducer<SearchState, SearchAction, SearchEnvironment> { state, action, environment in
     switch action {
     case let .queryChanged(query):
         state.query = query
+        return environment.search(query).map(SearchAction.searchResponse)
+    case .clearTapped:
+        state.query = ""
+        return .none
+    case .searchResponse:
         return .none
     }
 }
@@ -89,7 +99,7 @@ struct AppEnvironment {
 @MainActor let appReducer = Reducer<AppState, AppAction, AppEnvironment>.combine(
     counterReducer.pullback(state: \.counter, action: /AppAction.counter, environment: { $0.counter }),
     todoReducer.forEach(state: \.todos, action: /AppAction.todo(id:action:), environment: { $0 }),
-    searchReducer.optional().pullback(state: \.search, action: /AppAction.search, environment: { $0 }),
+    searchReducer.optional().pullback(state: \.search, action: /AppAction.search, environment: { $0.search }),
     favoritesReducer.pullback(state: \.favorites, action: /AppAction.favorites, environment: { $0.favorites }))
 
 /// A row of a list of todos, made from the store of one todo.
@@ -300,7 +310,7 @@ enum PrimeFeature {
         case nthPrimeButtonTapped, nthPrimeResponse(Result<Int, any Error>)
         case locateTapped, located(Location)
         case startMonitoring, motion(Reading)
-        case onAppear, temperature(Double)
+        case onAppear, temperature(Double), temperaturesFailed
         case counter(CounterAction)
         case showToast(String), hideToast
         case queryChanged(String), searchResponse([String])
@@ -447,6 +457,49 @@ extension FactFeature {
         // example
         return .none  // template only
     }
+}
+
+/// The feature the examples of the effects made from actions and async work assume (`Effect(_:)`,
+/// `Effect { }`, `Effect(id:)`, `cancel(_:)`): a search through an API, suggestions, locations.
+enum RedUxFeature {
+    struct Location: Equatable, Sendable { var latitude = 0.0, longitude = 0.0 }
+
+    struct AppState: Equatable { var results: [String] = [] }
+
+    enum AppAction: Equatable, Sendable {
+        case searchTapped, fetchResults, queryChanged(String), didFetchResults([String]), cancelSearchTapped
+        case suggestion(String)
+        case startTracking, didReceiveLocation(Location)
+    }
+
+    struct API: Sendable { func search(_ query: String) async throws -> [String] { [] } }
+
+    struct AppEnvironment: Sendable {
+        var api = API()
+        var locations: @Sendable () -> AsyncStream<Location> = { AsyncStream { $0.finish() } }
+        var suggestions: @Sendable (String) -> AsyncStream<AppAction> = { _ in AsyncStream { $0.finish() } }
+    }
+}
+
+// <!-- example context: redUxFeatureCases -->
+/// `case`s of the `switch action` of `RedUxFeature`'s reducer: `state`, `action`, `environment`.
+extension RedUxFeature {
+    @MainActor static func reducerCases(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        // example
+        default:
+            return .none
+        }
+    }
+}
+
+// <!-- example context: runtimeIssues -->
+/// A test of a plain store (`store`) whose reducer returns an unimplemented effect for the action
+/// `"refresh"`.
+@MainActor func runtimeIssuesContext(store: Store<Int, String>) {
+    // example
 }
 
 // MARK: - Middleware

@@ -215,8 +215,9 @@ extension PrimeFeature {
         switch action {
         case .nthPrimeButtonTapped:
             return .task { [count = state.count] in
-                do { return .nthPrimeResponse(.success(try await environment.nthPrime(count))) }
-                catch { return .nthPrimeResponse(.failure(error)) }
+                .nthPrimeResponse(.success(try await environment.nthPrime(count)))
+            } catch: { error in
+                .nthPrimeResponse(.failure(error))
             }
             .cancellable(id: NthPrimeID.self, cancelInFlight: true)
         default:
@@ -233,9 +234,11 @@ extension PrimeFeature {
         switch action {
         case .onAppear:
             return .run { send in
-                for await reading in environment.temperatures() {
+                for try await reading in environment.temperatures() {
                     send(.temperature(reading))
                 }
+            } catch: { error, send in
+                send(.temperaturesFailed)
             }
             .cancellable(id: TemperatureID.self)
         default:
@@ -244,26 +247,35 @@ extension PrimeFeature {
     }
 }
 
-// Sources/ComposableArchitecture/Effect+Constructors.swift, example 8 (context primeFeatureCode)
-extension PrimeFeature {
-    @MainActor static func code_example_ComposableArchitecture_Effect_Constructors_8(state: AppState, environment: AppEnvironment) {
-        let readings = environment.temperatures().eraseToEffect()   // Effect<Double>
-        func readTheExamplesNames() { _ = readings }
-    }
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 8
+@MainActor private func example_ComposableArchitecture_Effect_Constructors_8() throws {
+    let store = TestStore(
+        initialState: SearchState(), reducer: searchReducer,
+        environment: SearchEnvironment(search: { _ in .unimplemented("SearchEnvironment.search") }))
+    store.send(.clearTapped)   // fails here if clearing runs a search
+    func readTheExamplesNames() { _ = store }
 }
 
-// Sources/ComposableArchitecture/Effect+Constructors.swift, example 9 (context primeFeature)
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 9 (context primeFeatureCode)
 extension PrimeFeature {
-    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_Constructors_9(
-        state: inout AppState, action: AppAction, environment: AppEnvironment, startTimer: Effect<AppAction>
-    ) -> Effect<AppAction> {
-        return environment.temperatures().eraseToEffect(AppAction.temperature)
+    @MainActor static func code_example_ComposableArchitecture_Effect_Constructors_9(state: AppState, environment: AppEnvironment) {
+        let readings = environment.temperatures().eraseToEffect()   // Effect<Double>
+        func readTheExamplesNames() { _ = readings }
     }
 }
 
 // Sources/ComposableArchitecture/Effect+Constructors.swift, example 10 (context primeFeature)
 extension PrimeFeature {
     @MainActor static func reducerBody_example_ComposableArchitecture_Effect_Constructors_10(
+        state: inout AppState, action: AppAction, environment: AppEnvironment, startTimer: Effect<AppAction>
+    ) -> Effect<AppAction> {
+        return environment.temperatures().eraseToEffect(AppAction.temperature)
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+Constructors.swift, example 11 (context primeFeature)
+extension PrimeFeature {
+    @MainActor static func reducerBody_example_ComposableArchitecture_Effect_Constructors_11(
         state: inout AppState, action: AppAction, environment: AppEnvironment, startTimer: Effect<AppAction>
     ) -> Effect<AppAction> {
         return environment.save(state.favorites).fireAndForget()
@@ -305,6 +317,126 @@ extension FactFeature {
         state: inout AppState, action: AppAction, environment: AppEnvironment, n: Int, primes: [Int]
     ) -> Effect<AppAction> {
         return environment.nthPrime(n).receive(on: environment.mainQueue).eraseToEffect()
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+RedUx.swift, example 1 (context redUxFeatureCases)
+extension RedUxFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_RedUx_1(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .searchTapped:
+            return Effect(.fetchResults)
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+RedUx.swift, example 2 (context redUxFeatureCases)
+extension RedUxFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_RedUx_2(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case let .queryChanged(query):
+            return Effect {
+                let results = try await environment.api.search(query)
+                return .didFetchResults(results)
+            }
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+RedUx.swift, example 3 (context redUxFeatureCases)
+extension RedUxFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_RedUx_3(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case let .queryChanged(query):
+            return Effect(id: "search") {
+                .didFetchResults(try await environment.api.search(query))
+            }
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+RedUx.swift, example 4 (context redUxFeatureCases)
+extension RedUxFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_RedUx_4(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .startTracking:
+            return Effect { emit, finish in
+                for await location in environment.locations() {
+                    emit(.didReceiveLocation(location))
+                }
+                finish()
+            }
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+RedUx.swift, example 5 (context redUxFeatureCases)
+extension RedUxFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_RedUx_5(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .startTracking:
+            return Effect(id: "locations") { emit, finish in
+                for await location in environment.locations() {
+                    emit(.didReceiveLocation(location))
+                }
+                finish()
+            }
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+RedUx.swift, example 6 (context redUxFeatureCases)
+extension RedUxFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_RedUx_6(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case .cancelSearchTapped:
+            return .cancel("search")
+        default:
+            return .none
+        }
+    }
+}
+
+// Sources/ComposableArchitecture/Effect+RedUx.swift, example 7
+@MainActor private func example_ComposableArchitecture_Effect_RedUx_7() throws {
+    enum SearchID {}
+    let stop = Effect<String>.cancel(SearchID.self)
+    func readTheExamplesNames() { _ = stop }
+}
+
+// Sources/ComposableArchitecture/Effect+RedUx.swift, example 8 (context redUxFeatureCases)
+extension RedUxFeature {
+    @MainActor static func reducerCases_example_ComposableArchitecture_Effect_RedUx_8(
+        state: inout AppState, action: AppAction, environment: AppEnvironment
+    ) -> Effect<AppAction> {
+        switch action {
+        case let .queryChanged(query):
+            return environment.suggestions(query).eraseToEffect(id: "search")
+        default:
+            return .none
+        }
     }
 }
 
@@ -580,6 +712,16 @@ extension AppAction {
 
     let appReducer = todoReducer.forEach(state: \AppState.todos, action: /AppAction.todo(id:action:), environment: { $0 })
     func readTheExamplesNames() { _ = appReducer }
+}
+
+// Sources/ComposableArchitecture/RuntimeIssues.swift, example 1 (context runtimeIssues)
+@MainActor func runtimeIssuesContext_example_ComposableArchitecture_RuntimeIssues_1(store: Store<Int, String>) {
+    let reports = SendableLog<String>()
+    RuntimeIssues.$handler.withValue({ reports.append($0) }) {
+        _ = store.send("refresh")   // its reducer returns `.unimplemented("Environment.refresh")`
+    }
+    #expect(reports.entries.count == 1)
+    func readTheExamplesNames() { _ = reports }
 }
 
 // Sources/ComposableArchitecture/Store+Element.swift, example 1 (context store)
