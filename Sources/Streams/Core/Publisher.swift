@@ -42,6 +42,10 @@ extension Publisher {
     /// Attaches a subject to this publisher: every value and the completion are sent into
     /// `subject`, which forwards them to its own subscribers.
     ///
+    /// The subscription holds the subject weakly, as Combine's does: it does not keep the subject
+    /// alive on its own (the subject's subscribers do). Once the subject is gone, its upstream
+    /// subscriptions are cancelled.
+    ///
     /// - Returns: A cancellable that detaches the subject from this publisher.
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
     where S.Output == Output, S.Failure == Failure {

@@ -48,7 +48,7 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
 
     /// Attaches `subscriber`; it receives the signals sent after its first request.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
-        core.receive(subscriber: ObservableObjectSubscription(downstream: subscriber))
+        core.receive(subscriber: ObservableObjectSubscription(downstream: subscriber), owner: self)
     }
 }
 

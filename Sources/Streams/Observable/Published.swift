@@ -125,7 +125,7 @@ public struct Published<Value> {
 
         /// Attaches `subscriber`; it receives the property's current value as soon as it asks.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            storage.core.receive(subscriber: subscriber)
+            storage.core.receive(subscriber: subscriber, owner: storage)
         }
     }
 }

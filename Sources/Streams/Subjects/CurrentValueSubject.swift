@@ -72,7 +72,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     /// Attaches `subscriber`; it receives the current value as soon as it has demand.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.receive(subscriber: subscriber)
+        core.receive(subscriber: subscriber, owner: self)
     }
 }
 

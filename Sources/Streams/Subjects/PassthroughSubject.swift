@@ -66,7 +66,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
     /// Attaches `subscriber`.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.receive(subscriber: subscriber)
+        core.receive(subscriber: subscriber, owner: self)
     }
 }
 

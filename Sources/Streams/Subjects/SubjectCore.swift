@@ -197,8 +197,10 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
         for subscription in subscriptions { subscription.request(.unlimited) }
     }
 
+    /// Attaches `subscriber`; its subscription keeps `owner` (the subject) alive until it ends,
+    /// as Combine's does.
     @inlinable
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    func receive<S: Subscriber>(subscriber: S, owner: AnyObject) where S.Input == Output, S.Failure == Failure {
         lock.lock()
         if let completion {
             lock.unlock()
@@ -210,7 +212,7 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
         // The subscription is handed over at once, on this thread, as Combine does; only then
         // is the conduit attached, through the drain token (queued if another thread is
         // delivering), so no value reaches it before its subscription.
-        let conduit = Conduit(core: self, downstream: subscriber)
+        let conduit = Conduit(core: self, downstream: subscriber, owner: owner)
         // A CurrentValueSubject owes a new subscriber the current value; a request from inside
         // `receive(subscription:)` gets it inside that request when the token is free.
         conduit.owesValue = replaysLatest
@@ -378,10 +380,17 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
     /// `offer`, as compiled for the concrete subscriber type where it subscribed. A call through
     /// the class's vtable from the subject would run the unspecialized generic code.
     @usableFromInline let offerValue: (SubjectConduit, Output) -> Void
+    /// The subject, kept alive by its subscribers' subscriptions until they end, as in Combine
+    /// (a subject reached only through `publisher.subscribe(subject)`, which holds it weakly,
+    /// still delivers to its subscribers). Let go of with the downstream, by the drain-token
+    /// holder.
+    @exclusivity(unchecked) @usableFromInline var owner: AnyObject?
 
     @inlinable
-    init(core: SubjectCore<Output, Failure>, offerValue: @escaping (SubjectConduit, Output) -> Void) {
+    init(core: SubjectCore<Output, Failure>, owner: AnyObject,
+         offerValue: @escaping (SubjectConduit, Output) -> Void) {
         self.core = core
+        self.owner = owner
         self.offerValue = offerValue
     }
 
@@ -448,9 +457,9 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
 
     @inlinable
-    init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
+    init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream, owner: AnyObject) {
         self.downstream = downstream
-        super.init(core: core, offerValue: { conduit, value in
+        super.init(core: core, owner: owner, offerValue: { conduit, value in
             unsafeDowncast(conduit, to: Conduit<Downstream>.self).offer(value)
         })
     }
@@ -497,6 +506,8 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
     override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
         let downstream = self.downstream
         self.downstream = nil
+        let owner = self.owner.take()
+        defer { _ = owner }  // the subject goes after its completion has been delivered
         if cancelled.exchange(true, ordering: .acquiringAndReleasing) { return }
         downstream?.receive(completion: completion)
     }
@@ -504,5 +515,6 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
     @usableFromInline
     override func release() {
         downstream = nil
+        owner = nil
     }
 }

@@ -1,6 +1,10 @@
 /// The subscriber behind `Publisher.subscribe(_ subject:)`: an object of its own between the
 /// upstream and the subject, as Combine's (its description is `"Subject"`).
 ///
+/// It holds the subject weakly, as Combine's does: a subscription into a subject (a connected
+/// `multicast`, say) does not keep the subject alive on its own; the subject's own subscribers
+/// do, and once the subject is gone, what the upstream sends is dropped.
+///
 /// It gives the subject itself as the upstream subscription (`send(subscription: self)`), so the
 /// subject's requests (a PassthroughSubject asks for `.unlimited` once one of its subscribers has
 /// demand) reach the upstream through it, and values and the completion go into the subject.
@@ -14,8 +18,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     typealias Failure = Downstream.Failure
 
     private let lock = Lock()
-    /// `nil` once the stream has ended (completed or cancelled).
-    private var subject: Downstream?
+    /// `nil` once the stream has ended (completed or cancelled), or once nothing else holds the
+    /// subject.
+    private weak var subject: Downstream?
     /// `nil` before the upstream's subscription and after the end.
     private var upstream: Subscription?
 

@@ -235,6 +235,36 @@ struct MulticastTests {
         #expect(weakCaptured == nil)
     }
 
+    @Test func aConnectionDoesNotKeepTheSubjectAliveOnItsOwn() {
+        // As Combine: the subject's subscription to the upstream holds it weakly.
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let upstream = TestPublisher<Int, Never>()
+        var connection: Cancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            connection = upstream.multicast(subject: subject).connect()
+        }
+        #expect(weakSubject == nil)
+        #expect(upstream.send(1) == .none)  // goes nowhere
+        connection?.cancel()
+        #expect(upstream.subscriptions[0].isCancelled)
+    }
+
+    @Test func aSubjectWithSubscribersStaysAliveAndKeepsReceiving() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        var connection: Cancellable?
+        do {
+            let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+            multicast.subscribe(subscriber)
+            connection = multicast.connect()
+        }
+        upstream.send(1)
+        #expect(subscriber.values == [1])
+        _ = connection
+    }
+
     @Test func theUpstreamsCompletionReleasesItsSubscription_S7() {
         weak var weakSubscriber: RecordingSubscriber<Int, Never>?
         let upstream = TestPublisher<Int, Never>()
