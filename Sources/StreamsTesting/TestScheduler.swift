@@ -16,6 +16,7 @@ import Streams
 /// scheduler does. Work whose cancellable was cancelled never runs.
 ///
 /// ```swift
+/// let subject = PassthroughSubject<Int, Never>()
 /// let scheduler = DispatchQueue.test
 /// var output: [Int] = []
 /// let c = subject.debounce(for: .seconds(1), scheduler: scheduler).sink { output.append($0) }
