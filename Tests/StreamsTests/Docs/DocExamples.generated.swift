@@ -1213,6 +1213,33 @@ struct AsyncMainDemo {
     ImmediateScheduler.shared.schedule { print("now") }   // Prints: now (before returning)
 }
 
+// Sources/Streams/Schedulers/Scheduler+Concurrency.swift, example 1
+@MainActor private func example_Streams_Schedulers_Scheduler_Concurrency_1() async throws {
+    func autosave(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType>) async throws {
+        try await scheduler.sleep(for: .seconds(5))
+        print("saved")
+    }
+}
+
+// Sources/Streams/Schedulers/Scheduler+Concurrency.swift, example 2
+@MainActor private func example_Streams_Schedulers_Scheduler_Concurrency_2() async throws {
+    let scheduler = DispatchQueue.main
+    let deadline = scheduler.now.advanced(by: .seconds(1))
+    // in an async context: try await scheduler.sleep(until: deadline)
+    func readTheExamplesNames() { _ = scheduler; _ = deadline }
+}
+
+// Sources/Streams/Schedulers/Scheduler+Concurrency.swift, example 3
+@MainActor private func example_Streams_Schedulers_Scheduler_Concurrency_3() async throws {
+    func countdown(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType>) async {
+        var left = 3
+        for await _ in scheduler.timer(interval: .seconds(1)) {
+            left -= 1
+            if left == 0 { break }
+        }
+    }
+}
+
 // Sources/Streams/Schedulers/Scheduler.swift, example 1
 @MainActor private func example_Streams_Schedulers_Scheduler_1() throws {
     DispatchQueue.main.schedule(after: DispatchQueue.main.now.advanced(by: .seconds(1))) {
@@ -2635,9 +2662,31 @@ struct ExampleSuite_example_StreamsTesting_StreamsTesting_StreamsTesting_1 {
         .receive(on: scheduler)
         .sink { output.append($0) }
     continuation.yield("hello")
-    scheduler.advance()                                      // output == [] (most of the time)
     await scheduler.advance(until: { output == ["hello"] })  // output == ["hello"]
     func readTheExamplesNames() { _ = scheduler; _ = output; _ = answers; _ = continuation; _ = c }
+}
+
+// Sources/StreamsTesting/TestScheduler+Async.swift, example 2
+@MainActor private func example_StreamsTesting_TestScheduler_Async_2() async throws {
+    let scheduler = DispatchQueue.test
+    let task = Task { try await scheduler.sleep(for: .seconds(1)); return "woke" }
+    await scheduler.advance(by: .seconds(1))
+    // await task.value == "woke"
+    func readTheExamplesNames() { _ = scheduler; _ = task }
+}
+
+// Sources/StreamsTesting/TestScheduler+Async.swift, example 3
+@MainActor private func example_StreamsTesting_TestScheduler_Async_3() async throws {
+    let scheduler = DispatchQueue.test
+    await scheduler.advance(to: scheduler.now.advanced(by: .seconds(2)))
+    func readTheExamplesNames() { _ = scheduler }
+}
+
+// Sources/StreamsTesting/TestScheduler+Async.swift, example 4
+@MainActor private func example_StreamsTesting_TestScheduler_Async_4() async throws {
+    let scheduler = DispatchQueue.test
+    await scheduler.run()
+    func readTheExamplesNames() { _ = scheduler }
 }
 
 // Sources/StreamsTesting/TestScheduler.swift, example 1
@@ -2895,6 +2944,9 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Reducing/Publishers.Reduce.swift"#, fnv1a: 0x76308d9b2926f757),
     (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0xc175956e9309b6b8),
     (file: #"Sources/Streams/Schedulers/ImmediateScheduler.swift"#, fnv1a: 0xcc7c1aac22847b18),
+    (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0x0eb90223bb950efc),
+    (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0xfc29f3c1af2916e3),
+    (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0xa574ac42e14b3dd8),
     (file: #"Sources/Streams/Schedulers/Scheduler.swift"#, fnv1a: 0x8a520293402e3b9f),
     (file: #"Sources/Streams/Sources/Deferred.swift"#, fnv1a: 0x9dbe820ac721979d),
     (file: #"Sources/Streams/Sources/Empty.swift"#, fnv1a: 0xbb9c8edc04e179b8),
@@ -3026,7 +3078,10 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0xf56e6b5c32083fde),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x885be2a9e2bfc513),
     (file: #"Sources/StreamsTesting/TestPublisher.swift"#, fnv1a: 0x9ecc6c5dc4a4c6f2),
-    (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x3b4357c72728ac6e),
+    (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x2124fe95cb1f4a1a),
+    (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x0947d2098f9ac1d4),
+    (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x1f0d0a3103315591),
+    (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0xc54effc454394c7c),
     (file: #"Sources/StreamsTesting/TestScheduler.swift"#, fnv1a: 0x07919cc4344425dd),
 ]
 
