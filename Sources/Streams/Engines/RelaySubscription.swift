@@ -24,7 +24,9 @@ import Synchronization
 //
 // While `handingOver` the downstream's requests are added up and go to the upstream in one
 // request after it (with the operator's up-front demand), and a completion waits for the end
-// of the handover (S3). `ended` is final.
+// of the handover (S3). (Combine passes such a request on at once; holding it means that no
+// value can reach the downstream from another thread while it is still receiving its
+// subscription.) `ended` is final.
 //
 // An operator that hands the downstream its subscription before subscribing to the upstream,
 // as Combine's `dropFirst` does (``RelaySubscriber/handOverThenSubscribe(to:)``), goes
