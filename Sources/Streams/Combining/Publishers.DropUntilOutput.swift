@@ -55,7 +55,6 @@ extension Publisher {
     ///   `Just`, lets every upstream value through), the demand that dropped values use up, and
     ///   the trigger kept subscribed after its value. Combine never cancels the trigger once it
     ///   has fired, so it outlives the stream; this cancels it when the stream ends (S7).
-    ///   Combine passes `request(.none)` to the upstream (S9).
     /// - Complexity: O(1) per value; two uncontended locks per value passed on, one per value
     ///   dropped.
     @inlinable

@@ -52,11 +52,13 @@ extension Publisher {
     /// - Combine compatibility: the order of events is Combine's: the trigger is subscribed
     ///   first, then the upstream, and the subscriber gets its subscription when the upstream's
     ///   arrives, so a trigger that fires at once (`Just`) finishes the stream before any
-    ///   upstream value. Three differences keep rules Combine breaks here: a trigger that fires
+    ///   upstream value. Four differences keep rules Combine breaks here: a trigger that fires
     ///   before the upstream's subscription has arrived makes Combine send `.finished` to a
     ///   subscriber that has no subscription (S2), where this sends the subscription first;
-    ///   Combine lets go of the trigger after its value without cancelling it, where this
-    ///   cancels it (S7, S15); and Combine passes `request(.none)` to the upstream (S9).
+    ///   Combine passes on a request made inside `receive(subscription:)` at once, where this
+    ///   passes it on when that call has returned (S3); Combine lets go of the trigger after
+    ///   its value without cancelling it, where this cancels it (S7, S15); and Combine passes
+    ///   `request(.none)` to the upstream (S9).
     /// - Complexity: O(1) per value; two uncontended locks per value.
     @inlinable
     public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
