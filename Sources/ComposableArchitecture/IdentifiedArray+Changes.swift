@@ -252,7 +252,7 @@ extension IdentifiedArray {
     /// ```swift
     /// var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1), Todo(id: 2), Todo(id: 3)]
     /// todos.remove(atOffsets: [0, 2])
-    /// todos.ids   // [2]
+    /// print(todos.ids)   // [2]
     /// ```
     ///
     /// Each offset must be a valid index (an offset outside the array stops the program, as in
@@ -277,7 +277,7 @@ extension IdentifiedArray {
     /// ```swift
     /// var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1), Todo(id: 2), Todo(id: 3)]
     /// todos.move(fromOffsets: [0, 2], toOffset: 2)
-    /// todos.ids   // [2, 1, 3]
+    /// print(todos.ids)   // [2, 1, 3]
     /// ```
     ///
     /// `destination` must be in `0...count`. Offsets outside the array are ignored, as in the

@@ -100,6 +100,7 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     ///
     /// As the standard library's sort, it is not guaranteed to be stable.
     ///
+    /// <!-- example context: todos -->
     /// ```swift
     /// todos.sort { $0.title < $1.title }
     /// ```

@@ -113,8 +113,8 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     ///
     /// ```swift
     /// let todos: IdentifiedArrayOf<Todo> = [Todo(id: 42), Todo(id: 7)]
-    /// todos.index(id: 7)   // 1
-    /// todos.index(id: 8)   // nil
+    /// let seven = todos.index(id: 7)   // 1
+    /// let eight = todos.index(id: 8)   // nil
     /// ```
     ///
     /// - Parameter id: The id to look for.
@@ -198,7 +198,7 @@ extension IdentifiedArray: Sendable where Element: Sendable, ID: Sendable {}
 /// An ``IdentifiedArray`` of `Identifiable` elements, identified by their `id`.
 ///
 /// ```swift
-/// var todos: IdentifiedArrayOf<Todo> = []
+/// let todos: IdentifiedArrayOf<Todo> = []
 /// ```
 public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Element.ID, Element>
 

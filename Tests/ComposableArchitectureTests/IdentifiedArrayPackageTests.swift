@@ -18,7 +18,7 @@ extension Int: @retroactive Identifiable {
     public var id: Self { self }
 }
 
-private struct User: Equatable, Identifiable {
+private struct PackageUser: Equatable, Identifiable {
     let id: Int
     var name: String
 }
@@ -34,9 +34,9 @@ struct IdentifiedArrayPackageTests {
     // testElements
     @Test func elementsAreTheElementsInOrder() {
         let array: IdentifiedArray = [
-            User(id: 1, name: "Blob"),
-            User(id: 2, name: "Blob, Jr."),
-            User(id: 3, name: "Blob, Sr."),
+            PackageUser(id: 1, name: "Blob"),
+            PackageUser(id: 2, name: "Blob, Jr."),
+            PackageUser(id: 3, name: "Blob, Sr."),
         ]
 
         #expect(array.elements == array.map { $0 })
@@ -45,29 +45,29 @@ struct IdentifiedArrayPackageTests {
     // testSubscriptId
     @Test func subscriptByIDReadsChangesRemovesAndAppends() {
         var array: IdentifiedArray = [
-            User(id: 1, name: "Blob"),
-            User(id: 2, name: "Blob, Jr."),
-            User(id: 3, name: "Blob, Sr."),
+            PackageUser(id: 1, name: "Blob"),
+            PackageUser(id: 2, name: "Blob, Jr."),
+            PackageUser(id: 3, name: "Blob, Sr."),
         ]
-        #expect(array[id: 1] == User(id: 1, name: "Blob"))
-        #expect(array[id: 2] == User(id: 2, name: "Blob, Jr."))
-        #expect(array[id: 3] == User(id: 3, name: "Blob, Sr."))
+        #expect(array[id: 1] == PackageUser(id: 1, name: "Blob"))
+        #expect(array[id: 2] == PackageUser(id: 2, name: "Blob, Jr."))
+        #expect(array[id: 3] == PackageUser(id: 3, name: "Blob, Sr."))
         array[id: 1]?.name += ", Esq."
-        #expect(array[id: 1] == User(id: 1, name: "Blob, Esq."))
+        #expect(array[id: 1] == PackageUser(id: 1, name: "Blob, Esq."))
         array[id: 2]?.name.removeLast(5)
-        #expect(array[id: 2] == User(id: 2, name: "Blob"))
+        #expect(array[id: 2] == PackageUser(id: 2, name: "Blob"))
         array[id: 3]?.name.removeLast(5)
-        #expect(array[id: 3] == User(id: 3, name: "Blob"))
+        #expect(array[id: 3] == PackageUser(id: 3, name: "Blob"))
         array[id: 3] = nil
         #expect(array[id: 3] == nil)
 
-        array[id: 4] = User(id: 4, name: "Blob, Sr.")
+        array[id: 4] = PackageUser(id: 4, name: "Blob, Sr.")
         #expect(
             array
                 == [
-                    User(id: 1, name: "Blob, Esq."),
-                    User(id: 2, name: "Blob"),
-                    User(id: 4, name: "Blob, Sr."),
+                    PackageUser(id: 1, name: "Blob, Esq."),
+                    PackageUser(id: 2, name: "Blob"),
+                    PackageUser(id: 4, name: "Blob, Sr."),
                 ]
         )
     }

@@ -2785,8 +2785,21 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0xa882d20d67f9f9a1),
     (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0xa8f429802a4dc975),
     (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0x7f54d295a62cd0ac),
-    (file: #"Sources/ComposableArchitecture/IdentifiedArray.swift"#, fnv1a: 0xe57c347be271329f),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Changes.swift"#, fnv1a: 0xdea6aff5081395d3),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Changes.swift"#, fnv1a: 0xf20e98a9551ecfff),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Changes.swift"#, fnv1a: 0x748e0656bc19d6c2),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Changes.swift"#, fnv1a: 0xde0c1570c8d6ba9a),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Collection.swift"#, fnv1a: 0x9aa4d779116603c7),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Collection.swift"#, fnv1a: 0x5761c1f288ea4324),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Collection.swift"#, fnv1a: 0x4be7806b02ebdcce),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift"#, fnv1a: 0x32ae27b8a14bfc93),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift"#, fnv1a: 0x5e91fbf008282306),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift"#, fnv1a: 0xdec5a650a2ee66ab),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift"#, fnv1a: 0x0a046603848cfe6a),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray.swift"#, fnv1a: 0xe685e08490253fe0),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray.swift"#, fnv1a: 0xa4bb4ad967be9e16),
     (file: #"Sources/ComposableArchitecture/IdentifiedArray.swift"#, fnv1a: 0x0b9d510c7fd245f1),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray.swift"#, fnv1a: 0x3e761a4df87ee196),
     (file: #"Sources/ComposableArchitecture/Reducer+Debug.swift"#, fnv1a: 0x75b6339030eb8317),
     (file: #"Sources/ComposableArchitecture/Reducer+Debug.swift"#, fnv1a: 0x65222d630471dca2),
     (file: #"Sources/ComposableArchitecture/Reducer+Middleware.swift"#, fnv1a: 0xa0bc53dde4c28fe9),
@@ -3088,7 +3101,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
 /// The other generated files (the blocks of modules StreamsTests does not import), with the
 /// FNV-1a hash of their contents.
 let docExampleModuleFiles: [(path: String, fnv1a: UInt64)] = [
-    (path: #"Tests/ComposableArchitectureTests/DocExamples.generated.swift"#, fnv1a: 0x00f1ea210b8cc30f),
+    (path: #"Tests/ComposableArchitectureTests/DocExamples.generated.swift"#, fnv1a: 0x865159436b85cc5d),
     (path: #"Tests/PrimeTimeCoreTests/DocExamples.generated.swift"#, fnv1a: 0x46921a9874203c3c),
     (path: #"Tests/StreamsFoundationTests/DocExamples.generated.swift"#, fnv1a: 0x1d8ad12a1907b48c),
 ]
