@@ -100,7 +100,7 @@ extension TestScheduler {
 
     /// Moves the clock forward by `stride`, running everything due on the way, in order, and
     /// giving the tasks that wait on this scheduler their turn before each piece of work and
-    /// after the last: a task that sleeps on the scheduler (``Streams/Scheduler/sleep(for:tolerance:options:)``)
+    /// after the last: a task that sleeps on the scheduler (`Scheduler.sleep(for:)`)
     /// wakes, runs on, and may sleep again within the same advance.
     ///
     /// The `async` twin of ``advance(by:)``, which Swift picks with `await`. The work runs in the
