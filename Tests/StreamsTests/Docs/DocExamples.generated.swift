@@ -1208,6 +1208,37 @@ struct AsyncMainDemo {
     func readTheExamplesNames() { _ = live }
 }
 
+// Sources/Streams/Schedulers/AnyScheduler.swift, example 2
+@MainActor private func example_Streams_Schedulers_AnyScheduler_2() throws {
+    struct Environment { var mainQueue: AnySchedulerOf<DispatchQueue> }
+    let live = Environment(mainQueue: .main)
+    func readTheExamplesNames() { _ = live }
+}
+
+// Sources/Streams/Schedulers/AnyScheduler.swift, example 3
+@MainActor private func example_Streams_Schedulers_AnyScheduler_3() throws {
+    let background: AnySchedulerOf<DispatchQueue> = .global(qos: .background)
+    func readTheExamplesNames() { _ = background }
+}
+
+// Sources/Streams/Schedulers/AnyScheduler.swift, example 4
+@MainActor private func example_Streams_Schedulers_AnyScheduler_4() throws {
+    let main: AnySchedulerOf<OperationQueue> = .main
+    func readTheExamplesNames() { _ = main }
+}
+
+// Sources/Streams/Schedulers/AnyScheduler.swift, example 5
+@MainActor private func example_Streams_Schedulers_AnyScheduler_5() throws {
+    let main: AnySchedulerOf<RunLoop> = .main
+    func readTheExamplesNames() { _ = main }
+}
+
+// Sources/Streams/Schedulers/AnyScheduler.swift, example 6
+@MainActor private func example_Streams_Schedulers_AnyScheduler_6() throws {
+    let main = RunLoop.main.eraseToAnyScheduler()
+    func readTheExamplesNames() { _ = main }
+}
+
 // Sources/Streams/Schedulers/ImmediateScheduler.swift, example 1
 @MainActor private func example_Streams_Schedulers_ImmediateScheduler_1() throws {
     ImmediateScheduler.shared.schedule { print("now") }   // Prints: now (before returning)
@@ -2622,6 +2653,28 @@ struct ExampleSuite_example_StreamsTesting_MisbehavingUpstream_3 {
     func readTheExamplesNames() { _ = subscriber }
 }
 
+// Sources/StreamsTesting/SchedulerDoubles.swift, example 1
+@MainActor private func example_StreamsTesting_SchedulerDoubles_1() throws {
+    let scheduler = DispatchQueue.immediate
+    var ran = false
+    scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5))) { ran = true }
+    // ran == true
+    func readTheExamplesNames() { _ = scheduler; _ = ran }
+}
+
+// Sources/StreamsTesting/SchedulerDoubles.swift, example 2
+@MainActor private func example_StreamsTesting_SchedulerDoubles_2() throws {
+    let scheduler = DispatchQueue.unimplemented("mainQueue")
+    let environment = AnySchedulerOf<DispatchQueue>(scheduler)   // fails the test if used
+    func readTheExamplesNames() { _ = scheduler; _ = environment }
+}
+
+// Sources/StreamsTesting/SchedulerDoubles.swift, example 3
+@MainActor private func example_StreamsTesting_SchedulerDoubles_3() throws {
+    let mainQueue: AnySchedulerOf<DispatchQueue> = .unimplemented
+    func readTheExamplesNames() { _ = mainQueue }
+}
+
 // Sources/StreamsTesting/SplitMix64.swift, example 1
 @MainActor private func example_StreamsTesting_SplitMix64_1() throws {
     var random = SplitMix64(seed: 42)
@@ -2956,6 +3009,11 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Reducing/Publishers.Reduce.swift"#, fnv1a: 0x7da849cc1fa45d99),
     (file: #"Sources/Streams/Reducing/Publishers.Reduce.swift"#, fnv1a: 0x76308d9b2926f757),
     (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0xc175956e9309b6b8),
+    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0x544915f0ef588fde),
+    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0xdbf9f41639d3237b),
+    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0x31b3dd1c2b8b9079),
+    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0x3384729bc4951a46),
+    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0x19ea192e6bf905bf),
     (file: #"Sources/Streams/Schedulers/ImmediateScheduler.swift"#, fnv1a: 0xcc7c1aac22847b18),
     (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0x0eb90223bb950efc),
     (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0xfc29f3c1af2916e3),
@@ -3074,6 +3132,9 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/StreamsTesting/MisbehavingUpstream.swift"#, fnv1a: 0xdb1ef6e79181150a),
     (file: #"Sources/StreamsTesting/MultiInputMarbles.swift"#, fnv1a: 0x1c2c1b435127300c),
     (file: #"Sources/StreamsTesting/RecordingSubscriber.swift"#, fnv1a: 0x24cd2bdcce4674b8),
+    (file: #"Sources/StreamsTesting/SchedulerDoubles.swift"#, fnv1a: 0x4839cef9a58a0207),
+    (file: #"Sources/StreamsTesting/SchedulerDoubles.swift"#, fnv1a: 0x8afe91f8fe72b94e),
+    (file: #"Sources/StreamsTesting/SchedulerDoubles.swift"#, fnv1a: 0x903d63c3510cf558),
     (file: #"Sources/StreamsTesting/SplitMix64.swift"#, fnv1a: 0xd901a53f9132943d),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/StreamsTesting.md"#, fnv1a: 0x67f00c8f7b21ab40),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x17e728ab3d1794c1),
