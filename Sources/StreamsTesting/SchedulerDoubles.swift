@@ -18,9 +18,8 @@ import XCTest
 ///
 /// ```swift
 /// let scheduler = DispatchQueue.immediate
-/// var ran = false
-/// scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5))) { ran = true }
-/// // ran == true
+/// scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5))) { print("ran") }
+/// // Prints: ran (before `schedule` returns)
 /// ```
 ///
 /// - Combine compatibility: combine-schedulers' `ImmediateScheduler`, under another name (Combine
