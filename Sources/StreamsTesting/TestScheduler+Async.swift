@@ -141,11 +141,11 @@ extension TestScheduler {
     ///   - instant: The time to move the clock to.
     ///   - isolation: Where the work runs: the caller's actor.
     public func advance(to instant: SchedulerTimeType, isolation: isolated (any Actor)? = #isolation) async {
-        await Self.letTasksRun()
+        await Self.letTasksRun(isolation: isolation)
         if instant < now { return }
         while let work = state.takeNext(dueBy: instant) {
             work()
-            await Self.letTasksRun()
+            await Self.letTasksRun(isolation: isolation)
         }
     }
 
@@ -161,23 +161,24 @@ extension TestScheduler {
     /// - Parameter isolation: Where the work runs: the caller's actor.
     public func run(isolation: isolated (any Actor)? = #isolation) async {
         var count = 0
-        await Self.letTasksRun()
+        await Self.letTasksRun(isolation: isolation)
         while let work = state.takeNext(dueBy: nil) {
             count += 1
             if count > 100_000 {
                 fatalError("TestScheduler.run(): over a hundred thousand pieces of work; is a repeating action scheduled? Advance by a duration instead.")
             }
             work()
-            await Self.letTasksRun()
+            await Self.letTasksRun(isolation: isolation)
         }
     }
 
-    /// Lets the tasks that are ready run before the caller goes on: waits, a number of times, for
-    /// a background-priority task that only yields. The cooperative pool runs ready work of
-    /// higher priority first, so each such task completes after what was ready before it.
-    static func letTasksRun() async {
+    /// Lets the tasks that are ready run before the caller goes on: yields, a number of times, in
+    /// the caller's isolation. Each yield puts the caller behind what is queued: on an actor (the
+    /// main actor of a `@MainActor` test), the jobs of the tasks that share it, in order; on the
+    /// global executor, the ready jobs of the pool.
+    static func letTasksRun(isolation: isolated (any Actor)?) async {
         for _ in 0..<20 {
-            await Task.detached(priority: .background) { await Task.yield() }.value
+            await Task.yield()
         }
     }
 }

@@ -32,8 +32,20 @@ extension Scheduler where SchedulerTimeType: SendableMetatype {
         isolation: isolated (any Actor)? = #isolation
     ) async throws {
         try Task.checkCancellation()
-        var ticks = timer(interval: duration, tolerance: tolerance, options: options).makeAsyncIterator()
-        _ = await ticks.next(isolation: isolation)
+        let alarm = SleepAlarm()
+        await withTaskCancellationHandler {
+            // Resumed by the scheduler's action straight onto the caller's isolation: on a
+            // `TestScheduler` driven from the same actor, the task runs before the advance goes on.
+            await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, Never>) in
+                alarm.wait(continuation)
+                // A repeating schedule, for its cancellable: the alarm cancels it when it rings.
+                let schedule = schedule(after: now.advanced(by: duration), interval: duration, tolerance: tolerance,
+                                        options: options) { alarm.ring() }
+                alarm.hold(schedule)
+            }
+        } onCancel: {
+            alarm.ring()
+        }
         try Task.checkCancellation()
     }
 
@@ -145,5 +157,44 @@ final class TimerTicks<Time: Strideable & SendableMetatype>: @unchecked Sendable
             return self.schedule.take()
         }
         schedule?.cancel()
+    }
+}
+
+/// One `sleep`: the waiting task's continuation, resumed once — by the scheduler's action or by
+/// the task's cancellation, whichever comes first — and the schedule to cancel then.
+final class SleepAlarm: @unchecked Sendable {  // every field guarded by `lock`
+    private let lock = Lock()
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var schedule: (any Cancellable)?
+    private var rung = false
+
+    /// Keeps the sleeping task's continuation (resumes it at once if the alarm already rang).
+    func wait(_ continuation: CheckedContinuation<Void, Never>) {
+        let ringNow = lock.withLock { () -> Bool in
+            if rung { return true }
+            self.continuation = continuation
+            return false
+        }
+        if ringNow { continuation.resume() }
+    }
+
+    /// Keeps the schedule, or cancels it if the alarm already rang.
+    func hold(_ schedule: any Cancellable) {
+        let cancelNow = lock.withLock { () -> Bool in
+            if rung { return true }
+            self.schedule = schedule
+            return false
+        }
+        if cancelNow { schedule.cancel() }
+    }
+
+    /// Wakes the task (once) and cancels the schedule.
+    func ring() {
+        let (continuation, schedule) = lock.withLock { () -> (CheckedContinuation<Void, Never>?, (any Cancellable)?) in
+            rung = true
+            return (self.continuation.take(), self.schedule.take())
+        }
+        schedule?.cancel()
+        continuation?.resume()
     }
 }

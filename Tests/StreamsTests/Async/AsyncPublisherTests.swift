@@ -307,6 +307,14 @@ struct AsyncPublisherTests {
         let shared = SharedThrowingIterator(upstream.values.makeAsyncIterator())
         let first = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
         let second = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
+        // If a call never returns (the bug this test is about), cancelling it ends the test with a
+        // failure instead of a hang.
+        let guardTask = Task {
+            try await Task.sleep(for: .seconds(20))
+            first.cancel()
+            second.cancel()
+        }
+        defer { guardTask.cancel() }
         #expect(await pollUntil { Self.waitingForSubscription(shared.iterator.iteration, count: 2) })
         let subscriber = try #require(upstream.subscriber)
         switch early {
