@@ -324,19 +324,19 @@ final class PipelineEnvironment {
     }
 
     func inner(_ v: Int, _ inner: ModelPublisher?) -> ModelPublisher {
-        if let inner { return inner.map { v * 1000 + $0 }.eraseToAnyPublisher() }
-        if v % 4 == 3 { return Fail(error: ModelError(code: 30 + v)).eraseToAnyPublisher() }
-        return Publishers.Sequence<[Int], ModelError>(sequence: [v, v + 100]).eraseToAnyPublisher()
+        if let inner { return inner.map { v &* 1000 &+ $0 }.eraseToAnyPublisher() }
+        if v % 4 == 3 { return Fail(error: ModelError(code: 30 &+ v)).eraseToAnyPublisher() }
+        return Publishers.Sequence<[Int], ModelError>(sequence: [v, v &+ 100]).eraseToAnyPublisher()
     }
 
     func apply(_ op: OpSpec, _ up: ModelPublisher) -> ModelPublisher {
         let scheduler = self.scheduler
         switch op {
-        case .map(let k): return up.map { $0 + k }.eraseToAnyPublisher()
+        case .map(let k): return up.map { $0 &+ k }.eraseToAnyPublisher()
         case .modulo(let k): return up.map { $0 % k }.eraseToAnyPublisher()
         case .filterEven(let keep): return up.filter { $0.isMultiple(of: 2) == keep }.eraseToAnyPublisher()
-        case .compactMap: return up.compactMap { $0 % 3 == 0 ? nil : $0 + 1 }.eraseToAnyPublisher()
-        case .scan: return up.scan(0, +).eraseToAnyPublisher()
+        case .compactMap: return up.compactMap { $0 % 3 == 0 ? nil : $0 &+ 1 }.eraseToAnyPublisher()
+        case .scan: return up.scan(0, &+).eraseToAnyPublisher()
         case .tryMap(let k):
             return up.tryMap { v -> Int in
                 if v == k { throw ModelError(code: k) }
@@ -348,7 +348,7 @@ final class PipelineEnvironment {
                 return v % 2 != 0
             }.mapError { $0 as? ModelError ?? ModelError(code: -99) }.eraseToAnyPublisher()
         case .removeDuplicates: return up.removeDuplicates().eraseToAnyPublisher()
-        case .reduce: return up.reduce(0, +).eraseToAnyPublisher()
+        case .reduce: return up.reduce(0, &+).eraseToAnyPublisher()
         case .count: return up.count().eraseToAnyPublisher()
         case .ignoreOutput: return up.ignoreOutput().map(absurd).eraseToAnyPublisher()
         case .min: return up.min().eraseToAnyPublisher()
@@ -369,7 +369,7 @@ final class PipelineEnvironment {
         case .outputIn(let a, let b): return up.output(in: a..<b).eraseToAnyPublisher()
         case .replaceError(let v): return up.replaceError(with: v).setFailureType(to: ModelError.self).eraseToAnyPublisher()
         case .replaceEmpty(let v): return up.replaceEmpty(with: v).eraseToAnyPublisher()
-        case .mapError: return up.mapError { ModelError(code: $0.code + 10) }.eraseToAnyPublisher()
+        case .mapError: return up.mapError { ModelError(code: $0.code &+ 10) }.eraseToAnyPublisher()
         case .catchWith(let fallback):
             let publisher = makeSource(fallback)
             return up.catch { _ in publisher }.eraseToAnyPublisher()
@@ -383,8 +383,8 @@ final class PipelineEnvironment {
         case .merge(let other): return up.merge(with: makeSource(other)).eraseToAnyPublisher()
         case .prefixUntil(let trigger): return up.prefix(untilOutputFrom: makeSource(trigger)).eraseToAnyPublisher()
         case .dropUntil(let trigger): return up.drop(untilOutputFrom: makeSource(trigger)).eraseToAnyPublisher()
-        case .zip(let other): return up.zip(makeSource(other)) { $0 * 1000 + $1 }.eraseToAnyPublisher()
-        case .combineLatest(let other): return up.combineLatest(makeSource(other)) { $0 * 1000 + $1 }.eraseToAnyPublisher()
+        case .zip(let other): return up.zip(makeSource(other)) { $0 &* 1000 &+ $1 }.eraseToAnyPublisher()
+        case .combineLatest(let other): return up.combineLatest(makeSource(other)) { $0 &* 1000 &+ $1 }.eraseToAnyPublisher()
         case .flatMap(let max, let innerSpec):
             let innerPublisher = innerSpec.map(makeSource)
             return up.flatMap(maxPublishers: max.map { .max($0) } ?? .unlimited) { [self] v in inner(v, innerPublisher) }
