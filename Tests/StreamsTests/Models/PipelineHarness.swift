@@ -234,6 +234,7 @@ struct CaseGenerator {
         for i in ops.indices.dropFirst() {
             if case .buffer(_, false, let dropOldest) = ops[i] { ops[i] = .buffer(50, keepFull: false, dropOldest: dropOldest) }
         }
+        if !pull { avoidScheduledWorkRaces(source: source, ops: &ops) }
         if pull && ops.contains(where: \.needsAmpleDemand) {
             // `subscribe(on:)` hands the subscriber's requests over later: inner publishers'
             // values then wait for demand, and how waiting values are shared out is not modelled.
@@ -266,6 +267,50 @@ struct CaseGenerator {
             cancel = chance(50) ? .afterValues(int(1...4)) : .atTime(75 + 100 * int(0...12))
         }
         return PipelineCase(source: source, ops: ops, demand: demand, cancel: cancel)
+    }
+
+    /// Push cases: removes the scheduler hops that would make the order of two pieces of work
+    /// scheduled for the same instant matter, which the models do not track (they order events
+    /// by time only). Both happen where something reaches an operator *at a subscription
+    /// instant* (time 0, or when a `retry` downstream subscribes again) and work scheduled at
+    /// that instant decides what it does with it:
+    ///
+    /// - `subscribe(on:)` after an operator that asks its upstream for values on its own
+    ///   (`flatMap`, `switchToLatest`, `replaceEmpty`: the ones that need ample demand) hands
+    ///   the subscriber's requests over one scheduled step after the subscription, so what the
+    ///   upstream sends at the subscription instant finds no demand. As in Combine, `flatMap`
+    ///   then holds one value per inner publisher and asks them for the rest once the demand
+    ///   comes, in an order Combine does not document (`[9, 2, 109, 102]` for `prepend([9, 2])`
+    ///   mapped to `[v, v + 100]`, where the model, which assumes demand, says
+    ///   `[9, 109, 2, 102]`); `switchToLatest` asks a new inner publisher for nothing, so the
+    ///   next upstream value cancels it before it sent anything (OpenCombine's `testDemand`,
+    ///   which runs against Combine); and what `replaceEmpty` passes on unasked is dropped by
+    ///   the `append` or `retry` after it, as by Combine's `Concatenate`. It becomes
+    ///   `receive(on:)`, which passes requests on at once.
+    /// - A `throttle` sends the first value of an instant from work it schedules when that value
+    ///   arrives. A value that reaches it at the same instant through work scheduled later (a
+    ///   `prepend` after a `receive(on:)` or `subscribe(on:)`: the prepended values come at
+    ///   once, then the upstream's through the scheduler) comes after that emission and waits an
+    ///   interval, as in Combine (OpenCombine's `testThrottleDemand`: a value sent after the
+    ///   scheduled emission ran, at the same virtual time, is scheduled an interval later). The
+    ///   model treats an instant as one moment, so the hop becomes `handleEvents()`.
+    mutating func avoidScheduledWorkRaces(source: SourceSpec, ops: inout [OpSpec]) {
+        /// Whether the ops before `end` send a value at a subscription instant: at time 0, or
+        /// at all when a `retry` after `hop` subscribes them again.
+        func sendsAtSubscription(before end: Int, hop: Int) -> Bool {
+            if ops[(hop + 1)...].contains(where: { if case .retry = $0 { true } else { false } }) { return true }
+            return model(source: source, ops: Array(ops[..<end])).contains { $0.time == 0 && !$0.event.isTerminal }
+        }
+        for j in ops.indices where ops[j] == .subscribeOn {
+            if ops[..<j].indices.contains(where: { ops[$0].needsAmpleDemand && sendsAtSubscription(before: $0, hop: j) }) {
+                ops[j] = .receiveOn
+            }
+        }
+        guard let throttle = ops.firstIndex(where: { if case .throttle = $0 { true } else { false } }) else { return }
+        for h in ops[..<throttle].indices where ops[h] == .receiveOn || ops[h] == .subscribeOn {
+            let prepends = ops[(h + 1)..<throttle].contains { if case .prepend(let v) = $0 { !v.isEmpty } else { false } }
+            if prepends && sendsAtSubscription(before: h, hop: h) { ops[h] = .handleEvents }
+        }
     }
 }
 
