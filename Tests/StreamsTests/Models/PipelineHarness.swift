@@ -234,6 +234,14 @@ struct CaseGenerator {
         for i in ops.indices.dropFirst() {
             if case .buffer(_, false, let dropOldest) = ops[i] { ops[i] = .buffer(50, keepFull: false, dropOldest: dropOldest) }
         }
+        if let firstBuffer = ops.firstIndex(where: { if case .buffer = $0 { true } else { false } }),
+           let lastKeepFull = ops.lastIndex(where: { if case .buffer(_, true, _) = $0 { true } else { false } }) {
+            // A `.keepFull` buffer asks its upstream for more as it hands values on; behind a
+            // `receive(on:)` it gets them later, so a buffer upstream of that can run out of
+            // demand with values left, and a failure then overtakes them (its documented rule),
+            // although the subscriber asked for everything: not modelled.
+            for i in ops.indices where i > firstBuffer && i < lastKeepFull && ops[i] == .receiveOn { ops[i] = .handleEvents }
+        }
         if !pull { avoidScheduledWorkRaces(source: source, ops: &ops) }
         if pull && ops.contains(where: \.needsAmpleDemand) {
             // `subscribe(on:)` hands the subscriber's requests over later: inner publishers'
@@ -294,6 +302,12 @@ struct CaseGenerator {
     ///   interval, as in Combine (OpenCombine's `testThrottleDemand`: a value sent after the
     ///   scheduled emission ran, at the same virtual time, is scheduled an interval later). The
     ///   model treats an instant as one moment, so the hop becomes `handleEvents()`.
+    /// - A `retry` subscribes again at the instant of a failure, when the subject of a `merge`,
+    ///   `zip`, `combineLatest`, `prefix(untilOutputFrom:)` or `drop(untilOutputFrom:)` may have
+    ///   ended: it then gives its completion during the subscription, before what the main path
+    ///   hands over through the scheduler (a `throttle`'s first emission, `receive(on:)`,
+    ///   `subscribe(on:)` upstream of that operator), where the model puts the main path first.
+    ///   Such a `retry` becomes `handleEvents()`.
     mutating func avoidScheduledWorkRaces(source: SourceSpec, ops: inout [OpSpec]) {
         /// Whether the ops before `end` send a value at a subscription instant: at time 0, or
         /// at all when a `retry` after `hop` subscribes them again.
@@ -305,6 +319,23 @@ struct CaseGenerator {
             if ops[..<j].indices.contains(where: { ops[$0].needsAmpleDemand && sendsAtSubscription(before: $0, hop: j) }) {
                 ops[j] = .receiveOn
             }
+        }
+        func hands(_ op: OpSpec) -> Bool {
+            switch op {
+            case .throttle, .receiveOn, .subscribeOn: true
+            default: false
+            }
+        }
+        func joinsASubject(_ op: OpSpec) -> Bool {
+            switch op {
+            case .merge(let s), .zip(let s), .combineLatest(let s), .prefixUntil(let s), .dropUntil(let s): !s.isPull
+            default: false
+            }
+        }
+        for r in ops.indices {
+            guard case .retry = ops[r] else { continue }
+            let racing = ops[..<r].indices.contains { h in hands(ops[h]) && ops[(h + 1)..<r].contains(where: joinsASubject) }
+            if racing { ops[r] = .handleEvents }
         }
         guard let throttle = ops.firstIndex(where: { if case .throttle = $0 { true } else { false } }) else { return }
         for h in ops[..<throttle].indices where ops[h] == .receiveOn || ops[h] == .subscribeOn {
