@@ -305,8 +305,9 @@ struct CaseGenerator {
     /// - A `retry` subscribes again at the instant of a failure, when the subject of a `merge`,
     ///   `zip`, `combineLatest`, `prefix(untilOutputFrom:)` or `drop(untilOutputFrom:)` may have
     ///   ended: it then gives its completion during the subscription, before what the main path
-    ///   hands over through the scheduler (a `throttle`'s first emission, `receive(on:)`,
-    ///   `subscribe(on:)` upstream of that operator), where the model puts the main path first.
+    ///   hands over through the scheduler (a `throttle`'s first emission, what `timeout` and
+    ///   `receive(on:)` pass on, `subscribe(on:)`, upstream of that operator), where the model
+    ///   puts the main path first.
     ///   Such a `retry` becomes `handleEvents()`.
     mutating func avoidScheduledWorkRaces(source: SourceSpec, ops: inout [OpSpec]) {
         /// Whether the ops before `end` send a value at a subscription instant: at time 0, or
@@ -322,7 +323,7 @@ struct CaseGenerator {
         }
         func hands(_ op: OpSpec) -> Bool {
             switch op {
-            case .throttle, .receiveOn, .subscribeOn: true
+            case .throttle, .timeout, .receiveOn, .subscribeOn: true
             default: false
             }
         }
