@@ -13,7 +13,7 @@ import Testing
 ///   (regressions show on every run);
 /// - **fresh cases**: 10,000 cases whose seeds come from a *run seed* drawn at random for this
 ///   run, so that every CI run explores cases no run tried before. The run seed is printed at
-///   the start ("ModelTests: fresh cases from run seed 0x…").
+///   the start ("ModelTests: 30000 cases; the fresh ones from run seed 0x…").
 ///
 /// A failing case is shrunk and reported with its own seed and the command that replays it:
 /// `STREAMS_MODEL_SEED=0x… swift test --filter ModelTests`. A run stops after five failures.

@@ -284,7 +284,8 @@ struct CaseGenerator {
     /// that instant decides what it does with it:
     ///
     /// - `subscribe(on:)` after an operator that asks its upstream for values on its own
-    ///   (`flatMap`, `switchToLatest`, `replaceEmpty`: the ones that need ample demand) hands
+    ///   (`flatMap`, `switchToLatest`, `replaceEmpty`, the ones that need ample demand, and
+    ///   `merge`, which asks each upstream for one value before any demand) hands
     ///   the subscriber's requests over one scheduled step after the subscription, so what the
     ///   upstream sends at the subscription instant finds no demand. As in Combine, `flatMap`
     ///   then holds one value per inner publisher and asks them for the rest once the demand
@@ -292,8 +293,9 @@ struct CaseGenerator {
     ///   mapped to `[v, v + 100]`, where the model, which assumes demand, says
     ///   `[9, 109, 2, 102]`); `switchToLatest` asks a new inner publisher for nothing, so the
     ///   next upstream value cancels it before it sent anything (OpenCombine's `testDemand`,
-    ///   which runs against Combine); and what `replaceEmpty` passes on unasked is dropped by
-    ///   the `append` or `retry` after it, as by Combine's `Concatenate`. It becomes
+    ///   which runs against Combine); what `replaceEmpty` passes on unasked is dropped by
+    ///   the `append` or `retry` after it, as by Combine's `Concatenate`; and the value `merge`
+    ///   took early is dropped by a failure that follows (its documented rule). It becomes
     ///   `receive(on:)`, which passes requests on at once.
     /// - A `throttle` sends the first value of an instant from work it schedules when that value
     ///   arrives. A value that reaches it at the same instant through work scheduled later (a
@@ -306,8 +308,8 @@ struct CaseGenerator {
     ///   `zip`, `combineLatest`, `prefix(untilOutputFrom:)` or `drop(untilOutputFrom:)` may have
     ///   ended: it then gives its completion during the subscription, before what the main path
     ///   hands over through the scheduler (a `throttle`'s first emission, what `timeout` and
-    ///   `receive(on:)` pass on, `subscribe(on:)`, upstream of that operator), where the model
-    ///   puts the main path first.
+    ///   `receive(on:)` pass on, `debounce`'s completion, `subscribe(on:)`, upstream of that
+    ///   operator), where the model puts the main path first.
     ///   Such a `retry` becomes `handleEvents()`.
     mutating func avoidScheduledWorkRaces(source: SourceSpec, ops: inout [OpSpec]) {
         /// Whether the ops before `end` send a value at a subscription instant: at time 0, or
@@ -317,13 +319,17 @@ struct CaseGenerator {
             return model(source: source, ops: Array(ops[..<end])).contains { $0.time == 0 && !$0.event.isTerminal }
         }
         for j in ops.indices where ops[j] == .subscribeOn {
-            if ops[..<j].indices.contains(where: { ops[$0].needsAmpleDemand && sendsAtSubscription(before: $0, hop: j) }) {
+            let asksOnItsOwn = { (op: OpSpec) -> Bool in
+                if case .merge = op { return true }
+                return op.needsAmpleDemand
+            }
+            if ops[..<j].indices.contains(where: { asksOnItsOwn(ops[$0]) && sendsAtSubscription(before: $0, hop: j) }) {
                 ops[j] = .receiveOn
             }
         }
         func hands(_ op: OpSpec) -> Bool {
             switch op {
-            case .throttle, .timeout, .receiveOn, .subscribeOn: true
+            case .throttle, .timeout, .debounce, .receiveOn, .subscribeOn: true
             default: false
             }
         }
