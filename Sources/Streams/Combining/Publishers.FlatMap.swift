@@ -37,8 +37,13 @@ extension Publisher {
     ///   subscriber's demand is shared by the inner publishers without ever being exceeded
     ///   (S1): each inner publisher is asked for one value at a time, and again once that value
     ///   is delivered; a value that finds no demand waits, one per inner publisher, until the
-    ///   subscriber asks for more. Once the subscriber's demand is `.unlimited`, every inner
-    ///   publisher is asked for `.unlimited`. Asking for `.none` is an API violation (S9).
+    ///   subscriber asks for more. A value an inner publisher sends while another's is being
+    ///   delivered (from inside the subscriber, or from another thread) waits for that call to
+    ///   return (S3); its publisher's `send` gets `.none`, and the publisher is asked for its
+    ///   next value (`request(.max(1))`) once the value has gone out. Once the subscriber's
+    ///   demand is `.unlimited`, every inner publisher is asked for `.unlimited`; what they
+    ///   send then goes out after the values already waiting. Asking for `.none` is an API
+    ///   violation (S9).
     /// - Completion: `.finished` once the upstream and all inner publishers have finished and
     ///   every waiting value is delivered. The first failure, of the upstream or of an inner
     ///   publisher, cancels the upstream and every other inner publisher and goes down next: after
@@ -56,10 +61,15 @@ extension Publisher {
     ///   once.
     /// - Combine compatibility: as Combine (the same demand asked of the upstream and of each
     ///   inner publisher, one waiting value per inner publisher, values still waiting for
-    ///   demand dropped on failure), with two differences. When an inner publisher fails, Combine leaves the
+    ///   demand dropped on failure), with three differences. When an inner publisher fails, Combine leaves the
     ///   upstream subscription uncancelled; here it is cancelled, as every publisher that ends
     ///   early does (S15). With `maxPublishers: .none`, Combine requests `.none` from the
-    ///   upstream, an API violation here (S9); nothing is requested instead.
+    ///   upstream, an API violation here (S9); nothing is requested instead. A value an inner
+    ///   publisher sends while another's is being delivered is delivered by Combine nested in
+    ///   that call, and the demand for its next value comes back as what its `send` returns
+    ///   (OpenCombine's `testChildValueReceivedWhileSendingValue`, run against Combine, records
+    ///   no second request); here it waits for the call to return (S3), and the publisher is
+    ///   asked with `request(.max(1))`: the same values, in the same order, the same demand.
     /// - Complexity: O(1) per value and per inner publisher. No object is allocated per inner
     ///   publisher (its state is a slot in the subscription, reused once the inner is over; a
     ///   slot array is allocated only once two inners are live at once). One lock guards it

@@ -560,6 +560,132 @@ struct FlatMapTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    /// Values that find no demand yet wait, one per inner publisher (each was asked for one),
+    /// and go out first when the demand comes; then the inners, asked for the rest, send it in
+    /// the order they were subscribed (Combine, as OpenCombine's `Outer.request(_:)` shows, also
+    /// sends the waiting values first, then asks the inners; in which order it asks them is not
+    /// documented). Here the demand comes late because `subscribe(on:)` hands it over on the
+    /// scheduler. (Found by the model-based pipelines, seed 0x7c88e3173bcef580, whose model
+    /// assumed the demand was there and said `9, 109, 2, 102`.)
+    @Test func valuesThatFindNoDemandYetWaitOnePerInnerAndGoFirst_S1() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Boom>()
+        let subscriber = RecordingSubscriber<Int, Boom>()
+        subject.prepend(9, 2)
+            .flatMap { [$0, $0 + 100].publisher.setFailureType(to: Boom.self) }
+            .subscribe(on: scheduler)
+            .subscribe(subscriber)
+        scheduler.advance()
+        #expect(subscriber.values == [9, 2, 109, 102])
+        #expect(subscriber.violations.isEmpty)
+
+        // The same without a scheduler: nothing asked for, then `.unlimited`.
+        let later = RecordingSubscriber<Int, Boom>(demand: nil)
+        [9, 2].publisher.setFailureType(to: Boom.self)
+            .flatMap { [$0, $0 + 100].publisher.setFailureType(to: Boom.self) }
+            .subscribe(later)
+        #expect(later.values == [])
+        later.request(.unlimited)
+        #expect(later.values == [9, 2, 109, 102])
+        #expect(later.completion == .finished)
+    }
+
+    // MARK: One value at a time while another inner's value is being delivered
+
+    /// The downstream asks for one value at a time (one up front, one more returned per value).
+    /// Inner B sends re-entrantly, from inside the delivery of inner A's value: B's value waits
+    /// for that call to return, goes down after it, and B is then asked for its next value
+    /// (`request(.max(1))`, as its `send` returned `.none`); A gets its next unit back as the
+    /// demand its `send` returns. Each inner is asked for one value at a time throughout (as
+    /// Combine, whose flatMap asks a new inner for `.max(1)` and, for a value it held, asks
+    /// that inner for one more once the value went out: OpenCombine's `Outer.request(_:)`).
+    @Test func anInnerSendingWhileAnotherInnersValueIsDeliveredIsAskedOneAtATime_S1() {
+        let upstream = TestPublisher<Inner, Boom>()
+        let first = Inner(), second = Inner()
+        let secondReturned = Box<Subscribers.Demand>()
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: .max(1), onValue: { value in
+            if value == 1 { secondReturned.value = second.send(2) }
+            return .max(1)
+        })
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        upstream.send(first)
+        upstream.send(second)
+        #expect(first.history == [.requested(.max(1))])
+        #expect(second.history == [.requested(.max(1))])
+        #expect(first.send(1) == .max(1))
+        #expect(secondReturned.value == Subscribers.Demand.none)
+        #expect(subscriber.values == [1, 2])
+        #expect(first.history == [.requested(.max(1))])
+        #expect(second.history == [.requested(.max(1)), .requested(.max(1))])
+        // One unit outstanding each: asked for one more, none beyond.
+        #expect(first.demand == .max(1))
+        #expect(second.demand == .max(1))
+        #expect(second.send(3) == .max(1))
+        #expect(first.send(4) == .max(1))
+        #expect(subscriber.values == [1, 2, 3, 4])
+        #expect(first.history == [.requested(.max(1))])
+        #expect(second.history == [.requested(.max(1)), .requested(.max(1))])
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    /// The same with B sending from another thread while A's value is being delivered, and the
+    /// downstream asking for each next value with `request(.max(1))` from inside `receive(_:)`.
+    @Test func anInnerSendingFromAnotherThreadDuringADeliveryIsAskedOneAtATime_S1() {
+        let upstream = TestPublisher<Inner, Boom>()
+        let first = Inner(), second = Inner()
+        let secondReturned = Box<Subscribers.Demand>()
+        let subscriberBox = Box<RecordingSubscriber<Int, Boom>>()
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: .max(1), onValue: { value in
+            if value == 1 {
+                let sent = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    secondReturned.value = second.send(2)
+                    sent.signal()
+                }
+                sent.wait()  // B's value waits behind this delivery: its send has returned
+            }
+            subscriberBox.value?.request(.max(1))
+            return .none
+        })
+        subscriberBox.value = subscriber
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        upstream.send(first)
+        upstream.send(second)
+        #expect(first.send(1) == .max(1))
+        #expect(secondReturned.value == Subscribers.Demand.none)
+        #expect(subscriber.values == [1, 2])
+        #expect(first.history == [.requested(.max(1))])
+        #expect(second.history == [.requested(.max(1)), .requested(.max(1))])
+        #expect(first.demand == .max(1))
+        #expect(second.demand == .max(1))
+        #expect(subscriber.violations.isEmpty)
+        subscriberBox.value = nil
+    }
+
+    /// B's value arrives while A's value is being delivered and the downstream has no demand
+    /// left: it waits, and B is asked for nothing more until the downstream asks for a value,
+    /// B's goes out, and then B is asked for its next one.
+    @Test func anInnerWhoseValueWaitsForDemandIsAskedAgainOnlyOnceItWentOut_S1() {
+        let upstream = TestPublisher<Inner, Boom>()
+        let first = Inner(), second = Inner()
+        let subscriber = RecordingSubscriber<Int, Boom>(demand: .max(1), onValue: { value in
+            if value == 1 { second.send(2) }
+            return .none
+        })
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        upstream.send(first)
+        upstream.send(second)
+        #expect(first.send(1) == .max(1))
+        #expect(subscriber.values == [1])
+        #expect(second.history == [.requested(.max(1))])
+        #expect(second.demand == .none)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1, 2])
+        #expect(second.history == [.requested(.max(1)), .requested(.max(1))])
+        #expect(first.history == [.requested(.max(1))])
+        #expect(subscriber.violations.isEmpty)
+    }
+
     @Test func cancelFromInsideReceiveStopsDelivery_S6() {
         let box = Box<RecordingSubscriber<Int, Never>>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onValue: { _ in

@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -299,6 +300,29 @@ struct SwitchToLatestTests {
         #expect(subscriber.values == [1, 2])
         #expect(nested.value == false)
         #expect(first.history == [.requested(.unlimited), .cancelled])
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    /// An inner publisher subscribed before the subscriber has asked for anything is asked for
+    /// nothing (as in Combine: OpenCombine's `testDemand`), so the next upstream value cancels
+    /// it before it sent a value; an inner failure needs no demand. Here the demand is late
+    /// because `subscribe(on:)` hands the request over on the scheduler, after the prepended
+    /// values went through. (Found by the model-based pipelines, seed 0x7d721985c36af8e, whose
+    /// model assumed the demand was there.)
+    @Test func anInnerSubscribedBeforeAnyDemandIsCancelledByTheNextBeforeItSends() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Boom>()
+        let subscriber = RecordingSubscriber<Int, Boom>()
+        subject.prepend(1, 3)
+            .map { v -> AnyPublisher<Int, Boom> in
+                v == 3 ? Fail(error: Boom()).eraseToAnyPublisher()
+                    : [v, v + 100].publisher.setFailureType(to: Boom.self).eraseToAnyPublisher()
+            }
+            .switchToLatest()
+            .subscribe(on: scheduler)
+            .subscribe(subscriber)
+        scheduler.advance()
+        #expect(subscriber.events.map(\.description) == ["subscription", "failure(Boom())"])
         #expect(subscriber.violations.isEmpty)
     }
 

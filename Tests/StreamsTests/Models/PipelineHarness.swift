@@ -234,6 +234,15 @@ struct CaseGenerator {
         for i in ops.indices.dropFirst() {
             if case .buffer(_, false, let dropOldest) = ops[i] { ops[i] = .buffer(50, keepFull: false, dropOldest: dropOldest) }
         }
+        if let firstBuffer = ops.firstIndex(where: { if case .buffer = $0 { true } else { false } }),
+           let lastKeepFull = ops.lastIndex(where: { if case .buffer(_, true, _) = $0 { true } else { false } }) {
+            // A `.keepFull` buffer asks its upstream for more as it hands values on; behind a
+            // `receive(on:)` it gets them later, so a buffer upstream of that can run out of
+            // demand with values left, and a failure then overtakes them (its documented rule),
+            // although the subscriber asked for everything: not modelled.
+            for i in ops.indices where i > firstBuffer && i < lastKeepFull && ops[i] == .receiveOn { ops[i] = .handleEvents }
+        }
+        if !pull { avoidScheduledWorkRaces(source: source, ops: &ops) }
         if pull && ops.contains(where: \.needsAmpleDemand) {
             // `subscribe(on:)` hands the subscriber's requests over later: inner publishers'
             // values then wait for demand, and how waiting values are shared out is not modelled.
@@ -266,6 +275,80 @@ struct CaseGenerator {
             cancel = chance(50) ? .afterValues(int(1...4)) : .atTime(75 + 100 * int(0...12))
         }
         return PipelineCase(source: source, ops: ops, demand: demand, cancel: cancel)
+    }
+
+    /// Push cases: removes the scheduler hops that would make the order of two pieces of work
+    /// scheduled for the same instant matter, which the models do not track (they order events
+    /// by time only). Both happen where something reaches an operator *at a subscription
+    /// instant* (time 0, or when a `retry` downstream subscribes again) and work scheduled at
+    /// that instant decides what it does with it:
+    ///
+    /// - `subscribe(on:)` after an operator that asks its upstream for values on its own
+    ///   (`flatMap`, `switchToLatest`, `replaceEmpty`, the ones that need ample demand, and
+    ///   `merge`, which asks each upstream for one value before any demand) hands
+    ///   the subscriber's requests over one scheduled step after the subscription, so what the
+    ///   upstream sends at the subscription instant finds no demand. As in Combine, `flatMap`
+    ///   then holds one value per inner publisher and asks them for the rest once the demand
+    ///   comes, in an order Combine does not document (`[9, 2, 109, 102]` for `prepend([9, 2])`
+    ///   mapped to `[v, v + 100]`, where the model, which assumes demand, says
+    ///   `[9, 109, 2, 102]`); `switchToLatest` asks a new inner publisher for nothing, so the
+    ///   next upstream value cancels it before it sent anything (OpenCombine's `testDemand`,
+    ///   which runs against Combine); what `replaceEmpty` passes on unasked is dropped by
+    ///   the `append` or `retry` after it, as by Combine's `Concatenate`; and the value `merge`
+    ///   took early is dropped by a failure that follows (its documented rule). It becomes
+    ///   `receive(on:)`, which passes requests on at once.
+    /// - A `throttle` sends the first value of an instant from work it schedules when that value
+    ///   arrives. A value that reaches it at the same instant through work scheduled later (a
+    ///   `prepend` after a `receive(on:)` or `subscribe(on:)`: the prepended values come at
+    ///   once, then the upstream's through the scheduler) comes after that emission and waits an
+    ///   interval, as in Combine (OpenCombine's `testThrottleDemand`: a value sent after the
+    ///   scheduled emission ran, at the same virtual time, is scheduled an interval later). The
+    ///   model treats an instant as one moment, so the hop becomes `handleEvents()`.
+    /// - A `retry` subscribes again at the instant of a failure, when the subject of a `merge`,
+    ///   `zip`, `combineLatest`, `prefix(untilOutputFrom:)` or `drop(untilOutputFrom:)` may have
+    ///   ended: it then gives its completion during the subscription, before what the main path
+    ///   hands over through the scheduler (a `throttle`'s first emission, what `timeout` and
+    ///   `receive(on:)` pass on, `debounce`'s completion, `subscribe(on:)`, upstream of that
+    ///   operator), where the model puts the main path first.
+    ///   Such a `retry` becomes `handleEvents()`.
+    mutating func avoidScheduledWorkRaces(source: SourceSpec, ops: inout [OpSpec]) {
+        /// Whether the ops before `end` send a value at a subscription instant: at time 0, or
+        /// at all when a `retry` after `hop` subscribes them again.
+        func sendsAtSubscription(before end: Int, hop: Int) -> Bool {
+            if ops[(hop + 1)...].contains(where: { if case .retry = $0 { true } else { false } }) { return true }
+            return model(source: source, ops: Array(ops[..<end])).contains { $0.time == 0 && !$0.event.isTerminal }
+        }
+        for j in ops.indices where ops[j] == .subscribeOn {
+            let asksOnItsOwn = { (op: OpSpec) -> Bool in
+                if case .merge = op { return true }
+                return op.needsAmpleDemand
+            }
+            if ops[..<j].indices.contains(where: { asksOnItsOwn(ops[$0]) && sendsAtSubscription(before: $0, hop: j) }) {
+                ops[j] = .receiveOn
+            }
+        }
+        func hands(_ op: OpSpec) -> Bool {
+            switch op {
+            case .throttle, .timeout, .debounce, .receiveOn, .subscribeOn: true
+            default: false
+            }
+        }
+        func joinsASubject(_ op: OpSpec) -> Bool {
+            switch op {
+            case .merge(let s), .zip(let s), .combineLatest(let s), .prefixUntil(let s), .dropUntil(let s): !s.isPull
+            default: false
+            }
+        }
+        for r in ops.indices {
+            guard case .retry = ops[r] else { continue }
+            let racing = ops[..<r].indices.contains { h in hands(ops[h]) && ops[(h + 1)..<r].contains(where: joinsASubject) }
+            if racing { ops[r] = .handleEvents }
+        }
+        guard let throttle = ops.firstIndex(where: { if case .throttle = $0 { true } else { false } }) else { return }
+        for h in ops[..<throttle].indices where ops[h] == .receiveOn || ops[h] == .subscribeOn {
+            let prepends = ops[(h + 1)..<throttle].contains { if case .prepend(let v) = $0 { !v.isEmpty } else { false } }
+            if prepends && sendsAtSubscription(before: h, hop: h) { ops[h] = .handleEvents }
+        }
     }
 }
 
@@ -324,19 +407,19 @@ final class PipelineEnvironment {
     }
 
     func inner(_ v: Int, _ inner: ModelPublisher?) -> ModelPublisher {
-        if let inner { return inner.map { v * 1000 + $0 }.eraseToAnyPublisher() }
-        if v % 4 == 3 { return Fail(error: ModelError(code: 30 + v)).eraseToAnyPublisher() }
-        return Publishers.Sequence<[Int], ModelError>(sequence: [v, v + 100]).eraseToAnyPublisher()
+        if let inner { return inner.map { v &* 1000 &+ $0 }.eraseToAnyPublisher() }
+        if v % 4 == 3 { return Fail(error: ModelError(code: 30 &+ v)).eraseToAnyPublisher() }
+        return Publishers.Sequence<[Int], ModelError>(sequence: [v, v &+ 100]).eraseToAnyPublisher()
     }
 
     func apply(_ op: OpSpec, _ up: ModelPublisher) -> ModelPublisher {
         let scheduler = self.scheduler
         switch op {
-        case .map(let k): return up.map { $0 + k }.eraseToAnyPublisher()
+        case .map(let k): return up.map { $0 &+ k }.eraseToAnyPublisher()
         case .modulo(let k): return up.map { $0 % k }.eraseToAnyPublisher()
         case .filterEven(let keep): return up.filter { $0.isMultiple(of: 2) == keep }.eraseToAnyPublisher()
-        case .compactMap: return up.compactMap { $0 % 3 == 0 ? nil : $0 + 1 }.eraseToAnyPublisher()
-        case .scan: return up.scan(0, +).eraseToAnyPublisher()
+        case .compactMap: return up.compactMap { $0 % 3 == 0 ? nil : $0 &+ 1 }.eraseToAnyPublisher()
+        case .scan: return up.scan(0, &+).eraseToAnyPublisher()
         case .tryMap(let k):
             return up.tryMap { v -> Int in
                 if v == k { throw ModelError(code: k) }
@@ -348,7 +431,7 @@ final class PipelineEnvironment {
                 return v % 2 != 0
             }.mapError { $0 as? ModelError ?? ModelError(code: -99) }.eraseToAnyPublisher()
         case .removeDuplicates: return up.removeDuplicates().eraseToAnyPublisher()
-        case .reduce: return up.reduce(0, +).eraseToAnyPublisher()
+        case .reduce: return up.reduce(0, &+).eraseToAnyPublisher()
         case .count: return up.count().eraseToAnyPublisher()
         case .ignoreOutput: return up.ignoreOutput().map(absurd).eraseToAnyPublisher()
         case .min: return up.min().eraseToAnyPublisher()
@@ -369,7 +452,7 @@ final class PipelineEnvironment {
         case .outputIn(let a, let b): return up.output(in: a..<b).eraseToAnyPublisher()
         case .replaceError(let v): return up.replaceError(with: v).setFailureType(to: ModelError.self).eraseToAnyPublisher()
         case .replaceEmpty(let v): return up.replaceEmpty(with: v).eraseToAnyPublisher()
-        case .mapError: return up.mapError { ModelError(code: $0.code + 10) }.eraseToAnyPublisher()
+        case .mapError: return up.mapError { ModelError(code: $0.code &+ 10) }.eraseToAnyPublisher()
         case .catchWith(let fallback):
             let publisher = makeSource(fallback)
             return up.catch { _ in publisher }.eraseToAnyPublisher()
@@ -383,8 +466,8 @@ final class PipelineEnvironment {
         case .merge(let other): return up.merge(with: makeSource(other)).eraseToAnyPublisher()
         case .prefixUntil(let trigger): return up.prefix(untilOutputFrom: makeSource(trigger)).eraseToAnyPublisher()
         case .dropUntil(let trigger): return up.drop(untilOutputFrom: makeSource(trigger)).eraseToAnyPublisher()
-        case .zip(let other): return up.zip(makeSource(other)) { $0 * 1000 + $1 }.eraseToAnyPublisher()
-        case .combineLatest(let other): return up.combineLatest(makeSource(other)) { $0 * 1000 + $1 }.eraseToAnyPublisher()
+        case .zip(let other): return up.zip(makeSource(other)) { $0 &* 1000 &+ $1 }.eraseToAnyPublisher()
+        case .combineLatest(let other): return up.combineLatest(makeSource(other)) { $0 &* 1000 &+ $1 }.eraseToAnyPublisher()
         case .flatMap(let max, let innerSpec):
             let innerPublisher = innerSpec.map(makeSource)
             return up.flatMap(maxPublishers: max.map { .max($0) } ?? .unlimited) { [self] v in inner(v, innerPublisher) }

@@ -9,6 +9,9 @@ import StreamsTesting
 // gives a timing operator is 1 more than a multiple of 10 ms, so an operator's timer never fires
 // at the same instant as a source event (ties would depend on the order work was scheduled in,
 // not on the operator's rules).
+//
+// Arithmetic on values wraps (`&+`, `&*`) in the models and in the pipelines alike: `collect`'s
+// encoded values are large, and a `zip` or an inner `map` multiplies them by 1000.
 
 /// The failure type of every pipeline in the models: an error with a code.
 struct ModelError: Error, Equatable, CustomStringConvertible {
@@ -325,13 +328,13 @@ private func interleave(_ a: Trace, _ b: Trace) -> [(side: Int, event: Timed)] {
 func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, onSource: Bool = false,
            resubscribe upstream: (Int) -> Trace) -> Trace {
     switch op {
-    case .map(let k): return transform(input, value: { [.value($0 + k)] })
+    case .map(let k): return transform(input, value: { [.value($0 &+ k)] })
     case .modulo(let k): return transform(input, value: { [.value($0 % k)] })
     case .filterEven(let keep): return transform(input, value: { $0.isMultiple(of: 2) == keep ? [.value($0)] : [] })
-    case .compactMap: return transform(input, value: { $0 % 3 == 0 ? [] : [.value($0 + 1)] })
+    case .compactMap: return transform(input, value: { $0 % 3 == 0 ? [] : [.value($0 &+ 1)] })
     case .scan:
         var sum = 0
-        return transform(input, value: { sum += $0; return [.value(sum)] })
+        return transform(input, value: { sum &+= $0; return [.value(sum)] })
     case .tryMap(let k): return transform(input, value: { $0 == k ? [.failure(k)] : [.value($0)] })
     case .tryFilter(let k):
         return transform(input, value: { $0 == k ? [.failure(k)] : ($0 % 2 != 0 ? [.value($0)] : []) })
@@ -341,7 +344,7 @@ func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, onSource: Bool
             defer { previous = v }
             return v == previous ? [] : [.value(v)]
         })
-    case .reduce: return answerAtEnd(input) { $0.reduce(0, +) }
+    case .reduce: return answerAtEnd(input) { $0.reduce(0, &+) }
     case .count: return answerAtEnd(input) { $0.count }
     case .ignoreOutput: return answerAtEnd(input) { _ in nil }
     case .min: return answerAtEnd(input) { $0.min() }
@@ -399,7 +402,7 @@ func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, onSource: Bool
         return transform(input, value: { any = true; return [.value($0)] },
                          end: { $0 == .finished && !any ? [.value(v), .finished] : [$0] })
     case .mapError:
-        return transform(input, value: { [.value($0)] }, end: { if case .failure(let c) = $0 { [.failure(c + 10)] } else { [$0] } })
+        return transform(input, value: { [.value($0)] }, end: { if case .failure(let c) = $0 { [.failure(c &+ 10)] } else { [$0] } })
     case .catchWith(let fallback):
         guard let last = input.last, case .failure = last.event else { return input }
         return Array(input.dropLast()) + fallback.seen(at: last.time)
@@ -487,7 +490,7 @@ func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, onSource: Bool
             case .value(let v):
                 queues[side].append(v)
                 if !queues[0].isEmpty && !queues[1].isEmpty {
-                    out.append(Timed(time: e.time, event: .value(queues[0].removeFirst() * 1000 + queues[1].removeFirst())))
+                    out.append(Timed(time: e.time, event: .value(queues[0].removeFirst() &* 1000 &+ queues[1].removeFirst())))
                 }
             case .finished: done[side] = true
             case .failure: out.append(e); return out
@@ -506,7 +509,7 @@ func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, onSource: Bool
             switch e.event {
             case .value(let v):
                 latest[side] = v
-                if let a = latest[0], let b = latest[1] { out.append(Timed(time: e.time, event: .value(a * 1000 + b))) }
+                if let a = latest[0], let b = latest[1] { out.append(Timed(time: e.time, event: .value(a &* 1000 &+ b))) }
             case .finished:
                 finished += 1
                 if finished == 2 { out.append(e); return out }
@@ -574,10 +577,10 @@ func model(_ op: OpSpec, _ input: Trace, subscribedAt start: Int, onSource: Bool
 /// The inner publisher `flatMap` and `switchToLatest` make for value `v` subscribed at `t`.
 func innerTrace(_ v: Int, _ inner: SourceSpec?, at t: Int) -> Trace {
     guard let inner else {
-        if v % 4 == 3 { return [Timed(time: t, event: .failure(30 + v))] }
-        return [Timed(time: t, event: .value(v)), Timed(time: t, event: .value(v + 100)), Timed(time: t, event: .finished)]
+        if v % 4 == 3 { return [Timed(time: t, event: .failure(30 &+ v))] }
+        return [Timed(time: t, event: .value(v)), Timed(time: t, event: .value(v &+ 100)), Timed(time: t, event: .finished)]
     }
-    return transform(inner.seen(at: t), value: { [.value(v * 1000 + $0)] })
+    return transform(inner.seen(at: t), value: { [.value(v &* 1000 &+ $0)] })
 }
 
 /// `flatMap(maxPublishers:)`: the upstream is asked for `max` values and one more each time an

@@ -150,6 +150,39 @@ struct ThrottleTests {
         #expect(subscriber.values.isEmpty)
     }
 
+    /// A value that reaches the throttle in the same instant as the waiting one, but through
+    /// work scheduled after the throttle's emission (here `subscribe(on:)` upstream, behind a
+    /// `prepend` whose values come at once), arrives after that emission ran: it is the first
+    /// value of a new interval and goes out an interval later. As in Combine: OpenCombine's
+    /// `testThrottleDemand` (run against Combine) sends a value after the scheduled emission ran,
+    /// at the same virtual time, and it is scheduled an interval after it. (The model-based
+    /// pipelines, which treat an instant as one moment, found this: seeds 0x6d1c9db225cdb1df and
+    /// 0xfc8369bd3a893ae6, `latest: false`, and 0x72a603f17d9d4caf, `latest: true`.)
+    @Test func aValueThatComesThroughTheSchedulerAfterTheEmissionWaitsAnInterval() {
+        let scheduler = DispatchQueue.test
+        let first = RecordingSubscriber<Int, Never>()
+        CurrentValueSubject<Int, Never>(4).subscribe(on: scheduler).prepend(7, 8, 8)
+            .throttle(for: .milliseconds(151), scheduler: scheduler, latest: false).subscribe(first)
+        scheduler.advance()
+        // 8 and 8 came while 7 waited: dropped. 4 came after 7 went out.
+        #expect(first.values == [7])
+        scheduler.advance(by: .milliseconds(150))
+        #expect(first.values == [7])
+        scheduler.advance(by: .milliseconds(1))
+        #expect(first.values == [7, 4])
+
+        let latest = RecordingSubscriber<Int, Never>()
+        let subject = PassthroughSubject<Int, Never>()
+        subject.prepend(6, 5, 6).receive(on: scheduler).prepend(7, 1, 1)
+            .throttle(for: .milliseconds(131), scheduler: scheduler, latest: true).subscribe(latest)
+        scheduler.advance()
+        // 1 replaced 7 and 1 before the emission; 6, 5, 6 came through the scheduler after it.
+        #expect(latest.values == [1])
+        scheduler.advance(by: .milliseconds(131))
+        #expect(latest.values == [1, 6])
+        withExtendedLifetime(subject) {}
+    }
+
     // MARK: Completion and failure
 
     @Test func completionWaitsForTheWaitingValue() {
