@@ -119,7 +119,7 @@ extension Publisher where Failure == Never {
     /// Turns this publisher into an ``Effect``.
     ///
     /// ```swift
-    /// return environment.mainQueue.timerPublisher(every: .seconds(1)).autoconnect()
+    /// return SchedulerTimer.publish(every: .seconds(1), on: environment.mainQueue).autoconnect()
     ///     .map { _ in .tick }
     ///     .eraseToEffect()
     /// ```
