@@ -1,15 +1,21 @@
 /// A scheduler that hides the type of the scheduler it wraps.
 ///
 /// Inject schedulers this way: code takes an `AnySchedulerOf<DispatchQueue>`; production passes
-/// `DispatchQueue.main.eraseToAnyScheduler()`, tests pass a virtual-time test scheduler
-/// (StreamsTesting's `DispatchQueue.test.eraseToAnyScheduler()`), and the code cannot tell.
+/// `AnyScheduler(DispatchQueue.main)`, tests pass a virtual-time test scheduler
+/// (StreamsTesting's `AnyScheduler(DispatchQueue.test)`), and the code cannot tell.
 ///
 /// ```swift
 /// struct Environment {
 ///     var mainQueue: AnySchedulerOf<DispatchQueue>
 /// }
-/// let live = Environment(mainQueue: DispatchQueue.main.eraseToAnyScheduler())
+/// let live = Environment(mainQueue: AnyScheduler(DispatchQueue.main))
 /// ```
+///
+/// Combine has no type-erased scheduler. Streams declares no `eraseToAnyScheduler()` on
+/// ``Scheduler``: Point-Free's combine-schedulers declares that name (with an `AnyScheduler` of
+/// its own), and a library that brings it along must compile unchanged against Streams. The
+/// ComposableArchitecture module, which plays the part of the Composable Architecture (whose
+/// apps get combine-schedulers with it), declares `eraseToAnyScheduler()`.
 ///
 /// The wrapped scheduler must be `Sendable` (dispatch and operation queues and the test scheduler
 /// are; a `RunLoop` is not, so it cannot be wrapped).
@@ -80,18 +86,3 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
 /// The type-erased scheduler with the same time and options as `S`:
 /// `AnySchedulerOf<DispatchQueue>`.
 public typealias AnySchedulerOf<S: Scheduler> = AnyScheduler<S.SchedulerTimeType, S.SchedulerOptions>
-
-extension Scheduler
-where Self: Sendable, SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sendable,
-      SchedulerOptions: SendableMetatype
-{
-    /// Wraps this scheduler in an ``AnyScheduler``.
-    public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> {
-        AnyScheduler(self)
-    }
-}
-
-extension AnyScheduler {
-    /// Returns itself: erasing twice adds nothing.
-    public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> { self }
-}
