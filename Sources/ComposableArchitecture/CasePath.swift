@@ -11,11 +11,11 @@
 ///     case move(from: Int, to: Int)
 ///     case reset
 /// }
-/// let counter = /AppAction.counter            // CasePath<AppAction, CounterAction>
-/// counter.extract(from: .counter(.increment)) // .increment
-/// counter.extract(from: .reset)               // nil
-/// let move = /AppAction.move                  // CasePath<AppAction, (Int, Int)>
-/// let reset = /AppAction.reset                // CasePath<AppAction, Void>
+/// let counter = /AppAction.counter                             // CasePath<AppAction, CounterAction>
+/// let increment = counter.extract(from: .counter(.increment))  // .increment
+/// let none = counter.extract(from: .reset)                     // nil
+/// let move = /AppAction.move                                   // CasePath<AppAction, (Int, Int)>
+/// let reset = /AppAction.reset                                 // CasePath<AppAction, Void>
 /// ```
 ///
 /// Cases with one value, several values (a tuple, labelled or not) and no value all work;

@@ -24,6 +24,7 @@ import Foundation
 /// second (new, actual) value has, and two spaces before an unchanged line kept for context.
 /// Long runs of unchanged lines are collapsed into one `… (n unchanged lines)` line.
 ///
+/// <!-- example context: diff -->
 /// ```swift
 /// var new = AppState()
 /// new.count = 2

@@ -24,6 +24,7 @@ extension Effect {
     /// output:   -a--[;|]         (cancelled and finished at once; b, c never come)
     /// ```
     ///
+    /// <!-- example context: factFeatureCases -->
     /// ```swift
     /// case let .queryChanged(query):
     ///     return environment.search(query)
@@ -77,6 +78,7 @@ extension Effect {
     /// An effect that cancels the effects running under `id`, and keeps ones returned but not yet
     /// started from starting; it sends nothing.
     ///
+    /// <!-- example context: factFeatureCases -->
     /// ```swift
     /// case .onDisappear:
     ///     return .cancel(id: TimerID.self)

@@ -26,6 +26,7 @@ extension Effect {
     /// fireAndForget { work() }: [|]    (work runs, then the effect finishes at once)
     /// ```
     ///
+    /// <!-- example context: primeFeatureCases -->
     /// ```swift
     /// case .favoriteTapped(let prime):
     ///     state.favorites.insert(prime)
@@ -55,6 +56,7 @@ extension Effect {
     /// sync { work() }: [a|]    (a = the value work returns, at the moment the effect starts)
     /// ```
     ///
+    /// <!-- example context: primeFeatureCases -->
     /// ```swift
     /// case .loadFavorites:
     ///     return .sync { .favoritesLoaded(environment.fileClient.loadFavorites()) }
@@ -86,6 +88,7 @@ extension Effect {
     /// future { callback in ... callback(a) ... callback(b) }:  ---[a|]    (b is ignored)
     /// ```
     ///
+    /// <!-- example context: primeFeatureCases -->
     /// ```swift
     /// case .locateTapped:
     ///     return .future { callback in
@@ -123,6 +126,7 @@ extension Effect {
     /// create { s in ... s.send(a) ... s.send(b) ... s.send(completion: .finished) }:  -a--b-|
     /// ```
     ///
+    /// <!-- example context: primeFeatureCases -->
     /// ```swift
     /// case .startMonitoring:
     ///     return .create { subscriber in
@@ -186,6 +190,7 @@ extension Effect {
     /// fireAndForget { await work() }: -----|    (finishes when work returns)
     /// ```
     ///
+    /// <!-- example context: primeFeatureCases -->
     /// ```swift
     /// case .saveTapped:
     ///     return .fireAndForget { [favorites = state.favorites] in
@@ -226,6 +231,7 @@ extension Effect {
     /// task { await work() }: -----[a|]    (a = the action work returns)
     /// ```
     ///
+    /// <!-- example context: primeFeatureCases -->
     /// ```swift
     /// case .nthPrimeButtonTapped:
     ///     return .task { [count = state.count] in
@@ -319,6 +325,7 @@ extension Effect {
     /// run { send in send(a); await ...; send(b) }: [a]---[b|]    (| when operation returns)
     /// ```
     ///
+    /// <!-- example context: primeFeatureCases -->
     /// ```swift
     /// case .onAppear:
     ///     return .run { send in
@@ -480,8 +487,9 @@ extension AsyncSequence where Self: Sendable, Failure == Never {
     /// A task iterates the sequence when the store starts the effect; the effect finishes when
     /// the sequence ends, and cancelling it cancels the task.
     ///
+    /// <!-- example context: primeFeatureCode -->
     /// ```swift
-    /// return environment.temperatures().eraseToEffect()
+    /// let readings = environment.temperatures().eraseToEffect()   // Effect<Double>
     /// ```
     ///
     /// - Completion: finishes when the sequence ends.
@@ -494,6 +502,7 @@ extension AsyncSequence where Self: Sendable, Failure == Never {
 
     /// Turns this asynchronous sequence into an ``Effect`` of actions made from its elements.
     ///
+    /// <!-- example context: primeFeature -->
     /// ```swift
     /// return environment.temperatures().eraseToEffect(AppAction.temperature)
     /// ```
@@ -506,6 +515,7 @@ extension Publisher {
     /// Turns this publisher into an ``Effect`` that runs it for its side effects and sends
     /// nothing: its values and its failure are ignored.
     ///
+    /// <!-- example context: primeFeature -->
     /// ```swift
     /// return environment.save(state.favorites).fireAndForget()
     /// ```

@@ -16,6 +16,7 @@ extension Effect {
     /// output: -a-b-|      (a = 10, b = 20)
     /// ```
     ///
+    /// <!-- example context: primeFeature -->
     /// ```swift
     /// return environment.counter(state.count).map(AppAction.counter)
     /// ```
@@ -42,6 +43,7 @@ extension Effect {
     /// merge:  -1-2-3-|
     /// ```
     ///
+    /// <!-- example context: primeFeature -->
     /// ```swift
     /// return .merge(
     ///     environment.save(state.favorites).fireAndForget(),
@@ -79,6 +81,7 @@ extension Effect {
     /// concatenate: -1--2-|
     /// ```
     ///
+    /// <!-- example context: primeFeature -->
     /// ```swift
     /// return .concatenate(.cancel(id: TimerID.self), startTimer)
     /// ```
@@ -112,6 +115,7 @@ extension Effect {
     /// output (main queue):        -1-2-|
     /// ```
     ///
+    /// <!-- example context: factFeature -->
     /// ```swift
     /// return environment.nthPrime(n).receive(on: environment.mainQueue).eraseToEffect()
     /// ```

@@ -23,6 +23,7 @@ extension Publisher {
     /// Effect(a): [a|]
     /// ```
     ///
+    /// <!-- example context: redUxFeatureCases -->
     /// ```swift
     /// case .searchTapped:
     ///     return Effect(.fetchResults)
@@ -52,6 +53,7 @@ extension Effect {
     /// (`Effect<AppAction> { ... }`): a bare `Effect { ... }` is read as `Effect(_:)` with the
     /// closure itself as the value, which is the better match for a closure that does not await.
     ///
+    /// <!-- example context: redUxFeatureCases -->
     /// ```swift
     /// case let .queryChanged(query):
     ///     return Effect {
@@ -81,6 +83,7 @@ extension Effect {
     /// The same as `Effect { ... }.cancellable(id: id, cancelInFlight: true)`; cancel it with
     /// ``cancel(_:)`` (or ``cancel(id:)``).
     ///
+    /// <!-- example context: redUxFeatureCases -->
     /// ```swift
     /// case let .queryChanged(query):
     ///     return Effect(id: "search") {
@@ -120,6 +123,7 @@ extension Effect {
     /// Effect { emit, finish in emit(a); await ...; emit(b); finish() }: [a]--[b|]
     /// ```
     ///
+    /// <!-- example context: redUxFeatureCases -->
     /// ```swift
     /// case .startTracking:
     ///     return Effect { emit, finish in
@@ -169,6 +173,7 @@ extension Effect {
     /// An effect like `Effect { emit, finish in ... }`, cancellable by `id`: starting it cancels
     /// the effects already running under `id`, so it replaces them.
     ///
+    /// <!-- example context: redUxFeatureCases -->
     /// ```swift
     /// case .startTracking:
     ///     return Effect(id: "locations") { emit, finish in
@@ -198,6 +203,7 @@ extension Effect {
     /// An effect that cancels the effects running under `id`: ``cancel(id:)``, spelled as RedUx
     /// spells it.
     ///
+    /// <!-- example context: redUxFeatureCases -->
     /// ```swift
     /// case .cancelSearchTapped:
     ///     return .cancel("search")
@@ -231,6 +237,7 @@ extension AsyncSequence where Self: Sendable, Failure == Never {
     ///
     /// The same as `eraseToEffect().cancellable(id: id, cancelInFlight: true)`.
     ///
+    /// <!-- example context: redUxFeatureCases -->
     /// ```swift
     /// case let .queryChanged(query):
     ///     return environment.suggestions(query).eraseToEffect(id: "search")

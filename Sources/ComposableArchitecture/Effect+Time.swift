@@ -19,6 +19,7 @@ extension Effect {
     /// output:                            ---[a|]
     /// ```
     ///
+    /// <!-- example context: primeFeatureCases -->
     /// ```swift
     /// case .showToast(let message):
     ///     state.toast = message
@@ -64,6 +65,7 @@ extension Effect {
     /// output:   -----[B|]      (B: search("b")'s result; search("a") never started)
     /// ```
     ///
+    /// <!-- example context: primeFeatureCases -->
     /// ```swift
     /// case let .queryChanged(query):
     ///     state.query = query
@@ -135,6 +137,7 @@ extension Effect {
     /// first:   a--b----d-     (c was dropped)
     /// ```
     ///
+    /// <!-- example context: primeFeatureCases -->
     /// ```swift
     /// case let .scrolled(offset):
     ///     return Effect(value: .saveScrollPosition(offset))
@@ -225,6 +228,7 @@ extension Effect {
     /// output:   --2-4-6-       (the scheduler's time at each tick; none after the cancel)
     /// ```
     ///
+    /// <!-- example context: primeFeatureCases -->
     /// ```swift
     /// case .startTimer:
     ///     return Effect.timer(id: TimerID.self, every: .seconds(1), on: environment.mainQueue)

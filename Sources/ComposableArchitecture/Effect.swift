@@ -6,6 +6,7 @@
 /// `Failure` is `Never`, so any publisher that cannot fail becomes one with ``Streams/Publisher/eraseToEffect()``,
 /// and one that can fail with ``Streams/Publisher/catchToEffect()`` or ``Streams/Publisher/ignoreFailure()``.
 ///
+/// <!-- example context: factFeatureCases -->
 /// ```swift
 /// case .numberFactButtonTapped:
 ///     state.isLoading = true
@@ -118,6 +119,7 @@ final class EffectValue<Output> {
 extension Publisher where Failure == Never {
     /// Turns this publisher into an ``Effect``.
     ///
+    /// <!-- example context: factFeature -->
     /// ```swift
     /// return SchedulerTimer.publish(every: .seconds(1), on: environment.mainQueue).autoconnect()
     ///     .map { _ in .tick }
@@ -129,6 +131,7 @@ extension Publisher where Failure == Never {
 
     /// Turns this publisher into an ``Effect`` of actions made from its values.
     ///
+    /// <!-- example context: factFeature -->
     /// ```swift
     /// return environment.locations().eraseToEffect(AppAction.locationUpdated)
     /// ```
@@ -141,8 +144,9 @@ extension Publisher {
     /// Turns this publisher into an ``Effect`` of `Result`s: each value becomes `.success`, and a
     /// failure becomes one last `.failure` value before the effect finishes.
     ///
+    /// <!-- example context: factFeatureCode -->
     /// ```swift
-    /// return environment.fetchFact(n).catchToEffect()   // Effect<Result<String, FactError>>
+    /// let results = environment.fetchFact(n).catchToEffect()   // Effect<Result<String, FactError>>
     /// ```
     public func catchToEffect() -> Effect<Result<Output, Failure>> {
         Effect(map(Result<Output, Failure>.success).catch { Just(.failure($0)) })
@@ -151,6 +155,7 @@ extension Publisher {
     /// Turns this publisher into an ``Effect`` of actions made from `Result`s: each value becomes
     /// `transform(.success(value))`, and a failure one last `transform(.failure(error))`.
     ///
+    /// <!-- example context: factFeature -->
     /// ```swift
     /// return environment.fetchFact(n).catchToEffect(AppAction.factResponse)
     /// ```
@@ -161,6 +166,7 @@ extension Publisher {
     /// Turns this publisher into an ``Effect`` that ignores its failure: values go through, and a
     /// failure just finishes the effect (the "hush" erasure).
     ///
+    /// <!-- example context: factFeature -->
     /// ```swift
     /// return environment.saveFavorites(primes).ignoreFailure()
     /// ```

@@ -15,7 +15,7 @@
 /// todos[id: 2]?.isDone = true          // by id
 /// todos[0].title = "Oat milk"           // by position
 /// todos[id: 1] = nil                    // removes the element with id 1
-/// todos.ids                             // [2]
+/// print(todos.ids)                      // [2]
 /// ```
 ///
 /// With `Reducer.forEach(state:action:environment:)` over an identified array, a reducer of one
@@ -67,6 +67,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     /// setting `nil` removes the element. The value set must have the id it is set for (checked:
     /// a different id stops the program).
     ///
+    /// <!-- example context: todos -->
     /// ```swift
     /// todos[id: 2]?.isDone.toggle()   // changes the element in place
     /// todos[id: 3] = Todo(id: 3)      // appends it

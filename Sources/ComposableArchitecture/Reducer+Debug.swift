@@ -31,6 +31,7 @@ extension Reducer {
     /// runs collapsed), or `(No state changes)`. The action and the state are indented two
     /// spaces, so they line up with the diff's markers.
     ///
+    /// <!-- example context: counterFeature -->
     /// ```swift
     /// let store = Store(initialState: CounterState(), reducer: counterReducer.debug("Counter"), environment: ())
     /// store.send(.increment)
@@ -71,7 +72,7 @@ extension Reducer {
     /// ``debug(_:actionFormat:printer:)`` does, with a printer taken from the environment.
     ///
     /// ```swift
-    /// appReducer.debug(environment: { DebugEnvironment(printer: $0.log) })
+    /// let debugReducer = appReducer.debug(environment: { DebugEnvironment(printer: $0.log) })
     /// ```
     public func debug(
         _ prefix: String = "",

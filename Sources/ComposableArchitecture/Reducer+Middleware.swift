@@ -6,6 +6,7 @@ extension Reducer {
     /// log it, persist the state, call a service and feed the answer back as an action. It gets
     /// the state read-only; only reducers change state.
     ///
+    /// <!-- example context: animals -->
     /// ```swift
     /// let logging: Middleware<AppState, AppAction, AppEnvironment> = { state, action, environment in
     ///     .fireAndForget { environment.log("\(action) -> \(state.animals.count) animals") }

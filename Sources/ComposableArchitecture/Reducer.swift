@@ -9,6 +9,7 @@
 /// A reducer holds closures and is not `Sendable`; declare a global one on the main actor, where
 /// stores run it: `@MainActor let counterReducer = Reducer<...> { ... }`.
 ///
+/// <!-- example context: counter -->
 /// ```swift
 /// @MainActor let counterReducer = Reducer<CounterState, CounterAction, Void> { state, action, _ in
 ///     switch action {
@@ -47,7 +48,9 @@ public struct Reducer<State, Action, Environment> {
     /// Runs `reducers` in order on the same state and merges their effects (A12).
     ///
     /// ```swift
-    /// let appReducer = Reducer.combine(counterReducer.pullback(...), favoritesReducer.pullback(...))
+    /// let appReducer = Reducer<AppState, AppAction, AppEnvironment>.combine(
+    ///     counterReducer.pullback(state: \.counter, action: /AppAction.counter, environment: { $0.counter }),
+    ///     favoritesReducer.pullback(state: \.favorites, action: /AppAction.favorites, environment: { $0.favorites }))
     /// ```
     public static func combine(_ reducers: Reducer...) -> Reducer {
         combine(reducers)
@@ -73,7 +76,7 @@ public struct Reducer<State, Action, Environment> {
     /// the state alone and return ``Effect/none``.
     ///
     /// ```swift
-    /// counterReducer.pullback(
+    /// let appReducer: Reducer<AppState, AppAction, AppEnvironment> = counterReducer.pullback(
     ///     state: \AppState.counter,
     ///     action: /AppAction.counter,
     ///     environment: { $0.counter })
@@ -94,6 +97,7 @@ public struct Reducer<State, Action, Environment> {
     /// actions reached through an optional property of the parent's action enum (the "enum
     /// property" form).
     ///
+    /// <!-- example file-scope -->
     /// ```swift
     /// extension AppAction {
     ///     var counter: CounterAction? {
@@ -101,7 +105,10 @@ public struct Reducer<State, Action, Environment> {
     ///         set { if let newValue { self = .counter(newValue) } }
     ///     }
     /// }
-    /// counterReducer.pullback(state: \.counter, action: \AppAction.counter, environment: { $0 })
+    /// ```
+    ///
+    /// ```swift
+    /// let appReducer = counterReducer.pullback(state: \AppState.counter, action: \AppAction.counter, environment: { $0 })
     /// ```
     public func pullback<GlobalState, GlobalAction, GlobalEnvironment>(
         state toLocalState: WritableKeyPath<GlobalState, State>,
@@ -135,7 +142,7 @@ public struct Reducer<State, Action, Environment> {
     /// this reducer reports it.
     ///
     /// ```swift
-    /// searchReducer.optional().pullback(state: \.search, action: /AppAction.search, environment: { $0 })
+    /// let appReducer = searchReducer.optional().pullback(state: \AppState.search, action: /AppAction.search, environment: { $0 })
     /// ```
     public func optional(fileID: StaticString = #fileID, line: UInt = #line) -> Reducer<State?, Action, Environment> {
         Reducer<State?, Action, Environment> { state, action, environment in
@@ -165,7 +172,7 @@ public struct Reducer<State, Action, Environment> {
     /// The same happens to an action sent to a scoped store of a removed element (a row's store).
     ///
     /// ```swift
-    /// todoReducer.forEach(state: \.todos, action: /AppAction.todo(id:action:), environment: { $0 })
+    /// let appReducer = todoReducer.forEach(state: \AppState.todos, action: /AppAction.todo(id:action:), environment: { $0 })
     /// ```
     public func forEach<GlobalState, GlobalAction, GlobalEnvironment>(
         state toLocalState: WritableKeyPath<GlobalState, [State]>,
@@ -211,7 +218,7 @@ extension Reducer {
     /// struct AppState { var todos: IdentifiedArrayOf<Todo> = [] }
     /// enum AppAction { case todo(id: Todo.ID, action: TodoAction) }
     ///
-    /// todoReducer.forEach(state: \.todos, action: /AppAction.todo(id:action:), environment: { $0 })
+    /// let appReducer = todoReducer.forEach(state: \AppState.todos, action: /AppAction.todo(id:action:), environment: { $0 })
     /// ```
     public func forEach<GlobalState, GlobalAction, GlobalEnvironment, ID: Hashable>(
         state toLocalState: WritableKeyPath<GlobalState, IdentifiedArray<ID, State>>,

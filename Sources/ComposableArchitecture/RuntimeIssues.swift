@@ -36,6 +36,7 @@ import Streams
 /// received) the action that returned the effect. A test of a plain ``Store`` can do the same
 /// around `send`:
 ///
+/// <!-- example context: runtimeIssues -->
 /// ```swift
 /// let reports = SendableLog<String>()
 /// RuntimeIssues.$handler.withValue({ reports.append($0) }) {

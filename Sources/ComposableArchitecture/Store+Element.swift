@@ -18,6 +18,7 @@ extension Store {
     ///
     /// If an element with the same id is added again, the child follows it again.
     ///
+    /// <!-- example context: store -->
     /// ```swift
     /// for id in store.state.todos.ids {
     ///     guard let rowStore = store.scope(id: id, state: \.todos, action: AppAction.todo(id:action:)) else { continue }

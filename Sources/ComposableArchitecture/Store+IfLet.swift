@@ -17,6 +17,7 @@ extension Store {
     /// > nothing. Whoever holds this store (a view being dismissed?) outlived its state: let go of
     /// > it when `ifLet`'s `else` runs.
     ///
+    /// <!-- example context: viewController -->
     /// ```swift
     /// let cancellable = appStore.scope(state: \.search, action: AppAction.search).ifLet(
     ///     then: { searchStore in self.present(SearchViewController(store: searchStore)) },

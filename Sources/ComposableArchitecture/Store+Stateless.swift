@@ -6,6 +6,7 @@ extension Store {
     /// root, and it keeps this store alive. Its state, `()`, is computed from nothing and never
     /// changes: neither the store nor a ``ViewStore`` of it publishes after its first state.
     ///
+    /// <!-- example context: store -->
     /// ```swift
     /// let buttons = ViewStore(store.stateless)
     /// buttons.send(.increment)
@@ -22,6 +23,7 @@ extension Store {
     /// computed only once something observes it; when the state is `Equatable`, it publishes
     /// only when the state changed. It keeps this store alive.
     ///
+    /// <!-- example context: store -->
     /// ```swift
     /// let display = ViewStore(store.actionless)
     /// let c = display.publisher(for: \.count).sink { print("count:", $0) }

@@ -11,7 +11,7 @@ import Streams
 /// ```swift
 /// let store = Store(initialState: AppState(), reducer: appReducer, environment: .live)
 /// store.send(.counter(.increment))
-/// store.state.counter.count   // 1
+/// print(store.state.counter.count)   // 1
 /// let c = store.publisher(for: \.counter.count).sink { print("count:", $0) }
 /// ```
 ///
@@ -50,6 +50,7 @@ import Streams
 /// ``ViewStore`` of the store instead: it passes on only the states that changed (the root store
 /// publishes after every send), and each part of its publisher sends only when that part changes.
 ///
+/// <!-- example context: store -->
 /// ```swift
 /// let viewStore = ViewStore(store.scope(state: \.counter, action: AppAction.counter))
 /// let c = viewStore.publisher(for: \.count).sink { print("count:", $0) }   // count: 0
@@ -170,6 +171,7 @@ public final class Store<State, Action> {
     /// name is also an operator's (`count`, `first`, `min`, ...), which the dynamic member cannot
     /// reach.
     ///
+    /// <!-- example context: store -->
     /// ```swift
     /// let c = store.publisher(for: \.count).sink { print("count:", $0) }
     /// ```
@@ -190,6 +192,7 @@ public final class Store<State, Action> {
     /// does. The child keeps its parent alive (it computes its state from it); the parent does
     /// not keep the child.
     ///
+    /// <!-- example context: store -->
     /// ```swift
     /// let counterStore = appStore.scope(state: \.counter, action: AppAction.counter)
     /// ```

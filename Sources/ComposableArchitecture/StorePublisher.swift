@@ -4,6 +4,7 @@
 /// outermost send. A dynamic member of it is a publisher of that part of the state that sends
 /// only when the part changes:
 ///
+/// <!-- example context: store -->
 /// ```swift
 /// let c = store.publisher.user.name.sink { print("name:", $0) }
 /// ```

@@ -1,6 +1,7 @@
 /// A handle on the effects one ``Store/send(_:)`` started: cancel them, or wait until they have
 /// all finished.
 ///
+/// <!-- example context: store -->
 /// ```swift
 /// let task = store.send(.refresh)
 /// await task.finish()       // the refresh effects are done

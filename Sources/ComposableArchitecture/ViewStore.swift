@@ -62,6 +62,7 @@ public final class ViewStore<State, Action> {
     /// A view store of `store`'s state that passes on a state only when `isDuplicate` says it
     /// differs from the last one it passed on.
     ///
+    /// <!-- example context: store -->
     /// ```swift
     /// let viewStore = ViewStore(store, removeDuplicates: { $0.count == $1.count })
     /// ```
@@ -119,6 +120,7 @@ public final class ViewStore<State, Action> {
     /// each change. The same as `viewStore.publisher.fact`, for a part whose name is also an
     /// operator's (`count`, `first`, `min`, ...), which the dynamic member cannot reach.
     ///
+    /// <!-- example context: store -->
     /// ```swift
     /// let c = viewStore.publisher(for: \.count).sink { print("count:", $0) }
     /// ```
@@ -142,6 +144,7 @@ public final class ViewStore<State, Action> {
     /// Sends `action`, then suspends until `predicate` is `false` for the view store's state:
     /// for example until the effects the action started have loaded what was asked for.
     ///
+    /// <!-- example context: store -->
     /// ```swift
     /// await viewStore.send(.refresh, while: \.isLoading)
     /// ```

@@ -23,8 +23,9 @@ public enum Exhaustivity: Sendable, Hashable {
 /// threads are awaited with the `async` ``receive(_:timeout:_:fileID:file:line:column:)-(Action,_,_,_,_,_,_)`` and
 /// ``finish(timeout:fileID:file:line:column:)``.
 ///
+/// <!-- example context: featureSuite -->
 /// ```swift
-/// @MainActor @Test func numberFact() async {
+/// @MainActor @Test func numberFact() {
 ///     let scheduler = DispatchQueue.test
 ///     let store = TestStore(
 ///         initialState: CounterState(), reducer: counterReducer,
@@ -105,11 +106,12 @@ public final class TestStore<State: Equatable, Action, Environment> {
     /// between. In non-exhaustive mode (``Exhaustivity/off``), the current state, after every
     /// action run so far.
     ///
+    /// <!-- example context: testStore -->
     /// ```swift
     /// store.send(.factButtonTapped) { $0.isLoading = true }
-    /// store.state.isLoading   // true, though the fact may have arrived already
+    /// #expect(store.state.isLoading)   // true, though the fact may have arrived already
     /// store.receive(.factResponse("1 is good")) { $0.isLoading = false; $0.fact = "1 is good" }
-    /// store.state.isLoading   // false
+    /// #expect(!store.state.isLoading)
     /// ```
     public var state: State {
         core.state
@@ -143,6 +145,7 @@ public final class TestStore<State: Equatable, Action, Environment> {
     /// out the closure if no change is expected."). In non-exhaustive mode the closure is
     /// applied to the actual state instead, and only what it changes is checked.
     ///
+    /// <!-- example context: testStore -->
     /// ```swift
     /// store.send(.increment) { $0.count = 1 }
     /// ```
@@ -174,6 +177,7 @@ public final class TestStore<State: Equatable, Action, Environment> {
     /// once when the action is there). In non-exhaustive mode, received actions before the first
     /// one equal to `expected` are skipped.
     ///
+    /// <!-- example context: testStore -->
     /// ```swift
     /// scheduler.advance(by: .seconds(1))
     /// store.receive(.timerTicked) { $0.secondsElapsed = 1 }
@@ -198,6 +202,7 @@ public final class TestStore<State: Equatable, Action, Environment> {
     /// queue run what they send. It never waits longer than the timeout, and not at all when the
     /// action is already there.
     ///
+    /// <!-- example context: testStoreAsync -->
     /// ```swift
     /// store.send(.factButtonTapped) { $0.isLoading = true }
     /// await store.receive(.factResponse("1 is good")) { $0.isLoading = false; $0.fact = "1 is good" }
@@ -219,6 +224,7 @@ public final class TestStore<State: Equatable, Action, Environment> {
     /// whatever its payload, and checks the state it left. For actions that are not `Equatable`,
     /// or payloads a test does not want to spell out.
     ///
+    /// <!-- example context: testStore -->
     /// ```swift
     /// store.receive(/AppAction.searchResponse) { $0.isSearching = false }
     /// ```
@@ -288,6 +294,7 @@ public final class TestStore<State: Equatable, Action, Environment> {
 /// A handle on the effects one ``TestStore/send(_:_:fileID:file:line:column:)`` started: cancel
 /// them, or wait for them to finish.
 ///
+/// <!-- example context: testStore -->
 /// ```swift
 /// let task = store.send(.onAppear)
 /// scheduler.advance(by: .seconds(3))

@@ -41,8 +41,8 @@ extension Reducer {
     /// oldest are dropped.
     ///
     /// ```swift
-    /// appReducer.activityFeed(favoritePrimes: \.favoritePrimes, activityFeed: \.activityFeed,
-    ///                         now: { $0.now() }, records: { !$0.isFileAnswer })
+    /// let reducer = appReducer.activityFeed(favoritePrimes: \.favoritePrimes, activityFeed: \.activityFeed,
+    ///                                       now: { $0.now() }, records: { !$0.isFileAnswer })
     /// ```
     ///
     /// - Complexity: O(n) in the number of favorites per action that changed them; O(1) otherwise.

@@ -81,8 +81,8 @@ public enum FavoritesFile {
     /// distinct primes (``FavoritesFileError/Kind/notJSON`` or ``FavoritesFileError/Kind/notPrimes``).
     ///
     /// ```swift
-    /// FavoritesFile.decode(Data("[2,3]".utf8), path: "f.json")   // .success([2, 3])
-    /// FavoritesFile.decode(Data("[4]".utf8), path: "f.json")     // .failure(… "4 is not prime")
+    /// let primes = FavoritesFile.decode(Data("[2,3]".utf8), path: "f.json")    // .success([2, 3])
+    /// let notPrimes = FavoritesFile.decode(Data("[4]".utf8), path: "f.json")   // .failure(… "4 is not prime")
     /// ```
     public static func decode(_ data: Data, path: String) -> Result<[Int], FavoritesFileError> {
         let json: Any

@@ -82,7 +82,7 @@ public struct NthPrimeEnvironment {
     /// with ``Primes/nth(_:)``. Cancelling during the wait means nothing is computed.
     ///
     /// ```swift
-    /// NthPrimeEnvironment.computing(on: DispatchQueue.global().eraseToAnyScheduler(), latency: .milliseconds(400))
+    /// let nthPrime = NthPrimeEnvironment.computing(on: DispatchQueue.global().eraseToAnyScheduler(), latency: .milliseconds(400))
     /// ```
     public static func computing(
         on queue: AnySchedulerOf<DispatchQueue>,

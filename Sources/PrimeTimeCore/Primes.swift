@@ -7,8 +7,8 @@ public enum Primes {
     /// Whether `n` is a prime number (0, 1 and negative numbers are not).
     ///
     /// ```swift
-    /// Primes.isPrime(7)   // true
-    /// Primes.isPrime(9)   // false
+    /// assert(Primes.isPrime(7))
+    /// assert(!Primes.isPrime(9))
     /// ```
     ///
     /// Below 2^20 it divides by odd numbers up to √n; above, it runs the Miller–Rabin test with
@@ -82,9 +82,9 @@ public enum Primes {
     /// milliseconds. Live, PrimeTime runs it on a background queue.
     ///
     /// ```swift
-    /// Primes.nth(1)      // 2
-    /// Primes.nth(6)      // 13
-    /// Primes.nth(0)      // nil
+    /// assert(Primes.nth(1) == 2)
+    /// assert(Primes.nth(6) == 13)
+    /// assert(Primes.nth(0) == nil)
     /// ```
     ///
     /// - Complexity: O(m log log m) time and O(m) memory, where m ≈ n ln n.

@@ -43,6 +43,7 @@ public enum NoneRequestBehavior: Sendable {
 ///   ignore it, so pass `.isIgnored` for them. The default, `.isViolation`, is kept for the
 ///   callers that check a trapping publisher without naming it.
 ///
+/// <!-- example context: suite -->
 /// ```swift
 /// @Test func contract() {
 ///     checkContract { (1...500).publisher.map { $0 * 2 } }

@@ -12,6 +12,7 @@ import Streams
 /// same run: a `TestScheduler.advance(until:)` or a `TestStore` waiting for an effect then times
 /// out, on a small machine, for no fault of its own.
 ///
+/// <!-- example context: suite -->
 /// ```swift
 /// @Test func randomProgramsAgreeWithTheModel() async {
 ///     await onDedicatedThread {

@@ -109,7 +109,7 @@ func driveMarblesAsync<P: Publisher, Time, Options>(
     if subscribeAt == 0 { subscribe.value() }
     var actual: [[Marbles.Event]] = []
     for (index, time) in times.enumerated() {
-        scheduler.advance(to: time)
+        scheduler.advanceSynchronously(to: time)
         let wanted = index < expectedTicks.count ? expectedTicks[index].count : 0
         if wanted > 0 {
             let arrived = await scheduler.advance(until: { log.count >= wanted }, timeout: timeout,
@@ -153,8 +153,9 @@ extension TestScheduler {
     /// Make it when the expression is made (at tick 0), in a capture list, so that the tick is
     /// counted from there and not from whenever a task first runs:
     ///
+    /// <!-- example context: marble -->
     /// ```swift
-    /// Effect.task { [reached = scheduler.waitForTick(5)] in await reached(); return "a" }
+    /// recordingAwait { [reached = scheduler.waitForTick(5)] in await reached(); return "a" }
     /// ```
     public func waitForTick(_ tick: Int) -> MarbleTickWait {
         let gate = TickGate()
@@ -206,6 +207,7 @@ final class TickGate: @unchecked Sendable {  // `isOpen` and `waiters` are guard
 ///
 /// For the diagram of an awaited property or call (`Future.value`), which is not a publisher:
 ///
+/// <!-- example context: marble -->
 /// ```swift
 /// recordingAwait { [future] in await future.value }
 /// ```
@@ -231,6 +233,7 @@ public func recordingAwait<Output: Sendable>(
 /// `recordingAwait(_:)`, for an expression that makes what is awaited (a capture list cannot
 /// hold a closure):
 ///
+/// <!-- example context: marble -->
 /// ```swift
 /// recordingAwait(on: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }) {
 ///     await $0.value
@@ -256,6 +259,7 @@ public func recordingAwait<Subject: Sendable, Output: Sendable>(
 ///
 /// For the diagram of an asynchronous sequence (`values`), which is not a publisher:
 ///
+/// <!-- example context: marble -->
 /// ```swift
 /// recordingLoop(over: upstream.values)
 /// ```

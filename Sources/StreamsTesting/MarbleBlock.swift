@@ -41,6 +41,10 @@ import Testing
 /// <!-- marble skip: REASON -->
 /// ```
 ///
+/// (A fenced block whose info string is `swift` is an example, which `Scripts/extract-examples`
+/// compiles in the tests; its annotations, `<!-- example ... -->`, are described in that
+/// script's docstring.)
+///
 /// - `NAME` names the test and the picture (`marble-NAME.svg`); unique in the package.
 /// - `EXPRESSION` is Swift code for the publisher whose output the block shows. `$0` is the
 ///   input: a `TestPublisher<String, MarbleFailure>` driven by the one input row, or, when the

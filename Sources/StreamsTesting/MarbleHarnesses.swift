@@ -11,6 +11,7 @@ extension TestScheduler {
     /// For the work a diagram shows coming from outside at set ticks: a promise called, a
     /// callback, a value sent by someone else.
     ///
+    /// <!-- example context: marble -->
     /// ```swift
     /// let future = Future<String, Never> { promise in
     ///     scheduler.atTick(3) { promise(.success("a")) }
@@ -31,6 +32,7 @@ extension TestScheduler {
 /// A diagram of a subscriber (`sink`, `assign`) has no publisher after the operator; this one
 /// stands in for it, so the block runs like any other:
 ///
+/// <!-- example context: marble -->
 /// ```swift
 /// recordingCalls(of: upstream) { upstream, row in
 ///     upstream.sink(receiveCompletion: row.send(completion:), receiveValue: row.send(_:))

@@ -19,6 +19,7 @@ extension TestScheduler {
     /// shows fires the timer exactly once there, however late; the ticks of the row then stand
     /// for the timer's intervals:
     ///
+    /// <!-- example context: marble -->
     /// ```swift
     /// scheduler.turningRunLoop(first: 1, every: 2) { runLoop in
     ///     Timer.publish(every: 0.05, on: runLoop, in: .default).autoconnect()

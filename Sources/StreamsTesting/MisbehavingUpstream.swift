@@ -72,6 +72,7 @@ public struct MisbehavingPublisher<Output, Failure: Error>: Publisher {
 /// scripts that end with a failure. `settle` runs after each subscription, for operators that
 /// deliver on a scheduler (advance a TestScheduler there).
 ///
+/// <!-- example context: suite -->
 /// ```swift
 /// @Test func ignoresMisbehavingUpstream() {
 ///     checkIgnoresMisbehavingUpstream({ $0.dropFirst(1) }, value: 1, failure: Boom())
@@ -142,6 +143,7 @@ public func checkIgnoresMisbehavingUpstream<Output, Failure: Error, P: Publisher
 /// what a subscriber attached directly to the upstream sees: the same events and the same broken
 /// rules. Pass a `value` the operator passes on unchanged.
 ///
+/// <!-- example context: suite -->
 /// ```swift
 /// @Test func passesAMisbehavingUpstreamThrough() {
 ///     checkPassesMisbehavingUpstreamThrough({ $0.breakpoint() }, value: 1, failure: Boom())

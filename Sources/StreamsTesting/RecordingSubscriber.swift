@@ -12,10 +12,10 @@ import Synchronization
 /// ```swift
 /// let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2))
 /// [1, 2, 3].publisher.subscribe(subscriber)
-/// subscriber.values          // [1, 2]
+/// print(subscriber.values)       // [1, 2]
 /// subscriber.request(.max(5))
-/// subscriber.values          // [1, 2, 3]
-/// subscriber.completion      // .finished
+/// print(subscriber.values)       // [1, 2, 3]
+/// print(subscriber.completion!)  // finished
 /// ```
 ///
 /// - Threading: every member may be used from any thread.

@@ -11,7 +11,7 @@ import Streams
 /// let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2))
 /// upstream.prefix(1).subscribe(subscriber)
 /// upstream.send(7)
-/// upstream.history   // [.requested(.max(2)), .cancelled]
+/// print(upstream.history)   // [.requested(.max(2)), .cancelled]
 /// ```
 ///
 /// ``send(_:)`` delivers to every subscriber still attached *whether or not it asked for the

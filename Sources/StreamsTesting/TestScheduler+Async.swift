@@ -96,4 +96,85 @@ extension TestScheduler {
         }
         return true
     }
+
+    /// Moves the clock forward by `stride`, running everything due on the way, in order, and
+    /// giving the tasks that wait on this scheduler their turn before each piece of work and
+    /// after the last: a task that sleeps on the scheduler (``Streams/Scheduler/sleep(for:tolerance:options:)``)
+    /// wakes, runs on, and may sleep again within the same advance.
+    ///
+    /// The `async` twin of ``advance(by:)``, which Swift picks with `await`. Tasks get their turn
+    /// by letting the cooperative thread pool run what is ready (a number of low-priority
+    /// yields), as combine-schedulers' scheduler does; a task that is slower than that (blocked
+    /// on something else) is not waited for: use ``advance(by:until:timeout:isolation:sourceLocation:)``
+    /// to wait for a condition.
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test
+    /// let task = Task { try await scheduler.sleep(for: .seconds(1)); return "woke" }
+    /// await scheduler.advance(by: .seconds(1))
+    /// // await task.value == "woke"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - stride: How far to move the clock (zero by default: run what is due now).
+    ///   - isolation: Where the work runs: the caller's actor.
+    public func advance(
+        by stride: SchedulerTimeType.Stride = .zero,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        await advance(to: now.advanced(by: stride))
+    }
+
+    /// Moves the clock to `instant` as ``advance(by:)-(SchedulerTimeType.Stride)`` does, giving
+    /// waiting tasks their turn before each piece of work and after the last. An `instant`
+    /// already passed does nothing but give them their turn.
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test
+    /// await scheduler.advance(to: scheduler.now.advanced(by: .seconds(2)))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - instant: The time to move the clock to.
+    ///   - isolation: Where the work runs: the caller's actor.
+    public func advance(to instant: SchedulerTimeType, isolation: isolated (any Actor)? = #isolation) async {
+        await Self.letTasksRun()
+        if instant < now { return }
+        while let work = state.takeNext(dueBy: instant) {
+            work()
+            await Self.letTasksRun()
+        }
+    }
+
+    /// Runs everything scheduled, as ``run()`` does, giving waiting tasks their turn before each
+    /// piece of work and after the last. Stops the program after a million pieces of work (a
+    /// repeating timer: advance by a duration instead).
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test
+    /// await scheduler.run()
+    /// ```
+    ///
+    /// - Parameter isolation: Where the work runs: the caller's actor.
+    public func run(isolation: isolated (any Actor)? = #isolation) async {
+        var count = 0
+        await Self.letTasksRun()
+        while let work = state.takeNext(dueBy: nil) {
+            count += 1
+            if count > 1_000_000 {
+                fatalError("TestScheduler.run(): over a million pieces of work; is a repeating action scheduled? Advance by a duration instead.")
+            }
+            work()
+            await Self.letTasksRun()
+        }
+    }
+
+    /// Lets the tasks that are ready run before the caller goes on: waits, a number of times, for
+    /// a background-priority task that only yields. The cooperative pool runs ready work of
+    /// higher priority first, so each such task completes after what was ready before it.
+    static func letTasksRun() async {
+        for _ in 0..<20 {
+            await Task.detached(priority: .background) { await Task.yield() }.value
+        }
+    }
 }

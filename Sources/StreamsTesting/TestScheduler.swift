@@ -16,6 +16,7 @@ import Streams
 /// scheduler does. Work whose cancellable was cancelled never runs.
 ///
 /// ```swift
+/// let subject = PassthroughSubject<Int, Never>()
 /// let scheduler = DispatchQueue.test
 /// var output: [Int] = []
 /// let c = subject.debounce(for: .seconds(1), scheduler: scheduler).sink { output.append($0) }
@@ -24,8 +25,18 @@ import Streams
 /// scheduler.advance(by: .milliseconds(500))   // output == [1]
 /// ```
 ///
+/// Async code that waits on the scheduler (`try await scheduler.sleep(for:)`, `for await` over
+/// `scheduler.timer(interval:)`) is driven with `await scheduler.advance(by:)`: the async twin
+/// gives the waiting tasks their turn before each piece of work and after the last.
+///
 /// `DispatchQueue.test`, `RunLoop.test` and `OperationQueue.test` make one whose time types match
 /// those schedulers, so it drops in wherever code expects one (or an `AnySchedulerOf` it).
+///
+/// - Combine compatibility: it stands in for combine-schedulers' `TestScheduler`: the same
+///   order of work (by time, then by when it was first scheduled, repeating work keeping its
+///   place), the same async API, the same start instants. Differences: the clock never moves
+///   backwards (work scheduled for a past time runs at the current time), and the async advance
+///   runs in the caller's isolation instead of on the main actor.
 ///
 /// - Threading: safe to use from any thread; work runs on the thread that advances the clock.
 public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler, Sendable
@@ -74,15 +85,19 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     }
 
     /// Moves the clock to `instant`, running everything due on the way, in order. The clock
-    /// stands at each piece of work's time while it runs. Moving backwards is a programming
-    /// error and stops the program.
+    /// stands at each piece of work's time while it runs.
+    ///
+    /// An `instant` already passed does nothing, as in combine-schedulers. Work scheduled for a
+    /// time already passed (by work that runs, say) runs at the current time: the clock never
+    /// moves backwards (combine-schedulers' clock moves back to that time while it runs).
     public func advance(to instant: SchedulerTimeType) {
-        state.lock.lock()
-        let current = state.now
-        state.lock.unlock()
-        if instant < current {
-            fatalError("TestScheduler.advance(to:): \(instant) is before the current time \(current)")
-        }
+        advanceSynchronously(to: instant)
+    }
+
+    /// ``advance(to:)``, under a name of its own for async code that means the synchronous one
+    /// (in an `async` context, `advance(to:)` is the `async` overload).
+    func advanceSynchronously(to instant: SchedulerTimeType) {
+        if instant < now { return }
         while let work = state.takeNext(dueBy: instant) {
             work()
         }
@@ -115,17 +130,18 @@ extension DispatchQueue {
 }
 
 extension RunLoop {
-    /// A new virtual-time scheduler with `RunLoop`'s time types, starting at the reference date.
+    /// A new virtual-time scheduler with `RunLoop`'s time types, starting at the Unix epoch (as
+    /// combine-schedulers' does).
     public static var test: TestSchedulerOf<RunLoop> {
-        TestScheduler(now: SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 0)))
+        TestScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
     }
 }
 
 extension OperationQueue {
-    /// A new virtual-time scheduler with `OperationQueue`'s time types, starting at the reference
-    /// date.
+    /// A new virtual-time scheduler with `OperationQueue`'s time types, starting at the Unix
+    /// epoch (as combine-schedulers' does).
     public static var test: TestSchedulerOf<OperationQueue> {
-        TestScheduler(now: SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 0)))
+        TestScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
     }
 }
 

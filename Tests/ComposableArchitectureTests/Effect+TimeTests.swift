@@ -142,11 +142,11 @@ struct EffectTimeTests {
         }
         let store = Store(initialState: [], reducer: reducer, environment: ())
         store.send("start")
-        scheduler.advance(by: .seconds(1))  // the work starts: the subject is subscribed
+        await scheduler.advance(by: .seconds(1))  // the work starts: the subject is subscribed
         // The work sends from another thread; the action waits for the scheduler.
         await Task.detached { subject.send("from the background") }.value
         #expect(store.state == ["start"])
-        scheduler.advance()
+        await scheduler.advance()
         #expect(store.state == ["start", "from the background"])
     }
 
@@ -288,7 +288,7 @@ struct EffectTimeTests {
         store.send("start")
         await Task.detached { subject.send("from the background") }.value
         #expect(store.state == ["start"])
-        scheduler.advance()
+        await scheduler.advance()
         #expect(store.state == ["start", "from the background"])
     }
 

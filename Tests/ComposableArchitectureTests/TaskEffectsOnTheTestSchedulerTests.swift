@@ -37,7 +37,7 @@ struct TaskEffectsOnTheTestSchedulerTests {
         let store = TestStore(initialState: [], reducer: reducer, environment: scheduler.eraseToAnyScheduler())
         let start = scheduler.now
         store.send("load") { $0 = ["load"] }
-        scheduler.advance(by: .milliseconds(999))
+        await scheduler.advance(by: .milliseconds(999))
         #expect(calls.all == [])
         // The task starts at 1 s; its action comes back through the scheduler, at 1 s.
         await scheduler.advance(by: .milliseconds(1), until: { store.runningEffectCount == 0 })
@@ -64,9 +64,9 @@ struct TaskEffectsOnTheTestSchedulerTests {
         }
         let store = TestStore(initialState: [], reducer: reducer, environment: scheduler.eraseToAnyScheduler())
         store.send("query s") { $0 = ["query s"] }
-        scheduler.advance(by: .milliseconds(200))
+        await scheduler.advance(by: .milliseconds(200))
         store.send("query sw") { $0.append("query sw") }
-        scheduler.advance(by: .milliseconds(299))
+        await scheduler.advance(by: .milliseconds(299))
         #expect(calls.all == [])
         await scheduler.advance(by: .milliseconds(1), until: { store.runningEffectCount == 0 })
         #expect(calls.all == ["sw"])

@@ -289,12 +289,12 @@ struct ViewStoreTests {
         #expect(viewStore.isLoading)
 
         // A change that keeps the predicate true: still waiting.
-        scheduler.advance(by: .milliseconds(500))
+        await scheduler.advance(by: .milliseconds(500))
         #expect(viewStore.step == 1)
         await Task.yield()
         #expect(log.entries == [])
 
-        scheduler.advance(by: .milliseconds(500))
+        await scheduler.advance(by: .milliseconds(500))
         await task.value
         #expect(log.entries == ["resumed at step 2"])
         #expect(!viewStore.isLoading)
@@ -318,7 +318,7 @@ struct ViewStoreTests {
         task.cancel()
         await task.value
         #expect(store.runningEffectCount == 0)
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(viewStore.state == ViewState(isLoading: true))
     }
 

@@ -11,9 +11,9 @@ extension TerminalCommand {
     /// end's own and send nothing.
     ///
     /// ```swift
-    /// TerminalCommand.increment.actions(in: AppState())
+    /// let increment = TerminalCommand.increment.actions(in: AppState())
     /// // .success([.counter(.incrementButtonTapped)])
-    /// TerminalCommand.saveFavorite.actions(in: AppState())
+    /// let save = TerminalCommand.saveFavorite.actions(in: AppState())
     /// // .failure(... "\"save\" works on \"is this prime?\". Type \"prime\" to open it.")
     /// ```
     public func actions(in state: AppState) -> Result<[AppAction], TerminalRejection> {

@@ -121,10 +121,10 @@ public enum TerminalCommands {
     /// surrounding spaces do not matter; an empty line or one starting with `#` is nothing.
     ///
     /// ```swift
-    /// TerminalCommands.parse("inc")     // .command(.increment)
-    /// TerminalCommands.parse("+")       // .command(.increment)
-    /// TerminalCommands.parse("del 2")   // .command(.deleteFavorite(number: 2))
-    /// TerminalCommands.parse("xyz")     // .invalid(message: "Unknown command \"xyz\". ...")
+    /// let increment = TerminalCommands.parse("inc")   // .command(.increment)
+    /// let plus = TerminalCommands.parse("+")          // .command(.increment)
+    /// let delete = TerminalCommands.parse("del 2")    // .command(.deleteFavorite(number: 2))
+    /// let unknown = TerminalCommands.parse("xyz")     // .invalid(message: "Unknown command \"xyz\". ...")
     /// ```
     public static func parse(_ line: String) -> ParsedInput {
         let trimmed = line.trimmingWhitespace()

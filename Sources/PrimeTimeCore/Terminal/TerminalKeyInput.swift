@@ -15,8 +15,8 @@ public struct TerminalKeyInput: Sendable {
     ///
     /// ```swift
     /// var keys = TerminalKeyInput()
-    /// keys.receive(Array("+".utf8))          // [.command(.increment)]
-    /// keys.receive(Array(":del 2\r".utf8))   // [.command(.deleteFavorite(number: 2))]
+    /// let plus = keys.receive(Array("+".utf8))            // [.command(.increment)]
+    /// let delete = keys.receive(Array(":del 2\r".utf8))   // [.command(.deleteFavorite(number: 2))]
     /// ```
     public mutating func receive(_ bytes: [UInt8]) -> [ParsedInput] {
         if bytes.count > 1, bytes[0] == 0x1B {

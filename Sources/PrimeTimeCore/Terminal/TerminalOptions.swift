@@ -34,7 +34,7 @@ public struct TerminalOptions: Equatable, Sendable {
     /// The options in `arguments` (without the program's name), or a message saying what is wrong.
     ///
     /// ```swift
-    /// TerminalOptions.parse(["--script", "inc; nth", "--latency-ms", "0"])
+    /// let options = TerminalOptions.parse(["--script", "inc; nth", "--latency-ms", "0"])
     /// ```
     public static func parse(_ arguments: [String]) -> Result<TerminalOptions, TerminalOptionsError> {
         var options = TerminalOptions()
@@ -92,7 +92,7 @@ public struct TerminalOptions: Equatable, Sendable {
     /// The commands of a `--script`: separated by `;` or line ends.
     ///
     /// ```swift
-    /// TerminalOptions.scriptLines("inc; inc\nprime")   // ["inc", "inc", "prime"]
+    /// let lines = TerminalOptions.scriptLines("inc; inc\nprime")   // ["inc", "inc", "prime"]
     /// ```
     public static func scriptLines(_ script: String) -> [String] {
         script.split(whereSeparator: { $0 == ";" || $0 == "\n" || $0 == "\r\n" })

@@ -67,6 +67,7 @@ public final class TerminalSession {
     /// it exits, so that quitting right after a change does not lose its autosave. The main queue
     /// keeps running meanwhile, so the effects' answers reach the state.
     ///
+    /// <!-- example context: session -->
     /// ```swift
     /// await session.finishEffects()
     /// exit(status)
@@ -102,6 +103,7 @@ public final class TerminalSession {
     /// commands instead, and `quit` stops. Returns the exit status: 0, or 1 when a command was
     /// unknown or did not apply.
     ///
+    /// <!-- example context: session -->
     /// ```swift
     /// let status = await session.runLines(TerminalOptions.scriptLines("inc; nth"), write: { print($0) })
     /// ```

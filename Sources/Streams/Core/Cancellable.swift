@@ -31,6 +31,7 @@ extension Cancellable {
 /// for as long as values should flow; dropping it cancels the subscription.
 ///
 /// ```swift
+/// let subject = PassthroughSubject<Int, Never>()
 /// var cancellables = Set<AnyCancellable>()
 /// subject.sink { print($0) }.store(in: &cancellables)
 /// cancellables.removeAll()   // cancels the sink

@@ -11,8 +11,8 @@ extension Subscribers {
     ///
     /// ```swift
     /// let d: Subscribers.Demand = .max(2) + .max(3)   // max(5)
-    /// d - 7                                           // max(0)
-    /// d + .unlimited                                  // unlimited
+    /// let fewer = d - 7                               // max(0)
+    /// let more = d + .unlimited                       // unlimited
     /// ```
     @frozen
     public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {

@@ -22,6 +22,7 @@ extension Publisher {
     /// ![Marble diagram of subscribeOn](marble-subscribeOn)
     ///
     /// ```swift
+    /// func loadSettings() -> String { "theme=dark" }   // slow work: reads a file, say
     /// let queue = DispatchQueue(label: "io")
     /// let c = Deferred { Just(loadSettings()) }   // loadSettings() runs on `queue`
     ///     .subscribe(on: queue)

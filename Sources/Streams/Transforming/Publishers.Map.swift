@@ -80,7 +80,7 @@ extension Publisher {
     /// ![Marble diagram of replaceNil](marble-replaceNil)
     ///
     /// ```swift
-    /// let c = [1, nil, 3].publisher.replaceNil(with: 0).sink { print($0) }
+    /// let c = [1, nil, 3].publisher.replaceNil(with: 0).sink { print($0 as Any) }
     /// // Prints: Optional(1), Optional(0), Optional(3)
     /// // (on a `Publishers.Sequence` the output stays optional, as in Combine)
     /// ```

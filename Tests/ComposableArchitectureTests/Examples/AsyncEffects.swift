@@ -226,18 +226,18 @@ struct AsyncEffectsExampleTests {
     @Test func theSearchIsDebouncedAndOnlyTheLastResultArrives() async {
         let store = makeStore()
         store.send(.queryChanged("s")) { $0.query = "s" }
-        scheduler.advance(by: .milliseconds(200))
+        await scheduler.advance(by: .milliseconds(200))
         store.send(.queryChanged("sw")) { $0.query = "sw" }
         // "s" would have been searched now, had "sw" not replaced it; "sw" is not due yet.
-        scheduler.advance(by: .milliseconds(299))
-        scheduler.advance(by: .milliseconds(1))
+        await scheduler.advance(by: .milliseconds(299))
+        await scheduler.advance(by: .milliseconds(1))
         await store.receive(.search) { $0.isSearching = true }
         // The first search the server sees is "sw": "s" never started.
         #expect(await server.events.next() == ["started sw"])
 
         // Typing on while "sw" is in flight: the search for "swi" replaces it.
         store.send(.queryChanged("swi")) { $0.query = "swi" }
-        scheduler.advance(by: .milliseconds(300))
+        await scheduler.advance(by: .milliseconds(300))
         await store.receive(.search)
         #expect(await server.events.next(2) == ["cancelled sw", "started swi"])
 
@@ -254,7 +254,7 @@ struct AsyncEffectsExampleTests {
     @Test func clearingTheQueryCancelsThePendingAndTheInFlightSearch() async {
         let store = makeStore()
         store.send(.queryChanged("c")) { $0.query = "c" }
-        scheduler.advance(by: .milliseconds(300))
+        await scheduler.advance(by: .milliseconds(300))
         await store.receive(.search) { $0.isSearching = true }
         #expect(await server.events.next() == ["started c"])
         store.send(.queryChanged("ca")) { $0.query = "ca" }
@@ -266,7 +266,7 @@ struct AsyncEffectsExampleTests {
         }
         #expect(await server.events.next() == ["cancelled c"])
         #expect(store.runningEffectCount == 0)
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(scheduler.pendingCount == 0)
         await store.finish()
     }
@@ -285,9 +285,9 @@ struct AsyncEffectsExampleTests {
         }
         let store = TestStore(initialState: [], reducer: reducer, environment: scheduler.eraseToAnyScheduler())
         store.send("query a") { $0 = ["query a"] }
-        scheduler.advance(by: .milliseconds(100))
+        await scheduler.advance(by: .milliseconds(100))
         store.send("query ab") { $0.append("query ab") }
-        scheduler.advance(by: .milliseconds(300))
+        await scheduler.advance(by: .milliseconds(300))
         #expect(await server.events.next() == ["started ab"])
         server.respond(to: "ab", with: ["abacus"])
         // The task answers on its own thread, then hands its action to the scheduler: wait for

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
 
-// The guides' Swift examples are compiled and run: each ```swift block of an article must appear,
-// line for line, in a test source file (indented by any amount: a block may sit inside a type or
-// a test function there). Edit an example in both places, or this test fails and names the
-// block that drifted.
+// The Swift examples of the guides that walk through one feature are compiled and run: each
+// ```swift block of an article that says `<!-- examples in tests -->` must appear, line for line,
+// in a test source file (indented by any amount: a block may sit inside a type or a test function
+// there). Edit an example in both places, or this test fails and names the block that drifted.
+// The ```swift blocks of the other articles, and of the doc comments, are compiled by
+// Scripts/extract-examples, into the DocExamples.generated.swift files (not read here).
 
 @Suite("Guide articles: every Swift block is compiled in a test")
 struct GuideSnippetTests {
@@ -13,14 +15,36 @@ struct GuideSnippetTests {
         .deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    static let articles = [
-        "Sources/ComposableArchitecture/ComposableArchitecture.docc/FromTheEpisodes.md",
-        "Sources/ComposableArchitecture/ComposableArchitecture.docc/StoreLoop.md",
-        "Sources/StreamsTesting/StreamsTesting.docc/Testing.md",
-    ]
+    /// The articles of the catalogs (`Sources/<Module>/<Module>.docc`) and of `Docs` that say
+    /// `<!-- examples in tests -->`.
+    static let articles: [String] = {
+        let files = FileManager.default
+        var paths = ((try? files.contentsOfDirectory(atPath: root.appendingPathComponent("Docs").path)) ?? [])
+            .filter { $0.hasSuffix(".md") }.map { "Docs/" + $0 }
+        for module in (try? files.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)) ?? [] {
+            let catalog = "Sources/\(module)/\(module).docc"
+            paths += ((try? files.contentsOfDirectory(atPath: root.appendingPathComponent(catalog).path)) ?? [])
+                .filter { $0.hasSuffix(".md") }.map { catalog + "/" + $0 }
+        }
+        return paths.sorted().filter { path in
+            let text = (try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)) ?? ""
+            return text.components(separatedBy: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == inTests }
+        }
+    }()
+
+    /// The line that says an article's examples run in tests.
+    static let inTests = "<!-- examples in tests -->"
 
     /// Where the examples are compiled.
-    static let testFolders = ["Tests/CombineEraTests", "Tests/ComposableArchitectureTests"]
+    static let testFolders = ["Tests/CombineEraTests", "Tests/ComposableArchitectureTests", "Tests/StreamsTests"]
+
+    @Test func theGuidesThatWalkThroughAFeatureRunInTests() {
+        #expect(Set(GuideSnippetTests.articles).isSuperset(of: [
+            "Sources/ComposableArchitecture/ComposableArchitecture.docc/FromTheEpisodes.md",
+            "Sources/ComposableArchitecture/ComposableArchitecture.docc/StoreLoop.md",
+            "Sources/StreamsTesting/StreamsTesting.docc/Testing.md",
+        ]))
+    }
 
     @Test(arguments: articles)
     func everySwiftBlockIsInATest(_ article: String) throws {
@@ -69,7 +93,8 @@ struct GuideSnippetTests {
         for folder in GuideSnippetTests.testFolders {
             let url = GuideSnippetTests.root.appendingPathComponent(folder)
             guard let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) else { continue }
-            for case let file as URL in enumerator where file.pathExtension == "swift" {
+            for case let file as URL in enumerator
+            where file.pathExtension == "swift" && !file.lastPathComponent.hasSuffix(".generated.swift") {
                 files.append(try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n"))
             }
         }

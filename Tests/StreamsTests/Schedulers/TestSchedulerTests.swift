@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Streams
 import StreamsTesting
+import Synchronization
 import Testing
 
 @Suite("TestScheduler")
@@ -122,13 +123,110 @@ struct TestSchedulerTests {
         #expect(scheduler.now == start.advanced(by: 11))
     }
 
-    @Test func advancingBackwardsStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
-            let scheduler = DispatchQueue.test
-            let start = scheduler.now
-            scheduler.advance(by: .seconds(2))
-            scheduler.advance(to: start.advanced(by: .seconds(1)))
+    @Test func advancingToATimeAlreadyPassedDoesNothing() {
+        // As combine-schedulers: no trap, no work, and the clock stays.
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let log = Log()
+        scheduler.advance(by: .seconds(2))
+        scheduler.schedule(after: start.advanced(by: .seconds(1))) { log.append("past") }
+        scheduler.advance(to: start.advanced(by: .seconds(1)))
+        #expect(log.entries.isEmpty)
+        #expect(scheduler.now == start.advanced(by: .seconds(2)))
+    }
+
+    @Test func workScheduledForATimeAlreadyPassedRunsAtTheCurrentTime() {
+        // The clock never moves backwards (combine-schedulers' moves back to the work's time).
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let log = Log()
+        scheduler.advance(by: .seconds(2))
+        scheduler.schedule(after: start.advanced(by: .seconds(1))) {
+            log.append("\(start.distance(to: scheduler.now).magnitude / 1_000_000_000)")
         }
+        scheduler.advance()
+        #expect(log.entries == ["2"])
+    }
+
+    @Test func runLoopAndOperationQueueTestSchedulersStartAtTheUnixEpoch() {
+        // As combine-schedulers'.
+        #expect(RunLoop.test.now.date == Date(timeIntervalSince1970: 0))
+        #expect(OperationQueue.test.now.date == Date(timeIntervalSince1970: 0))
+    }
+
+    // MARK: Async: sleep, timer, and the async advance
+
+    @Test(.timeLimit(.minutes(2))) func aTaskSleepingOnTheSchedulerWakesWhenTheTestAdvancesIt() async throws {
+        // The package's own test shape, 100 times in a row: start a task that sleeps on the
+        // scheduler, `await scheduler.advance(by:)`, and the task has finished.
+        for _ in 0..<100 {
+            let scheduler = DispatchQueue.test
+            let woke = Mutex(false)
+            let task = Task {
+                try await scheduler.sleep(for: .seconds(1))
+                woke.withLock { $0 = true }
+            }
+            await scheduler.advance(by: .seconds(1))
+            #expect(woke.withLock { $0 })
+            try await task.value
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aTaskSleepingTwiceWakesTwiceWithinOneAdvance() async throws {
+        let scheduler = DispatchQueue.test
+        let log = Log()
+        let task = Task {
+            try await scheduler.sleep(for: .seconds(1))
+            log.append("1")
+            try await scheduler.sleep(for: .seconds(1))
+            log.append("2")
+        }
+        await scheduler.advance(by: .milliseconds(1_500))
+        #expect(log.entries == ["1"])
+        await scheduler.advance(by: .milliseconds(500))
+        #expect(log.entries == ["1", "2"])
+        try await task.value
+    }
+
+    @Test(.timeLimit(.minutes(1))) func sleepEndsWithCancellationErrorWhenTheTaskIsCancelled() async {
+        let scheduler = DispatchQueue.test
+        let task = Task { try await scheduler.sleep(for: .seconds(10)) }
+        await scheduler.advance(by: .seconds(1))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func timerTicksWithTheSchedulersTimeAndStopsWithTheIteration() async {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let task = Task {
+            var ticks: [Int] = []
+            for await tick in scheduler.timer(interval: .seconds(2)) {
+                ticks.append(Int(start.distance(to: tick).magnitude / 1_000_000_000))
+                if ticks.count == 3 { break }
+            }
+            return ticks
+        }
+        await scheduler.advance(by: .seconds(7))
+        #expect(await task.value == [2, 4, 6])
+        await scheduler.advance()
+        #expect(scheduler.pendingCount == 0)  // the repeating schedule is cancelled with the iteration
+    }
+
+    @Test(.timeLimit(.minutes(1))) func asyncRunRunsWhatTasksScheduleToo() async throws {
+        let scheduler = DispatchQueue.test
+        let log = Log()
+        let task = Task {
+            try await scheduler.sleep(for: .seconds(5))
+            log.append("a")
+            try await scheduler.sleep(for: .seconds(5))
+            log.append("b")
+        }
+        await scheduler.run()
+        #expect(log.entries == ["a", "b"])
+        #expect(scheduler.now == DispatchQueue.test.now.advanced(by: .seconds(10)))
+        try await task.value
     }
 
     @Test func dropsInWhereADispatchQueueSchedulerIsExpected() {
@@ -202,7 +300,7 @@ struct TestSchedulerTests {
         #expect(log.entries == ["start", "task now"])
         #expect(scheduler.now == start.advanced(by: .seconds(1)))
         #expect(scheduler.pendingCount == 1)
-        scheduler.advance(by: .seconds(1))
+        await scheduler.advance(by: .seconds(1))
         #expect(log.entries == ["start", "task now", "task+1s"])
     }
 
@@ -230,7 +328,7 @@ struct TestSchedulerTests {
         // Already true: nothing runs.
         await scheduler.advance(until: { true })
         #expect(scheduler.pendingCount == 1)
-        scheduler.advance()
+        await scheduler.advance()
         #expect(log.entries == ["a", "b"])
     }
 
@@ -245,7 +343,7 @@ struct TestSchedulerTests {
         }
         await scheduler.advance(until: { scheduler.pendingCount == 1 })
         #expect(log.entries.isEmpty)
-        scheduler.advance(by: .seconds(2))
+        await scheduler.advance(by: .seconds(2))
         #expect(log.entries == ["2s"])
         #expect(scheduler.now == start.advanced(by: .seconds(2)))
         await task.value
