@@ -21,7 +21,7 @@ extension TestScheduler {
     ///     .receive(on: scheduler)
     ///     .sink { output.append($0) }
     /// continuation.yield("hello")
-    /// scheduler.advance()                                      // output == [] (most of the time)
+    /// await scheduler.advance()                                // output may still be []
     /// await scheduler.advance(until: { output == ["hello"] })  // output == ["hello"]
     /// ```
     ///

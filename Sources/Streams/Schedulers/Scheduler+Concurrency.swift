@@ -10,6 +10,7 @@ extension Scheduler where SchedulerTimeType: SendableMetatype {
     /// moves the clock past it (`await scheduler.advance(by:)`), not in real time. Cancelling the
     /// task ends the wait at once, with `CancellationError`.
     ///
+    /// <!-- example file-scope -->
     /// ```swift
     /// func autosave(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType>) async throws {
     ///     try await scheduler.sleep(for: .seconds(5))

@@ -1214,11 +1214,9 @@ struct AsyncMainDemo {
 }
 
 // Sources/Streams/Schedulers/Scheduler+Concurrency.swift, example 1
-@MainActor private func example_Streams_Schedulers_Scheduler_Concurrency_1() async throws {
-    func autosave(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType>) async throws {
-        try await scheduler.sleep(for: .seconds(5))
-        print("saved")
-    }
+func autosave(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType>) async throws {
+    try await scheduler.sleep(for: .seconds(5))
+    print("saved")
 }
 
 // Sources/Streams/Schedulers/Scheduler+Concurrency.swift, example 2
@@ -2662,7 +2660,7 @@ struct ExampleSuite_example_StreamsTesting_StreamsTesting_StreamsTesting_1 {
         .receive(on: scheduler)
         .sink { output.append($0) }
     continuation.yield("hello")
-    scheduler.advance()                                      // output == [] (most of the time)
+    await scheduler.advance()                                // output may still be []
     await scheduler.advance(until: { output == ["hello"] })  // output == ["hello"]
     func readTheExamplesNames() { _ = scheduler; _ = output; _ = answers; _ = continuation; _ = c }
 }
@@ -2946,7 +2944,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Reducing/Publishers.Reduce.swift"#, fnv1a: 0x76308d9b2926f757),
     (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0xcb4a0a899f9a8d3f),
     (file: #"Sources/Streams/Schedulers/ImmediateScheduler.swift"#, fnv1a: 0xcc7c1aac22847b18),
-    (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0x0eb90223bb950efc),
+    (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0x4312d8b47e76c3d4),
     (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0xfc29f3c1af2916e3),
     (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0xa574ac42e14b3dd8),
     (file: #"Sources/Streams/Schedulers/Scheduler.swift"#, fnv1a: 0x8a520293402e3b9f),
@@ -3080,7 +3078,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0xf56e6b5c32083fde),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x885be2a9e2bfc513),
     (file: #"Sources/StreamsTesting/TestPublisher.swift"#, fnv1a: 0x9ecc6c5dc4a4c6f2),
-    (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x770b684db5c5c494),
+    (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x5d517d98f204b375),
     (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x0947d2098f9ac1d4),
     (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x1f0d0a3103315591),
     (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0xc54effc454394c7c),
