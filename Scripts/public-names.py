@@ -28,7 +28,8 @@ Allow-lists (one name a line; `#` starts a comment):
                                         it the names of Apple's Combine that OpenCombine lacks.
   Scripts/public-names/additions.txt    the names we add, each with the reason it is kept.
 
-Scanned: the library modules (Sources/Streams, Sources/StreamsFoundation, Sources/StreamsTesting).
+Scanned: the library modules (Sources/Streams, StreamsFoundation, StreamsTesting,
+ComposableArchitecture, ComposableArchitectureTesting).
 In scope: members of `Publishers`, `Subscribers`, `Subscriptions`, of Combine's top-level types and
 protocols, and of every type the module extends but does not declare (the standard library's and
 Foundation's). Members of our own top-level types (`AnyScheduler`, `SchedulerTimer`...) are ours.
