@@ -1,7 +1,7 @@
 import Streams
 
 extension Effect {
-    /// Makes this effect cancellable with ``cancel(id:)``: any number of running effects may share
+    /// Makes this effect cancellable with ``cancel(id:)-(ID)``: any number of running effects may share
     /// `id`, and cancelling it cancels them all.
     ///
     /// An identifier is keyed by its type and its value (`1 as Int` and `"1"` differ), and it

@@ -81,7 +81,7 @@ extension Effect {
     /// starting it cancels the effects already running under `id`, so it replaces them.
     ///
     /// The same as `Effect { ... }.cancellable(id: id, cancelInFlight: true)`; cancel it with
-    /// ``cancel(_:)`` (or ``cancel(id:)``).
+    /// ``cancel(_:)-(ID)`` (or ``cancel(id:)-(ID)``).
     ///
     /// <!-- example context: redUxFeatureCases -->
     /// ```swift
@@ -200,7 +200,7 @@ extension Effect {
         self = Effect(operation: operation, fileID: fileID, line: line).cancellable(id: id, cancelInFlight: true)
     }
 
-    /// An effect that cancels the effects running under `id`: ``cancel(id:)``, spelled as RedUx
+    /// An effect that cancels the effects running under `id`: ``cancel(id:)-(ID)``, spelled as RedUx
     /// spells it.
     ///
     /// <!-- example context: redUxFeatureCases -->

@@ -3,17 +3,20 @@
 ///
 /// It keeps the elements in order, as an array does, and an index of where each id is. Reading
 /// or writing an element by position is O(1), as is finding one by id (``subscript(id:)``,
-/// ``index(id:)``); appending is amortized O(1); inserting or removing in the middle is O(n),
-/// as it is for an array (the positions after it move).
-///
-/// Every id appears once: adding an element whose id is already there stops the program with a
-/// message naming the id, and so does changing an element's id through the position subscript
-/// (an element keeps its id for life; remove it and add another instead).
+/// ``index(id:)``, ``contains(id:)``); appending is amortized O(1); inserting or removing in the
+/// middle is O(n), as it is for an array (the positions after it move).
 ///
 /// ```swift
+/// struct Todo: Identifiable, Equatable {
+///     var id: Int
+///     var title = ""
+///     var isDone = false
+/// }
+///
 /// var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1, title: "Milk"), Todo(id: 2, title: "Eggs")]
-/// todos[id: 2]?.isDone = true          // by id
+/// todos[id: 2]?.isDone = true           // by id
 /// todos[0].title = "Oat milk"           // by position
+/// todos.append(Todo(id: 2))             // (inserted: false, index: 1): id 2 is there already
 /// todos[id: 1] = nil                    // removes the element with id 1
 /// print(todos.ids)                      // [2]
 /// ```
@@ -21,51 +24,134 @@
 /// With `Reducer.forEach(state:action:environment:)` over an identified array, a reducer of one
 /// element runs on the element whose id an action carries; with
 /// ``Store/scope(id:state:action:fileID:line:)`` a view gets a store of one element.
+///
+/// ## The same as swift-identified-collections
+///
+/// This type stands in for `IdentifiedArray` of pointfreeco's swift-identified-collections 1.1.1,
+/// so that code written for it compiles and behaves the same; that package's own tests pass
+/// against it (`IdentifiedArrayPackageTests`). Every id appears once, and an operation that meets
+/// an id already there does what the package does instead of stopping the program:
+///
+/// - ``append(_:)`` and ``insert(_:at:)`` return `(inserted: Bool, index: Int)` and leave the
+///   array as it is for an id already there; ``append(contentsOf:)`` skips such elements.
+/// - Setting an element through the position subscript with another id replaces the element
+///   there (its old id goes). If the new id belongs to another element, that element is replaced
+///   and the one that was at the position moves to its place.
+/// - ``updateOrAppend(_:)`` and ``updateOrInsert(_:at:)`` replace an element with the same id;
+///   ``update(_:at:)`` replaces the element at a position by one with the same id.
+/// - As a `RangeReplaceableCollection` (when the elements are `Identifiable`), an element
+///   replacing a range whose id is already outside the range replaces that element where it is.
+/// - Decoding data with a duplicate id throws `DecodingError.dataCorrupted` with the package's
+///   message, "Duplicate element at offset 1".
+///
+/// It also has the package's initializers (``init(uniqueElements:id:)``,
+/// ``init(uncheckedUniqueElements:id:)``, ``init(_:id:uniquingIDsWith:)`` and their forms for
+/// `Identifiable` elements), ``remove(_:)``, ``remove(id:)``, ``move(fromOffsets:toOffset:)``,
+/// ``remove(atOffsets:)``, ``ids`` and ``elements``, sorting, shuffling, reversing and
+/// partitioning in place, ``filter(_:)`` returning an identified array, `Equatable`, `Hashable`,
+/// `Codable`, the descriptions, a mirror of the elements, and the ``IdentifiedArrayOf`` alias.
+///
+/// What stops the program where the package's does, with a message naming the ids involved:
+/// ``init(uniqueElements:id:)`` (and an array literal) with a duplicate id, changing an element's
+/// id in place through either subscript, setting ``subscript(id:)`` to an element with another
+/// id, and ``update(_:at:)`` with another id.
+///
+/// ## Deliberate differences
+///
+/// - ``ids`` is an `[ID]` (the package's is an `OrderedSet<ID>`): reading it is O(1) as there,
+///   but `ids.contains(_:)` is O(n); ask ``contains(id:)`` or ``index(id:)`` instead.
+/// - The key path that identifies elements is `KeyPath<Element, ID> & Sendable`, so that the
+///   array's `Sendable` conformance is checked by the compiler (the package's is unchecked). A key
+///   path literal such as `\.name` is `Sendable`.
+/// - ``init(uncheckedUniqueElements:id:)`` checks in every build and stops at a duplicate id,
+///   naming it: building the index finds it at no extra cost (the package checks in debug builds
+///   only and otherwise returns a corrupt array).
+/// - ``init(_:id:uniquingIDsWith:)`` stops the program if the closure returns an element with
+///   another id (the package would file it under the old id).
+/// - ``move(fromOffsets:toOffset:)`` and ``remove(atOffsets:)`` take any sequence of offsets
+///   (a `Foundation.IndexSet`, an array, a range), so `IdentifiedArray` needs no Foundation.
+/// - `init(_:)` and `init(_:id:)`, which the package deprecates in favour of
+///   ``init(uniqueElements:id:)``, are not deprecated here; they mean the same.
+/// - ``contains(id:)`` is added, and ``withContiguousMutableStorageIfAvailable(_:)`` hands out
+///   the elements' storage (so the standard library's algorithms run on it directly), checking
+///   the ids afterwards.
+/// - The package's underscored `_IdentifiedCollection` protocols are not provided.
 public struct IdentifiedArray<ID: Hashable, Element> {
     /// The key path of an element's id.
     public let id: KeyPath<Element, ID> & Sendable
     /// The elements, in order.
-    @usableFromInline var elements: [Element]
-    /// Where each id is in `elements`.
-    @usableFromInline var positions: [ID: Int]
+    @usableFromInline var _elements: [Element]
+    /// The elements' ids, in the same order: `_ids[i]` is `_elements[i]`'s id.
+    @usableFromInline var _ids: [ID]
+    /// Where each id is: `_positions[_ids[i]] == i`, and nothing else is in it.
+    @usableFromInline var _positions: [ID: Int]
 
     /// An empty collection whose elements are identified by `id`.
+    ///
+    /// - Parameter id: The key path of an element's id.
+    /// - Complexity: O(1).
     public init(id: KeyPath<Element, ID> & Sendable) {
         self.id = id
-        elements = []
-        positions = [:]
+        _elements = []
+        _ids = []
+        _positions = [:]
     }
 
-    /// The elements of `elements`, in order, identified by `id`.
+    /// The elements, in order, as an array.
     ///
-    /// Two elements with the same id stop the program with a message naming the id.
-    public init<S: Sequence>(_ elements: S, id: KeyPath<Element, ID> & Sendable) where S.Element == Element {
-        self.init(id: id)
-        for element in elements { append(element) }
-    }
+    /// - Complexity: O(1).
+    @inlinable
+    public var elements: [Element] { _elements }
 
     /// The ids of the elements, in order.
-    public var ids: [ID] {
-        elements.map { $0[keyPath: id] }
-    }
+    ///
+    /// - Complexity: O(1) (the array is kept up to date, not built on each read).
+    @inlinable
+    public var ids: [ID] { _ids }
 
-    /// The position of the element with `id`, or `nil` if there is none. O(1).
+    /// The position of the element with `id`, or `nil` if there is none.
+    ///
+    /// ```swift
+    /// let todos: IdentifiedArrayOf<Todo> = [Todo(id: 42), Todo(id: 7)]
+    /// let seven = todos.index(id: 7)   // 1
+    /// let eight = todos.index(id: 8)   // nil
+    /// ```
+    ///
+    /// - Parameter id: The id to look for.
+    /// - Returns: The index of the element with `id`, or `nil`.
+    /// - Complexity: O(1) on average, if `ID` hashes well.
     @inlinable
     public func index(id: ID) -> Int? {
-        positions[id]
+        _positions[id]
     }
 
-    /// Whether an element has `id`. O(1).
+    /// Whether an element has `id`.
+    ///
+    /// - Parameter id: The id to look for.
+    /// - Returns: `true` if an element has `id`.
+    /// - Complexity: O(1) on average, if `ID` hashes well.
     @inlinable
     public func contains(id: ID) -> Bool {
-        positions[id] != nil
+        _positions[id] != nil
     }
 
-    /// The element with `id`, or `nil` if there is none. O(1).
+    /// Whether an element has the same id as `element`, as the package's `contains(_:)`: the
+    /// elements are not compared, only their ids.
     ///
-    /// Setting a value replaces the element with that id, or appends the value if there is none;
-    /// setting `nil` removes the element. The value set must have the id it is set for (checked:
-    /// a different id stops the program).
+    /// - Parameter element: The element whose id to look for.
+    /// - Returns: `true` if an element has `element`'s id.
+    /// - Complexity: O(1) on average, if `ID` hashes well.
+    @inlinable
+    public func contains(_ element: Element) -> Bool {
+        _positions[element[keyPath: id]] != nil
+    }
+
+    /// The element with `id`, or `nil` if there is none.
+    ///
+    /// Setting a value replaces the element with that id where it is, or appends the value if
+    /// there is none; setting `nil` removes the element. The value set must have the id it is set
+    /// for, and a change made through the subscript must keep it: another id stops the program
+    /// with a message naming both (as the package's subscript stops it).
     ///
     /// <!-- example context: todos -->
     /// ```swift
@@ -73,17 +159,23 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     /// todos[id: 3] = Todo(id: 3)      // appends it
     /// todos[id: 3] = nil              // removes it
     /// ```
+    ///
+    /// - Parameter id: The id of the element.
+    /// - Returns: The element with `id`, or `nil`.
+    /// - Complexity: Reading and changing are O(1) on average, if `ID` hashes well; appending is
+    ///   amortized O(1); removing is O(n).
     public subscript(id id: ID) -> Element? {
         get {
-            positions[id].map { elements[$0] }
+            _positions[id].map { _elements[$0] }
         }
         _modify {
-            if let position = positions[id] {
-                var element: Element? = elements[position]
+            if let position = _positions[id] {
+                var element: Element? = _elements[position]
                 yield &element
                 if let element {
-                    precondition(element[keyPath: self.id] == id, mismatchMessage(set: element[keyPath: self.id], for: id))
-                    elements[position] = element
+                    let newID = element[keyPath: self.id]
+                    if newID != id { preconditionFailure(mismatchMessage(set: newID, for: id)) }
+                    _elements[position] = element
                 } else {
                     remove(at: position)
                 }
@@ -91,87 +183,93 @@ public struct IdentifiedArray<ID: Hashable, Element> {
                 var element: Element? = nil
                 yield &element
                 if let element {
-                    precondition(element[keyPath: self.id] == id, mismatchMessage(set: element[keyPath: self.id], for: id))
-                    append(element)
+                    let newID = element[keyPath: self.id]
+                    if newID != id { preconditionFailure(mismatchMessage(set: newID, for: id)) }
+                    appendNew(element, id: id)
                 }
             }
         }
     }
+}
 
-    /// Adds `element` at the end. Amortized O(1).
-    ///
-    /// An element whose id is already in the collection stops the program with a message naming
-    /// the id.
-    public mutating func append(_ element: Element) {
-        let elementID = element[keyPath: id]
-        if let message = duplicateMessage(elementID) { preconditionFailure(message) }
-        positions[elementID] = elements.count
-        elements.append(element)
+// The key path is `Sendable`, so the compiler checks this conformance.
+extension IdentifiedArray: Sendable where Element: Sendable, ID: Sendable {}
+
+/// An ``IdentifiedArray`` of `Identifiable` elements, identified by their `id`.
+///
+/// ```swift
+/// let todos: IdentifiedArrayOf<Todo> = []
+/// ```
+public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Element.ID, Element>
+
+// MARK: - Keeping the ids and positions in step
+
+extension IdentifiedArray {
+    /// Appends `element`, whose id is `elementID` and is not in the array.
+    @usableFromInline
+    mutating func appendNew(_ element: Element, id elementID: ID) {
+        _positions[elementID] = _elements.count
+        _elements.append(element)
+        _ids.append(elementID)
     }
 
-    /// Adds the elements of `newElements` at the end, in order.
-    ///
-    /// An element whose id is already in the collection stops the program with a message naming
-    /// the id.
-    public mutating func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
-        for element in newElements { append(element) }
-    }
-
-    /// Inserts `element` at `position` (which may be `endIndex`). O(n).
-    ///
-    /// An element whose id is already in the collection stops the program with a message naming
-    /// the id.
-    public mutating func insert(_ element: Element, at position: Int) {
-        let elementID = element[keyPath: id]
-        if let message = duplicateMessage(elementID) { preconditionFailure(message) }
-        precondition(position >= 0 && position <= elements.count,
-                     "IdentifiedArray.insert(_:at:): position \(position) is out of bounds 0...\(elements.count)")
-        elements.insert(element, at: position)
+    /// Inserts `element`, whose id is `elementID` and is not in the array, at `position`.
+    mutating func insertNew(_ element: Element, id elementID: ID, at position: Int) {
+        precondition(position >= 0 && position <= _elements.count,
+                     "IdentifiedArray: insertion index \(position) is out of bounds 0...\(_elements.count)")
+        if position == _elements.count { return appendNew(element, id: elementID) }
+        _elements.insert(element, at: position)
+        _ids.insert(elementID, at: position)
         reindex(from: position)
     }
 
-    /// Removes and returns the element with `id`, or returns `nil` if there is none. O(n).
-    @discardableResult
-    public mutating func remove(id: ID) -> Element? {
-        guard let position = positions[id] else { return nil }
-        return remove(at: position)
+    /// Records where the ids in `range` are.
+    mutating func reindex(_ range: Range<Int>) {
+        for position in range { _positions[_ids[position]] = position }
     }
 
-    /// Removes and returns the element at `position`. O(n).
-    @discardableResult
-    public mutating func remove(at position: Int) -> Element {
-        let element = elements.remove(at: position)
-        positions[element[keyPath: id]] = nil
-        reindex(from: position)
-        return element
-    }
-
-    /// Removes the elements for which `shouldBeRemoved` returns `true`, keeping the others in
-    /// order. O(n).
-    public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-        try elements.removeAll(where: shouldBeRemoved)
-        positions.removeAll(keepingCapacity: true)
-        reindex(from: 0)
-    }
-
-    /// Removes every element.
-    public mutating func removeAll() {
-        elements.removeAll()
-        positions.removeAll()
-    }
-
-    /// Records the positions of the elements from `start` on.
+    /// Records where the ids from `start` on are.
     mutating func reindex(from start: Int) {
-        for position in start..<elements.count {
-            positions[elements[position][keyPath: id]] = position
+        reindex(start..<_ids.count)
+    }
+
+    /// Reads the ids from the elements again and records where they are, after the elements
+    /// were reordered (not changed).
+    mutating func reindexAfterReordering() {
+        for position in _elements.indices {
+            let elementID = _elements[position][keyPath: id]
+            _ids[position] = elementID
+            _positions[elementID] = position
         }
     }
 
-    /// The message for adding an element with `elementID` when one is there already; `nil` when
-    /// the id is new.
-    func duplicateMessage(_ elementID: ID) -> String? {
-        guard let position = positions[elementID] else { return nil }
-        return "IdentifiedArray: duplicate id \(describeID(elementID)): the element at index \(position) already has it; "
+    /// Removes the elements at the offsets for which `isRemoved` is `true` (it has one entry per
+    /// element), keeping the others in order.
+    mutating func removeElements(at isRemoved: [Bool]) {
+        guard let first = isRemoved.firstIndex(of: true) else { return }
+        var kept = first
+        for position in first..<_elements.count {
+            if isRemoved[position] {
+                _positions[_ids[position]] = nil
+            } else {
+                _elements.swapAt(kept, position)
+                _ids.swapAt(kept, position)
+                _positions[_ids[kept]] = kept
+                kept += 1
+            }
+        }
+        _elements.removeSubrange(kept...)
+        _ids.removeSubrange(kept...)
+    }
+}
+
+// MARK: - Messages
+
+extension IdentifiedArray {
+    /// The message for an element with `elementID` among elements that must have unique ids,
+    /// when the element at `position` has it already.
+    func duplicateMessage(_ elementID: ID, at position: Int) -> String {
+        "IdentifiedArray: duplicate id \(describeID(elementID)): the element at index \(position) already has it; "
             + "every element's id must be unique"
     }
 
@@ -181,153 +279,16 @@ public struct IdentifiedArray<ID: Hashable, Element> {
             + "an element's id cannot change (remove it and add the new one)"
     }
 
-    /// The message for changing, through the position subscript, the id of the element at
-    /// `position` from `oldID` to `newID`.
+    /// The message for changing, in place through the position subscript, the id of the element
+    /// at `position` from `oldID` to `newID`.
     @usableFromInline
     func changedIDMessage(at position: Int, from oldID: ID, to newID: ID) -> String {
         "IdentifiedArray: the element at index \(position) changed its id from \(describeID(oldID)) to "
-            + "\(describeID(newID)); an element's id cannot change (remove it and add the new one)"
+            + "\(describeID(newID)); an element's id cannot change in place (assign a new element to replace it)"
     }
 }
 
 /// An id as a message shows it: in backquotes.
-private func describeID<ID>(_ id: ID) -> String {
+func describeID<ID>(_ id: ID) -> String {
     "`\(String(describing: id))`"
-}
-
-/// An ``IdentifiedArray`` of `Identifiable` elements, identified by their `id`.
-public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Element.ID, Element>
-
-extension IdentifiedArray where Element: Identifiable, ID == Element.ID {
-    /// An empty collection of `Identifiable` elements.
-    public init() {
-        self.init(id: \Element.id)
-    }
-
-    /// The elements of `elements`, in order, identified by their `id`.
-    ///
-    /// Two elements with the same id stop the program with a message naming the id.
-    public init<S: Sequence>(_ elements: S) where S.Element == Element {
-        self.init(elements, id: \Element.id)
-    }
-}
-
-extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable, ID == Element.ID {
-    /// The listed elements, in order, identified by their `id`.
-    ///
-    /// Two elements with the same id stop the program with a message naming the id.
-    public init(arrayLiteral elements: Element...) {
-        self.init(elements)
-    }
-}
-
-extension IdentifiedArray: RandomAccessCollection, MutableCollection {
-    /// The position of the first element (0).
-    @inlinable
-    public var startIndex: Int { 0 }
-
-    /// The position after the last element (the count).
-    @inlinable
-    public var endIndex: Int { elements.count }
-
-    /// The number of elements.
-    @inlinable
-    public var count: Int { elements.count }
-
-    /// The element at `position`. O(1).
-    ///
-    /// An element set or changed here must keep its id: a change of id stops the program with a
-    /// message naming both ids (use ``remove(at:)`` and ``insert(_:at:)`` to replace an element
-    /// by another).
-    @inlinable
-    public subscript(position: Int) -> Element {
-        get {
-            elements[position]
-        }
-        _modify {
-            let oldID = elements[position][keyPath: id]
-            yield &elements[position]
-            let newID = elements[position][keyPath: id]
-            if newID != oldID { preconditionFailure(changedIDMessage(at: position, from: oldID, to: newID)) }
-        }
-    }
-
-    /// Swaps the elements at `i` and `j` (with their ids): what `reverse` and `shuffle` use, so
-    /// they work on an identified array.
-    public mutating func swapAt(_ i: Int, _ j: Int) {
-        guard i != j else { return }
-        elements.swapAt(i, j)
-        positions[elements[i][keyPath: id]] = i
-        positions[elements[j][keyPath: id]] = j
-    }
-
-    /// Calls `body` with the elements' storage, then indexes the elements again: what `sort` and
-    /// `partition` use, so they work on an identified array. O(n) on top of `body`.
-    ///
-    /// `body` may reorder the elements but not change their ids: afterwards the ids must be the
-    /// ones that were there before (checked: another id stops the program with a message naming it).
-    public mutating func withContiguousMutableStorageIfAvailable<R>(
-        _ body: (inout UnsafeMutableBufferPointer<Element>) throws -> R
-    ) rethrows -> R? {
-        let before = positions
-        defer {
-            positions.removeAll(keepingCapacity: true)
-            for (position, element) in elements.enumerated() {
-                let elementID = element[keyPath: id]
-                if before[elementID] == nil || positions[elementID] != nil {
-                    preconditionFailure("IdentifiedArray: reordering the elements changed the id at index \(position) "
-                        + "to \(describeID(elementID)); an element's id cannot change")
-                }
-                positions[elementID] = position
-            }
-        }
-        return try elements.withContiguousMutableStorageIfAvailable(body)
-    }
-}
-
-extension IdentifiedArray: Equatable where Element: Equatable {
-    /// Whether both hold equal elements in the same order.
-    public static func == (lhs: IdentifiedArray, rhs: IdentifiedArray) -> Bool {
-        lhs.elements == rhs.elements
-    }
-}
-
-extension IdentifiedArray: Hashable where Element: Hashable {
-    /// Hashes the elements, in order.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(elements)
-    }
-}
-
-extension IdentifiedArray: Sendable where Element: Sendable, ID: Sendable {}
-
-extension IdentifiedArray: Encodable where Element: Encodable {
-    /// Encodes the elements as an array, in order.
-    public func encode(to encoder: any Encoder) throws {
-        try elements.encode(to: encoder)
-    }
-}
-
-extension IdentifiedArray: Decodable where Element: Decodable & Identifiable, ID == Element.ID {
-    /// Decodes an array of elements, identified by their `id`.
-    ///
-    /// Two elements with the same id are a decoding error (`DecodingError.dataCorrupted`) naming
-    /// the id, not a crash: the data is at fault, not the program.
-    public init(from decoder: any Decoder) throws {
-        let elements = try [Element](from: decoder)
-        self.init()
-        for element in elements {
-            if let message = duplicateMessage(element.id) {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: message))
-            }
-            append(element)
-        }
-    }
-}
-
-extension IdentifiedArray: CustomStringConvertible {
-    /// The elements, as an array shows them.
-    public var description: String {
-        elements.description
-    }
 }

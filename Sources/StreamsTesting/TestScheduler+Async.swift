@@ -6,7 +6,9 @@ extension TestScheduler {
     /// schedule while it waits — until `condition` holds, waiting at most `timeout` (real time)
     /// for that work to be scheduled.
     ///
-    /// A synchronous ``advance(by:)`` runs what is scheduled when it is called. Work that a
+    /// A synchronous ``advance(by:)`` runs what is scheduled when it is called; its `async` twin
+    /// also gives ready tasks a few turns, which is enough for a task that only sleeps on the
+    /// scheduler, but not a promise for one that waits on anything else. Work that a
     /// `Task` hands to the scheduler once it has had a turn — the result of an `async` call
     /// delivered with `receive(on: scheduler)`, an effect made with `.task { }` and debounced
     /// on the scheduler — is scheduled at a moment the test cannot see, so the test says what
@@ -21,7 +23,6 @@ extension TestScheduler {
     ///     .receive(on: scheduler)
     ///     .sink { output.append($0) }
     /// continuation.yield("hello")
-    /// await scheduler.advance()                                // output may still be []
     /// await scheduler.advance(until: { output == ["hello"] })  // output == ["hello"]
     /// ```
     ///
@@ -99,14 +100,16 @@ extension TestScheduler {
 
     /// Moves the clock forward by `stride`, running everything due on the way, in order, and
     /// giving the tasks that wait on this scheduler their turn before each piece of work and
-    /// after the last: a task that sleeps on the scheduler (``Streams/Scheduler/sleep(for:tolerance:options:)``)
+    /// after the last: a task that sleeps on the scheduler (`Scheduler.sleep(for:)`)
     /// wakes, runs on, and may sleep again within the same advance.
     ///
-    /// The `async` twin of ``advance(by:)``, which Swift picks with `await`. Tasks get their turn
-    /// by letting the cooperative thread pool run what is ready (a number of low-priority
-    /// yields), as combine-schedulers' scheduler does; a task that is slower than that (blocked
-    /// on something else) is not waited for: use ``advance(by:until:timeout:isolation:sourceLocation:)``
-    /// to wait for a condition.
+    /// The `async` twin of ``advance(by:)``, which Swift picks with `await`. The work runs in the
+    /// caller's isolation, and tasks get their turn by a number of yields, as combine-schedulers'
+    /// scheduler does. When the test and its tasks share an actor — a `@MainActor` test and the
+    /// `Task { }`s it starts, as in that package's tests — each yield lets the actor run what is
+    /// queued on it, in order, so the outcome does not depend on the machine's speed. A task on
+    /// another executor, or one that waits on something else, is not waited for: use
+    /// ``advance(by:until:timeout:isolation:sourceLocation:)`` to wait for a condition.
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test
@@ -147,8 +150,8 @@ extension TestScheduler {
     }
 
     /// Runs everything scheduled, as ``run()`` does, giving waiting tasks their turn before each
-    /// piece of work and after the last. Stops the program after a million pieces of work (a
-    /// repeating timer: advance by a duration instead).
+    /// piece of work and after the last. Stops the program after a hundred thousand pieces of
+    /// work (a repeating timer nobody stops: advance by a duration instead).
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test
@@ -161,8 +164,8 @@ extension TestScheduler {
         await Self.letTasksRun()
         while let work = state.takeNext(dueBy: nil) {
             count += 1
-            if count > 1_000_000 {
-                fatalError("TestScheduler.run(): over a million pieces of work; is a repeating action scheduled? Advance by a duration instead.")
+            if count > 100_000 {
+                fatalError("TestScheduler.run(): over a hundred thousand pieces of work; is a repeating action scheduled? Advance by a duration instead.")
             }
             work()
             await Self.letTasksRun()

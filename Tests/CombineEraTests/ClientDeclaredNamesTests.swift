@@ -1,7 +1,6 @@
 // A library written for Combine declares names of its own inside Combine's namespaces: Point-Free's
 // combine-schedulers and CombineExt both declare a `Publishers.Timer<Scheduler>` and
-// `Scheduler.timerPublisher(every:tolerance:options:)`, combine-schedulers an
-// `eraseToAnyScheduler()` for its own `AnyScheduler`, and many a library an
+// `Scheduler.timerPublisher(every:tolerance:options:)`, and many a library an
 // `AsyncSequence.publisher`. Copied with `import Combine` changed to `import Streams`, such code
 // must compile unchanged: Streams adds no public name to those namespaces that Combine lacks
 // (`Scripts/public-names.py` checks), so every use below refers to the client's declaration
@@ -22,16 +21,6 @@ extension Scheduler {
     ) -> Publishers.Timer<Self> {
         Publishers.Timer(every: interval, tolerance: tolerance, scheduler: self, options: options)
     }
-
-    /// The client's own type eraser, returning the client's own scheduler box.
-    func eraseToAnyScheduler() -> ClientAnyScheduler<Self> {
-        ClientAnyScheduler(base: self)
-    }
-}
-
-/// The client's own erased scheduler (combine-schedulers has an `AnyScheduler` of its own).
-struct ClientAnyScheduler<Base: Scheduler> {
-    let base: Base
 }
 
 extension Publishers {
@@ -112,10 +101,7 @@ struct ClientDeclaredNamesTests {
         #expect(streams.interval == .seconds(1))
     }
 
-    @Test func theClientsEraserAndAsyncSequenceBridgeAreUnambiguous() {
-        let queue = DispatchQueue(label: "client eraser")
-        let erased = queue.eraseToAnyScheduler()
-        #expect(erased.base === queue)
+    @Test func theClientsAsyncSequenceBridgeIsUnambiguous() {
         let stream = AsyncStream<Int> { $0.finish() }
         var received: [String] = []
         _ = stream.publisher.sink { received.append($0) }

@@ -591,21 +591,126 @@ extension FactFeature {
     }
 }
 
+// Sources/ComposableArchitecture/IdentifiedArray+Changes.swift, example 1
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_Changes_1() throws {
+    var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1), Todo(id: 2)]
+    todos.append(Todo(id: 3))   // (inserted: true, index: 2)
+    todos.append(Todo(id: 1))   // (inserted: false, index: 0); todos unchanged
+    func readTheExamplesNames() { _ = todos }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray+Changes.swift, example 2
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_Changes_2() throws {
+    var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1), Todo(id: 2)]
+    todos.remove(id: 2)   // Todo(id: 2)
+    todos.remove(id: 3)   // nil
+    func readTheExamplesNames() { _ = todos }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray+Changes.swift, example 3
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_Changes_3() throws {
+    var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1), Todo(id: 2), Todo(id: 3)]
+    todos.remove(atOffsets: [0, 2])
+    print(todos.ids)   // [2]
+    func readTheExamplesNames() { _ = todos }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray+Changes.swift, example 4
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_Changes_4() throws {
+    var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1), Todo(id: 2), Todo(id: 3)]
+    todos.move(fromOffsets: [0, 2], toOffset: 2)
+    print(todos.ids)   // [2, 1, 3]
+    func readTheExamplesNames() { _ = todos }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray+Collection.swift, example 1
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_Collection_1() throws {
+    var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1), Todo(id: 2), Todo(id: 3)]
+    todos[1] = Todo(id: 4)   // ids [1, 4, 3]
+    todos[0] = Todo(id: 3)   // ids [3, 4, 1]
+    func readTheExamplesNames() { _ = todos }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray+Collection.swift, example 2 (context todos)
+@MainActor func todosContext_example_ComposableArchitecture_IdentifiedArray_Collection_2(todos: inout IdentifiedArrayOf<Todo>) {
+    todos.sort { $0.title < $1.title }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray+Collection.swift, example 3
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_Collection_3() throws {
+    var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1), Todo(id: 2), Todo(id: 3)]
+    todos.replaceSubrange(0..<1, with: [Todo(id: 4), Todo(id: 3, title: "new")])
+    // ids [4, 2, 3]; the element with id 3 is the new one
+    func readTheExamplesNames() { _ = todos }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift, example 1
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_Initializers_1() throws {
+    struct Tag { var name: String }
+    let tags = IdentifiedArray(uniqueElements: [Tag(name: "swift"), Tag(name: "tca")], id: \.name)
+    func readTheExamplesNames() { _ = tags }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift, example 2
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_Initializers_2() throws {
+    struct Score { var player: String; var points: Int }
+    let scores = [Score(player: "a", points: 1), Score(player: "b", points: 2), Score(player: "a", points: 3)]
+    let totals = IdentifiedArray(scores, id: \.player) { total, score in
+        Score(player: total.player, points: total.points + score.points)
+    }
+    // a: 4, b: 2
+    func readTheExamplesNames() { _ = scores; _ = totals }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift, example 3
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_Initializers_3() throws {
+    let todos = IdentifiedArray(uniqueElements: [Todo(id: 1), Todo(id: 2)])
+    func readTheExamplesNames() { _ = todos }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift, example 4
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_Initializers_4() throws {
+    let latest = IdentifiedArray([Todo(id: 1, title: "a"), Todo(id: 1, title: "b")]) { _, later in later }
+    // [Todo(id: 1, title: "b")]
+    func readTheExamplesNames() { _ = latest }
+}
+
 // Sources/ComposableArchitecture/IdentifiedArray.swift, example 1
 @MainActor private func example_ComposableArchitecture_IdentifiedArray_1() throws {
+    struct Todo: Identifiable, Equatable {
+        var id: Int
+        var title = ""
+        var isDone = false
+    }
+
     var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1, title: "Milk"), Todo(id: 2, title: "Eggs")]
-    todos[id: 2]?.isDone = true          // by id
+    todos[id: 2]?.isDone = true           // by id
     todos[0].title = "Oat milk"           // by position
+    todos.append(Todo(id: 2))             // (inserted: false, index: 1): id 2 is there already
     todos[id: 1] = nil                    // removes the element with id 1
     print(todos.ids)                      // [2]
     func readTheExamplesNames() { _ = todos }
 }
 
-// Sources/ComposableArchitecture/IdentifiedArray.swift, example 2 (context todos)
-@MainActor func todosContext_example_ComposableArchitecture_IdentifiedArray_2(todos: inout IdentifiedArrayOf<Todo>) {
+// Sources/ComposableArchitecture/IdentifiedArray.swift, example 2
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_2() throws {
+    let todos: IdentifiedArrayOf<Todo> = [Todo(id: 42), Todo(id: 7)]
+    let seven = todos.index(id: 7)   // 1
+    let eight = todos.index(id: 8)   // nil
+    func readTheExamplesNames() { _ = todos; _ = seven; _ = eight }
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray.swift, example 3 (context todos)
+@MainActor func todosContext_example_ComposableArchitecture_IdentifiedArray_3(todos: inout IdentifiedArrayOf<Todo>) {
     todos[id: 2]?.isDone.toggle()   // changes the element in place
     todos[id: 3] = Todo(id: 3)      // appends it
     todos[id: 3] = nil              // removes it
+}
+
+// Sources/ComposableArchitecture/IdentifiedArray.swift, example 4
+@MainActor private func example_ComposableArchitecture_IdentifiedArray_4() throws {
+    let todos: IdentifiedArrayOf<Todo> = []
+    func readTheExamplesNames() { _ = todos }
 }
 
 // Sources/ComposableArchitecture/Reducer+Debug.swift, example 1 (context counterFeature)
@@ -722,15 +827,6 @@ extension AppAction {
     }
     #expect(reports.entries.count == 1)
     func readTheExamplesNames() { _ = reports }
-}
-
-// Sources/ComposableArchitecture/Scheduler+EraseToAnyScheduler.swift, example 1
-@MainActor private func example_ComposableArchitecture_Scheduler_EraseToAnyScheduler_1() throws {
-    struct Environment {
-        var mainQueue: AnySchedulerOf<DispatchQueue>
-    }
-    let live = Environment(mainQueue: DispatchQueue.main.eraseToAnyScheduler())
-    func readTheExamplesNames() { _ = live }
 }
 
 // Sources/ComposableArchitecture/Store+Element.swift, example 1 (context store)

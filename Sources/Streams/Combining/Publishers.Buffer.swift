@@ -65,10 +65,18 @@ extension Publisher {
     /// - Threading: values from the upstream and requests from the downstream may come on
     ///   different threads; the downstream is called by one of them at a time (S3), in a loop
     ///   rather than by recursion (S8). Nothing is called while the operator's lock is held.
-    /// - Combine compatibility: as Combine. Combine's documentation says that `.byRequest`
-    ///   "forwards the downstream's requests", but Combine asks the upstream for `.unlimited`
-    ///   at subscription, which is what makes the buffer fill; this library does the same so
-    ///   that code ported from Combine behaves the same.
+    /// - Combine compatibility: as Combine, including the order: the prefetch request, then the
+    ///   downstream's subscription. Combine's documentation says that `.byRequest` "forwards the
+    ///   downstream's requests", but Combine asks the upstream for `.unlimited` at subscription,
+    ///   which is what makes the buffer fill; this library does the same so that code ported
+    ///   from Combine behaves the same. Two differences. Right below a relay operator
+    ///   (`prefix(while:)`, `output(in:)`, `tryMap`, `removeDuplicates`, ...) over a
+    ///   synchronous upstream, the buffer fills after its downstream has its subscription, not
+    ///   before: the relay passes on a request made while its subscriber receives its
+    ///   subscription once that call has returned, so that nothing reaches the subscriber from
+    ///   another thread meanwhile (S3), where Combine passes it on at once. And Combine asks an
+    ///   upstream that has finished, or that `customError` cancelled, for the `.keepFull`
+    ///   refill; this asks it for nothing more.
     /// - Complexity: O(1) amortized per value, one lock per value in and out; memory for up to
     ///   `size` values.
     @inlinable

@@ -3,18 +3,19 @@
 extension Publisher {
     /// Drops values until a second publisher sends a value, then passes on the rest.
     ///
-    /// The operator subscribes to `publisher` (the trigger) as well as to the upstream, and asks
-    /// the trigger for one value. Until that value comes, the upstream's values are dropped.
-    /// When it comes, the trigger is cancelled and every later upstream value goes through. If
-    /// the trigger completes before sending anything, the stream ends with that completion (a
-    /// failure or `.finished`) and the upstream is cancelled.
+    /// The subscriber gets its subscription first; then the operator subscribes to `publisher`
+    /// (the trigger), asking it for one value, and to the upstream. Until the trigger's value
+    /// comes, the upstream's values are dropped. When it comes, every later upstream value goes
+    /// through; the trigger stays subscribed until the stream ends (what it sends afterwards is
+    /// ignored). If the trigger completes before sending anything, the stream ends with that
+    /// completion (a failure or `.finished`) and the upstream is cancelled.
     ///
     /// <!-- marble dropUntilOutput: $0[0].drop(untilOutputFrom: $0[1]) -->
     /// ```text
     /// upstream: -a-b-c-d-|
     /// trigger:  ----x-----
     ///           drop(untilOutputFrom: trigger)
-    /// output:   ----;c-d-|    (`;`: the trigger is cancelled after its first value)
+    /// output:   -----c-d-[;|] (`;`: the trigger, still subscribed, is cancelled at the end)
     /// ```
     ///
     /// ![Marble diagram of dropUntilOutput](marble-dropUntilOutput)
@@ -38,20 +39,22 @@ extension Publisher {
     ///   the upstream has sent its subscription is passed on when it does). A value dropped
     ///   before the trigger fires uses up the demand it was sent for, as Combine documents: it
     ///   is not asked for again. The trigger is asked for `.max(1)`. Asking for `.none` does
-    ///   nothing and is not passed on, as in Combine (S9).
-    /// - Completion: the upstream's completion as is, at any time (the trigger is then
-    ///   cancelled); the trigger's completion if it comes before its value (the upstream is
-    ///   then cancelled); after its value, the trigger's completion is ignored. What the upstream
-    ///   or the trigger sends before its subscription or after its end is ignored, and a second
-    ///   subscription is cancelled (S2).
-    /// - Cancellation: the trigger's value cancels the trigger; a cancel from downstream
-    ///   cancels both publishers.
+    ///   nothing and is not passed on (S9).
+    /// - Completion: the upstream's completion as is, at any time (the trigger, fired or not,
+    ///   is then cancelled); the trigger's completion if it comes before its value (the upstream
+    ///   is then cancelled); after its value, the trigger's completion is ignored. What the
+    ///   upstream or the trigger sends before its subscription or after its end is ignored, and
+    ///   a second subscription is cancelled (S2).
+    /// - Cancellation: a cancel from downstream cancels both publishers, the trigger also after
+    ///   its value: it stays subscribed until the stream ends.
     /// - Threading: the two publishers may send on different threads; the downstream is never
     ///   called by both at once (S3). A trigger completion that arrives while an upstream value
     ///   is being delivered on another thread is sent right after that value.
-    /// - Combine compatibility: as Combine, including the demand that dropped values use up.
-    ///   The trigger is subscribed before the upstream, so a trigger that fires at once
-    ///   (`Just`) lets every upstream value through.
+    /// - Combine compatibility: as Combine, including the order of subscriptions (the
+    ///   subscriber's, then the trigger's, then the upstream's, so a trigger that fires at once,
+    ///   `Just`, lets every upstream value through), the demand that dropped values use up, and
+    ///   the trigger kept subscribed after its value. Combine never cancels the trigger once it
+    ///   has fired, so it outlives the stream; this cancels it when the stream ends (S7).
     /// - Complexity: O(1) per value; two uncontended locks per value passed on, one per value
     ///   dropped.
     @inlinable

@@ -28,7 +28,8 @@ extension Publishers {
             self.other = other
         }
 
-        /// Subscribes `subscriber`, then the trigger, then the upstream.
+        /// Subscribes the trigger, then the upstream; `subscriber` gets its subscription when the
+        /// upstream's arrives, as in Combine.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             UntilOutputSubscription.subscribe(subscriber, to: upstream, until: other, mode: .prefix, name: "PrefixUntilOutput")

@@ -24,7 +24,19 @@ import Synchronization
 //
 // While `handingOver` the downstream's requests are added up and go to the upstream in one
 // request after it (with the operator's up-front demand), and a completion waits for the end
-// of the handover (S3). `ended` is final.
+// of the handover (S3). (Combine passes such a request on at once; holding it means that no
+// value can reach the downstream from another thread while it is still receiving its
+// subscription.) `ended` is final.
+//
+// An operator that hands the downstream its subscription before subscribing to the upstream,
+// as Combine's `dropFirst` does (``RelaySubscriber/handOverThenSubscribe(to:)``), goes
+//
+//     handingOver --downstream has it--> awaitingUpstream --upstream's subscription--> live
+//     handingOver, awaitingUpstream --cancel()--> ended
+//
+// and its requests are added up until the upstream's subscription arrives, then asked for in
+// one request with the up-front demand. An upstream subscription that arrives after a cancel
+// is cancelled.
 //
 // Locking: the lock is taken at the subscription, at the end, and by `request` and `cancel`,
 // never while calling out. A value takes no lock: one atomic load of
@@ -41,9 +53,10 @@ import Synchronization
 /// The subscription the downstream of a ``RelaySubscriber`` receives; see the comment at the
 /// top of this file.
 ///
-/// - Requests made while the downstream receives it are added up and sent to the upstream in one
-///   request right after, with the operator's `upFrontDemand` (`dropFirst(n)` asks for the `n`
-///   values it drops, as in Combine). Later requests go straight to the
+/// - Requests made while the downstream receives it (and, for an operator that hands it over
+///   first, until the upstream's subscription arrives) are added up and sent to the upstream in
+///   one request right after, with the operator's `upFrontDemand` (`dropFirst(n)` asks for the
+///   `n` values it drops, as in Combine). Later requests go straight to the
 ///   upstream while live, unless `.unlimited` was asked up front. `request(.none)` is never
 ///   passed on: it is ignored, or reported (S9) where Combine traps.
 /// - After the end, requests and cancels are swallowed; the upstream is cancelled at most once,
@@ -61,6 +74,9 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
         case awaitingSubscription
         /// The downstream is receiving this subscription; its requests are added up.
         case handingOver
+        /// The downstream has this subscription, the upstream has not sent its own yet (an
+        /// operator that hands over first); requests are added up.
+        case awaitingUpstream
         /// Values flow.
         case live
         /// Completed, failed, ended by the operator, or cancelled.
@@ -102,7 +118,7 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
         }
         lock.lock()
         switch phase {
-        case .handingOver:
+        case .handingOver, .awaitingUpstream:
             pending += demand
             lock.unlock()
         case .live:
@@ -118,7 +134,7 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
     func cancel() {
         lock.lock()
         switch phase {
-        case .handingOver, .live:
+        case .handingOver, .awaitingUpstream, .live:
             break
         case .awaitingSubscription, .ended:
             lock.unlock()
@@ -184,8 +200,23 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     final func receive(subscription upstream: any Subscription) {
         let subscription = self.subscription
         subscription.lock.lock()
-        guard case .awaitingSubscription = subscription.phase, let downstream else {
+        if case .awaitingUpstream = subscription.phase {
+            // Handed over first: the downstream has its subscription and may have asked.
+            subscription.phase = .live
+            subscription.upstream = upstream
+            subscription.live.store(true, ordering: .releasing)
+            let demand = subscription.pending + subscription.upFrontDemand
+            subscription.pending = .none
             subscription.lock.unlock()
+            if demand != .none { upstream.request(demand) }
+            return
+        }
+        guard case .awaitingSubscription = subscription.phase, let downstream else {
+            // A second subscription, or one that comes after a cancel made before it: the
+            // downstream is let go of in the latter case (S7).
+            let isEnded = if case .ended = subscription.phase { true } else { false }
+            subscription.lock.unlock()
+            if isEnded { self.downstream = nil }
             upstream.cancel()
             return
         }
@@ -214,7 +245,35 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
         if demand != .none { upstream.request(demand) }
     }
 
-    /// Called on the upstream's thread just before the downstream receives its subscription.
+    /// Gives the downstream its subscription, then subscribes to `upstream`: Combine's order for
+    /// `dropFirst`. What the downstream asks for until the upstream's subscription arrives is
+    /// added up and asked for then, with the up-front demand; after a cancel, the upstream's
+    /// subscription is cancelled when it comes.
+    @inlinable
+    final func handOverThenSubscribe<Upstream: Publisher>(to upstream: Upstream)
+    where Upstream.Output == Input, Upstream.Failure == UpstreamFailure {
+        let subscription = self.subscription
+        guard let downstream else { return }
+        subscription.lock.lock()
+        subscription.phase = .handingOver
+        subscription.lock.unlock()
+        willHandOver()
+        downstream.receive(subscription: subscription)
+        subscription.lock.lock()
+        if case .handingOver = subscription.phase {
+            subscription.phase = .awaitingUpstream
+            subscription.lock.unlock()
+        } else {
+            // Cancelled while receiving the subscription. The upstream is subscribed all the
+            // same, as in Combine; its subscription is cancelled when it comes.
+            subscription.lock.unlock()
+            self.downstream = nil
+        }
+        upstream.receive(subscriber: self)
+    }
+
+    /// Called just before the downstream receives its subscription: on the upstream's thread,
+    /// or, for ``handOverThenSubscribe(to:)``, on the subscribing thread.
     @inlinable
     func willHandOver() {}
 
@@ -393,13 +452,20 @@ extension Publisher {
     ///   - upFrontDemand: asked of the upstream once the subscriber has its subscription, on
     ///     top of what it asked for meanwhile (`dropFirst(n)` asks for the `n` it drops).
     ///   - reportsNoneRequests: whether `request(.none)` is reported (S9), where Combine traps.
+    ///   - handsOverFirst: whether the subscriber gets its subscription before the upstream is
+    ///     subscribed (Combine's `dropFirst`), rather than when the upstream's arrives.
     @inlinable
     func subscribe<Step: RelayStep, S: Subscriber>(
         _ subscriber: S, through step: Step, name: StaticString,
-        upFrontDemand: Subscribers.Demand = .none, reportsNoneRequests: Bool = false
+        upFrontDemand: Subscribers.Demand = .none, reportsNoneRequests: Bool = false, handsOverFirst: Bool = false
     ) where Step.Input == Output, S.Input == Step.Output {
-        receive(subscriber: StepRelaySubscriber<Step, Failure, S>(
+        let relay = StepRelaySubscriber<Step, Failure, S>(
             downstream: subscriber, step: step, name: name, upFrontDemand: upFrontDemand,
-            reportsNoneRequests: reportsNoneRequests))
+            reportsNoneRequests: reportsNoneRequests)
+        if handsOverFirst {
+            relay.handOverThenSubscribe(to: self)
+        } else {
+            receive(subscriber: relay)
+        }
     }
 }

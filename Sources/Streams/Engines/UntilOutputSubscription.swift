@@ -3,29 +3,37 @@
 /// its state changes at the trigger's first value.
 ///
 /// States: *closed* (`drop` before the trigger's value: upstream values are dropped) or *open*
-/// (values pass; `prefix` starts here), then *done* (completed or cancelled). `isDelivering`
-/// marks the moment an upstream value is with the downstream. One lock, `lock`, guards them all.
+/// (values pass; `prefix` starts here), then *done* (completed or cancelled). `isCalling`
+/// marks the moment the upstream's side is calling the downstream (handing it this
+/// subscription, or a value). One lock, `lock`, guards them all.
 ///
 /// - `prefix`: values pass until the trigger sends a value; then the upstream and the trigger
 ///   are cancelled and the downstream finishes. The trigger's completion changes nothing.
-/// - `drop`: values are dropped until the trigger sends a value; then the trigger is cancelled
-///   and values pass. A trigger completion that comes first ends the stream with it (the
-///   upstream is cancelled).
+/// - `drop`: values are dropped until the trigger sends a value; then values pass. The trigger
+///   stays subscribed until the stream ends (its later signals are ignored), as in Combine; the
+///   end cancels it (S7). A trigger completion that comes before its value ends the stream with
+///   it (the upstream is cancelled).
+///
+/// The order of subscriptions is Combine's. `drop`: the downstream gets this subscription
+/// first, then the trigger and then the upstream are subscribed; demand the downstream asks for
+/// before the upstream's subscription arrives is kept and passed on when it does. `prefix`: the
+/// trigger is subscribed, then the upstream, and the downstream gets this subscription when the
+/// upstream's arrives (then, as during any handover, its requests are added up and passed on
+/// right after, S3). If the trigger fires before that, the downstream gets this subscription
+/// and `.finished` at once, and the upstream's subscription is cancelled when it arrives
+/// (Combine sends that `.finished` without a subscription before it, which S2 forbids). Demand
+/// then goes straight to the upstream. The trigger is asked for `.max(1)`.
 ///
 /// The two publishers may send on different threads, so the downstream can be called from two
-/// sides: the upstream's values and completion, and the end that the trigger causes. Neither
-/// is ever passed on while the other is being passed on (S3): a value is delivered with
-/// `isDelivering` set, and an end that comes from the trigger side meanwhile is kept in
-/// `deferredCompletion` and sent by the thread delivering the value, right after it. The same
-/// holds when the downstream itself makes the trigger fire from inside `receive(_:)`: no nested
-/// call, no deadlock. Nothing is called while `lock` is held.
+/// sides: the upstream's handover, values and completion, and the end that the trigger causes.
+/// Neither is ever passed on while the other is being passed on (S3): the upstream's side calls
+/// with `isCalling` set, and an end that comes from the trigger side meanwhile is kept in
+/// `deferredCompletion` and sent by the upstream's thread right after its call returns. The
+/// same holds when the downstream itself makes the trigger fire from inside `receive(_:)`: no
+/// nested call, no deadlock. Nothing is called while `lock` is held.
 ///
 /// What either publisher sends before its subscription, or after it is over, is ignored, and a
 /// second subscription is cancelled (S2).
-///
-/// The downstream gets this subscription before either publisher is subscribed; demand it asks
-/// for before the upstream's subscription arrives is kept and passed on when it does. Demand
-/// then goes straight to the upstream. The trigger is asked for `.max(1)`.
 @usableFromInline
 final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // every `var` is guarded by `lock`
@@ -46,26 +54,32 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @usableFromInline let lock = Lock()
     /// `nil` once completed or cancelled (kept while a deferred completion waits to be sent).
     @usableFromInline var downstream: Downstream?
+    /// Whether the downstream has been given this subscription (or is being given it).
+    @usableFromInline var isHandedOver: Bool
+    /// The downstream is being given this subscription by the upstream's thread: its requests
+    /// are added up in `pendingDemand` and passed on right after (S3).
+    @usableFromInline var isHandingOver = false
     /// `nil` before the upstream's subscription arrives and once the stream has ended.
     @usableFromInline var upstream: (any Subscription)?
     /// The trigger's subscription; `nil` before it arrives and once the trigger is done with.
     @usableFromInline var trigger: (any Subscription)?
     /// Whether the trigger's subscription has arrived (a second one is cancelled, S2).
     @usableFromInline var hasTrigger = false
-    /// Whether the trigger is over: it sent its value or completed. What it sends afterwards,
-    /// or before its subscription, is ignored (S2).
-    @usableFromInline var triggerDone = false
-    /// Demand asked for before the upstream's subscription arrived.
+    /// Whether the trigger has sent its value: what it sends afterwards is ignored.
+    @usableFromInline var hasTriggerFired = false
+    /// Whether the trigger has completed: what it sends afterwards is ignored (S2).
+    @usableFromInline var hasTriggerCompleted = false
+    /// Demand asked for before the upstream's subscription arrived, or during the handover.
     @usableFromInline var pendingDemand = Subscribers.Demand.none
     /// Whether upstream values go downstream: from the start for `prefix`, after the trigger's
     /// value for `drop`.
     @usableFromInline var isOpen: Bool
     /// Completed or cancelled: nothing more goes downstream (S4, S6).
     @usableFromInline var isDone = false
-    /// An upstream value is being passed downstream right now.
-    @usableFromInline var isDelivering = false
-    /// An end caused by the trigger while a value was being delivered; the delivering thread
-    /// sends it as soon as the downstream returns.
+    /// The upstream's side is calling the downstream right now (the handover or a value).
+    @usableFromInline var isCalling = false
+    /// An end caused by the trigger while the upstream's side was calling the downstream; that
+    /// thread sends it as soon as the downstream returns.
     @usableFromInline var deferredCompletion: Subscribers.Completion<Failure>?
 
     @inlinable
@@ -74,18 +88,22 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         self.mode = mode
         self.name = name
         self.isOpen = mode == .prefix
+        self.isHandedOver = mode == .drop
     }
 
     @usableFromInline var description: String { "\(name)" }
 
-    /// Gives `downstream` a new subscription, then subscribes it to `trigger`, then to `upstream`
-    /// (the order Combine uses: a trigger that fires at once acts before the first value).
+    /// Subscribes `downstream` to `upstream` until `trigger` sends a value, in Combine's order:
+    /// `drop` gives the downstream this subscription, then subscribes to the trigger, then to
+    /// the upstream; `prefix` subscribes to the trigger, then to the upstream, and gives the
+    /// downstream this subscription when the upstream's arrives. Either way a trigger that fires
+    /// at once (`Just`) acts before the upstream's first value.
     @inlinable
     static func subscribe<Upstream: Publisher, Trigger: Publisher>(
         _ downstream: Downstream, to upstream: Upstream, until trigger: Trigger, mode: Mode, name: StaticString
     ) where Upstream.Output == Input, Upstream.Failure == Failure {
         let subscription = UntilOutputSubscription(downstream: downstream, mode: mode, name: name)
-        downstream.receive(subscription: subscription)
+        if mode == .drop { downstream.receive(subscription: subscription) }
         trigger.receive(subscriber: UntilOutputTrigger<Trigger.Output, Trigger.Failure, Downstream>(subscription))
         upstream.receive(subscriber: subscription)
     }
@@ -101,6 +119,28 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
             return
         }
         upstream = subscription
+        if !isHandedOver, let downstream {
+            // `prefix`: the downstream gets this subscription now, as in Combine.
+            isHandedOver = true
+            isHandingOver = true
+            isCalling = true
+            lock.unlock()
+            downstream.receive(subscription: self)
+            lock.lock()
+            isHandingOver = false
+            isCalling = false
+            if let completion = deferredCompletion.take() {
+                let finishing = self.downstream.take()
+                lock.unlock()
+                finishing?.receive(completion: completion)
+                return
+            }
+            // Cancelled while receiving the subscription: `cancel()` has cancelled the upstream.
+            guard !isDone else {
+                lock.unlock()
+                return
+            }
+        }
         let demand = pendingDemand
         pendingDemand = .none
         lock.unlock()
@@ -111,17 +151,21 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         // `drop` before the trigger: the value is dropped and its demand is spent, as in Combine.
-        // A value before the upstream's subscription is ignored (S2).
-        guard !isDone, isOpen, upstream != nil, let downstream else {
+        // A value before the upstream's subscription, or during the handover (nothing was asked
+        // for yet), is ignored (S1, S2).
+        guard !isDone, isOpen, upstream != nil, !isHandingOver, let downstream else {
             lock.unlock()
             return .none
         }
-        isDelivering = true
+        // An upstream that answers a request from inside `receive(_:)` by sending at once nests
+        // this call in the one below it; the outermost call sends a deferred completion.
+        let isNested = isCalling
+        isCalling = true
         lock.unlock()
         let more = downstream.receive(input)
         lock.lock()
-        isDelivering = false
-        guard let completion = deferredCompletion.take() else {
+        isCalling = isNested
+        guard !isNested, let completion = deferredCompletion.take() else {
             lock.unlock()
             return more
         }
@@ -142,9 +186,15 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         isDone = true
         let finished = upstream.take()
         let trigger = self.trigger.take()
-        let downstream = self.downstream.take()
+        var downstream: Downstream?
+        if isCalling {
+            deferredCompletion = completion
+        } else {
+            downstream = self.downstream.take()
+        }
         lock.unlock()
         _ = finished
+        // The stream ends: the trigger is cancelled, also one that has fired (`drop`), S7.
         trigger?.cancel()
         downstream?.receive(completion: completion)
     }
@@ -169,25 +219,19 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @usableFromInline
     func triggerFired() {
         lock.lock()
-        guard hasTrigger, !triggerDone else {
+        guard hasTrigger, !hasTriggerFired, !hasTriggerCompleted else {
             lock.unlock()
             return
         }
-        triggerDone = true
-        lock.unlock()
+        hasTriggerFired = true
         switch mode {
         case .prefix:
+            lock.unlock()
             end(with: .finished)
         case .drop:
-            lock.lock()
-            guard !isDone, !isOpen else {
-                lock.unlock()
-                return
-            }
-            isOpen = true
-            let trigger = self.trigger.take()
+            // The trigger stays subscribed until the stream ends, as in Combine.
+            if !isDone { isOpen = true }
             lock.unlock()
-            trigger?.cancel()
         }
     }
 
@@ -196,23 +240,27 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @usableFromInline
     func triggerCompleted(endingWith completion: Subscribers.Completion<Failure>?) {
         lock.lock()
-        guard hasTrigger, !triggerDone else {
+        guard hasTrigger, !hasTriggerCompleted else {
             lock.unlock()
             return
         }
-        triggerDone = true
-        guard let completion, !isOpen else {
-            let finished = trigger.take()
+        hasTriggerCompleted = true
+        // The trigger is over: let go of it, nothing to cancel.
+        let finished = trigger.take()
+        guard let completion, !hasTriggerFired, !isOpen else {
             lock.unlock()
             _ = finished
             return
         }
         lock.unlock()
+        _ = finished
         end(with: completion)
     }
 
     /// Ends the stream from the trigger's side: cancels both publishers and sends `completion`,
-    /// now, or right after the value being delivered on another thread.
+    /// now, or right after the upstream's side has returned from the downstream. A downstream
+    /// that has not been given this subscription yet (`prefix`, the upstream's has not arrived)
+    /// gets it first (S2).
     @usableFromInline
     func end(with completion: Subscribers.Completion<Failure>) {
         lock.lock()
@@ -224,8 +272,10 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         pendingDemand = .none
         let upstream = self.upstream.take()
         let trigger = self.trigger.take()
+        let handsOver = !isHandedOver
+        isHandedOver = true
         var downstream: Downstream?
-        if isDelivering {
+        if isCalling {
             deferredCompletion = completion
         } else {
             downstream = self.downstream.take()
@@ -233,6 +283,7 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         lock.unlock()
         upstream?.cancel()
         trigger?.cancel()
+        if handsOver { downstream?.receive(subscription: self) }
         downstream?.receive(completion: completion)
     }
 
@@ -240,14 +291,14 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        // S9: asking for `.none` is accepted and does nothing (it is not passed on).
         guard demand != .none else { return }
         lock.lock()
         guard !isDone else {
             lock.unlock()
             return
         }
-        guard let upstream else {
+        guard let upstream, !isHandingOver else {
             pendingDemand += demand
             lock.unlock()
             return

@@ -23,16 +23,22 @@ extension Publisher {
     ///
     /// - Parameter count: How many values to drop; 1 by default. It must not be negative (a
     ///   negative count stops the program with a message saying so).
-    /// - Demand: once the subscriber has its subscription, asks the upstream for what it asked
-    ///   for meanwhile plus `count`, the values that will be dropped; later requests pass
-    ///   through. `request(.none)` is an API violation (S9), as in Combine.
-    /// - Completion: passes through unchanged, also while values are still being dropped.
+    /// - Demand: the subscriber gets its subscription before the upstream is subscribed; when
+    ///   the upstream's subscription arrives, the operator asks it for everything the subscriber
+    ///   has asked for until then plus `count`, the values that will be dropped (`count` alone
+    ///   if it has asked for nothing yet); later requests pass through. `request(.none)` is an
+    ///   API violation (S9), as in Combine.
+    /// - Completion: passes through unchanged, also while values are still being dropped. One
+    ///   that comes before the upstream's subscription is ignored (S2).
     /// - Cancellation: the subscriber gets a subscription of its own (`Drop` in `print()`):
-    ///   `cancel()` cancels the upstream once; after it, or after the completion, requests and
+    ///   `cancel()` cancels the upstream once (a cancel before the upstream's subscription has
+    ///   arrived cancels it when it does); after it, or after the completion, requests and
     ///   cancels are ignored and nothing more is delivered (S6).
-    /// - Combine compatibility: as Combine, including the up-front demand. On a
-    ///   ``Publishers/Sequence`` it is applied to the sequence itself and returns a
-    ///   `Publishers.Sequence`, as in Combine.
+    /// - Combine compatibility: as Combine, including the order (the subscriber's subscription
+    ///   first, then the upstream's) and the up-front demand. Combine passes on a completion
+    ///   that comes before the upstream's subscription (S2), and does not cancel an upstream
+    ///   subscription that arrives after a cancel (S6). On a ``Publishers/Sequence`` it is
+    ///   applied to the sequence itself and returns a `Publishers.Sequence`, as in Combine.
     /// - Complexity: O(1) per value.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
@@ -68,11 +74,12 @@ extension Publishers {
         /// Subscribes `subscriber` to the values after the first `count`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            // The values to drop are asked for up front, with the subscriber's first request (as
-            // Combine does), so a dropped value needs no replacement demand.
+            // As Combine: the subscriber gets its subscription first, and the values to drop are
+            // asked for up front, with what the subscriber has asked for when the upstream's
+            // subscription arrives, so a dropped value needs no replacement demand.
             upstream.subscribe(
                 subscriber, through: DropStep(remaining: count), name: "Drop", upFrontDemand: .max(count),
-                reportsNoneRequests: true)
+                reportsNoneRequests: true, handsOverFirst: true)
         }
     }
 }

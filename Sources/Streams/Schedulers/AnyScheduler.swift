@@ -1,24 +1,23 @@
+import Dispatch
+import Foundation
+
 /// A scheduler that hides the type of the scheduler it wraps.
 ///
 /// Inject schedulers this way: code takes an `AnySchedulerOf<DispatchQueue>`; production passes
-/// `AnyScheduler(DispatchQueue.main)`, tests pass a virtual-time test scheduler
-/// (StreamsTesting's `AnyScheduler(DispatchQueue.test)`), and the code cannot tell.
+/// `DispatchQueue.main.eraseToAnyScheduler()`, tests pass a virtual-time test scheduler
+/// (StreamsTesting's `DispatchQueue.test.eraseToAnyScheduler()`), and the code cannot tell.
 ///
 /// ```swift
 /// struct Environment {
 ///     var mainQueue: AnySchedulerOf<DispatchQueue>
 /// }
-/// let live = Environment(mainQueue: AnyScheduler(DispatchQueue.main))
+/// let live = Environment(mainQueue: DispatchQueue.main.eraseToAnyScheduler())
 /// ```
 ///
-/// Combine has no type-erased scheduler. Streams declares no `eraseToAnyScheduler()` on
-/// ``Scheduler``: Point-Free's combine-schedulers declares that name (with an `AnyScheduler` of
-/// its own), and a library that brings it along must compile unchanged against Streams. The
-/// ComposableArchitecture module, which plays the part of the Composable Architecture (whose
-/// apps get combine-schedulers with it), declares `eraseToAnyScheduler()`.
-///
 /// The wrapped scheduler must be `Sendable` (dispatch and operation queues and the test scheduler
-/// are; a `RunLoop` is not, so it cannot be wrapped).
+/// are). A `RunLoop` is not: only the main one can be erased (`RunLoop.main.eraseToAnyScheduler()`,
+/// or `.main`), because it can be found again from any thread. `.main` and `.global(qos:)` are
+/// the erased main and global dispatch queues.
 public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeType: Sendable,
     SchedulerTimeType.Stride: Sendable, SchedulerOptions: SendableMetatype
@@ -86,3 +85,100 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
 /// The type-erased scheduler with the same time and options as `S`:
 /// `AnySchedulerOf<DispatchQueue>`.
 public typealias AnySchedulerOf<S: Scheduler> = AnyScheduler<S.SchedulerTimeType, S.SchedulerOptions>
+
+extension Scheduler
+where Self: Sendable, SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sendable,
+      SchedulerOptions: SendableMetatype
+{
+    /// Wraps this scheduler in an ``AnyScheduler``.
+    public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> {
+        AnyScheduler(self)
+    }
+}
+
+extension AnyScheduler {
+    /// Returns itself: erasing twice adds nothing.
+    public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> { self }
+}
+
+// MARK: - The main and global schedulers, erased
+
+extension AnyScheduler
+where SchedulerTimeType == DispatchQueue.SchedulerTimeType, SchedulerOptions == DispatchQueue.SchedulerOptions {
+    /// The main dispatch queue, erased: `DispatchQueue.main.eraseToAnyScheduler()`.
+    ///
+    /// ```swift
+    /// struct Environment { var mainQueue: AnySchedulerOf<DispatchQueue> }
+    /// let live = Environment(mainQueue: .main)
+    /// ```
+    public static var main: Self {
+        DispatchQueue.main.eraseToAnyScheduler()
+    }
+
+    /// A global dispatch queue of quality of service `qos`, erased.
+    ///
+    /// ```swift
+    /// let background: AnySchedulerOf<DispatchQueue> = .global(qos: .background)
+    /// ```
+    ///
+    /// - Parameter qos: The quality of service of the queue; `.default` by default.
+    /// - Returns: The global queue of that quality of service, erased.
+    public static func global(qos: DispatchQoS.QoSClass = .default) -> Self {
+        DispatchQueue.global(qos: qos).eraseToAnyScheduler()
+    }
+}
+
+extension AnyScheduler
+where SchedulerTimeType == OperationQueue.SchedulerTimeType, SchedulerOptions == OperationQueue.SchedulerOptions {
+    /// The main operation queue, erased.
+    ///
+    /// ```swift
+    /// let main: AnySchedulerOf<OperationQueue> = .main
+    /// ```
+    public static var main: Self {
+        OperationQueue.main.eraseToAnyScheduler()
+    }
+}
+
+extension AnyScheduler
+where SchedulerTimeType == RunLoop.SchedulerTimeType, SchedulerOptions == RunLoop.SchedulerOptions {
+    /// The main run loop, erased.
+    ///
+    /// A `RunLoop` is not `Sendable`, so it cannot be captured by the erased scheduler's closures;
+    /// these look up `RunLoop.main` each time instead (scheduling on the main run loop from any
+    /// thread goes through `perform` and timers, which Foundation makes safe).
+    ///
+    /// ```swift
+    /// let main: AnySchedulerOf<RunLoop> = .main
+    /// ```
+    public static var main: Self {
+        AnyScheduler(
+            minimumTolerance: { RunLoop.main.minimumTolerance },
+            now: { RunLoop.main.now },
+            scheduleImmediately: { RunLoop.main.schedule(options: $0, $1) },
+            delayed: { RunLoop.main.schedule(after: $0, tolerance: $1, options: $2, $3) },
+            interval: { RunLoop.main.schedule(after: $0, interval: $1, tolerance: $2, options: $3, $4) })
+    }
+}
+
+extension RunLoop {
+    /// Wraps the main run loop in an ``AnyScheduler``: `RunLoop.main.eraseToAnyScheduler()`.
+    ///
+    /// Only the main run loop can be erased: a `RunLoop` is not `Sendable`, and the main one is the
+    /// only one the erased scheduler can find again from any thread (`AnySchedulerOf<RunLoop>.main`
+    /// says how). Erasing another thread's run loop stops the program with a message saying so;
+    /// give that code a `DispatchQueue` instead.
+    ///
+    /// ```swift
+    /// let main = RunLoop.main.eraseToAnyScheduler()
+    /// ```
+    ///
+    /// - Returns: `AnySchedulerOf<RunLoop>.main`.
+    public func eraseToAnyScheduler() -> AnySchedulerOf<RunLoop> {
+        guard self === RunLoop.main else {
+            fatalError("eraseToAnyScheduler(): only RunLoop.main can be erased (a RunLoop is not Sendable, and only "
+                + "the main one can be found again from any thread); use a DispatchQueue for other threads")
+        }
+        return .main
+    }
+}

@@ -10,7 +10,6 @@ extension Scheduler where SchedulerTimeType: SendableMetatype {
     /// moves the clock past it (`await scheduler.advance(by:)`), not in real time. Cancelling the
     /// task ends the wait at once, with `CancellationError`.
     ///
-    /// <!-- example file-scope -->
     /// ```swift
     /// func autosave(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType>) async throws {
     ///     try await scheduler.sleep(for: .seconds(5))
@@ -22,16 +21,19 @@ extension Scheduler where SchedulerTimeType: SendableMetatype {
     ///   - duration: How long to wait, in the scheduler's time.
     ///   - tolerance: How late the wake-up may be; zero by default.
     ///   - options: Options for the scheduler.
+    ///   - isolation: Where the caller runs; the wait stays there (so a scheduler that is not
+    ///     `Sendable` can be used from an actor).
     /// - Throws: `CancellationError` if the task is cancelled before or during the wait.
     /// - Combine compatibility: Combine has no async API on schedulers; this is combine-schedulers'.
     public func sleep(
         for duration: SchedulerTimeType.Stride,
         tolerance: SchedulerTimeType.Stride = .zero,
-        options: SchedulerOptions? = nil
+        options: SchedulerOptions? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) async throws {
         try Task.checkCancellation()
         var ticks = timer(interval: duration, tolerance: tolerance, options: options).makeAsyncIterator()
-        _ = await ticks.next(isolation: nil)
+        _ = await ticks.next(isolation: isolation)
         try Task.checkCancellation()
     }
 
@@ -48,13 +50,15 @@ extension Scheduler where SchedulerTimeType: SendableMetatype {
     ///   - deadline: The time to wait for.
     ///   - tolerance: How late the wake-up may be; zero by default.
     ///   - options: Options for the scheduler.
+    ///   - isolation: Where the caller runs; the wait stays there.
     /// - Throws: `CancellationError` if the task is cancelled before or during the wait.
     public func sleep(
         until deadline: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride = .zero,
-        options: SchedulerOptions? = nil
+        options: SchedulerOptions? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) async throws {
-        try await sleep(for: now.distance(to: deadline), tolerance: tolerance, options: options)
+        try await sleep(for: now.distance(to: deadline), tolerance: tolerance, options: options, isolation: isolation)
     }
 
     /// An asynchronous sequence of this scheduler's time every `interval`, from one `interval`

@@ -131,6 +131,47 @@ struct BufferTests {
         #expect(seen.entries == ["true"])
     }
 
+    /// Combine's relay operators pass a request made during their handover straight on, so over
+    /// a synchronous source a buffer right below one fills before its own subscriber has its
+    /// subscription. Here the relay passes it on once its handover is over (S3): the buffer's
+    /// subscriber has asked by then, and the values pass without overflowing it.
+    @Test func aRelayAboveHoldsThePrefetchUntilItsHandoverIsOver_S3() {
+        let log = LockedLog()
+        let upstream = TestPublisher<Int, Never>()
+        let probe = RecordingSubscriber<Int, Never>(demand: .unlimited, onSubscription: { _ in
+            log.append("\(upstream.history)")
+        })
+        upstream.prefix(while: { _ in true }).buffer(size: 1, prefetch: .byRequest, whenFull: .dropOldest)
+            .subscribe(probe)
+        #expect(log.entries == ["[]"])
+        #expect(upstream.history == [.requested(.unlimited)])
+
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        AnyPublisher([1, 2, 3, 4].publisher).prefix(while: { _ in true })
+            .buffer(size: 1, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+        // Right over the source, the prefetch comes first, as in Combine: only the last value is left.
+        let direct = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        AnyPublisher([1, 2, 3, 4].publisher).buffer(size: 1, prefetch: .byRequest, whenFull: .dropOldest)
+            .subscribe(direct)
+        #expect(direct.events == [.subscription, .value(4), .completion(.finished)])
+    }
+
+    /// Combine asks an upstream that has finished for the `.keepFull` refill; this asks it for
+    /// nothing more.
+    @Test func aFinishedUpstreamIsNotAskedForARefill() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        subscriber.request(.max(2))
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+        #expect(upstream.history == [.requested(.max(2))])
+    }
+
     @Test func aSizeBelowOneStopsWithAClearMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = TestPublisher<Int, Never>().buffer(size: 0, prefetch: .keepFull, whenFull: .dropNewest)

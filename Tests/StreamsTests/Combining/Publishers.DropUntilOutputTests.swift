@@ -34,10 +34,11 @@ struct DropUntilOutputTests {
 
     @Test func theTriggerCanBeDerivedFromTheUpstream() {
         // The trigger is subscribed first, so "x" opens the stream before the upstream
-        // delivers it: "x" itself passes.
+        // delivers it: "x" itself passes. The trigger stays subscribed; it finishes with the
+        // upstream (first, being subscribed first), so there is nothing left to cancel.
         assertMarbles("-a-b-x-c-|", { upstream in
             upstream.drop(untilOutputFrom: upstream.filter { $0 == "x" })
-        }, "-----[;x]-c-|")
+        }, "-----x-c-|")
     }
 
     @Test func docExample() {
@@ -58,6 +59,76 @@ struct DropUntilOutputTests {
         assertMarbles([1, 2, 3].publisher.drop(untilOutputFrom: Just(0)), "[123|]")
     }
 
+    // MARK: Order of events (as Combine)
+
+    /// As Combine: the subscriber gets its subscription first, then the trigger and then the
+    /// upstream are subscribed.
+    @Test func theSubscriberGetsItsSubscriptionThenTheTriggerAndTheUpstreamAreSubscribed() {
+        let log = LockedLog()
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil, onSubscription: { _ in log.append("subscription") })
+        Deferred { log.append("upstream"); return upstream }
+            .drop(untilOutputFrom: Deferred { log.append("trigger"); return trigger })
+            .subscribe(subscriber)
+        #expect(log.entries == ["subscription", "trigger", "upstream"])
+    }
+
+    @Test func demandAskedBeforeALateUpstreamSubscriptionIsPassedOnWhenItArrives() {
+        let upstream = LateSubscriptionPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(10))
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        subscriber.request(.max(4))
+        #expect(subscriber.events == [.subscription])
+        upstream.sendSubscriptions()
+        #expect(upstream.history == [.requested(.max(14))])
+    }
+
+    // MARK: The trigger stays subscribed until the stream ends (as Combine)
+
+    @Test func theTriggerStaysSubscribedAfterItsValueUntilTheUpstreamCompletes() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.send("go")
+        #expect(trigger.history == [.requested(.max(1))])
+        #expect(trigger.subscriptions[0].isAttached)
+        // What it sends afterwards changes nothing.
+        trigger.send("again")
+        upstream.send(1)
+        #expect(trigger.history == [.requested(.max(1))])
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+        #expect(trigger.history == [.requested(.max(1)), .cancelled])
+    }
+
+    @Test func aCancelAfterTheTriggersValueCancelsTheTriggerToo() {
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.send("go")
+        subscriber.cancel()
+        #expect(upstream.history == [.requested(.unlimited), .cancelled])
+        #expect(trigger.history == [.requested(.max(1)), .cancelled])
+    }
+
+    @Test func aTriggerThatCompletesAfterItsValueIsLetGoWithoutACancel() {
+        let upstream = TestPublisher<Int, Boom>()
+        let trigger = TestPublisher<String, Boom>()
+        let subscriber = RecordingSubscriber<Int, Boom>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.send("go")
+        trigger.send(completion: .finished)
+        #expect(!trigger.subscriptions[0].isAttached)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+        #expect(trigger.history == [.requested(.max(1))])
+    }
+
     // MARK: Demand
 
     @Test func demandPassesThroughAndTheTriggerIsAskedForOne() {
@@ -69,7 +140,7 @@ struct DropUntilOutputTests {
         #expect(upstream.send(1) == .max(1))
         subscriber.request(.max(3))
         #expect(upstream.history == [.requested(.max(2)), .requested(.max(3))])
-        #expect(trigger.history == [.requested(.max(1)), .cancelled])
+        #expect(trigger.history == [.requested(.max(1))])
         #expect(subscriber.values == [1])
     }
 
@@ -198,20 +269,26 @@ struct DropUntilOutputTests {
         #expect(weakSubscriber == nil)
     }
 
-    @Test func theTriggersValueReleasesTheTriggerChain_S7() {
+    @Test func theTriggerChainIsReleasedWhenTheStreamEnds_S7() {
         final class Captured {}
-        weak var weakCaptured: Captured?
-        let upstream = TestPublisher<Int, Never>()
-        let trigger = TestPublisher<Int, Never>()
-        let subscriber = RecordingSubscriber<Int, Never>()
-        do {
-            let captured = Captured()
-            weakCaptured = captured
-            upstream.drop(untilOutputFrom: trigger.map { _ in captured }).subscribe(subscriber)
+        for endsByCancel in [false, true] {
+            weak var weakCaptured: Captured?
+            let upstream = TestPublisher<Int, Never>()
+            let trigger = TestPublisher<Int, Never>()
+            let subscriber = RecordingSubscriber<Int, Never>()
+            do {
+                let captured = Captured()
+                weakCaptured = captured
+                upstream.drop(untilOutputFrom: trigger.map { _ in captured }).subscribe(subscriber)
+            }
+            trigger.send(1)
+            // Still subscribed after its value (as Combine)...
+            #expect(weakCaptured != nil)
+            // ...until the stream ends.
+            if endsByCancel { subscriber.cancel() } else { upstream.send(completion: .finished) }
+            #expect(weakCaptured == nil)
+            #expect(!trigger.subscriptions[0].isAttached)
         }
-        trigger.send(1)
-        #expect(weakCaptured == nil)
-        #expect(!trigger.subscriptions[0].isAttached)
     }
 
     @Test func completionReleasesTheSubscriber_S7() {

@@ -60,6 +60,79 @@ struct PrefixUntilOutputTests {
         #expect(upstream.history == [.cancelled])
     }
 
+    // MARK: Order of events (as Combine)
+
+    /// As Combine: the trigger is subscribed first, then the upstream, and the subscriber gets
+    /// its subscription when the upstream's arrives.
+    @Test func theTriggerThenTheUpstreamAreSubscribedAndThenTheSubscriberGetsItsSubscription() {
+        let log = LockedLog()
+        let upstream = TestPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: nil, onSubscription: { _ in log.append("subscription") })
+        Deferred { log.append("upstream"); return upstream }
+            .prefix(untilOutputFrom: Deferred { log.append("trigger"); return trigger })
+            .subscribe(subscriber)
+        #expect(log.entries == ["trigger", "upstream", "subscription"])
+    }
+
+    @Test func aLateUpstreamSubscriptionIsWhenTheSubscriberGetsItsOwn() {
+        let upstream = LateSubscriptionPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2), onSubscription: { $0.request(.max(1)) })
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        #expect(trigger.history == [.requested(.max(1))])
+        #expect(subscriber.events.isEmpty)
+        upstream.sendSubscriptions()
+        #expect(subscriber.events == [.subscription])
+        // What it asked for while receiving its subscription goes up in one request right after.
+        #expect(upstream.history == [.requested(.max(3))])
+        upstream.send(1)
+        trigger.send("stop")
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+        #expect(upstream.history == [.requested(.max(3)), .cancelled])
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    /// Combine sends `.finished` here to a subscriber that has no subscription; S2 wants the
+    /// subscription first, so it gets both at the trigger's value.
+    @Test func aTriggerThatFiresBeforeTheUpstreamsSubscriptionGivesTheSubscriptionThenFinished_S2() {
+        let upstream = LateSubscriptionPublisher<Int, Never>()
+        let trigger = TestPublisher<String, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        trigger.send("stop")
+        #expect(subscriber.events == [.subscription, .completion(.finished)])
+        #expect(subscriber.violations.isEmpty)
+        #expect(trigger.history == [.requested(.max(1)), .cancelled])
+        // The upstream's subscription, when it comes, is cancelled and nothing more happens.
+        upstream.sendSubscriptions()
+        #expect(upstream.history == [.cancelled])
+        #expect(subscriber.events == [.subscription, .completion(.finished)])
+    }
+
+    @Test func aTriggerFiredWhileTheSubscriberGetsItsSubscriptionFinishesRightAfter_S3() {
+        final class Box: @unchecked Sendable {
+            var subscriber: RecordingSubscriber<Int, Never>?
+            var finishedInside = false
+        }
+        let box = Box()
+        let trigger = PassthroughSubject<Void, Never>()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onSubscription: { _ in
+            trigger.send()
+            // The completion must wait until `receive(subscription:)` has returned.
+            box.finishedInside = box.subscriber?.completion != nil
+        })
+        box.subscriber = subscriber
+        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        box.subscriber = nil
+        #expect(!box.finishedInside)
+        #expect(subscriber.events == [.subscription, .completion(.finished)])
+        #expect(subscriber.violations.isEmpty)
+        // The request made during the handover never reaches the upstream: it is cancelled.
+        #expect(upstream.history == [.cancelled])
+    }
+
     // MARK: Demand
 
     @Test func demandPassesThroughAndTheTriggerIsAskedForOne() {
@@ -74,9 +147,9 @@ struct PrefixUntilOutputTests {
         #expect(subscriber.values == [1])
     }
 
-    @Test func demandAskedBeforeTheUpstreamSubscribedIsPassedOn() {
-        // The downstream gets its subscription before the upstream is subscribed: what it asks
-        // for meanwhile reaches the upstream once its subscription arrives.
+    @Test func demandAskedDuringTheHandoverIsPassedOnInOneRequest() {
+        // What the downstream asks for while it receives its subscription reaches the upstream
+        // in one request right after.
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2), onSubscription: { $0.request(.max(3)) })
         upstream.prefix(untilOutputFrom: Self.silent).subscribe(subscriber)
@@ -184,13 +257,19 @@ struct PrefixUntilOutputTests {
         #expect(trigger.history == [.requested(.max(1)), .cancelled])
     }
 
-    @Test func cancelInsideReceiveSubscriptionCancelsBothOnArrival() {
+    @Test func cancelInsideReceiveSubscriptionCancelsBoth() {
+        // As Combine: the trigger has been subscribed and asked for its value before the
+        // subscriber gets its subscription; the upstream is cancelled first.
+        let log = LockedLog()
         let upstream = TestPublisher<Int, Never>()
         let trigger = TestPublisher<String, Never>()
-        let subscriber = RecordingSubscriber<Int, Never>(demand: nil, onSubscription: { $0.cancel() })
-        upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onSubscription: { $0.cancel() })
+        upstream.handleEvents(receiveCancel: { log.append("upstream") })
+            .prefix(untilOutputFrom: trigger.handleEvents(receiveCancel: { log.append("trigger") }))
+            .subscribe(subscriber)
         #expect(upstream.history == [.cancelled])
-        #expect(trigger.history == [.cancelled])
+        #expect(trigger.history == [.requested(.max(1)), .cancelled])
+        #expect(log.entries == ["upstream", "trigger"])
     }
 
     @Test func cancelReleasesTheSubscriberAndTheTriggerChain_S7() {
@@ -284,4 +363,31 @@ struct PrefixUntilOutputTests {
             return n
         }.prefix(untilOutputFrom: Self.silent) }, requestingNone: .isIgnored)
     }
+}
+
+/// A publisher whose subscription arrives late: it keeps each subscriber until
+/// ``sendSubscriptions()``, then subscribes it to a ``TestPublisher``, which records the demand
+/// and sends the values.
+final class LateSubscriptionPublisher<Output, Failure: Error>: Publisher,
+    @unchecked Sendable  // `waiting` is guarded by `lock`
+{
+    private let lock = Lock()
+    private var waiting: [AnySubscriber<Output, Failure>] = []
+    let upstream = TestPublisher<Output, Failure>()
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        lock.withLock { waiting.append(AnySubscriber(subscriber)) }
+    }
+
+    /// Hands every waiting subscriber its subscription.
+    func sendSubscriptions() {
+        let subscribers = lock.withLock {
+            defer { waiting = [] }
+            return waiting
+        }
+        for subscriber in subscribers { upstream.receive(subscriber: subscriber) }
+    }
+
+    var history: [TestPublisher<Output, Failure>.TestSubscription.Event] { upstream.history }
+    func send(_ value: Output) { upstream.send(value) }
 }

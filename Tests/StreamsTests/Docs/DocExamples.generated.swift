@@ -1204,8 +1204,39 @@ struct AsyncMainDemo {
     struct Environment {
         var mainQueue: AnySchedulerOf<DispatchQueue>
     }
-    let live = Environment(mainQueue: AnyScheduler(DispatchQueue.main))
+    let live = Environment(mainQueue: DispatchQueue.main.eraseToAnyScheduler())
     func readTheExamplesNames() { _ = live }
+}
+
+// Sources/Streams/Schedulers/AnyScheduler.swift, example 2
+@MainActor private func example_Streams_Schedulers_AnyScheduler_2() throws {
+    struct Environment { var mainQueue: AnySchedulerOf<DispatchQueue> }
+    let live = Environment(mainQueue: .main)
+    func readTheExamplesNames() { _ = live }
+}
+
+// Sources/Streams/Schedulers/AnyScheduler.swift, example 3
+@MainActor private func example_Streams_Schedulers_AnyScheduler_3() throws {
+    let background: AnySchedulerOf<DispatchQueue> = .global(qos: .background)
+    func readTheExamplesNames() { _ = background }
+}
+
+// Sources/Streams/Schedulers/AnyScheduler.swift, example 4
+@MainActor private func example_Streams_Schedulers_AnyScheduler_4() throws {
+    let main: AnySchedulerOf<OperationQueue> = .main
+    func readTheExamplesNames() { _ = main }
+}
+
+// Sources/Streams/Schedulers/AnyScheduler.swift, example 5
+@MainActor private func example_Streams_Schedulers_AnyScheduler_5() throws {
+    let main: AnySchedulerOf<RunLoop> = .main
+    func readTheExamplesNames() { _ = main }
+}
+
+// Sources/Streams/Schedulers/AnyScheduler.swift, example 6
+@MainActor private func example_Streams_Schedulers_AnyScheduler_6() throws {
+    let main = RunLoop.main.eraseToAnyScheduler()
+    func readTheExamplesNames() { _ = main }
 }
 
 // Sources/Streams/Schedulers/ImmediateScheduler.swift, example 1
@@ -1214,9 +1245,11 @@ struct AsyncMainDemo {
 }
 
 // Sources/Streams/Schedulers/Scheduler+Concurrency.swift, example 1
-func autosave(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType>) async throws {
-    try await scheduler.sleep(for: .seconds(5))
-    print("saved")
+@MainActor private func example_Streams_Schedulers_Scheduler_Concurrency_1() async throws {
+    func autosave(on scheduler: some Scheduler<DispatchQueue.SchedulerTimeType>) async throws {
+        try await scheduler.sleep(for: .seconds(5))
+        print("saved")
+    }
 }
 
 // Sources/Streams/Schedulers/Scheduler+Concurrency.swift, example 2
@@ -2620,6 +2653,27 @@ struct ExampleSuite_example_StreamsTesting_MisbehavingUpstream_3 {
     func readTheExamplesNames() { _ = subscriber }
 }
 
+// Sources/StreamsTesting/SchedulerDoubles.swift, example 1
+@MainActor private func example_StreamsTesting_SchedulerDoubles_1() throws {
+    let scheduler = DispatchQueue.immediate
+    scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5))) { print("ran") }
+    // Prints: ran (before `schedule` returns)
+    func readTheExamplesNames() { _ = scheduler }
+}
+
+// Sources/StreamsTesting/SchedulerDoubles.swift, example 2
+@MainActor private func example_StreamsTesting_SchedulerDoubles_2() throws {
+    let scheduler = DispatchQueue.unimplemented("mainQueue")
+    let environment = AnySchedulerOf<DispatchQueue>(scheduler)   // fails the test if used
+    func readTheExamplesNames() { _ = scheduler; _ = environment }
+}
+
+// Sources/StreamsTesting/SchedulerDoubles.swift, example 3
+@MainActor private func example_StreamsTesting_SchedulerDoubles_3() throws {
+    let mainQueue: AnySchedulerOf<DispatchQueue> = .unimplemented
+    func readTheExamplesNames() { _ = mainQueue }
+}
+
 // Sources/StreamsTesting/SplitMix64.swift, example 1
 @MainActor private func example_StreamsTesting_SplitMix64_1() throws {
     var random = SplitMix64(seed: 42)
@@ -2660,7 +2714,6 @@ struct ExampleSuite_example_StreamsTesting_StreamsTesting_StreamsTesting_1 {
         .receive(on: scheduler)
         .sink { output.append($0) }
     continuation.yield("hello")
-    await scheduler.advance()                                // output may still be []
     await scheduler.advance(until: { output == ["hello"] })  // output == ["hello"]
     func readTheExamplesNames() { _ = scheduler; _ = output; _ = answers; _ = continuation; _ = c }
 }
@@ -2784,8 +2837,21 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0xa882d20d67f9f9a1),
     (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0xa8f429802a4dc975),
     (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0x7f54d295a62cd0ac),
-    (file: #"Sources/ComposableArchitecture/IdentifiedArray.swift"#, fnv1a: 0xe57c347be271329f),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Changes.swift"#, fnv1a: 0xdea6aff5081395d3),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Changes.swift"#, fnv1a: 0xf20e98a9551ecfff),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Changes.swift"#, fnv1a: 0x748e0656bc19d6c2),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Changes.swift"#, fnv1a: 0xde0c1570c8d6ba9a),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Collection.swift"#, fnv1a: 0x9aa4d779116603c7),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Collection.swift"#, fnv1a: 0x5761c1f288ea4324),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Collection.swift"#, fnv1a: 0x4be7806b02ebdcce),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift"#, fnv1a: 0x32ae27b8a14bfc93),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift"#, fnv1a: 0x5e91fbf008282306),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift"#, fnv1a: 0xdec5a650a2ee66ab),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray+Initializers.swift"#, fnv1a: 0x0a046603848cfe6a),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray.swift"#, fnv1a: 0xe685e08490253fe0),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray.swift"#, fnv1a: 0xa4bb4ad967be9e16),
     (file: #"Sources/ComposableArchitecture/IdentifiedArray.swift"#, fnv1a: 0x0b9d510c7fd245f1),
+    (file: #"Sources/ComposableArchitecture/IdentifiedArray.swift"#, fnv1a: 0x3e761a4df87ee196),
     (file: #"Sources/ComposableArchitecture/Reducer+Debug.swift"#, fnv1a: 0x75b6339030eb8317),
     (file: #"Sources/ComposableArchitecture/Reducer+Debug.swift"#, fnv1a: 0x65222d630471dca2),
     (file: #"Sources/ComposableArchitecture/Reducer+Middleware.swift"#, fnv1a: 0xa0bc53dde4c28fe9),
@@ -2798,7 +2864,6 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/ComposableArchitecture/Reducer.swift"#, fnv1a: 0x4d0864db372c2c07),
     (file: #"Sources/ComposableArchitecture/Reducer.swift"#, fnv1a: 0xc75d105e6c8254c7),
     (file: #"Sources/ComposableArchitecture/RuntimeIssues.swift"#, fnv1a: 0xf7cfed2bfcaa5c69),
-    (file: #"Sources/ComposableArchitecture/Scheduler+EraseToAnyScheduler.swift"#, fnv1a: 0xb3cbd4a56d5602c1),
     (file: #"Sources/ComposableArchitecture/Store+Element.swift"#, fnv1a: 0x254debf8052feb91),
     (file: #"Sources/ComposableArchitecture/Store+IfLet.swift"#, fnv1a: 0x1335178a2cce2ade),
     (file: #"Sources/ComposableArchitecture/Store+Stateless.swift"#, fnv1a: 0xaa64f954ddfbdaa7),
@@ -2942,9 +3007,14 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Reducing/Publishers.IgnoreOutput.swift"#, fnv1a: 0xf2fa0835a7c417a0),
     (file: #"Sources/Streams/Reducing/Publishers.Reduce.swift"#, fnv1a: 0x7da849cc1fa45d99),
     (file: #"Sources/Streams/Reducing/Publishers.Reduce.swift"#, fnv1a: 0x76308d9b2926f757),
-    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0xcb4a0a899f9a8d3f),
+    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0xc175956e9309b6b8),
+    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0x544915f0ef588fde),
+    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0xdbf9f41639d3237b),
+    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0x31b3dd1c2b8b9079),
+    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0x3384729bc4951a46),
+    (file: #"Sources/Streams/Schedulers/AnyScheduler.swift"#, fnv1a: 0x19ea192e6bf905bf),
     (file: #"Sources/Streams/Schedulers/ImmediateScheduler.swift"#, fnv1a: 0xcc7c1aac22847b18),
-    (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0x4312d8b47e76c3d4),
+    (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0x0eb90223bb950efc),
     (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0xfc29f3c1af2916e3),
     (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0xa574ac42e14b3dd8),
     (file: #"Sources/Streams/Schedulers/Scheduler.swift"#, fnv1a: 0x8a520293402e3b9f),
@@ -3061,6 +3131,9 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/StreamsTesting/MisbehavingUpstream.swift"#, fnv1a: 0xdb1ef6e79181150a),
     (file: #"Sources/StreamsTesting/MultiInputMarbles.swift"#, fnv1a: 0x1c2c1b435127300c),
     (file: #"Sources/StreamsTesting/RecordingSubscriber.swift"#, fnv1a: 0x24cd2bdcce4674b8),
+    (file: #"Sources/StreamsTesting/SchedulerDoubles.swift"#, fnv1a: 0x775f4e00cd0b9e26),
+    (file: #"Sources/StreamsTesting/SchedulerDoubles.swift"#, fnv1a: 0x8afe91f8fe72b94e),
+    (file: #"Sources/StreamsTesting/SchedulerDoubles.swift"#, fnv1a: 0x903d63c3510cf558),
     (file: #"Sources/StreamsTesting/SplitMix64.swift"#, fnv1a: 0xd901a53f9132943d),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/StreamsTesting.md"#, fnv1a: 0x67f00c8f7b21ab40),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x17e728ab3d1794c1),
@@ -3078,7 +3151,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0xf56e6b5c32083fde),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x885be2a9e2bfc513),
     (file: #"Sources/StreamsTesting/TestPublisher.swift"#, fnv1a: 0x9ecc6c5dc4a4c6f2),
-    (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x5d517d98f204b375),
+    (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x09ba71c3a94e3348),
     (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x0947d2098f9ac1d4),
     (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x1f0d0a3103315591),
     (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0xc54effc454394c7c),
@@ -3088,7 +3161,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
 /// The other generated files (the blocks of modules StreamsTests does not import), with the
 /// FNV-1a hash of their contents.
 let docExampleModuleFiles: [(path: String, fnv1a: UInt64)] = [
-    (path: #"Tests/ComposableArchitectureTests/DocExamples.generated.swift"#, fnv1a: 0xc7f7b8d09e778f87),
+    (path: #"Tests/ComposableArchitectureTests/DocExamples.generated.swift"#, fnv1a: 0x0711345d120dc1fc),
     (path: #"Tests/PrimeTimeCoreTests/DocExamples.generated.swift"#, fnv1a: 0x46921a9874203c3c),
     (path: #"Tests/StreamsFoundationTests/DocExamples.generated.swift"#, fnv1a: 0x1d8ad12a1907b48c),
 ]

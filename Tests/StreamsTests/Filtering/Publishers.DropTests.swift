@@ -61,6 +61,64 @@ struct DropTests {
         #expect(subscriber.values == [3])
     }
 
+    // MARK: Order of events (as Combine)
+
+    /// As Combine: the subscriber gets its subscription before the upstream is subscribed.
+    @Test func theSubscriberGetsItsSubscriptionBeforeTheUpstreamIsSubscribed() {
+        let log = LockedLog()
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onSubscription: { _ in
+            log.append("subscription: \(upstream.subscriptions.count) upstream subscriptions")
+        })
+        Deferred { log.append("upstream"); return upstream }.dropFirst(2).subscribe(subscriber)
+        #expect(log.entries == ["subscription: 0 upstream subscriptions", "upstream"])
+        #expect(upstream.history == [.requested(.max(3))])
+    }
+
+    /// As Combine: what the subscriber asks for before a late upstream subscription arrives is
+    /// asked for then, in one request with the values to drop.
+    @Test func demandAskedBeforeALateUpstreamSubscriptionIsAskedForWithTheValuesToDrop() {
+        let upstream = LateSubscriptionPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(10))
+        upstream.dropFirst(4).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(2))
+        upstream.sendSubscriptions()
+        #expect(upstream.history == [.requested(.max(16))])
+        subscriber.request(.max(1))
+        #expect(upstream.history == [.requested(.max(16)), .requested(.max(1))])
+        for value in 1...5 { upstream.send(value) }
+        #expect(subscriber.values == [5])
+        #expect(subscriber.violations.isEmpty)
+    }
+
+    @Test func aCancelBeforeALateUpstreamSubscriptionCancelsItWhenItArrives_S6() {
+        weak var weakSubscriber: RecordingSubscriber<Int, Never>?
+        let upstream = LateSubscriptionPublisher<Int, Never>()
+        do {
+            let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
+            weakSubscriber = subscriber
+            upstream.dropFirst(1).subscribe(subscriber)
+            subscriber.cancel()
+            subscriber.request(.max(1))
+            subscriber.releaseSubscription()
+            upstream.sendSubscriptions()
+            #expect(upstream.history == [.cancelled])
+            upstream.send(1)
+            upstream.send(2)
+            #expect(subscriber.events == [.subscription])
+        }
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func aCancelInsideReceiveSubscriptionStillSubscribesTheUpstreamAndCancelsIt() {
+        let upstream = TestPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onSubscription: { $0.cancel() })
+        upstream.dropFirst(1).subscribe(subscriber)
+        #expect(upstream.history == [.cancelled])
+        #expect(subscriber.events == [.subscription])
+    }
+
     @Test func laterDemandPassesThroughUnchanged() {
         let upstream = TestPublisher<Int, Never>()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2), onValue: { _ in .max(3) })

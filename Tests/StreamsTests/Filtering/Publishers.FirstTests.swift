@@ -59,6 +59,41 @@ struct FirstTests {
         #expect(subscriber.violations.isEmpty)
     }
 
+    /// As Combine (OpenCombine's `testFirstRequestsUnlimitedThenSendsSubscription`, whose
+    /// subscriber finds the upstream not yet asked): the subscriber gets its subscription first,
+    /// then the upstream is asked for `.unlimited` whatever the subscriber asks for; the same for
+    /// `first(where:)` and `tryFirst(where:)`. Over a `dropFirst`, whose subscriber gets its
+    /// subscription before the upstream is subscribed, the `.unlimited` reaches the upstream
+    /// when its subscription arrives.
+    @Test func theSubscriberGetsItsSubscriptionThenTheUpstreamIsAskedForUnlimited() {
+        for makeFirst in [
+            { (p: TestPublisher<Int, Never>) in p.first().eraseToAnyPublisher() },
+            { (p: TestPublisher<Int, Never>) in p.first { $0 > 1 }.eraseToAnyPublisher() },
+            { (p: TestPublisher<Int, Never>) in p.tryFirst { $0 > 1 }.replaceError(with: -1).eraseToAnyPublisher() },
+        ] {
+            for demand in [nil, Subscribers.Demand.max(1)] {
+                let log = LockedLog()
+                let upstream = TestPublisher<Int, Never>()
+                let subscriber = RecordingSubscriber<Int, Never>(demand: demand, onSubscription: { _ in
+                    log.append("\(upstream.history)")
+                })
+                makeFirst(upstream).subscribe(subscriber)
+                #expect(log.entries == ["[]"])
+                #expect(upstream.history == [.requested(.unlimited)])
+            }
+        }
+        let late = LateSubscriptionPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
+        late.dropFirst(1).first().subscribe(subscriber)
+        #expect(subscriber.events == [.subscription])
+        late.sendSubscriptions()
+        #expect(late.history == [.requested(.unlimited)])
+        late.send(1)
+        late.send(2)
+        #expect(subscriber.events == [.subscription, .value(2), .completion(.finished)])
+        #expect(late.history == [.requested(.unlimited), .cancelled])
+    }
+
     /// Combine's history: the value arrives without demand, waits, and goes out with `.finished`
     /// at the first request; the upstream was cancelled when it arrived.
     @Test func theAnswerWaitsForTheFirstRequest_S5() {

@@ -100,6 +100,37 @@ struct OutputTests {
         #expect(emptyRange.violations.isEmpty)
     }
 
+    /// As Combine's `Publishers.Output`: the subscriber gets its subscription when the
+    /// upstream's arrives, its requests go straight up (nothing is asked up front, nothing
+    /// held), and the first value ends the stream. Behind a `dropFirst`, whose subscriber gets
+    /// its subscription before the upstream is subscribed, the demand asked meanwhile is asked
+    /// for with the values to drop.
+    @Test func prefixZeroPassesDemandThroughAndEndsAtTheFirstValue() {
+        let late = LateSubscriptionPublisher<Int, Never>()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2))
+        late.prefix(0).subscribe(subscriber)
+        #expect(subscriber.events.isEmpty)
+        late.sendSubscriptions()
+        #expect(subscriber.events == [.subscription])
+        #expect(late.history == [.requested(.max(2))])
+        subscriber.request(.max(1))
+        #expect(late.history == [.requested(.max(2)), .requested(.max(1))])
+        #expect(late.upstream.send(9) == .none)
+        #expect(late.history == [.requested(.max(2)), .requested(.max(1)), .cancelled])
+        #expect(subscriber.events == [.subscription, .completion(.finished)])
+
+        let behindDrop = LateSubscriptionPublisher<Int, Never>()
+        let dropped = RecordingSubscriber<Int, Never>(demand: .max(1))
+        behindDrop.dropFirst(2).prefix(0).subscribe(dropped)
+        #expect(dropped.events == [.subscription])
+        behindDrop.sendSubscriptions()
+        #expect(behindDrop.history == [.requested(.max(3))])
+        for value in 1...3 { behindDrop.send(value) }
+        #expect(behindDrop.history == [.requested(.max(3)), .cancelled])
+        #expect(dropped.events == [.subscription, .completion(.finished)])
+        #expect(dropped.violations.isEmpty)
+    }
+
     /// Combine passes a failure through `prefix(0)`: `Fail(error: e).prefix(0)` fails with `e`.
     @Test func prefixZeroPassesTheUpstreamsCompletion() {
         let failed = RecordingSubscriber<Int, Boom>(demand: nil)

@@ -155,8 +155,12 @@ struct TestSchedulerTests {
     }
 
     // MARK: Async: sleep, timer, and the async advance
+    //
+    // As in combine-schedulers' tests, the test and the tasks it starts share the main actor: the
+    // async advance gives them their turn on it, in order, so the result does not depend on
+    // how busy the machine is.
 
-    @Test(.timeLimit(.minutes(2))) func aTaskSleepingOnTheSchedulerWakesWhenTheTestAdvancesIt() async throws {
+    @Test(.timeLimit(.minutes(2))) @MainActor func aTaskSleepingOnTheSchedulerWakesWhenTheTestAdvancesIt() async throws {
         // The package's own test shape, 100 times in a row: start a task that sleeps on the
         // scheduler, `await scheduler.advance(by:)`, and the task has finished.
         for _ in 0..<100 {
@@ -172,7 +176,7 @@ struct TestSchedulerTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func aTaskSleepingTwiceWakesTwiceWithinOneAdvance() async throws {
+    @Test(.timeLimit(.minutes(1))) @MainActor func aTaskSleepingTwiceWakesTwiceWithinOneAdvance() async throws {
         let scheduler = DispatchQueue.test
         let log = Log()
         let task = Task {
@@ -188,7 +192,7 @@ struct TestSchedulerTests {
         try await task.value
     }
 
-    @Test(.timeLimit(.minutes(1))) func sleepEndsWithCancellationErrorWhenTheTaskIsCancelled() async {
+    @Test(.timeLimit(.minutes(1))) @MainActor func sleepEndsWithCancellationErrorWhenTheTaskIsCancelled() async {
         let scheduler = DispatchQueue.test
         let task = Task { try await scheduler.sleep(for: .seconds(10)) }
         await scheduler.advance(by: .seconds(1))
@@ -197,7 +201,7 @@ struct TestSchedulerTests {
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test(.timeLimit(.minutes(1))) func timerTicksWithTheSchedulersTimeAndStopsWithTheIteration() async {
+    @Test(.timeLimit(.minutes(1))) @MainActor func timerTicksWithTheSchedulersTimeAndStopsWithTheIteration() async {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
         let task = Task {
@@ -214,7 +218,7 @@ struct TestSchedulerTests {
         #expect(scheduler.pendingCount == 0)  // the repeating schedule is cancelled with the iteration
     }
 
-    @Test(.timeLimit(.minutes(1))) func asyncRunRunsWhatTasksScheduleToo() async throws {
+    @Test(.timeLimit(.minutes(1))) @MainActor func asyncRunRunsWhatTasksScheduleToo() async throws {
         let scheduler = DispatchQueue.test
         let log = Log()
         let task = Task {

@@ -374,7 +374,7 @@ let docMarbleSources: [DocMarbleSource] = [
         upstream: -a-b-c-d-|
         trigger:  ----x-----
                   drop(untilOutputFrom: trigger)
-        output:   ----;c-d-|    (`;`: the trigger is cancelled after its first value)
+        output:   -----c-d-[;|] (`;`: the trigger, still subscribed, is cancelled at the end)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.FlatMap.swift"#,
