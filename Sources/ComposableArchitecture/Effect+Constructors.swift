@@ -497,7 +497,7 @@ extension AsyncSequence where Self: Sendable, Failure == Never {
     /// - Threading: elements are sent from the iterating task; the store runs them on the main
     ///   actor.
     public func eraseToEffect() -> Effect<Element> {
-        Effect(Publishers.AsyncSequencePublisher(self))
+        Effect(AsyncSequencePublisher(self))
     }
 
     /// Turns this asynchronous sequence into an ``Effect`` of actions made from its elements.
@@ -507,7 +507,7 @@ extension AsyncSequence where Self: Sendable, Failure == Never {
     /// return environment.temperatures().eraseToEffect(AppAction.temperature)
     /// ```
     public func eraseToEffect<T>(_ transform: @escaping (Element) -> T) -> Effect<T> {
-        Effect(Publishers.AsyncSequencePublisher(self).map(transform))
+        Effect(AsyncSequencePublisher(self).map(transform))
     }
 }
 

@@ -256,7 +256,7 @@ extension Effect {
     ) -> Effect where S.SchedulerTimeType == Output {
         // Deferred: each start of the effect gets a timer of its own.
         Effect(Deferred {
-            Publishers.Timer(every: interval, tolerance: tolerance, scheduler: scheduler, options: options)
+            SchedulerTimer(interval: interval, tolerance: tolerance, scheduler: scheduler, options: options)
                 .autoconnect()
         })
         .cancellable(id: id, cancelInFlight: true)

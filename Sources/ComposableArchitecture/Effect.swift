@@ -121,7 +121,7 @@ extension Publisher where Failure == Never {
     ///
     /// <!-- example context: factFeature -->
     /// ```swift
-    /// return environment.mainQueue.timerPublisher(every: .seconds(1)).autoconnect()
+    /// return SchedulerTimer.publish(every: .seconds(1), on: environment.mainQueue).autoconnect()
     ///     .map { _ in .tick }
     ///     .eraseToEffect()
     /// ```

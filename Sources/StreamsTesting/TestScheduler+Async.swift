@@ -19,7 +19,7 @@ extension TestScheduler {
     /// let scheduler = DispatchQueue.test
     /// var output: [String] = []
     /// let (answers, continuation) = AsyncStream<String>.makeStream()
-    /// let c = answers.publisher            // a task iterates the stream
+    /// let c = AsyncSequencePublisher(answers)   // a task iterates the stream
     ///     .receive(on: scheduler)
     ///     .sink { output.append($0) }
     /// continuation.yield("hello")

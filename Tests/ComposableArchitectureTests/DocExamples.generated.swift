@@ -550,7 +550,7 @@ extension FactFeature {
     @MainActor static func reducerBody_example_ComposableArchitecture_Effect_2(
         state: inout AppState, action: AppAction, environment: AppEnvironment, n: Int, primes: [Int]
     ) -> Effect<AppAction> {
-        return environment.mainQueue.timerPublisher(every: .seconds(1)).autoconnect()
+        return SchedulerTimer.publish(every: .seconds(1), on: environment.mainQueue).autoconnect()
             .map { _ in .tick }
             .eraseToEffect()
     }

@@ -70,7 +70,7 @@ enum Feature {
                 state.searched.append(query)
                 return .none
             case .startTimer:
-                return environment.mainQueue.timerPublisher(every: .seconds(1)).autoconnect()
+                return SchedulerTimer.publish(every: .seconds(1), on: environment.mainQueue).autoconnect()
                     .map { _ in Action.timerTicked }
                     .eraseToEffect()
                     .cancellable(id: TimerID.timer)

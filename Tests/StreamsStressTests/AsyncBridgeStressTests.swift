@@ -148,7 +148,7 @@ struct AsyncBridgeStressTests {
             var subscribers: [RecordingSubscriber<Int, Never>] = []
             for _ in 0..<200 {
                 let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-                Endless(iterations: iterations).publisher.subscribe(subscriber)
+                AsyncSequencePublisher(Endless(iterations: iterations)).subscribe(subscriber)
                 DispatchQueue.concurrentPerform(iterations: 3) { index in
                     switch index {
                     case 1: subscriber.cancel()

@@ -17,7 +17,7 @@ struct TimerAndCollectStressTests {
                     reached.signal()
                     return .none
                 })
-                let timer = UncheckedSendableBox(queue.timerPublisher(every: .milliseconds(1)))
+                let timer = UncheckedSendableBox(SchedulerTimer.publish(every: .milliseconds(1), on: queue))
                 timer.value.subscribe(subscriber)
                 let connection = timer.value.connect()
                 DispatchQueue.concurrentPerform(iterations: 3) { index in

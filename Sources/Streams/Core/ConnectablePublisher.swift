@@ -8,7 +8,7 @@ import Synchronization
 /// beginning. Cancel the returned cancellable to stop the work again.
 ///
 /// ```swift
-/// let timer = DispatchQueue.main.timerPublisher(every: .seconds(1))
+/// let timer = SchedulerTimer.publish(every: .seconds(1), on: DispatchQueue.main)
 /// let first = timer.sink { print("first", $0) }
 /// let second = timer.sink { print("second", $0) }
 /// let connection = timer.connect()    // both start receiving ticks now
@@ -36,9 +36,9 @@ extension ConnectablePublisher {
     /// When the count drops to zero, the connection is cancelled; the next subscriber connects
     /// again.
     ///
-    /// <!-- marble autoconnect scheduler source: scheduler.timerPublisher(every: .seconds(2)).autoconnect().map(seconds) -->
+    /// <!-- marble autoconnect scheduler source: SchedulerTimer.publish(every: .seconds(2), on: scheduler).autoconnect().map(seconds) -->
     /// ```text
-    ///         timerPublisher(every: 2 ticks).autoconnect(), subscribed at tick 0
+    ///         SchedulerTimer.publish(every: 2 ticks, on: scheduler).autoconnect(), subscribed at tick 0
     /// output: --2-4-6-8-     (each value the scheduler's time, shown in ticks since the start)
     /// ```
     ///
@@ -47,7 +47,7 @@ extension ConnectablePublisher {
     /// ```swift
     /// let scheduler = DispatchQueue.test
     /// var ticks: [Int] = []
-    /// let c = scheduler.timerPublisher(every: .seconds(1))
+    /// let c = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
     ///     .autoconnect()
     ///     .sink { _ in ticks.append(ticks.count + 1) }
     /// scheduler.advance(by: .seconds(3))

@@ -1,4 +1,4 @@
-/// The shared state of a timer publisher (`Publishers.Timer`, Foundation's `Timer.TimerPublisher`):
+/// The shared state of a timer publisher (`SchedulerTimer`, Foundation's `Timer.TimerPublisher`):
 /// its subscribers, and the one running connection.
 ///
 /// A timer is a connectable, multicast source: every subscriber attached when a tick fires gets

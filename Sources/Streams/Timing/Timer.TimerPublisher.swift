@@ -24,7 +24,7 @@ extension Timer {
     /// ```
     ///
     /// For code that must be tested on virtual time, prefer a scheduler's
-    /// ``Scheduler/timerPublisher(every:tolerance:options:)``.
+    /// ``SchedulerTimer/publish(every:tolerance:on:options:)``.
     ///
     /// - Parameters:
     ///   - interval: Seconds between two ticks.

@@ -82,7 +82,7 @@ struct TestingGuideTests {
         let scheduler = DispatchQueue.test
         var output: [String] = []
         let (answers, continuation) = AsyncStream<String>.makeStream()
-        let cancellable = answers.publisher
+        let cancellable = AsyncSequencePublisher(answers)
             .receive(on: scheduler)
             .sink { output.append($0) }
         continuation.yield("hello")

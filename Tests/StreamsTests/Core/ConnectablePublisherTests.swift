@@ -81,7 +81,7 @@ struct ConnectablePublisherTests {
     @Test func docExample() {
         let scheduler = DispatchQueue.test
         let ticks = AtomicTickCounter()
-        let c = scheduler.timerPublisher(every: .seconds(1))
+        let c = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
             .autoconnect()
             .sink { _ in ticks.increment() }
         scheduler.advance(by: .seconds(3))

@@ -112,6 +112,19 @@ struct AsyncMainDemo {
     //         failed: Boom()
 }
 
+// Sources/Streams/Async/AsyncSequencePublisher.swift, example 1
+@MainActor private func example_Streams_Async_AsyncSequencePublisher_1() throws {
+    let stream = AsyncStream<Int> { continuation in
+        for n in 1...3 { continuation.yield(n) }
+        continuation.finish()
+    }
+    let c = AsyncSequencePublisher(stream).sink { print($0) }
+    // Prints, from the iterating task: 1
+    //                                  2
+    //                                  3
+    func readTheExamplesNames() { _ = stream; _ = c }
+}
+
 // Sources/Streams/Async/Future+Value.swift, example 1
 @MainActor private func example_Streams_Async_Future_Value_1() async throws {
     let future = Future<Int, Never> { promise in
@@ -129,19 +142,6 @@ struct AsyncMainDemo {
     do { _ = try await future.value } catch { print(error) }
     // Prints: Boom()
     func readTheExamplesNames() { _ = future }
-}
-
-// Sources/Streams/Async/Publishers.AsyncSequencePublisher.swift, example 1
-@MainActor private func example_Streams_Async_Publishers_AsyncSequencePublisher_1() throws {
-    let stream = AsyncStream<Int> { continuation in
-        for n in 1...3 { continuation.yield(n) }
-        continuation.finish()
-    }
-    let c = stream.publisher.sink { print($0) }
-    // Prints, from the iterating task: 1
-    //                                  2
-    //                                  3
-    func readTheExamplesNames() { _ = stream; _ = c }
 }
 
 // Sources/Streams/Combining/Publishers.Buffer.swift, example 1
@@ -645,7 +645,7 @@ struct AsyncMainDemo {
 
 // Sources/Streams/Core/ConnectablePublisher.swift, example 1
 @MainActor private func example_Streams_Core_ConnectablePublisher_1() throws {
-    let timer = DispatchQueue.main.timerPublisher(every: .seconds(1))
+    let timer = SchedulerTimer.publish(every: .seconds(1), on: DispatchQueue.main)
     let first = timer.sink { print("first", $0) }
     let second = timer.sink { print("second", $0) }
     let connection = timer.connect()    // both start receiving ticks now
@@ -656,7 +656,7 @@ struct AsyncMainDemo {
 @MainActor private func example_Streams_Core_ConnectablePublisher_2() throws {
     let scheduler = DispatchQueue.test
     var ticks: [Int] = []
-    let c = scheduler.timerPublisher(every: .seconds(1))
+    let c = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         .autoconnect()
         .sink { _ in ticks.append(ticks.count + 1) }
     scheduler.advance(by: .seconds(3))
@@ -1906,7 +1906,7 @@ final class Puller: Subscriber {
 @MainActor private func example_Streams_Streams_ShareAndMulticast_6() throws {
     let scheduler = DispatchQueue.test   // virtual time, from StreamsTesting
     var ticks = 0
-    let cancellable = scheduler.timerPublisher(every: .seconds(1))
+    let cancellable = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         .autoconnect()
         .sink { _ in ticks += 1 }
     scheduler.advance(by: .seconds(3))
@@ -2262,28 +2262,28 @@ final class Puller: Subscriber {
     func readTheExamplesNames() { _ = scheduler; _ = replies; _ = c }
 }
 
-// Sources/Streams/Timing/Publishers.Timer.swift, example 1
-@MainActor private func example_Streams_Timing_Publishers_Timer_1() throws {
+// Sources/Streams/Timing/SchedulerTimer.swift, example 1
+@MainActor private func example_Streams_Timing_SchedulerTimer_1() throws {
     let scheduler = DispatchQueue.test
-    let start = scheduler.now
-    let c = scheduler.timerPublisher(every: .seconds(1))
-        .autoconnect()
-        .sink { print(start.distance(to: $0) == .seconds(1)) }
-    scheduler.advance(by: .seconds(1))
-    // Prints: true
-    func readTheExamplesNames() { _ = scheduler; _ = start; _ = c }
-}
-
-// Sources/Streams/Timing/Publishers.Timer.swift, example 2
-@MainActor private func example_Streams_Timing_Publishers_Timer_2() throws {
-    let scheduler = DispatchQueue.test
-    let timer = Publishers.Timer(every: .seconds(1), scheduler: scheduler)
+    let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
     var count = 0
     let c = timer.autoconnect().sink { _ in count += 1 }
     scheduler.advance(by: .seconds(5))
     print(count)
     // Prints: 5
     func readTheExamplesNames() { _ = scheduler; _ = timer; _ = count; _ = c }
+}
+
+// Sources/Streams/Timing/SchedulerTimer.swift, example 2
+@MainActor private func example_Streams_Timing_SchedulerTimer_2() throws {
+    let scheduler = DispatchQueue.test
+    let start = scheduler.now
+    let c = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
+        .autoconnect()
+        .sink { print(start.distance(to: $0) == .seconds(1)) }
+    scheduler.advance(by: .seconds(1))
+    // Prints: true
+    func readTheExamplesNames() { _ = scheduler; _ = start; _ = c }
 }
 
 // Sources/Streams/Timing/Timer.TimerPublisher.swift, example 1
@@ -2710,7 +2710,7 @@ struct ExampleSuite_example_StreamsTesting_StreamsTesting_StreamsTesting_1 {
     let scheduler = DispatchQueue.test
     var output: [String] = []
     let (answers, continuation) = AsyncStream<String>.makeStream()
-    let c = answers.publisher            // a task iterates the stream
+    let c = AsyncSequencePublisher(answers)   // a task iterates the stream
         .receive(on: scheduler)
         .sink { output.append($0) }
     continuation.yield("hello")
@@ -2832,7 +2832,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/ComposableArchitecture/Effect+Time.swift"#, fnv1a: 0x788acff0f491b406),
     (file: #"Sources/ComposableArchitecture/Effect+Time.swift"#, fnv1a: 0x9eb9bbef91eb2107),
     (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0x4ed29f0ba0293469),
-    (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0x27bd06d1f136b89e),
+    (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0x02e2e3668017efa1),
     (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0xa2a9d57848110069),
     (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0xa882d20d67f9f9a1),
     (file: #"Sources/ComposableArchitecture/Effect.swift"#, fnv1a: 0xa8f429802a4dc975),
@@ -2901,9 +2901,9 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/PrimeTimeCore/Terminal/TerminalSession.swift"#, fnv1a: 0x8d0f6e5c73c7df28),
     (file: #"Sources/Streams/Async/AsyncPublisher.swift"#, fnv1a: 0x124919394c91627c),
     (file: #"Sources/Streams/Async/AsyncPublisher.swift"#, fnv1a: 0x719c63acc89ed9cc),
+    (file: #"Sources/Streams/Async/AsyncSequencePublisher.swift"#, fnv1a: 0x35ae0ea604fbbb65),
     (file: #"Sources/Streams/Async/Future+Value.swift"#, fnv1a: 0xe99801019384c9bd),
     (file: #"Sources/Streams/Async/Future+Value.swift"#, fnv1a: 0xd18a4f691e361f81),
-    (file: #"Sources/Streams/Async/Publishers.AsyncSequencePublisher.swift"#, fnv1a: 0x94624f3c3b3aa4b6),
     (file: #"Sources/Streams/Combining/Publishers.Buffer.swift"#, fnv1a: 0x4e61227b01ee7000),
     (file: #"Sources/Streams/Combining/Publishers.Catch.swift"#, fnv1a: 0x030cfdd9655230a4),
     (file: #"Sources/Streams/Combining/Publishers.Catch.swift"#, fnv1a: 0x8a793e99982dbb73),
@@ -2952,8 +2952,8 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Core/AnyPublisher.swift"#, fnv1a: 0x729f78887be00a57),
     (file: #"Sources/Streams/Core/AnySubscriber.swift"#, fnv1a: 0x352c45e60d8cb609),
     (file: #"Sources/Streams/Core/Cancellable.swift"#, fnv1a: 0x2926ebedac82f4a6),
-    (file: #"Sources/Streams/Core/ConnectablePublisher.swift"#, fnv1a: 0x4057abb6b5f05003),
-    (file: #"Sources/Streams/Core/ConnectablePublisher.swift"#, fnv1a: 0x0383c0d889973db3),
+    (file: #"Sources/Streams/Core/ConnectablePublisher.swift"#, fnv1a: 0x70c2b0c719c2df0c),
+    (file: #"Sources/Streams/Core/ConnectablePublisher.swift"#, fnv1a: 0x2994365aa8376594),
     (file: #"Sources/Streams/Core/Publisher.swift"#, fnv1a: 0x7b5031244f3fd841),
     (file: #"Sources/Streams/Core/Subscribers.Demand.swift"#, fnv1a: 0x1015256a1086348b),
     (file: #"Sources/Streams/Core/TopLevelCoding.swift"#, fnv1a: 0xea3aa869c5ce1876),
@@ -3067,7 +3067,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Streams.docc/ShareAndMulticast.md"#, fnv1a: 0x67ef65247d0a42b0),
     (file: #"Sources/Streams/Streams.docc/ShareAndMulticast.md"#, fnv1a: 0xc5f86e3e0a36b612),
     (file: #"Sources/Streams/Streams.docc/ShareAndMulticast.md"#, fnv1a: 0x24cb2ba7fdf3a48b),
-    (file: #"Sources/Streams/Streams.docc/ShareAndMulticast.md"#, fnv1a: 0xe489280e3fcaf153),
+    (file: #"Sources/Streams/Streams.docc/ShareAndMulticast.md"#, fnv1a: 0x165015ceff819b82),
     (file: #"Sources/Streams/Streams.docc/Streams.md"#, fnv1a: 0x9f5a35cfb1b4a398),
     (file: #"Sources/Streams/Streams.docc/ThreadingAndSchedulers.md"#, fnv1a: 0x757b5fdf621efd6b),
     (file: #"Sources/Streams/Streams.docc/ThreadingAndSchedulers.md"#, fnv1a: 0x859207094b06dafd),
@@ -3093,8 +3093,8 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Timing/Publishers.SubscribeOn.swift"#, fnv1a: 0x211ad7d5faa42d3e),
     (file: #"Sources/Streams/Timing/Publishers.Throttle.swift"#, fnv1a: 0xaf73efc078fd5c32),
     (file: #"Sources/Streams/Timing/Publishers.Timeout.swift"#, fnv1a: 0x82993cea674f4337),
-    (file: #"Sources/Streams/Timing/Publishers.Timer.swift"#, fnv1a: 0x930dc2520e24d8b8),
-    (file: #"Sources/Streams/Timing/Publishers.Timer.swift"#, fnv1a: 0x80d554660e4ab6f4),
+    (file: #"Sources/Streams/Timing/SchedulerTimer.swift"#, fnv1a: 0x0b3f361df1609d95),
+    (file: #"Sources/Streams/Timing/SchedulerTimer.swift"#, fnv1a: 0x39eb7d9124c37179),
     (file: #"Sources/Streams/Timing/Timer.TimerPublisher.swift"#, fnv1a: 0x292656dbb7c6ed1d),
     (file: #"Sources/Streams/Transforming/Publishers.Encode.swift"#, fnv1a: 0xe1dfaa4b8ca44c36),
     (file: #"Sources/Streams/Transforming/Publishers.Encode.swift"#, fnv1a: 0x9d0015f82eed0a54),
@@ -3138,7 +3138,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/StreamsTesting.md"#, fnv1a: 0x67f00c8f7b21ab40),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x17e728ab3d1794c1),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x8ca28f2166fccd66),
-    (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x9afea37739a7cebd),
+    (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x52159148587c7e47),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x61b1b42fdd16ccd3),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x52e1f4fff6cdb9d5),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0xefd1afa61ca6bc46),
@@ -3151,7 +3151,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0xf56e6b5c32083fde),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x885be2a9e2bfc513),
     (file: #"Sources/StreamsTesting/TestPublisher.swift"#, fnv1a: 0x9ecc6c5dc4a4c6f2),
-    (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x2124fe95cb1f4a1a),
+    (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x09ba71c3a94e3348),
     (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x0947d2098f9ac1d4),
     (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0x1f0d0a3103315591),
     (file: #"Sources/StreamsTesting/TestScheduler+Async.swift"#, fnv1a: 0xc54effc454394c7c),
@@ -3161,7 +3161,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
 /// The other generated files (the blocks of modules StreamsTests does not import), with the
 /// FNV-1a hash of their contents.
 let docExampleModuleFiles: [(path: String, fnv1a: UInt64)] = [
-    (path: #"Tests/ComposableArchitectureTests/DocExamples.generated.swift"#, fnv1a: 0x865159436b85cc5d),
+    (path: #"Tests/ComposableArchitectureTests/DocExamples.generated.swift"#, fnv1a: 0x0711345d120dc1fc),
     (path: #"Tests/PrimeTimeCoreTests/DocExamples.generated.swift"#, fnv1a: 0x46921a9874203c3c),
     (path: #"Tests/StreamsFoundationTests/DocExamples.generated.swift"#, fnv1a: 0x1d8ad12a1907b48c),
 ]

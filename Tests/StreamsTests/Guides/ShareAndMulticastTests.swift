@@ -89,7 +89,7 @@ struct ShareAndMulticastGuideTests {
     @Test func autoconnectStartsATimerWithItsFirstSubscriber() {
         let scheduler = DispatchQueue.test
         var ticks = 0
-        let cancellable = scheduler.timerPublisher(every: .seconds(1))
+        let cancellable = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
             .autoconnect()
             .sink { _ in ticks += 1 }
         scheduler.advance(by: .seconds(3))

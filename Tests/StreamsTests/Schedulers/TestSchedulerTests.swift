@@ -243,7 +243,7 @@ struct TestSchedulerTests {
         }
         let scheduler = DispatchQueue.test
         let log = Log()
-        work(on: scheduler.eraseToAnyScheduler(), log: log)
+        work(on: AnyScheduler(scheduler), log: log)
         scheduler.advance(by: .milliseconds(10))
         #expect(log.entries == ["done"])
         #expect(OperationQueue.test.now.date == RunLoop.test.now.date)
@@ -276,7 +276,7 @@ struct TestSchedulerTests {
         let log = Log()
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         let start = scheduler.now
-        let cancellable = stream.publisher
+        let cancellable = AsyncSequencePublisher(stream)
             .receive(on: scheduler)
             .sink(receiveCompletion: { _ in log.append("finished") }, receiveValue: { log.append("\($0)") })
         continuation.yield(1)

@@ -190,6 +190,16 @@ let docMarbleSources: [DocMarbleSource] = [
         loop:     -1-2-^    (the body runs with 1, 2; then the loop throws)
         """#),
     DocMarbleSource(
+        file: #"Sources/Streams/Async/AsyncSequencePublisher.swift"#,
+        annotations: [#"""
+<!-- marble AsyncSequencePublisher-init scheduler source async demand=2 demand=2@3: AsyncSequencePublisher(AsyncStream<String> { c in c.yield("1"); c.yield("2"); c.yield("3"); c.finish() }) -->
+"""#],
+        text: #"""
+        sequence: 1, 2, 3, end
+                  AsyncSequencePublisher(sequence), subscriber asking for .max(2), at tick 3 for .max(2) more
+        output:   [12]--[3|]    (the third element is pulled only after the second request)
+        """#),
+    DocMarbleSource(
         file: #"Sources/Streams/Async/Future+Value.swift"#,
         annotations: [#"""
 <!-- marble future-value-promise scheduler source row=1: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
@@ -206,16 +216,6 @@ let docMarbleSources: [DocMarbleSource] = [
         text: #"""
         future:  ---^          (the promise is called with a failure at tick 3)
         value:   ---^          (an await from tick 0 throws at tick 3)
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Async/Publishers.AsyncSequencePublisher.swift"#,
-        annotations: [#"""
-<!-- marble asyncSequence-publisher scheduler source async demand=2 demand=2@3: AsyncStream<String> { c in c.yield("1"); c.yield("2"); c.yield("3"); c.finish() }.publisher -->
-"""#],
-        text: #"""
-        sequence: 1, 2, 3, end
-                  .publisher, subscriber asking for .max(2), at tick 3 for .max(2) more
-        output:   [12]--[3|]    (the third element is pulled only after the second request)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.Buffer.swift"#,
@@ -699,9 +699,9 @@ let docMarbleSources: [DocMarbleSource] = [
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Core/ConnectablePublisher.swift"#,
-        annotations: [#"<!-- marble autoconnect scheduler source: scheduler.timerPublisher(every: .seconds(2)).autoconnect().map(seconds) -->"#],
+        annotations: [#"<!-- marble autoconnect scheduler source: SchedulerTimer.publish(every: .seconds(2), on: scheduler).autoconnect().map(seconds) -->"#],
         text: #"""
-                timerPublisher(every: 2 ticks).autoconnect(), subscribed at tick 0
+                SchedulerTimer.publish(every: 2 ticks, on: scheduler).autoconnect(), subscribed at tick 0
         output: --2-4-6-8-     (each value the scheduler's time, shown in ticks since the start)
         """#),
     DocMarbleSource(
@@ -1404,10 +1404,10 @@ let docMarbleSources: [DocMarbleSource] = [
         output:   -a-b--[;|]
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Timing/Publishers.Timer.swift"#,
-        annotations: [#"<!-- marble timerPublisher scheduler source: scheduler.timerPublisher(every: .seconds(2)).autoconnect().map(seconds) -->"#],
+        file: #"Sources/Streams/Timing/SchedulerTimer.swift"#,
+        annotations: [#"<!-- marble SchedulerTimer-publish scheduler source: SchedulerTimer.publish(every: .seconds(2), on: scheduler).autoconnect().map(seconds) -->"#],
         text: #"""
-                timerPublisher(every: 2 ticks).autoconnect(), subscribed at tick 0
+                SchedulerTimer.publish(every: 2 ticks, on: scheduler).autoconnect(), subscribed at tick 0
         output: --2-4-6-    (each value the scheduler's time, shown in ticks since the start)
         """#),
     DocMarbleSource(
@@ -1616,34 +1616,34 @@ struct DocMarbles {
         await block.checkAsync(on: scheduler) { recordingLoop(over: $0.values) }
     }
 
-    @Test("marble-future-value-promise (Sources/Streams/Async/Future+Value.swift)") func `future_value_promise`() {
+    @Test("marble-AsyncSequencePublisher-init (Sources/Streams/Async/AsyncSequencePublisher.swift)") func `AsyncSequencePublisher_init`() async {
         let block = docMarbleSources[24].block
+        let scheduler = DispatchQueue.test
+        await block.checkAsync(on: scheduler, source: AsyncSequencePublisher(AsyncStream<String> { c in c.yield("1"); c.yield("2"); c.yield("3"); c.finish() }), demand: .max(2), later: [3: .max(2)])
+    }
+
+    @Test("marble-future-value-promise (Sources/Streams/Async/Future+Value.swift)") func `future_value_promise`() {
+        let block = docMarbleSources[25].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, source: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }, row: 1)
     }
 
     @Test("marble-future-value (Sources/Streams/Async/Future+Value.swift)") func `future_value`() async {
-        let block = docMarbleSources[24].block
+        let block = docMarbleSources[25].block
         let scheduler = DispatchQueue.test
         await block.checkAsync(on: scheduler, source: recordingAwait(on: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }) { await $0.value }, row: 2)
     }
 
     @Test("marble-future-value-throwing-promise (Sources/Streams/Async/Future+Value.swift)") func `future_value_throwing_promise`() {
-        let block = docMarbleSources[25].block
+        let block = docMarbleSources[26].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, source: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } }, row: 1)
     }
 
     @Test("marble-future-value-throwing (Sources/Streams/Async/Future+Value.swift)") func `future_value_throwing`() async {
-        let block = docMarbleSources[25].block
-        let scheduler = DispatchQueue.test
-        await block.checkAsync(on: scheduler, source: recordingAwait(on: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } }) { try await $0.value }, row: 2)
-    }
-
-    @Test("marble-asyncSequence-publisher (Sources/Streams/Async/Publishers.AsyncSequencePublisher.swift)") func `asyncSequence_publisher`() async {
         let block = docMarbleSources[26].block
         let scheduler = DispatchQueue.test
-        await block.checkAsync(on: scheduler, source: AsyncStream<String> { c in c.yield("1"); c.yield("2"); c.yield("3"); c.finish() }.publisher, demand: .max(2), later: [3: .max(2)])
+        await block.checkAsync(on: scheduler, source: recordingAwait(on: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } }) { try await $0.value }, row: 2)
     }
 
     @Test("marble-buffer (Sources/Streams/Combining/Publishers.Buffer.swift)") func `buffer`() {
@@ -1879,7 +1879,7 @@ struct DocMarbles {
     @Test("marble-autoconnect (Sources/Streams/Core/ConnectablePublisher.swift)") func `autoconnect`() {
         let block = docMarbleSources[72].block
         let scheduler = DispatchQueue.test
-        block.check(on: scheduler, source: scheduler.timerPublisher(every: .seconds(2)).autoconnect().map(seconds))
+        block.check(on: scheduler, source: SchedulerTimer.publish(every: .seconds(2), on: scheduler).autoconnect().map(seconds))
     }
 
     @Test("marble-assertNoFailure (Sources/Streams/Debugging/Publishers.AssertNoFailure.swift)") func `assertNoFailure`() {
@@ -2387,10 +2387,10 @@ struct DocMarbles {
         block.check(on: scheduler) { $0.timeout(.seconds(3), scheduler: scheduler) }
     }
 
-    @Test("marble-timerPublisher (Sources/Streams/Timing/Publishers.Timer.swift)") func `timerPublisher`() {
+    @Test("marble-SchedulerTimer-publish (Sources/Streams/Timing/SchedulerTimer.swift)") func `SchedulerTimer_publish`() {
         let block = docMarbleSources[155].block
         let scheduler = DispatchQueue.test
-        block.check(on: scheduler, source: scheduler.timerPublisher(every: .seconds(2)).autoconnect().map(seconds))
+        block.check(on: scheduler, source: SchedulerTimer.publish(every: .seconds(2), on: scheduler).autoconnect().map(seconds))
     }
 
     @Test("marble-timer-publisher (Sources/Streams/Timing/Timer.TimerPublisher.swift)") func `timer_publisher`() async {

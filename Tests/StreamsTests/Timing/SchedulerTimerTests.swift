@@ -4,8 +4,8 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite("Publishers.Timer, timerPublisher")
-struct TimerTests {
+@Suite("SchedulerTimer")
+struct SchedulerTimerTests {
     /// Whole seconds from `start` to `time`, as text for marble diagrams.
     static func seconds(from start: DispatchQueue.SchedulerTimeType, to time: DispatchQueue.SchedulerTimeType) -> String {
         String(start.distance(to: time).magnitude / 1_000_000_000)
@@ -16,20 +16,20 @@ struct TimerTests {
     @Test func marbles() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        assertMarbles(on: scheduler, scheduler.timerPublisher(every: .seconds(1)).autoconnect()
+        assertMarbles(on: scheduler, SchedulerTimer.publish(every: .seconds(1), on: scheduler).autoconnect()
             .map { Self.seconds(from: start, to: $0) }, "-123456789")
     }
 
     @Test func marblesEveryTwoTicks() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        assertMarbles(on: scheduler, Publishers.Timer(every: .seconds(2), scheduler: scheduler).autoconnect()
+        assertMarbles(on: scheduler, SchedulerTimer(interval: .seconds(2), scheduler: scheduler).autoconnect()
             .map { Self.seconds(from: start, to: $0) }, "--2-4-6-8")
     }
 
     @Test func nothingHappensUntilConnected() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         assertMarbles(on: scheduler, timer.map { _ in "x" }, "-----")
         #expect(scheduler.pendingCount == 0)
     }
@@ -37,7 +37,7 @@ struct TimerTests {
     @Test func theFirstTickIsOneIntervalAfterConnecting() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let timer = scheduler.timerPublisher(every: .seconds(2))
+        let timer = SchedulerTimer.publish(every: .seconds(2), on: scheduler)
         let subscriber = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>()
         timer.subscribe(subscriber)
         scheduler.advance(by: .seconds(3))
@@ -51,14 +51,14 @@ struct TimerTests {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
         let printed = LockedLog()
-        let first = scheduler.timerPublisher(every: .seconds(1))
+        let first = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
             .autoconnect()
             .sink { printed.append("\(start.distance(to: $0) == .seconds(1))") }
         scheduler.advance(by: .seconds(1))
         #expect(printed.entries == ["true"])
         first.cancel()
 
-        let timer = Publishers.Timer(every: .seconds(1), scheduler: scheduler)
+        let timer = SchedulerTimer(interval: .seconds(1), scheduler: scheduler)
         let count = AtomicTickCounter()
         let second = timer.autoconnect().sink { _ in count.increment() }
         scheduler.advance(by: .seconds(5))
@@ -68,16 +68,16 @@ struct TimerTests {
 
     @Test func theParametersAreKept() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(3), tolerance: .milliseconds(5))
+        let timer = SchedulerTimer.publish(every: .seconds(3), tolerance: .milliseconds(5), on: scheduler)
         #expect(timer.interval == .seconds(3))
         #expect(timer.tolerance == .milliseconds(5))
         #expect(timer.options == nil)
-        #expect(Publishers.Timer(every: .seconds(1), scheduler: scheduler).tolerance == nil)
+        #expect(SchedulerTimer(interval: .seconds(1), scheduler: scheduler).tolerance == nil)
     }
 
     @Test func everySubscriberSeesTheSameTicks() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let first = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>()
         let second = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>()
         timer.subscribe(first)
@@ -95,7 +95,7 @@ struct TimerTests {
     @Test func aTickWithoutDemandIsMissed() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let subscriber = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>(demand: .max(2))
         timer.subscribe(subscriber)
         let connection = timer.connect()
@@ -110,7 +110,7 @@ struct TimerTests {
 
     @Test func demandReturnedFromReceiveCounts() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let subscriber = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>(
             demand: .max(1), onValue: { _ in .max(1) })
         timer.subscribe(subscriber)
@@ -123,7 +123,7 @@ struct TimerTests {
 
     @Test func eachSubscribersDemandIsItsOwn() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let hungry = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>()
         let idle = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>(demand: nil)
         timer.subscribe(hungry)
@@ -139,7 +139,7 @@ struct TimerTests {
         // Combine accepts `.none` here and does nothing.
         let scheduler = DispatchQueue.test
         let subscriber = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>(demand: nil)
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         timer.subscribe(subscriber)
         let connection = timer.connect()
         let messages = recordingAPIViolations { subscriber.request(.none) }
@@ -157,7 +157,7 @@ struct TimerTests {
     @Test func neverCompletes() {
         let scheduler = DispatchQueue.test
         let subscriber = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>()
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         timer.subscribe(subscriber)
         let connection = timer.connect()
         scheduler.advance(by: .seconds(10))
@@ -171,7 +171,7 @@ struct TimerTests {
 
     @Test func cancellingTheConnectionStopsTheSchedule() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let subscriber = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>()
         timer.subscribe(subscriber)
         let connection = timer.connect()
@@ -186,7 +186,7 @@ struct TimerTests {
 
     @Test func connectingWhileConnectedReturnsTheRunningConnection() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let first = timer.connect()
         let second = timer.connect()
         let same = (first as AnyObject) === (second as AnyObject)
@@ -199,7 +199,7 @@ struct TimerTests {
     @Test func connectingAgainAfterACancelStartsANewSchedule() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let timer = scheduler.timerPublisher(every: .seconds(2))
+        let timer = SchedulerTimer.publish(every: .seconds(2), on: scheduler)
         let subscriber = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>()
         timer.subscribe(subscriber)
         timer.connect().cancel()
@@ -212,7 +212,7 @@ struct TimerTests {
 
     @Test func aCancelledSubscriberGetsNothingMore() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let subscriber = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>()
         timer.subscribe(subscriber)
         let connection = timer.connect()
@@ -226,7 +226,7 @@ struct TimerTests {
 
     @Test func autoconnectStopsTheScheduleWhenTheLastSubscriberCancels() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1)).autoconnect()
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler).autoconnect()
         let first = timer.sink { _ in }
         let second = timer.sink { _ in }
         scheduler.advance(by: .seconds(1))
@@ -238,7 +238,7 @@ struct TimerTests {
 
     @Test func cancelReleasesTheSubscriber_S7() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let connection = timer.connect()
         weak var weakSubscriber: RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>?
         do {
@@ -255,9 +255,9 @@ struct TimerTests {
 
     @Test func aTimerNobodyCanReachStopsItsSchedule_S7() {
         let scheduler = DispatchQueue.test
-        weak var weakTimer: Publishers.Timer<TestSchedulerOf<DispatchQueue>>?
+        weak var weakTimer: SchedulerTimer<TestSchedulerOf<DispatchQueue>>?
         do {
-            let timer = scheduler.timerPublisher(every: .seconds(1))
+            let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
             weakTimer = timer
             _ = timer.connect()
             scheduler.advance(by: .seconds(2))
@@ -270,7 +270,7 @@ struct TimerTests {
 
     @Test func requestAndCancelFromInsideReceive() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>? }
         let box = Box()
         let subscriber = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>(demand: .max(1), onValue: { _ in
@@ -290,7 +290,7 @@ struct TimerTests {
 
     @Test func subscribingAndConnectingFromInsideATick() {
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let late = RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>()
         let subscribed = AtomicTickCounter()
         let trigger = timer.sink { _ in
@@ -313,7 +313,7 @@ struct TimerTests {
         // The contract checker needs a synchronous publisher; on virtual time the same rules are
         // checked by a recording subscriber at every step.
         let scheduler = DispatchQueue.test
-        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let timer = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
         let subscribers = [nil, Subscribers.Demand.max(1), .max(3), .unlimited].map {
             RecordingSubscriber<DispatchQueue.SchedulerTimeType, Never>(demand: $0)
         }

@@ -68,7 +68,7 @@ struct BothKinds: Sequence, AsyncSequence, Sendable {
     func makeAsyncIterator() -> Iterator { Iterator() }
 }
 
-@Suite("AsyncSequence.publisher, Publishers.AsyncSequencePublisher", .timeLimit(.minutes(1)))
+@Suite("AsyncSequencePublisher", .timeLimit(.minutes(1)))
 struct AsyncSequencePublisherTests {
     struct Boom: Error, Equatable {}
 
@@ -82,7 +82,7 @@ struct AsyncSequencePublisherTests {
 
     @Test func sendsTheElementsThenFinishes() async {
         let subscriber = RecordingSubscriber<Int, Never>()
-        #expect(await Self.run(CountingAsyncSequence(limit: 3).publisher, subscriber))
+        #expect(await Self.run(AsyncSequencePublisher(CountingAsyncSequence(limit: 3)), subscriber))
         #expect(subscriber.values == [1, 2, 3])
         #expect(subscriber.completion == .finished)
         #expect(subscriber.violations.isEmpty)
@@ -94,28 +94,28 @@ struct AsyncSequencePublisherTests {
             continuation.finish()
         }
         let printed = LockedLog()
-        let c = stream.publisher.sink { printed.append("\($0)") }
+        let c = AsyncSequencePublisher(stream).sink { printed.append("\($0)") }
         #expect(await pollUntil { printed.entries.count == 3 })
         #expect(printed.entries == ["1", "2", "3"])
         c.cancel()
     }
 
     @Test func roundTripThroughValues() async {
-        #expect(await asyncElements(CountingAsyncSequence(limit: 5).publisher.values) == [1, 2, 3, 4, 5])
+        #expect(await asyncElements(AsyncSequencePublisher(CountingAsyncSequence(limit: 5)).values) == [1, 2, 3, 4, 5])
     }
 
     @Test func theFailureTypeIsTheSequences() {
         func failure<P: Publisher>(of publisher: P) -> ObjectIdentifier { ObjectIdentifier(P.Failure.self) }
-        #expect(failure(of: AsyncStream<Int> { _ in }.publisher) == ObjectIdentifier(Never.self))
-        #expect(failure(of: AsyncThrowingStream<Int, any Error> { _ in }.publisher) == ObjectIdentifier((any Error).self))
-        let publisher = Publishers.AsyncSequencePublisher(CountingAsyncSequence(limit: 1))
+        #expect(failure(of: AsyncSequencePublisher(AsyncStream<Int> { _ in })) == ObjectIdentifier(Never.self))
+        #expect(failure(of: AsyncSequencePublisher(AsyncThrowingStream<Int, any Error> { _ in })) == ObjectIdentifier((any Error).self))
+        let publisher = AsyncSequencePublisher(CountingAsyncSequence(limit: 1))
         #expect(publisher.base.limit == 1)
     }
 
     @Test func aTypeThatIsBothKeepsTheSequencePublisher() {
         let publisher: Publishers.Sequence<BothKinds, Never> = BothKinds().publisher
         #expect(values(publisher) == [1, 0])
-        let asynchronous = Publishers.AsyncSequencePublisher(BothKinds())
+        let asynchronous = AsyncSequencePublisher(BothKinds())
         _ = asynchronous
     }
 
@@ -125,7 +125,7 @@ struct AsyncSequencePublisherTests {
         let probe = CountingAsyncSequence.Probe()
         let sequence = CountingAsyncSequence(limit: nil, probe: probe, checksDemand: true)
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        sequence.publisher.subscribe(subscriber)
+        AsyncSequencePublisher(sequence).subscribe(subscriber)
         #expect(probe.pullCount == 0)
         for round in 1...20 {
             probe.grant(1)
@@ -144,7 +144,7 @@ struct AsyncSequencePublisherTests {
     @Test func theEndIsSeenOnlyWhenAskedForOneMore() async {
         let probe = CountingAsyncSequence.Probe()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(3))
-        CountingAsyncSequence(limit: 3, probe: probe).publisher.subscribe(subscriber)
+        AsyncSequencePublisher(CountingAsyncSequence(limit: 3, probe: probe)).subscribe(subscriber)
         #expect(await pollUntil { subscriber.values.count == 3 })
         #expect(probe.pullCount == 3)
         #expect(subscriber.completion == nil)
@@ -157,14 +157,14 @@ struct AsyncSequencePublisherTests {
 
     @Test func demandReturnedFromReceiveCounts() async {
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onValue: { _ in .max(1) })
-        #expect(await Self.run(CountingAsyncSequence(limit: 50).publisher, subscriber))
+        #expect(await Self.run(AsyncSequencePublisher(CountingAsyncSequence(limit: 50)), subscriber))
         #expect(subscriber.values == Array(1...50))
         #expect(subscriber.violations.isEmpty)
     }
 
     @Test func requestingNoneIsAViolation_S9() {
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        CountingAsyncSequence(limit: 1).publisher.subscribe(subscriber)
+        AsyncSequencePublisher(CountingAsyncSequence(limit: 1)).subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.request(.none) }
         #expect(messages.count == 1)
         #expect(messages.first?.contains("S9") == true)
@@ -180,7 +180,7 @@ struct AsyncSequencePublisherTests {
             continuation.finish(throwing: Boom())
         }
         let subscriber = RecordingSubscriber<Int, any Error>()
-        #expect(await Self.run(stream.publisher, subscriber))
+        #expect(await Self.run(AsyncSequencePublisher(stream), subscriber))
         #expect(subscriber.values == [1])
         guard case .failure(let error)? = subscriber.completion else {
             Issue.record("expected a failure")
@@ -191,7 +191,7 @@ struct AsyncSequencePublisherTests {
 
     @Test func anEmptySequenceFinishesOnTheFirstRequest() async {
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        CountingAsyncSequence(limit: 0).publisher.subscribe(subscriber)
+        AsyncSequencePublisher(CountingAsyncSequence(limit: 0)).subscribe(subscriber)
         #expect(subscriber.completion == nil)
         subscriber.request(.max(1))
         #expect(await pollUntil { subscriber.completion != nil })
@@ -202,8 +202,8 @@ struct AsyncSequencePublisherTests {
         let sequence = CountingAsyncSequence(limit: 2)
         let first = RecordingSubscriber<Int, Never>()
         let second = RecordingSubscriber<Int, Never>()
-        #expect(await Self.run(sequence.publisher, first))
-        #expect(await Self.run(sequence.publisher, second))
+        #expect(await Self.run(AsyncSequencePublisher(sequence), first))
+        #expect(await Self.run(AsyncSequencePublisher(sequence), second))
         #expect(first.values == [1, 2])
         #expect(second.values == [1, 2])
     }
@@ -231,7 +231,7 @@ struct AsyncSequencePublisherTests {
             func makeAsyncIterator() -> Iterator { Iterator(enter: enter, observe: observe) }
         }
         let subscriber = RecordingSubscriber<Int, Never>()
-        Endless(enter: enter, observe: observe).publisher.subscribe(subscriber)
+        AsyncSequencePublisher(Endless(enter: enter, observe: observe)).subscribe(subscriber)
         for await _ in entered { break }
         subscriber.cancel()
         var sawCancellation = false
@@ -247,7 +247,7 @@ struct AsyncSequencePublisherTests {
     @Test func cancelWhileWaitingForDemandEndsTheTask() async {
         let probe = CountingAsyncSequence.Probe()
         let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2))
-        CountingAsyncSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
+        AsyncSequencePublisher(CountingAsyncSequence(limit: nil, probe: probe)).subscribe(subscriber)
         #expect(await pollUntil { subscriber.values.count == 2 })
         subscriber.cancel()
         subscriber.request(.max(5))
@@ -259,7 +259,7 @@ struct AsyncSequencePublisherTests {
     @Test func cancelBeforeAnyRequestNeverStartsATask() {
         let probe = CountingAsyncSequence.Probe()
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
-        CountingAsyncSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
+        AsyncSequencePublisher(CountingAsyncSequence(limit: nil, probe: probe)).subscribe(subscriber)
         subscriber.cancel()
         subscriber.request(.max(1))
         #expect(probe.liveIterators.load(ordering: .sequentiallyConsistent) == 0)
@@ -272,7 +272,7 @@ struct AsyncSequencePublisherTests {
         do {
             let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1))
             weakSubscriber = subscriber
-            CountingAsyncSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
+            AsyncSequencePublisher(CountingAsyncSequence(limit: nil, probe: probe)).subscribe(subscriber)
             #expect(await pollUntil { subscriber.values.count == 1 })
             subscriber.cancel()
             subscriber.releaseSubscription()
@@ -285,7 +285,7 @@ struct AsyncSequencePublisherTests {
         do {
             let subscriber = RecordingSubscriber<Int, Never>()
             weakSubscriber = subscriber
-            #expect(await Self.run(CountingAsyncSequence(limit: 2).publisher, subscriber))
+            #expect(await Self.run(AsyncSequencePublisher(CountingAsyncSequence(limit: 2)), subscriber))
             subscriber.releaseSubscription()
         }
         #expect(weakSubscriber == nil)
@@ -301,7 +301,7 @@ struct AsyncSequencePublisherTests {
             return .none
         })
         box.subscriber = subscriber
-        #expect(await Self.run(CountingAsyncSequence(limit: 10_000).publisher, subscriber))
+        #expect(await Self.run(AsyncSequencePublisher(CountingAsyncSequence(limit: 10_000)), subscriber))
         box.subscriber = nil
         #expect(subscriber.values.count == 10_000)
         #expect(subscriber.violations.isEmpty)
@@ -316,7 +316,7 @@ struct AsyncSequencePublisherTests {
             return .none
         })
         box.subscriber = subscriber
-        CountingAsyncSequence(limit: nil, probe: probe).publisher.subscribe(subscriber)
+        AsyncSequencePublisher(CountingAsyncSequence(limit: nil, probe: probe)).subscribe(subscriber)
         #expect(await pollUntil { probe.liveIterators.load(ordering: .sequentiallyConsistent) == 0 && subscriber.values.count >= 3 })
         box.subscriber = nil
         #expect(subscriber.values == [1, 2, 3])
@@ -331,7 +331,7 @@ struct AsyncSequencePublisherTests {
         let subscribers = [Subscribers.Demand.max(1), .max(7), .unlimited].map {
             RecordingSubscriber<Int, Never>(demand: $0)
         }
-        for subscriber in subscribers { CountingAsyncSequence(limit: 20).publisher.subscribe(subscriber) }
+        for subscriber in subscribers { AsyncSequencePublisher(CountingAsyncSequence(limit: 20)).subscribe(subscriber) }
         #expect(await pollUntil { subscribers.map(\.values.count) == [1, 7, 20] && subscribers[2].completion != nil })
         #expect(subscribers[0].completion == nil)
         for subscriber in subscribers {

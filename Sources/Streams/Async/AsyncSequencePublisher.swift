@@ -1,90 +1,71 @@
-// MARK: - publisher
+// MARK: - AsyncSequencePublisher
 
-extension AsyncSequence where Self: Sendable {
-    /// A publisher that sends the elements of this asynchronous sequence, pulling each one only
-    /// when the subscriber has asked for it.
+/// A publisher that sends the elements of an asynchronous sequence, pulling each one only
+/// when the subscriber has asked for it.
+///
+/// On the first request a task starts iterating the sequence. Before each `next()` it waits
+/// until there is outstanding demand, so the sequence is never asked for an element nobody
+/// wants. When the sequence ends the publisher finishes; when it throws, the publisher fails
+/// with the error. Cancelling the subscription cancels the task (a sequence that honours
+/// cancellation stops at once). Each subscription iterates the sequence anew.
+///
+/// <!-- marble AsyncSequencePublisher-init scheduler source async demand=2 demand=2@3: AsyncSequencePublisher(AsyncStream<String> { c in c.yield("1"); c.yield("2"); c.yield("3"); c.finish() }) -->
+/// ```text
+/// sequence: 1, 2, 3, end
+///           AsyncSequencePublisher(sequence), subscriber asking for .max(2), at tick 3 for .max(2) more
+/// output:   [12]--[3|]    (the third element is pulled only after the second request)
+/// ```
+///
+/// ```swift
+/// let stream = AsyncStream<Int> { continuation in
+///     for n in 1...3 { continuation.yield(n) }
+///     continuation.finish()
+/// }
+/// let c = AsyncSequencePublisher(stream).sink { print($0) }
+/// // Prints, from the iterating task: 1
+/// //                                  2
+/// //                                  3
+/// ```
+///
+/// - Demand: one `next()` per unit of demand, never ahead of it. Since a sequence tells that
+///   it has ended only when asked for an element, `.finished` arrives once the subscriber has
+///   asked for one more element than there are (an unlimited subscriber always has).
+/// - Completion: `.finished` when the sequence ends; `.failure(error)` when it throws.
+/// - Cancellation: cancels the iterating task and lets go of the subscriber (S6, S7); nothing
+///   is delivered afterwards. Asking for `.none` is an API violation (S9).
+/// - Threading: values and the completion are delivered from the iterating task (Swift's
+///   global concurrent executor), one at a time (S3); use `receive(on:)` to move them.
+/// - Combine compatibility: not in Combine. The sequence must be `Sendable` (it is iterated
+///   in a task of its own). A top-level type of Streams rather than an `AsyncSequence.publisher`
+///   property or a member of `Publishers`: a library may declare those names itself, and must
+///   compile unchanged against Streams (and `.publisher` on a type that is both a `Sequence`
+///   and an `AsyncSequence` stays the synchronous `Sequence` one).
+/// - Complexity: one lock per element, and a suspension while the subscriber has no demand.
+public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher {
+    /// The sequence's elements.
+    public typealias Output = Base.Element
+    /// The error the sequence throws (`Never` for one that cannot throw).
+    public typealias Failure = Base.Failure
+
+    /// The sequence whose elements are sent.
+    public let base: Base
+
+    /// Creates a publisher of `base`'s elements.
     ///
-    /// On the first request a task starts iterating the sequence. Before each `next()` it waits
-    /// until there is outstanding demand, so the sequence is never asked for an element nobody
-    /// wants. When the sequence ends the publisher finishes; when it throws, the publisher fails
-    /// with the error. Cancelling the subscription cancels the task (a sequence that honours
-    /// cancellation stops at once). Each subscription iterates the sequence anew.
-    ///
-    /// <!-- marble asyncSequence-publisher scheduler source async demand=2 demand=2@3: AsyncStream<String> { c in c.yield("1"); c.yield("2"); c.yield("3"); c.finish() }.publisher -->
-    /// ```text
-    /// sequence: 1, 2, 3, end
-    ///           .publisher, subscriber asking for .max(2), at tick 3 for .max(2) more
-    /// output:   [12]--[3|]    (the third element is pulled only after the second request)
-    /// ```
-    ///
-    /// ```swift
-    /// let stream = AsyncStream<Int> { continuation in
-    ///     for n in 1...3 { continuation.yield(n) }
-    ///     continuation.finish()
-    /// }
-    /// let c = stream.publisher.sink { print($0) }
-    /// // Prints, from the iterating task: 1
-    /// //                                  2
-    /// //                                  3
-    /// ```
-    ///
-    /// - Demand: one `next()` per unit of demand, never ahead of it. Since a sequence tells that
-    ///   it has ended only when asked for an element, `.finished` arrives once the subscriber has
-    ///   asked for one more element than there are (an unlimited subscriber always has).
-    /// - Completion: `.finished` when the sequence ends; `.failure(error)` when it throws.
-    /// - Cancellation: cancels the iterating task and lets go of the subscriber (S6, S7); nothing
-    ///   is delivered afterwards. Asking for `.none` is an API violation (S9).
-    /// - Threading: values and the completion are delivered from the iterating task (Swift's
-    ///   global concurrent executor), one at a time (S3); use `receive(on:)` to move them.
-    /// - Combine compatibility: not in Combine. The sequence must be `Sendable` (it is iterated
-    ///   in a task of its own). For a type that is both a `Sequence` and an `AsyncSequence`,
-    ///   `.publisher` is the synchronous `Sequence` one; use
-    ///   ``Publishers/AsyncSequencePublisher/init(_:)`` for the asynchronous one.
-    /// - Complexity: one lock per element, and a suspension while the subscriber has no demand.
+    /// - Parameter base: The asynchronous sequence to iterate, anew for each subscription.
     @inlinable
-    public var publisher: Publishers.AsyncSequencePublisher<Self> {
-        Publishers.AsyncSequencePublisher(self)
+    public init(_ base: Base) {
+        self.base = base
     }
-}
 
-extension Sequence where Self: AsyncSequence & Sendable {
-    /// The synchronous ``Publishers/Sequence`` publisher of a type that is both a `Sequence` and
-    /// an `AsyncSequence`, so that `.publisher` keeps its `Sequence` meaning and is not
-    /// ambiguous. Use ``Publishers/AsyncSequencePublisher/init(_:)`` to iterate it
-    /// asynchronously instead.
+    /// Gives `subscriber` a subscription that iterates the sequence as it asks for elements.
     @inlinable
-    public var publisher: Publishers.Sequence<Self, Never> {
-        Publishers.Sequence(sequence: self)
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        subscriber.receive(subscription: AsyncSequenceSubscription(base: base, downstream: subscriber))
     }
 }
 
-extension Publishers {
-    /// The publisher of `AsyncSequence`'s `publisher`: the elements of an asynchronous sequence,
-    /// pulled one per unit of demand by a task.
-    public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher {
-        /// The sequence's elements.
-        public typealias Output = Base.Element
-        /// The error the sequence throws (`Never` for one that cannot throw).
-        public typealias Failure = Base.Failure
-
-        /// The sequence whose elements are sent.
-        public let base: Base
-
-        /// Creates a publisher of `base`'s elements.
-        @inlinable
-        public init(_ base: Base) {
-            self.base = base
-        }
-
-        /// Gives `subscriber` a subscription that iterates the sequence as it asks for elements.
-        @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscriber.receive(subscription: AsyncSequenceSubscription(base: base, downstream: subscriber))
-        }
-    }
-}
-
-extension Publishers.AsyncSequencePublisher: Sendable {}
+extension AsyncSequencePublisher: Sendable {}
 
 // MARK: - Subscription
 
@@ -226,7 +207,7 @@ class AsyncSequenceIteration<Base: AsyncSequence & Sendable>: @unchecked Sendabl
     @usableFromInline func end(_ completion: Subscribers.Completion<Base.Failure>) { fatalError("abstract") }
 }
 
-/// The subscription of ``Publishers/AsyncSequencePublisher``: the iteration and the downstream.
+/// The subscription of ``AsyncSequencePublisher``: the iteration and the downstream.
 ///
 /// Only the iterating task calls the downstream, so calls never overlap (S3), and a request
 /// from inside `receive(_:)` only adds demand (S8). The downstream is guarded by the
