@@ -532,3 +532,31 @@ extension AnimalsApp {
         // example
     }
 }
+
+// MARK: - README
+
+// <!-- example context: readmeStore -->
+/// README's counter running: `store`, a store of `CounterState` (README's first example).
+@MainActor func readmeStoreContext(store: Store<CounterState, CounterAction>) {
+    // example
+}
+
+// <!-- example context: readmeTests -->
+/// A `@Test` function of README's counter's tests, in a suite that is disabled (compiled here;
+/// ReadmeExampleTests runs the same test).
+@MainActor @Suite(.disabled("a doc example: compiled, not run"))
+struct ReadmeCounterSuite {
+    // example
+}
+
+// <!-- example context: readmeAsync -->
+/// README's async/await example: `prices`, a publisher of prices, and `show`, which shows one;
+/// `loadUser()`, a `Future` that may fail; `stream`, an `AsyncStream`.
+func readmeAsyncContext(
+    prices: PassthroughSubject<Double, Never>,
+    show: (Double) -> Void,
+    loadUser: () -> Future<String, any Error>,
+    stream: AsyncStream<Int>
+) async throws {
+    // example
+}

@@ -5,8 +5,139 @@
 import ComposableArchitecture
 import ComposableArchitectureTesting
 import Foundation
+import Observation
+import Streams
 import StreamsTesting
+import Synchronization
 import Testing
+
+// README.md, example 1
+@MainActor private func example_README_1() throws {
+    let searches = PassthroughSubject<String, Never>()
+    let cancellable = searches
+        .map { $0.lowercased() }
+        .removeDuplicates()
+        .filter { !$0.isEmpty }
+        .sink { print("search:", $0) }
+
+    searches.send("Swift")   // search: swift
+    searches.send("SWIFT")   // (a duplicate: nothing)
+    searches.send("")        // (empty: nothing)
+    func readTheExamplesNames() { _ = searches; _ = cancellable }
+}
+
+// README.md, example 2
+@MainActor private func example_README_2() throws {
+    assertMarbles("-1-2-3-4-|", { $0.compactMap { Int($0) }.filter { $0 % 2 == 0 } }, "---2---4-|")
+}
+
+// README.md, example 3
+struct CounterState: Equatable { var count = 0; var fact: String? }
+enum CounterAction: Equatable { case increment, factResponse(String) }
+struct CounterEnvironment { var fact: (Int) -> Effect<String> }
+extension CounterEnvironment {
+    static var live: CounterEnvironment { CounterEnvironment(fact: { n in Effect(value: "\(n) is a number") }) }
+}
+
+@MainActor let counterReducer = Reducer<CounterState, CounterAction, CounterEnvironment> { state, action, environment in
+    switch action {
+    case .increment:                                        // 2. the reducer runs...
+        state.count += 1                                    // 3. ...changes the state...
+        return environment.fact(state.count)                // 4. ...and returns an effect
+            .map(CounterAction.factResponse)
+    case let .factResponse(fact):                           // 6. the effect's action comes back
+        state.fact = fact
+        return .none
+    }
+}
+
+// README.md, example 4
+@MainActor private func example_README_4() throws {
+    let store = Store(initialState: CounterState(), reducer: counterReducer, environment: .live)
+    store.send(.increment)                                      // 1. a view sends an action
+    let c = store.publisher(for: \.count).sink { print($0) }   // 5. observers see the new state
+    func readTheExamplesNames() { _ = store; _ = c }
+}
+
+// README.md, example 5 (context readmeStore)
+@MainActor func readmeStoreContext_example_README_5(store: Store<CounterState, CounterAction>) {
+    withObservationTracking {
+        _ = store.state.count                                   // what the view reads...
+    } onChange: {
+        print("count changes")                                  // ...is told once, before the change
+    }
+    store.send(.increment)                                      // two actions run; one "count changes"
+}
+
+// README.md, example 6
+@MainActor final class CounterViewModel {
+    let viewStore: ViewStore<CounterState, CounterAction>
+    private(set) var countLabel = ""
+    private var cancellables: Set<AnyCancellable> = []
+
+    init(store: Store<CounterState, CounterAction>) {
+        viewStore = ViewStore(store)                                    // passes on changes only
+        viewStore.publisher(for: \.count)
+            .sink { [weak self] count in self?.countLabel = "\(count)" }   // 0 at once, then each change
+            .store(in: &cancellables)
+    }
+
+    func incrementButtonTapped() {
+        viewStore.send(.increment)                                      // one action's trip, as above
+    }
+}
+
+// README.md, example 7 (context readmeTests)
+@MainActor @Suite(.disabled("a doc example: compiled, not run"))
+struct ReadmeCounterSuite_example_README_7 {
+    @MainActor @Test func increment() async {
+        let store = TestStore(initialState: CounterState(), reducer: counterReducer,
+                              environment: CounterEnvironment(fact: { Effect(value: "\($0) is odd") }))
+        store.send(.increment) { $0.count = 1 }                 // the closure edits the expected state
+        await store.receive(.factResponse("1 is odd")) { $0.fact = "1 is odd" }
+    }
+}
+
+// README.md, example 11
+@MainActor private func example_README_11() throws {
+    let scheduler = DispatchQueue.test
+    assertMarbles("-a-b-----|", on: scheduler,
+                  { $0.debounce(for: .seconds(2), scheduler: scheduler) },
+                  "-----b---|")
+    func readTheExamplesNames() { _ = scheduler }
+}
+
+// README.md, example 12 (context readmeAsync)
+func readmeAsyncContext_example_README_12(
+    prices: PassthroughSubject<Double, Never>,
+    show: (Double) -> Void,
+    loadUser: () -> Future<String, any Error>,
+    stream: AsyncStream<Int>
+) async throws {
+    for await price in prices.values { show(price) }
+    let user = try await loadUser().value
+    let c = AsyncSequencePublisher(stream).receive(on: DispatchQueue.main).sink { print($0) }
+    func readTheExamplesNames() { _ = user; _ = c }
+}
+
+// README.md, example 13
+// Combine, Swift 6: compiles, and `ticks` races.
+// final class Ticker { var ticks = 0
+//     func tick(on queue: DispatchQueue) { queue.schedule { self.ticks += 1 } } }
+
+@MainActor final class Ticker {                    // main-actor state, touched on the main queue
+    var ticks = 0
+    func tick() {
+        DispatchQueue.main.schedule { MainActor.assumeIsolated { self.ticks += 1 } }
+    }
+}
+
+final class Counter: Sendable {                    // or state behind a lock, on any queue
+    let ticks = Mutex(0)
+    func tick(on queue: DispatchQueue) {
+        queue.schedule { self.ticks.withLock { $0 += 1 } }
+    }
+}
 
 // Sources/ComposableArchitecture/CasePath.swift, example 1
 @MainActor private func example_ComposableArchitecture_CasePath_1() throws {

@@ -4,27 +4,9 @@ import Observation
 import Synchronization
 import Testing
 
-// The README's walk through the architecture, compiled and run as written.
-
-struct CounterState: Equatable { var count = 0; var fact: String? }
-enum CounterAction: Equatable { case increment, factResponse(String) }
-struct CounterEnvironment { var fact: (Int) -> Effect<String> }
-
-extension CounterEnvironment {
-    static var live: CounterEnvironment { CounterEnvironment(fact: { n in Effect(value: "\(n) is a number") }) }
-}
-
-@MainActor let counterReducer = Reducer<CounterState, CounterAction, CounterEnvironment> { state, action, environment in
-    switch action {
-    case .increment:
-        state.count += 1
-        return environment.fact(state.count)
-            .map(CounterAction.factResponse)
-    case let .factResponse(fact):
-        state.fact = fact
-        return .none
-    }
-}
+// The README's walk through the architecture, run. Its declarations (`CounterState`,
+// `CounterAction`, `CounterEnvironment`, `counterReducer`) are README's first example itself,
+// compiled as written into DocExamples.generated.swift (Scripts/extract-examples).
 
 @MainActor
 @Suite("README examples")

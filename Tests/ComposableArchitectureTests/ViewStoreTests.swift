@@ -436,21 +436,5 @@ struct ViewStoreTests {
     }
 }
 
-// The README's view model ("The architecture: one action's trip"), compiled as written; the
-// counter's types are ReadmeExampleTests.swift's.
-@MainActor final class CounterViewModel {
-    let viewStore: ViewStore<CounterState, CounterAction>
-    private(set) var countLabel = ""
-    private var cancellables: Set<AnyCancellable> = []
-
-    init(store: Store<CounterState, CounterAction>) {
-        viewStore = ViewStore(store)                                    // passes on changes only
-        viewStore.publisher(for: \.count)
-            .sink { [weak self] count in self?.countLabel = "\(count)" }   // 0 at once, then each change
-            .store(in: &cancellables)
-    }
-
-    func incrementButtonTapped() {
-        viewStore.send(.increment)                                      // one action's trip, as above
-    }
-}
+// `CounterViewModel` is README's view model itself, compiled as written into
+// DocExamples.generated.swift (Scripts/extract-examples).

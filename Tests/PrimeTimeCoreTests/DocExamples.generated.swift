@@ -9,6 +9,46 @@ import Foundation
 import StreamsTesting
 import Testing
 
+// README.md, example 8 (context appStore)
+@MainActor func appStoreContext_example_README_8(store: Store<AppState, AppAction>) {
+    store.send(.nthPrime(.nthPrimeButtonTapped))
+}
+
+// README.md, example 9 (context nthPrimeCases)
+@MainActor func nthPrimeCases_example_README_9(
+    state: inout NthPrimeState, action: NthPrimeAction, environment: NthPrimeEnvironment
+) -> Effect<NthPrimeAction> {
+    switch action {
+    case .nthPrimeButtonTapped:
+        guard state.isButtonEnabled else { return .none }
+        state.isRequestInFlight = true
+        let n = state.count
+        return environment.nthPrime(n)                        // computed on a background queue
+            .receive(on: environment.mainQueue)                // answered on the main queue
+            .map { NthPrimeAction.nthPrimeResponse(n: n, prime: $0) }
+            .cancellable(id: NthPrimeRequestID.request, cancelInFlight: true)
+
+    case let .nthPrimeResponse(n, prime):                     // the effect's action comes back
+        state.isRequestInFlight = false
+        state.alert = NthPrimeAlert(n: n, prime: prime)
+        return .none
+    default: return .none
+    }
+}
+
+// README.md, example 10 (context nthPrimeTest)
+@MainActor func nthPrimeTest_example_README_10(
+    store: TestStore<NthPrimeState, NthPrimeAction, NthPrimeEnvironment>,
+    scheduler: TestSchedulerOf<DispatchQueue>
+) {
+    store.send(.nthPrimeButtonTapped) { $0.isRequestInFlight = true }
+    scheduler.advance(by: .milliseconds(400))
+    store.receive(.nthPrimeResponse(n: 6, prime: 13)) {
+        $0.isRequestInFlight = false
+        $0.alert = NthPrimeAlert(n: 6, prime: 13)
+    }
+}
+
 // Sources/PrimeTimeCore/ActivityFeed.swift, example 1
 @MainActor private func example_PrimeTimeCore_ActivityFeed_1() throws {
     let reducer = appReducer.activityFeed(favoritePrimes: \.favoritePrimes, activityFeed: \.activityFeed,

@@ -2759,6 +2759,19 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Docs/MainQueue.md"#, fnv1a: 0xf74e031a812febca),
     (file: #"Docs/MainQueue.md"#, fnv1a: 0xfda99d8ed8c3d4f6),
     (file: #"Docs/MainQueue.md"#, fnv1a: 0xb94179a435e2d3ec),
+    (file: #"README.md"#, fnv1a: 0xc05c1e41c0f16683),
+    (file: #"README.md"#, fnv1a: 0x674d6cd0b76d2587),
+    (file: #"README.md"#, fnv1a: 0xc60e3ae13e9a5e95),
+    (file: #"README.md"#, fnv1a: 0x85b4417733cb4b52),
+    (file: #"README.md"#, fnv1a: 0xd18e9589f2835aba),
+    (file: #"README.md"#, fnv1a: 0xff69984bcadf468e),
+    (file: #"README.md"#, fnv1a: 0x4cd21b2e894f899e),
+    (file: #"README.md"#, fnv1a: 0x64d7615d9da2cef1),
+    (file: #"README.md"#, fnv1a: 0x2fd843ab9dd2767f),
+    (file: #"README.md"#, fnv1a: 0x70caabea0b8521de),
+    (file: #"README.md"#, fnv1a: 0x7ccac72b342abaca),
+    (file: #"README.md"#, fnv1a: 0xea07fa82441ebf5a),
+    (file: #"README.md"#, fnv1a: 0x33e93ef304deaca4),
     (file: #"Sources/ComposableArchitecture/CasePath.swift"#, fnv1a: 0xef45e9d80ec05335),
     (file: #"Sources/ComposableArchitecture/ComposableArchitecture.docc/ComposableArchitecture.md"#, fnv1a: 0x2f00be92df75c67b),
     (file: #"Sources/ComposableArchitecture/ComposableArchitecture.docc/FromTheEpisodes.md"#, fnv1a: 0x5abc797b31bcaf14),
@@ -3161,7 +3174,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
 /// The other generated files (the blocks of modules StreamsTests does not import), with the
 /// FNV-1a hash of their contents.
 let docExampleModuleFiles: [(path: String, fnv1a: UInt64)] = [
-    (path: #"Tests/ComposableArchitectureTests/DocExamples.generated.swift"#, fnv1a: 0x0711345d120dc1fc),
-    (path: #"Tests/PrimeTimeCoreTests/DocExamples.generated.swift"#, fnv1a: 0x46921a9874203c3c),
+    (path: #"Tests/ComposableArchitectureTests/DocExamples.generated.swift"#, fnv1a: 0x7c871fea116742cd),
+    (path: #"Tests/PrimeTimeCoreTests/DocExamples.generated.swift"#, fnv1a: 0x05350fdc41678f41),
     (path: #"Tests/StreamsFoundationTests/DocExamples.generated.swift"#, fnv1a: 0x1d8ad12a1907b48c),
 ]

@@ -23,7 +23,7 @@ private struct ExampleBlock {
 }
 
 /// Every ```` ```swift ```` block: of a doc comment in a `.swift` file in `Sources` (a line
-/// `/// ```swift`), or of `Docs/*.md` and the catalogs' articles
+/// `/// ```swift`), or of README.md, `Docs/*.md` and the catalogs' articles
 /// `Sources/<Module>/<Module>.docc/*.md` (a line ```` ```swift ````), in the order of the files'
 /// paths (as UTF-8 bytes) and of the lines.
 private func blocksInSources() throws -> [ExampleBlock] {
@@ -42,6 +42,9 @@ private func blocksInSources() throws -> [ExampleBlock] {
         }
     }
     try walk("Sources")
+    if files.fileExists(atPath: repositoryRoot.appendingPathComponent("README.md").path) {
+        paths.append("README.md")
+    }
     for name in (try? files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Docs").path)) ?? []
     where name.hasSuffix(".md") {
         paths.append("Docs/" + name)
