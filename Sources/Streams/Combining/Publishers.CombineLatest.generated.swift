@@ -36,8 +36,8 @@ extension Publisher {
     /// - Parameters:
     ///   - publisher1: The second publisher to combine, after this one.
     ///   - publisher2: The third publisher to combine.
-    /// - Returns: A ``Publishers/CombineLatest3`` that sends a tuple of the three publishers' latest
-    ///   values each time one of them sends a value, once all three have sent one.
+    /// - Returns: A ``Publishers/CombineLatest3`` that sends a tuple of the three publishers'
+    ///   latest values each time one of them sends a value, once all three have sent one.
     /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
     /// - Combine compatibility: as `combineLatest(_:)`.
     /// - Complexity: O(1) per value.
@@ -117,8 +117,8 @@ extension Publisher {
     ///   - publisher1: The second publisher to combine, after this one.
     ///   - publisher2: The third publisher to combine.
     ///   - publisher3: The fourth publisher to combine.
-    /// - Returns: A ``Publishers/CombineLatest4`` that sends a tuple of the four publishers' latest
-    ///   values each time one of them sends a value, once all four have sent one.
+    /// - Returns: A ``Publishers/CombineLatest4`` that sends a tuple of the four publishers'
+    ///   latest values each time one of them sends a value, once all four have sent one.
     /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
     /// - Combine compatibility: as `combineLatest(_:)`.
     /// - Complexity: O(1) per value.

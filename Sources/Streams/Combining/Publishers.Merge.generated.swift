@@ -306,7 +306,8 @@ extension Publishers {
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
         ///
-        /// - Parameter subscriber: The subscriber that receives the merged values and the completion.
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 2)
@@ -349,7 +350,8 @@ extension Publishers {
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
         ///
-        /// - Parameter subscriber: The subscriber that receives the merged values and the completion.
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 3)
@@ -399,7 +401,8 @@ extension Publishers {
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
         ///
-        /// - Parameter subscriber: The subscriber that receives the merged values and the completion.
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 4)
@@ -455,7 +458,8 @@ extension Publishers {
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
         ///
-        /// - Parameter subscriber: The subscriber that receives the merged values and the completion.
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 5)
@@ -518,7 +522,8 @@ extension Publishers {
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
         ///
-        /// - Parameter subscriber: The subscriber that receives the merged values and the completion.
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 6)
@@ -588,7 +593,8 @@ extension Publishers {
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
         ///
-        /// - Parameter subscriber: The subscriber that receives the merged values and the completion.
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 7)
@@ -666,7 +672,8 @@ extension Publishers {
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
         ///
-        /// - Parameter subscriber: The subscriber that receives the merged values and the completion.
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 8)

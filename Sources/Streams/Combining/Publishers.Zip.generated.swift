@@ -72,7 +72,8 @@ extension Publisher {
     /// - Parameters:
     ///   - publisher1: The second publisher to zip, after this one.
     ///   - publisher2: The third publisher to zip.
-    ///   - transform: A closure that takes one value of each publisher and returns the value to send.
+    ///   - transform: A closure that takes one value of each publisher and returns the value
+    ///     to send.
     /// - Returns: A publisher that sends what `transform` returns for each group of the three
     ///   publishers' oldest unused values.
     /// - Demand, completion, cancellation, threading: as `zip(_:)`.
@@ -154,7 +155,8 @@ extension Publisher {
     ///   - publisher1: The second publisher to zip, after this one.
     ///   - publisher2: The third publisher to zip.
     ///   - publisher3: The fourth publisher to zip.
-    ///   - transform: A closure that takes one value of each publisher and returns the value to send.
+    ///   - transform: A closure that takes one value of each publisher and returns the value
+    ///     to send.
     /// - Returns: A publisher that sends what `transform` returns for each group of the four
     ///   publishers' oldest unused values.
     /// - Demand, completion, cancellation, threading: as `zip(_:)`.
