@@ -29,22 +29,35 @@ public struct CasePath<Root, Value> {
     private let extractBody: (Root) -> Value?
 
     /// A case path from the two directions, written by hand.
+    ///
+    /// - Parameters:
+    ///   - embed: A closure that puts a value into the case.
+    ///   - extract: A closure that returns the case's value, or `nil` for any other case.
     public init(embed: @escaping (Value) -> Root, extract: @escaping (Root) -> Value?) {
         embedBody = embed
         extractBody = extract
     }
 
     /// Puts `value` into the case.
+    ///
+    /// - Parameter value: The value to put into the case.
+    /// - Returns: The enum value of this case holding `value`.
     public func embed(_ value: Value) -> Root {
         embedBody(value)
     }
 
     /// The case's value, when `root` is this case; `nil` otherwise.
+    ///
+    /// - Parameter root: The enum value to look into.
+    /// - Returns: The case's value, or `nil` if `root` is another case.
     public func extract(from root: Root) -> Value? {
         extractBody(root)
     }
 
     /// A case path through this one and then `path` (for nested enums).
+    ///
+    /// - Parameter path: A case path into this case's value.
+    /// - Returns: A case path from this one's root to `path`'s value.
     public func appending<AppendedValue>(path: CasePath<Value, AppendedValue>) -> CasePath<Root, AppendedValue> {
         CasePath<Root, AppendedValue>(
             embed: { self.embed(path.embed($0)) },
@@ -65,6 +78,9 @@ prefix operator /
 /// `/AppAction.counter`.
 ///
 /// In Swift 6 a case's constructor is a `@Sendable` function, and this takes it as it is.
+///
+/// - Parameter embed: The case's constructor, such as `AppAction.counter`.
+/// - Returns: The case path of that case.
 public prefix func / <Root, Value>(embed: @escaping @Sendable (Value) -> Root) -> CasePath<Root, Value> {
     CasePath(embed: embed, extract: { root in extractCase(embed, from: root) })
 }
@@ -76,11 +92,17 @@ public prefix func / <Root, Value>(embed: @escaping @Sendable (Value) -> Root) -
 /// useless path of the function itself: Swift prefers it to the conversion of the constructor.)
 /// For an enum that is not `Equatable`, write the path by hand:
 /// `CasePath(embed: { .reset }, extract: { if case .reset = $0 { () } else { nil } })`.
+///
+/// - Parameter case: The case, such as `AppAction.reset`.
+/// - Returns: The case path of that case, whose value is `()`.
 public prefix func / <Root: Equatable>(case: Root) -> CasePath<Root, Void> {
     CasePath(embed: { `case` }, extract: { root in root == `case` ? () : nil })
 }
 
 /// The identity case path: `/AppAction.self`.
+///
+/// - Parameter type: The enum type, such as `AppAction.self`.
+/// - Returns: The case path that embeds and extracts the whole value.
 public prefix func / <Root>(type: Root.Type) -> CasePath<Root, Root> {
     .self
 }

@@ -63,6 +63,7 @@ public enum Diff {
     /// - Parameters:
     ///   - value: Any value.
     ///   - maxDepth: How many groups deep to go; deeper groups are written `Type(…)`.
+    /// - Returns: The rendering, one line per property or element.
     /// - Complexity: O(n log n) in the size of the value (sets and dictionaries are sorted).
     public static func render<Value>(_ value: Value, maxDepth: Int = 24) -> String {
         lines(of: value, maxDepth: maxDepth).joined(separator: "\n")
@@ -86,6 +87,8 @@ public enum Diff {
     ///   - new: The actual (or later) value; its lines are marked `+ `.
     ///   - context: How many unchanged lines to keep on each side of a change.
     ///   - maxDepth: As in ``render(_:maxDepth:)``.
+    /// - Returns: The differing lines, marked `- ` (old) and `+ ` (new), with unchanged lines
+    ///   around them; `nil` if the renderings are the same.
     /// - Complexity: O(n × m) in the numbers of lines that differ after the common first and
     ///   last lines are set aside (a longest common subsequence).
     public static func compare<Value>(_ old: Value, _ new: Value, context: Int = 3, maxDepth: Int = 24) -> String? {
@@ -108,6 +111,12 @@ public enum Diff {
     /// // + c
     /// ```
     ///
+    /// - Parameters:
+    ///   - old: The lines before.
+    ///   - new: The lines after.
+    ///   - context: How many unchanged lines to keep next to each change; 3 by default.
+    /// - Returns: The diff, one line each, `- ` before a removed line and `+ ` before an added one;
+    ///   `nil` if the lists are equal.
     /// - Complexity: O(n × m) time and space in the lines left after the common first and last
     ///   lines are set aside; past four million pairs it stops looking for common lines and
     ///   shows the middle as removed, then added.

@@ -33,6 +33,8 @@ extension Effect {
     ///     return .fireAndForget { environment.analytics.track("favorite", prime) }
     /// ```
     ///
+    /// - Parameter work: The side effect to run each time the effect starts.
+    /// - Returns: An effect that runs `work` and finishes without sending an action.
     /// - Completion: finishes as soon as `work` returns, so the store never tracks it.
     /// - Cancellation: nothing to cancel: the work is over before anyone could.
     /// - Threading: `work` runs where the effect is started.
@@ -62,6 +64,9 @@ extension Effect {
     ///     return .sync { .favoritesLoaded(environment.fileClient.loadFavorites()) }
     /// ```
     ///
+    /// - Parameter work: A closure that does the work each time the effect starts and returns the
+    ///   action to send.
+    /// - Returns: An effect that sends the action `work` returns, then finishes.
     /// - Completion: finishes right after its one action.
     /// - Threading: `work` runs where the effect is started.
     /// - Note: spelled `sync`, not `result`: an effect cannot fail, so the closure returns the
@@ -98,6 +103,9 @@ extension Effect {
     ///     }
     /// ```
     ///
+    /// - Parameter attemptToFulfill: A closure that starts the work and calls the callback it is
+    ///   given with the action to send.
+    /// - Returns: An effect that sends the first action given to the callback, then finishes.
     /// - Demand: the value waits until it is asked for (the store asks for everything).
     /// - Completion: finishes right after the value; if the callback is never called, the effect
     ///   never finishes (cancel it).
@@ -138,6 +146,9 @@ extension Effect {
     ///     .cancellable(id: MotionID.self)
     /// ```
     ///
+    /// - Parameter work: A closure that starts the work, sends through the subscriber it is given,
+    ///   and returns the cancellable that stops the work.
+    /// - Returns: An effect that sends what `work` sends, until it finishes or is cancelled.
     /// - Demand: values sent before they are asked for wait, in order, and are delivered as the
     ///   subscriber asks (the store asks for everything, so nothing waits there; a `for await`
     ///   loop over `values` gets every value, one per iteration).
@@ -166,11 +177,15 @@ public struct EffectSubscriber<Output>: Sendable {
     let emitter: EffectEmitter<Output>
 
     /// Sends `value`; ignored once the effect has finished or been cancelled.
+    ///
+    /// - Parameter value: The action to send.
     public func send(_ value: Output) {
         _ = emitter.send(value)
     }
 
     /// Finishes the effect, after the values sent before; ignored once it has ended.
+    ///
+    /// - Parameter completion: `.finished`, the only completion an effect has.
     public func send(completion: Subscribers.Completion<Never>) {
         emitter.finish()
     }
@@ -198,6 +213,11 @@ extension Effect {
     ///     }
     /// ```
     ///
+    /// - Parameters:
+    ///   - priority: The priority of the task, or `nil` for the default.
+    ///   - work: The asynchronous work to run.
+    /// - Returns: An effect that runs `work` and finishes, without sending an action, when it
+    ///   returns.
     /// - Completion: finishes when `work` returns.
     /// - Cancellation: cancels the task (`Task.isCancelled` becomes `true` inside `work`).
     /// - Threading: `work` runs on Swift's global concurrent executor.
@@ -467,6 +487,8 @@ public struct Send<Output>: Sendable {
 
     /// Sends `action`. Ignored once the effect is cancelled; reported (and ignored) once the
     /// `run` closure has returned.
+    ///
+    /// - Parameter action: The action to send back to the store.
     public func callAsFunction(_ action: Output) {
         switch emitter.send(action) {
         case .accepted, .cancelled:
@@ -492,6 +514,7 @@ extension AsyncSequence where Self: Sendable, Failure == Never {
     /// let readings = environment.temperatures().eraseToEffect()   // Effect<Double>
     /// ```
     ///
+    /// - Returns: An effect that sends the sequence's elements as actions.
     /// - Completion: finishes when the sequence ends.
     /// - Cancellation: cancels the iterating task.
     /// - Threading: elements are sent from the iterating task; the store runs them on the main
@@ -506,6 +529,9 @@ extension AsyncSequence where Self: Sendable, Failure == Never {
     /// ```swift
     /// return environment.temperatures().eraseToEffect(AppAction.temperature)
     /// ```
+    ///
+    /// - Parameter transform: A closure that takes an element and returns the action to send.
+    /// - Returns: An effect that sends `transform`'s action for each element.
     public func eraseToEffect<T>(_ transform: @escaping (Element) -> T) -> Effect<T> {
         Effect(AsyncSequencePublisher(self).map(transform))
     }
@@ -520,6 +546,8 @@ extension Publisher {
     /// return environment.save(state.favorites).fireAndForget()
     /// ```
     ///
+    /// - Parameter outputType: The action type of the effect; inferred when it can be.
+    /// - Returns: An effect that runs this publisher and sends no action.
     /// - Completion: finishes when the publisher finishes or fails.
     public func fireAndForget<NewOutput>(outputType: NewOutput.Type = NewOutput.self) -> Effect<NewOutput> {
         Effect(compactMap { _ -> NewOutput? in nil }.catch { _ in Empty<NewOutput, Never>() })

@@ -20,6 +20,10 @@ extension Effect {
     /// ```swift
     /// return environment.counter(state.count).map(AppAction.counter)
     /// ```
+    ///
+    /// - Parameter transform: A closure that takes an action the effect sends and returns the
+    ///   action to send instead.
+    /// - Returns: An effect that sends `transform`'s action for each action of this one.
     public func map<T>(_ transform: @escaping (Output) -> T) -> Effect<T> {
         switch operation {
         case .none:
@@ -49,11 +53,17 @@ extension Effect {
     ///     environment.save(state.favorites).fireAndForget(),
     ///     Effect(value: .savedFeedbackShown))
     /// ```
+    ///
+    /// - Parameter effects: The effects to run together.
+    /// - Returns: One effect that runs them all.
     public static func merge(_ effects: Effect...) -> Effect {
         merge(effects)
     }
 
     /// Runs a sequence of effects at the same time; see ``merge(_:)-(Effect<Output>...)``.
+    ///
+    /// - Parameter effects: The effects to run together.
+    /// - Returns: One effect that runs them all.
     public static func merge<S: Sequence>(_ effects: S) -> Effect where S.Element == Effect {
         let effects = effects.filter { !$0.isNone }
         switch effects.count {
@@ -67,6 +77,9 @@ extension Effect {
     }
 
     /// Runs this effect and `other` at the same time.
+    ///
+    /// - Parameter other: The effect to run alongside this one.
+    /// - Returns: One effect that runs both.
     public func merge(with other: Effect) -> Effect {
         .merge(self, other)
     }
@@ -85,11 +98,17 @@ extension Effect {
     /// ```swift
     /// return .concatenate(.cancel(id: TimerID.self), startTimer)
     /// ```
+    ///
+    /// - Parameter effects: The effects to run, in order.
+    /// - Returns: One effect that runs them one after another.
     public static func concatenate(_ effects: Effect...) -> Effect {
         concatenate(effects)
     }
 
     /// Runs a collection of effects one after another; see ``concatenate(_:)-(Effect<Output>...)``.
+    ///
+    /// - Parameter effects: The effects to run, in order.
+    /// - Returns: One effect that runs them one after another.
     public static func concatenate<C: Collection>(_ effects: C) -> Effect where C.Element == Effect {
         let effects = effects.filter { !$0.isNone }
         switch effects.count {
@@ -119,6 +138,11 @@ extension Effect {
     /// ```swift
     /// return environment.nthPrime(n).receive(on: environment.mainQueue).eraseToEffect()
     /// ```
+    ///
+    /// - Parameters:
+    ///   - scheduler: The scheduler to deliver the actions on.
+    ///   - options: Options for the scheduler, or `nil`.
+    /// - Returns: An effect that sends this effect's actions on `scheduler`.
     public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Effect {
         switch operation {
         case .none:

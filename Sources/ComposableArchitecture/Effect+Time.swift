@@ -26,6 +26,11 @@ extension Effect {
     ///     return Effect(value: .hideToast).deferred(for: .seconds(2), scheduler: environment.mainQueue)
     /// ```
     ///
+    /// - Parameters:
+    ///   - dueTime: How long to wait before starting the effect.
+    ///   - scheduler: Where to wait, start the work and deliver its actions.
+    ///   - options: Options for the scheduler, or `nil`.
+    /// - Returns: An effect that starts this one once `dueTime` has passed.
     /// - Completion: finishes when the effect finishes, after the wait.
     /// - Cancellation: cancelling during the wait cancels the scheduled start; afterwards it
     ///   cancels the work.
@@ -79,6 +84,7 @@ extension Effect {
     ///   - dueTime: How long to wait before starting the work.
     ///   - scheduler: Where to wait, start the work and deliver its actions.
     ///   - options: Options for the scheduler.
+    /// - Returns: The effect, started once `dueTime` has passed with no newer one under `id`.
     /// - Completion: finishes when the work finishes, or at once when replaced or cancelled.
     /// - Cancellation: by `id`, like any `cancellable(id:)` effect; a later debounce under `id`
     ///   cancels this one.
@@ -149,6 +155,7 @@ extension Effect {
     ///   - interval: The shortest time between two actions sent under `id`.
     ///   - scheduler: Where time is measured and the actions are delivered.
     ///   - latest: Whether a held action is replaced by newer ones (`true`) or kept (`false`).
+    /// - Returns: The effect, throttled with the others under `id`.
     /// - Completion: an effect whose action is held finishes when it sends it, at the end of
     ///   the window; the others finish when their work does.
     /// - Cancellation: `.cancel(id:)` cancels the throttled effects, and the held action is
@@ -243,6 +250,7 @@ extension Effect {
     ///   - tolerance: How late a tick may be; `nil` is the scheduler's minimum tolerance.
     ///   - scheduler: Where the timer runs and ticks are delivered.
     ///   - options: Options for the scheduler.
+    /// - Returns: An effect that sends the scheduler's time at each tick, until cancelled.
     /// - Completion: never finishes by itself.
     /// - Cancellation: `.cancel(id:)` stops the timer's repeating schedule.
     /// - Threading: ticks are delivered on `scheduler`.

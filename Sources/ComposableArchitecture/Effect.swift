@@ -49,6 +49,8 @@ public struct Effect<Output>: Publisher {
     }
 
     /// Wraps a publisher that cannot fail.
+    ///
+    /// - Parameter publisher: The publisher that does the work and sends the actions.
     public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Never {
         if let effect = publisher as? Effect<Output> {
             self = effect
@@ -59,6 +61,8 @@ public struct Effect<Output>: Publisher {
 
     /// An effect that sends `value` at once, then finishes. A store runs it without subscribing
     /// to anything: it costs no allocation.
+    ///
+    /// - Parameter value: The action to send.
     @inlinable
     public init(value: Output) {
         operation = .value(EffectValue(value))
@@ -89,6 +93,9 @@ public struct Effect<Output>: Publisher {
 
     /// Subscribes `subscriber` to the work, with the process-wide cancellation identifiers (the
     /// store uses its own).
+    ///
+    /// - Parameter subscriber: The subscriber that receives the effect's actions and its
+    ///   completion.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         if let publisher = publisher(in: .shared) {
             publisher.receive(subscriber: subscriber)
@@ -125,6 +132,8 @@ extension Publisher where Failure == Never {
     ///     .map { _ in .tick }
     ///     .eraseToEffect()
     /// ```
+    ///
+    /// - Returns: An effect that sends this publisher's values.
     public func eraseToEffect() -> Effect<Output> {
         Effect(self)
     }
@@ -135,6 +144,9 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// return environment.locations().eraseToEffect(AppAction.locationUpdated)
     /// ```
+    ///
+    /// - Parameter transform: A closure that takes a value and returns the action to send.
+    /// - Returns: An effect that sends `transform`'s action for each value.
     public func eraseToEffect<T>(_ transform: @escaping (Output) -> T) -> Effect<T> {
         Effect(map(transform))
     }
@@ -148,6 +160,9 @@ extension Publisher {
     /// ```swift
     /// let results = environment.fetchFact(n).catchToEffect()   // Effect<Result<String, FactError>>
     /// ```
+    ///
+    /// - Returns: An effect that sends each value as `.success`, and the failure, if any, as
+    ///   `.failure`.
     public func catchToEffect() -> Effect<Result<Output, Failure>> {
         Effect(map(Result<Output, Failure>.success).catch { Just(.failure($0)) })
     }
@@ -159,6 +174,9 @@ extension Publisher {
     /// ```swift
     /// return environment.fetchFact(n).catchToEffect(AppAction.factResponse)
     /// ```
+    ///
+    /// - Parameter transform: A closure that takes a `Result` and returns the action to send.
+    /// - Returns: An effect that sends `transform`'s action for each value and for the failure.
     public func catchToEffect<T>(_ transform: @escaping (Result<Output, Failure>) -> T) -> Effect<T> {
         Effect(map { transform(.success($0)) }.catch { Just(transform(.failure($0))) })
     }
@@ -170,6 +188,8 @@ extension Publisher {
     /// ```swift
     /// return environment.saveFavorites(primes).ignoreFailure()
     /// ```
+    ///
+    /// - Returns: An effect that sends this publisher's values and finishes, failure or not.
     public func ignoreFailure() -> Effect<Output> {
         Effect(self.catch { _ in Empty<Output, Never>() })
     }

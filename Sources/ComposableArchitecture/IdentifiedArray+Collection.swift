@@ -32,6 +32,7 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     /// id stops the program with a message naming both ids, as in the package.
     ///
     /// - Parameter position: A valid index, not ``endIndex``.
+    /// - Returns: The element at `position`.
     /// - Complexity: O(1) on average, if `ID` hashes well.
     @inlinable
     public subscript(position: Int) -> Element {

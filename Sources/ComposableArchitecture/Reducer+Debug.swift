@@ -16,6 +16,8 @@ public struct DebugEnvironment {
     public var printer: (String) -> Void
 
     /// A debug environment that prints with `printer` (to standard output by default).
+    ///
+    /// - Parameter printer: A closure that prints one report.
     public init(printer: @escaping (String) -> Void = { print($0) }) {
         self.printer = printer
     }
@@ -58,6 +60,7 @@ extension Reducer {
     ///   - actionFormat: How to write the action (``DebugActionFormat``).
     ///   - printer: Called with each report (one string per action, lines separated by `\n`).
     ///     Prints to standard output by default.
+    /// - Returns: A reducer that runs this one and prints a report for each action.
     /// - Complexity: O(n) in the size of the state per action for rendering, plus the diff of
     ///   the lines that changed.
     public func debug(
@@ -74,6 +77,13 @@ extension Reducer {
     /// ```swift
     /// let debugReducer = appReducer.debug(environment: { DebugEnvironment(printer: $0.log) })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - prefix: Put before the headline, followed by a colon, when not empty.
+    ///   - actionFormat: How to write the action (``DebugActionFormat``).
+    ///   - toDebugEnvironment: A closure that takes the environment and returns the
+    ///     ``DebugEnvironment`` whose printer to use.
+    /// - Returns: A reducer that runs this one and prints a report for each action.
     public func debug(
         _ prefix: String = "",
         actionFormat: DebugActionFormat = .prettyPrint,

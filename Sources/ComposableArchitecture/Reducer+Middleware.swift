@@ -15,6 +15,9 @@ extension Reducer {
     /// ```
     ///
     /// The middlewares run in order; their effects are merged with the reducer's.
+    ///
+    /// - Parameter middlewares: The middlewares to run after the reducer, in order.
+    /// - Returns: A reducer that runs this one, then the middlewares, and merges all their effects.
     public func middleware(_ middlewares: Middleware<State, Action, Environment>...) -> Reducer {
         Reducer { state, action, environment in
             let effect = self.run(&state, action, environment)

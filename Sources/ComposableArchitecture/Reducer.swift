@@ -26,16 +26,31 @@ public struct Reducer<State, Action, Environment> {
     private let reducer: (inout State, Action, Environment) -> Effect<Action>
 
     /// A reducer from a function.
+    ///
+    /// - Parameter reducer: A function that changes the state for an action and returns the effect
+    ///   to start.
     public init(_ reducer: @escaping (inout State, Action, Environment) -> Effect<Action>) {
         self.reducer = reducer
     }
 
     /// Runs the reducer: changes `state` for `action` and returns the effect to start.
+    ///
+    /// - Parameters:
+    ///   - state: The state to change.
+    ///   - action: The action to handle.
+    ///   - environment: The feature's dependencies.
+    /// - Returns: The effect to start.
     public func run(_ state: inout State, _ action: Action, _ environment: Environment) -> Effect<Action> {
         reducer(&state, action, environment)
     }
 
     /// Runs the reducer, as ``run(_:_:_:)``.
+    ///
+    /// - Parameters:
+    ///   - state: The state to change.
+    ///   - action: The action to handle.
+    ///   - environment: The feature's dependencies.
+    /// - Returns: The effect to start.
     public func callAsFunction(_ state: inout State, _ action: Action, _ environment: Environment) -> Effect<Action> {
         reducer(&state, action, environment)
     }
@@ -52,11 +67,17 @@ public struct Reducer<State, Action, Environment> {
     ///     counterReducer.pullback(state: \.counter, action: /AppAction.counter, environment: { $0.counter }),
     ///     favoritesReducer.pullback(state: \.favorites, action: /AppAction.favorites, environment: { $0.favorites }))
     /// ```
+    ///
+    /// - Parameter reducers: The reducers to run, in order.
+    /// - Returns: One reducer that runs them all.
     public static func combine(_ reducers: Reducer...) -> Reducer {
         combine(reducers)
     }
 
     /// Runs `reducers` in order on the same state and merges their effects (A12).
+    ///
+    /// - Parameter reducers: The reducers to run, in order.
+    /// - Returns: One reducer that runs them all.
     public static func combine(_ reducers: [Reducer]) -> Reducer {
         Reducer { state, action, environment in
             .merge(reducers.map { $0.reducer(&state, action, environment) })
@@ -64,6 +85,9 @@ public struct Reducer<State, Action, Environment> {
     }
 
     /// Runs this reducer, then `other`, on the same state, and merges their effects.
+    ///
+    /// - Parameter other: The reducer to run after this one.
+    /// - Returns: One reducer that runs both.
     public func combined(with other: Reducer) -> Reducer {
         .combine(self, other)
     }
@@ -81,6 +105,13 @@ public struct Reducer<State, Action, Environment> {
     ///     action: /AppAction.counter,
     ///     environment: { $0.counter })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - toLocalState: The key path from the parent's state to this reducer's.
+    ///   - toLocalAction: The case path from the parent's actions to this reducer's.
+    ///   - toLocalEnvironment: A closure that takes the parent's environment and returns this
+    ///     reducer's.
+    /// - Returns: A reducer on the parent's state, actions and environment.
     public func pullback<GlobalState, GlobalAction, GlobalEnvironment>(
         state toLocalState: WritableKeyPath<GlobalState, State>,
         action toLocalAction: CasePath<GlobalAction, Action>,
@@ -110,6 +141,14 @@ public struct Reducer<State, Action, Environment> {
     /// ```swift
     /// let appReducer = counterReducer.pullback(state: \AppState.counter, action: \AppAction.counter, environment: { $0 })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - toLocalState: The key path from the parent's state to this reducer's.
+    ///   - toLocalAction: The key path of the parent action's optional property that holds this
+    ///     reducer's action.
+    ///   - toLocalEnvironment: A closure that takes the parent's environment and returns this
+    ///     reducer's.
+    /// - Returns: A reducer on the parent's state, actions and environment.
     public func pullback<GlobalState, GlobalAction, GlobalEnvironment>(
         state toLocalState: WritableKeyPath<GlobalState, State>,
         action toLocalAction: WritableKeyPath<GlobalAction, Action?>,
@@ -144,6 +183,11 @@ public struct Reducer<State, Action, Environment> {
     /// ```swift
     /// let appReducer = searchReducer.optional().pullback(state: \AppState.search, action: /AppAction.search, environment: { $0 })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - fileID: The file to name in the report; the caller's by default.
+    ///   - line: The line to name in the report; the caller's by default.
+    /// - Returns: A reducer on optional state that runs this one while the state is not `nil`.
     public func optional(fileID: StaticString = #fileID, line: UInt = #line) -> Reducer<State?, Action, Environment> {
         Reducer<State?, Action, Environment> { state, action, environment in
             guard state != nil else {
@@ -174,6 +218,15 @@ public struct Reducer<State, Action, Environment> {
     /// ```swift
     /// let appReducer = todoReducer.forEach(state: \AppState.todos, action: /AppAction.todo(id:action:), environment: { $0 })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - toLocalState: The key path from the parent's state to the array of elements.
+    ///   - toLocalAction: The case path from the parent's actions to an element's `id` and action.
+    ///   - toLocalEnvironment: A closure that takes the parent's environment and returns this
+    ///     reducer's.
+    ///   - fileID: The file to name in the report; the caller's by default.
+    ///   - line: The line to name in the report; the caller's by default.
+    /// - Returns: A reducer on the parent's state, actions and environment.
     public func forEach<GlobalState, GlobalAction, GlobalEnvironment>(
         state toLocalState: WritableKeyPath<GlobalState, [State]>,
         action toLocalAction: CasePath<GlobalAction, (State.ID, Action)>,
@@ -220,6 +273,15 @@ extension Reducer {
     ///
     /// let appReducer = todoReducer.forEach(state: \AppState.todos, action: /AppAction.todo(id:action:), environment: { $0 })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - toLocalState: The key path from the parent's state to the identified array of elements.
+    ///   - toLocalAction: The case path from the parent's actions to an element's `id` and action.
+    ///   - toLocalEnvironment: A closure that takes the parent's environment and returns this
+    ///     reducer's.
+    ///   - fileID: The file to name in the report; the caller's by default.
+    ///   - line: The line to name in the report; the caller's by default.
+    /// - Returns: A reducer on the parent's state, actions and environment.
     public func forEach<GlobalState, GlobalAction, GlobalEnvironment, ID: Hashable>(
         state toLocalState: WritableKeyPath<GlobalState, IdentifiedArray<ID, State>>,
         action toLocalAction: CasePath<GlobalAction, (ID, Action)>,

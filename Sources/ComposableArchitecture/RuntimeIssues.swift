@@ -52,6 +52,8 @@ public enum RuntimeIssues {
     @TaskLocal public static var handler: (@Sendable (String) -> Void)?
 
     /// Reports `message`.
+    ///
+    /// - Parameter message: The text of the report.
     public static func report(_ message: String) {
         if let handler {
             handler(message)

@@ -28,6 +28,16 @@ extension Store {
     ///
     /// Like ``scope(state:action:)``'s, the child keeps this store alive (it sends to it) and
     /// this store does not keep the child.
+    ///
+    /// - Parameters:
+    ///   - id: The id of the element.
+    ///   - toElements: A closure that takes this store's state and returns the identified array of
+    ///     elements.
+    ///   - fromLocalAction: A closure that takes the element's id and a child action, and returns
+    ///     the action to send to this store.
+    ///   - fileID: The file to name in the report; the caller's by default.
+    ///   - line: The line to name in the report; the caller's by default.
+    /// - Returns: A store of the element, or `nil` if there is none with `id` now.
     @MainActor
     public func scope<ID: Hashable, LocalState, LocalAction>(
         id: ID,

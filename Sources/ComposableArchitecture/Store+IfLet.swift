@@ -27,6 +27,14 @@ extension Store {
     /// The returned cancellable stops the calls; keep it as long as the view. It keeps this store
     /// alive until it is cancelled or released (so `store.scope(...).ifLet(...)` works), and
     /// so do the child stores (they send to it), as ``scope(state:action:)``'s do.
+    ///
+    /// - Parameters:
+    ///   - unwrap: A closure called with a store of the value each time the state becomes
+    ///     non-`nil`.
+    ///   - else: A closure called each time the state becomes `nil`; does nothing by default.
+    ///   - fileID: The file to name in the report; the caller's by default.
+    ///   - line: The line to name in the report; the caller's by default.
+    /// - Returns: A cancellable that stops the calls.
     @MainActor
     public func ifLet<Wrapped>(
         then unwrap: @escaping (Store<Wrapped, Action>) -> Void,

@@ -86,6 +86,11 @@ public final class Store<State, Action> {
     @usableFromInline let registrar = ObservationRegistrar()
 
     /// A store running `reducer` with `environment`, starting from `initialState`.
+    ///
+    /// - Parameters:
+    ///   - initialState: The state to start from.
+    ///   - reducer: The reducer that runs the feature.
+    ///   - environment: The dependencies the reducer gets with each action.
     @MainActor
     @inlinable
     public convenience init<Environment>(
@@ -147,6 +152,9 @@ public final class Store<State, Action> {
 
     /// Sends `action` to the reducer, runs it and everything it causes synchronously, and
     /// returns a handle on the effects it started (``StoreTask``).
+    ///
+    /// - Parameter action: The action to send.
+    /// - Returns: A handle on the effects the action started: cancel them, or `await` their end.
     @MainActor
     @inlinable
     @discardableResult
@@ -175,6 +183,9 @@ public final class Store<State, Action> {
     /// ```swift
     /// let c = store.publisher(for: \.count).sink { print("count:", $0) }
     /// ```
+    ///
+    /// - Parameter keyPath: The key path of the part of the state to publish.
+    /// - Returns: A publisher of that part of the state.
     @MainActor
     public func publisher<Value: Equatable>(for keyPath: KeyPath<State, Value>) -> StorePublisher<Value> {
         publisher[dynamicMember: keyPath]
@@ -203,6 +214,12 @@ public final class Store<State, Action> {
     /// the `forEach` reducers say which action arrived for
     /// state that is gone, and change nothing. For a store of the value itself, which drops such
     /// actions at once and reports them, use ``ifLet(then:else:fileID:line:)``.
+    ///
+    /// - Parameters:
+    ///   - toLocalState: A closure that takes this store's state and returns the child's.
+    ///   - fromLocalAction: A closure that takes a child action and returns the action to send to
+    ///     this store.
+    /// - Returns: A store of the child's state and actions.
     @MainActor
     @inlinable
     public func scope<LocalState, LocalAction>(
@@ -244,6 +261,9 @@ public final class Store<State, Action> {
     }
 
     /// A store of part of this store's state and all of its actions.
+    ///
+    /// - Parameter toLocalState: A closure that takes this store's state and returns the child's.
+    /// - Returns: A store of the child's state and this store's actions.
     @MainActor
     @inlinable
     public func scope<LocalState>(state toLocalState: @escaping (State) -> LocalState) -> Store<LocalState, Action> {

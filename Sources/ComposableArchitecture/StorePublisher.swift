@@ -23,11 +23,16 @@ public struct StorePublisher<State>: Publisher {
     }
 
     /// Subscribes `subscriber` to the state.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the current state, then each new one.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == State, S.Failure == Never {
         upstream.receive(subscriber: subscriber)
     }
 
     /// A publisher of the part of the state at `keyPath`, sending only when it changes.
+    ///
+    /// - Parameter keyPath: The key path of the part of the state to publish.
+    /// - Returns: A publisher of that part of the state.
     public subscript<LocalState: Equatable>(dynamicMember keyPath: KeyPath<State, LocalState>) -> StorePublisher<LocalState> {
         StorePublisher<LocalState>(upstream.map(keyPath).removeDuplicates().eraseToAnyPublisher())
     }

@@ -73,6 +73,16 @@ public final class TestStore<State: Equatable, Action, Environment> {
     ///
     /// `fileID`, `file`, `line` and `column` locate the store; a failure found when the store
     /// goes away that belongs to no step points there.
+    ///
+    /// - Parameters:
+    ///   - initialState: The state to start from.
+    ///   - reducer: The reducer under test.
+    ///   - environment: The dependencies the reducer gets, usually test doubles.
+    ///   - fileID: The file ID of the store, for failures that belong to no step; the caller's by
+    ///     default.
+    ///   - filePath: The file path of the store; the caller's by default.
+    ///   - line: The line of the store; the caller's by default.
+    ///   - column: The column of the store; the caller's by default.
     public init(
         initialState: State,
         reducer: Reducer<State, Action, Environment>,
@@ -153,6 +163,14 @@ public final class TestStore<State: Equatable, Action, Environment> {
     /// In exhaustive mode, actions sent back by effects and not yet asserted make this step fail
     /// first, once: they stay queued, and a later `receive` still asserts them in order.
     ///
+    /// - Parameters:
+    ///   - action: The action to send.
+    ///   - update: A closure that changes a copy of the state from before the action to what the
+    ///     state should be now; `nil` when the state must not change.
+    ///   - fileID: The file ID to report a failure at; the caller's by default.
+    ///   - filePath: The file path to report a failure at; the caller's by default.
+    ///   - line: The line to report a failure at; the caller's by default.
+    ///   - column: The column to report a failure at; the caller's by default.
     /// - Returns: A handle on the effects the action started (``TestStoreTask``).
     @discardableResult
     public func send(
@@ -182,6 +200,15 @@ public final class TestStore<State: Equatable, Action, Environment> {
     /// scheduler.advance(by: .seconds(1))
     /// store.receive(.timerTicked) { $0.secondsElapsed = 1 }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - expected: The action the next received action must equal.
+    ///   - update: A closure that changes a copy of the state from before the action to what the
+    ///     state should be now; `nil` when the state must not change.
+    ///   - fileID: The file ID to report a failure at; the caller's by default.
+    ///   - filePath: The file path to report a failure at; the caller's by default.
+    ///   - line: The line to report a failure at; the caller's by default.
+    ///   - column: The column to report a failure at; the caller's by default.
     public func receive(
         _ expected: Action,
         _ update: ((inout State) throws -> Void)? = nil,
@@ -207,6 +234,16 @@ public final class TestStore<State: Equatable, Action, Environment> {
     /// store.send(.factButtonTapped) { $0.isLoading = true }
     /// await store.receive(.factResponse("1 is good")) { $0.isLoading = false; $0.fact = "1 is good" }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - expected: The action the next received action must equal.
+    ///   - timeout: The longest time to wait, or `nil` for the store's ``timeout``.
+    ///   - update: A closure that changes a copy of the state from before the action to what the
+    ///     state should be now; `nil` when the state must not change.
+    ///   - fileID: The file ID to report a failure at; the caller's by default.
+    ///   - filePath: The file path to report a failure at; the caller's by default.
+    ///   - line: The line to report a failure at; the caller's by default.
+    ///   - column: The column to report a failure at; the caller's by default.
     public func receive(
         _ expected: Action,
         timeout: Duration? = nil,
@@ -228,6 +265,15 @@ public final class TestStore<State: Equatable, Action, Environment> {
     /// ```swift
     /// store.receive(/AppAction.searchResponse) { $0.isSearching = false }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - casePath: The case path of the case the next received action must be.
+    ///   - update: A closure that changes a copy of the state from before the action to what the
+    ///     state should be now; `nil` when the state must not change.
+    ///   - fileID: The file ID to report a failure at; the caller's by default.
+    ///   - filePath: The file path to report a failure at; the caller's by default.
+    ///   - line: The line to report a failure at; the caller's by default.
+    ///   - column: The column to report a failure at; the caller's by default.
     public func receive<Value>(
         _ casePath: CasePath<Action, Value>,
         _ update: ((inout State) throws -> Void)? = nil,
@@ -242,6 +288,16 @@ public final class TestStore<State: Equatable, Action, Environment> {
 
     /// Waits (at most `timeout`) for an action of the case `casePath` points at, then asserts
     /// it as ``receive(_:_:fileID:file:line:column:)-(CasePath<Action,Value>,_,_,_,_,_)`` does.
+    ///
+    /// - Parameters:
+    ///   - casePath: The case path of the case the next received action must be.
+    ///   - timeout: The longest time to wait, or `nil` for the store's ``timeout``.
+    ///   - update: A closure that changes a copy of the state from before the action to what the
+    ///     state should be now; `nil` when the state must not change.
+    ///   - fileID: The file ID to report a failure at; the caller's by default.
+    ///   - filePath: The file path to report a failure at; the caller's by default.
+    ///   - line: The line to report a failure at; the caller's by default.
+    ///   - column: The column to report a failure at; the caller's by default.
     public func receive<Value>(
         _ casePath: CasePath<Action, Value>,
         timeout: Duration? = nil,
@@ -261,6 +317,13 @@ public final class TestStore<State: Equatable, Action, Environment> {
     /// Actions the effects send meanwhile run and wait to be asserted with `receive`. It fails
     /// in both exhaustivity modes: the test asked for the effects to finish. It does not move a
     /// `TestScheduler`: advance it first.
+    ///
+    /// - Parameters:
+    ///   - timeout: The longest time to wait, or `nil` for the store's ``timeout``.
+    ///   - fileID: The file ID to report a failure at; the caller's by default.
+    ///   - filePath: The file path to report a failure at; the caller's by default.
+    ///   - line: The line to report a failure at; the caller's by default.
+    ///   - column: The column to report a failure at; the caller's by default.
     public func finish(
         timeout: Duration? = nil,
         fileID: StaticString = #fileID,
@@ -314,6 +377,13 @@ public struct TestStoreTask: Sendable {
     /// Waits until every effect the action started has finished (at most `timeout`, the
     /// store's timeout by default); fails at this line if some are still running then, and
     /// cancels them.
+    ///
+    /// - Parameters:
+    ///   - timeout: The longest time to wait, or `nil` for the store's timeout.
+    ///   - fileID: The file ID to report a failure at; the caller's by default.
+    ///   - filePath: The file path to report a failure at; the caller's by default.
+    ///   - line: The line to report a failure at; the caller's by default.
+    ///   - column: The column to report a failure at; the caller's by default.
     public func finish(
         timeout: Duration? = nil,
         fileID: StaticString = #fileID,

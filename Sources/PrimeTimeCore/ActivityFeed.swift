@@ -19,6 +19,10 @@ public struct Activity: Equatable, Sendable {
     public var kind: Kind
 
     /// An entry saying `kind` happened at `timestamp`.
+    ///
+    /// - Parameters:
+    ///   - timestamp: When it happened.
+    ///   - kind: What happened.
     public init(timestamp: Date, kind: Kind) {
         self.timestamp = timestamp
         self.kind = kind
@@ -45,6 +49,14 @@ extension Reducer {
     ///                                       now: { $0.now() }, records: { !$0.isFileAnswer })
     /// ```
     ///
+    /// - Parameters:
+    ///   - toFavoritePrimes: The key path of the favorite primes in the state.
+    ///   - toActivityFeed: The key path of the activity feed in the state.
+    ///   - limit: The most entries the feed keeps; ``Activity/feedLimit`` by default.
+    ///   - now: A closure that takes the environment and returns the time to stamp entries with.
+    ///   - records: A closure that takes an action and returns whether its changes are recorded;
+    ///     every action by default.
+    /// - Returns: A reducer that runs this one and keeps the activity feed.
     /// - Complexity: O(n) in the number of favorites per action that changed them; O(1) otherwise.
     public func activityFeed(
         favoritePrimes toFavoritePrimes: KeyPath<State, [Int]>,

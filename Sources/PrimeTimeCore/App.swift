@@ -42,6 +42,18 @@ public struct AppState: Equatable, Sendable {
 
     /// An app state; by default the counter at 0, no favorites (the file not read yet), nothing
     /// shown over the counter, logging off.
+    ///
+    /// - Parameters:
+    ///   - count: The counter's number.
+    ///   - favoritePrimes: The favorite primes, in the order they were saved.
+    ///   - screen: The screen shown.
+    ///   - isPrimeModalShown: Whether the "is this prime?" modal is shown.
+    ///   - nthPrimeAlert: The nth-prime answer on screen, if any.
+    ///   - isNthPrimeRequestInFlight: Whether an nth-prime question is being computed.
+    ///   - activityFeed: The favorites added and removed, oldest first.
+    ///   - isLogging: Whether actions and state changes are logged.
+    ///   - message: A problem with the favorites file to show, if any.
+    ///   - favoritesFileStatus: What the app knows about the favorites file.
     public init(
         count: Int = 0,
         favoritePrimes: [Int] = [],
@@ -88,6 +100,9 @@ public struct AppState: Equatable, Sendable {
     /// - The modal's actions and its dismissal: while it is shown.
     /// - Everything else (navigation, the favorites list and file, logging, answers from
     ///   effects, dismissing the nth-prime alert or the message): always.
+    ///
+    /// - Parameter action: The action a front end would send.
+    /// - Returns: `true` if the reducer acts on `action` in this state.
     public func accepts(_ action: AppAction) -> Bool {
         let onCounter = screen == .counter && !isPrimeModalShown
         switch action {
@@ -189,6 +204,14 @@ public struct AppEnvironment {
     public var log: (String) -> Void
 
     /// An environment of the given dependencies.
+    ///
+    /// - Parameters:
+    ///   - nthPrime: A closure that takes `n` and returns an effect that computes the nth prime
+    ///     (`nil` when there is none).
+    ///   - mainQueue: Where effects deliver their answers.
+    ///   - favoritesFile: The client that reads and writes the favorites file.
+    ///   - now: The clock that stamps activity-feed entries.
+    ///   - log: A closure that writes one log report.
     public init(
         nthPrime: @escaping (Int) -> Effect<Int?>,
         mainQueue: AnySchedulerOf<DispatchQueue>,
@@ -207,6 +230,11 @@ public struct AppEnvironment {
     /// a network service), answers delivered on the main queue, the favorites in the JSON file
     /// `favoritesFile`, the system clock, and the log appended to `logFile` (from a background
     /// queue; a log that cannot be written is silently skipped).
+    ///
+    /// - Parameters:
+    ///   - favoritesFile: The URL of the JSON file of favorites.
+    ///   - logFile: The URL of the file the log is appended to.
+    /// - Returns: The live environment.
     public static func live(favoritesFile: URL, logFile: URL) -> AppEnvironment {
         let background = DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler()
         return AppEnvironment(

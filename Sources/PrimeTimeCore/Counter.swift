@@ -8,6 +8,8 @@ public struct CounterState: Equatable, Sendable {
     public var count: Int
 
     /// A counter at `count`.
+    ///
+    /// - Parameter count: The counter's number; 0 by default.
     public init(count: Int = 0) {
         self.count = count
     }

@@ -40,6 +40,12 @@ public struct FavoritesFileError: Error, Equatable, Sendable {
     public var advice: String?
 
     /// An error of `kind` about the file at `path`, because of `reason`, with `advice` for the user.
+    ///
+    /// - Parameters:
+    ///   - kind: What went wrong.
+    ///   - path: The file's path, as shown to the user.
+    ///   - reason: Why, in a few words.
+    ///   - advice: What the user can do about it, or `nil`.
     public init(_ kind: Kind, path: String, reason: String, advice: String? = nil) {
         self.kind = kind
         self.path = path
@@ -72,6 +78,9 @@ public struct FavoritesFileError: Error, Equatable, Sendable {
 /// The favorites file's format: a JSON array of distinct primes, such as `[2,3,5]`.
 public enum FavoritesFile {
     /// `primes` as the file's bytes: a JSON array.
+    ///
+    /// - Parameter primes: The favorite primes, in order.
+    /// - Returns: The JSON array of `primes`.
     public static func encode(_ primes: [Int]) -> Data {
         // Encoding an array of Int cannot fail.
         (try? JSONEncoder().encode(primes)) ?? Data("[]".utf8)
@@ -84,6 +93,11 @@ public enum FavoritesFile {
     /// let primes = FavoritesFile.decode(Data("[2,3]".utf8), path: "f.json")    // .success([2, 3])
     /// let notPrimes = FavoritesFile.decode(Data("[4]".utf8), path: "f.json")   // .failure(… "4 is not prime")
     /// ```
+    ///
+    /// - Parameters:
+    ///   - data: The file's bytes.
+    ///   - path: The file's path, for the error message.
+    /// - Returns: The primes, or the error saying why the bytes are not a list of distinct primes.
     public static func decode(_ data: Data, path: String) -> Result<[Int], FavoritesFileError> {
         let json: Any
         do {
@@ -136,6 +150,10 @@ public struct FavoritesFileClient {
     public var save: (_ primes: [Int]) -> Effect<Result<[Int], FavoritesFileError>>
 
     /// A client that loads with `load` and saves with `save`.
+    ///
+    /// - Parameters:
+    ///   - load: A closure that returns an effect reading the favorites.
+    ///   - save: A closure that takes the primes and returns an effect writing them.
     public init(
         load: @escaping () -> Effect<Result<[Int]?, FavoritesFileError>>,
         save: @escaping (_ primes: [Int]) -> Effect<Result<[Int], FavoritesFileError>>
@@ -161,6 +179,12 @@ public struct FavoritesFileClient {
     ///
     /// `faults` makes steps fail with an `errno` instead of running, for tests (a full disk is
     /// `{ $0 == .write ? ENOSPC : nil }`); the app passes none.
+    ///
+    /// - Parameters:
+    ///   - file: The URL of the JSON file.
+    ///   - faults: A closure that takes a step and returns the `errno` to fail it with, or `nil` to
+    ///     run it; none fail by default.
+    /// - Returns: The client of the file.
     public static func live(
         file: URL, faults: @escaping @Sendable (FavoritesFileStep) -> Int32? = { _ in nil }
     ) -> FavoritesFileClient {
@@ -218,6 +242,11 @@ public struct FavoritePrimesState: Equatable, Sendable {
     public var fileStatus: FavoritesFileStatus
 
     /// A state with `favoritePrimes`, no message, and the file not read yet by default.
+    ///
+    /// - Parameters:
+    ///   - favoritePrimes: The favorite primes, in the order they were saved; none by default.
+    ///   - message: A problem with the file to show, or `nil`.
+    ///   - fileStatus: What the app knows about the file; not read yet by default.
     public init(favoritePrimes: [Int] = [], message: String? = nil, fileStatus: FavoritesFileStatus = .notLoaded) {
         self.favoritePrimes = favoritePrimes
         self.message = message
@@ -255,6 +284,10 @@ public struct FavoritePrimesEnvironment {
     public var mainQueue: AnySchedulerOf<DispatchQueue>
 
     /// An environment using `file`, delivering on `mainQueue`.
+    ///
+    /// - Parameters:
+    ///   - file: The client that reads and writes the favorites file.
+    ///   - mainQueue: Where the file's answers are delivered.
     public init(file: FavoritesFileClient, mainQueue: AnySchedulerOf<DispatchQueue>) {
         self.file = file
         self.mainQueue = mainQueue
@@ -370,6 +403,13 @@ extension Reducer {
     ///     state: \.favoritePrimesState, action: /AppAction.favoritePrimes,
     ///     environment: { FavoritePrimesEnvironment(file: $0.favoritesFile, mainQueue: $0.mainQueue) })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - toFavoritesState: The key path of the favorites' state in this reducer's state.
+    ///   - toFavoritesAction: The case path of the favorites' actions in this reducer's actions.
+    ///   - toFavoritesEnvironment: A closure that takes the environment and returns the favorites'
+    ///     environment.
+    /// - Returns: A reducer that runs this one and saves changed favorites.
     public func autosavingFavoritePrimes(
         state toFavoritesState: KeyPath<State, FavoritePrimesState>,
         action toFavoritesAction: CasePath<Action, FavoritePrimesAction>,

@@ -13,6 +13,10 @@ public struct NthPrimeAlert: Equatable, Sendable {
     public var prime: Int?
 
     /// An alert for the answer `prime` to "what is the `n`th prime?".
+    ///
+    /// - Parameters:
+    ///   - n: Which prime was asked for.
+    ///   - prime: The answer, or `nil` when there is none.
     public init(n: Int, prime: Int?) {
         self.n = n
         self.prime = prime
@@ -41,6 +45,11 @@ public struct NthPrimeState: Equatable, Sendable {
     public var isRequestInFlight: Bool
 
     /// A state for `count`, with no answer and nothing in flight by default.
+    ///
+    /// - Parameters:
+    ///   - count: The `n` of the question.
+    ///   - alert: The answer on screen, or `nil`.
+    ///   - isRequestInFlight: Whether the question is being computed.
     public init(count: Int, alert: NthPrimeAlert? = nil, isRequestInFlight: Bool = false) {
         self.count = count
         self.alert = alert
@@ -72,6 +81,10 @@ public struct NthPrimeEnvironment {
     public var mainQueue: AnySchedulerOf<DispatchQueue>
 
     /// An environment asking `nthPrime` and delivering on `mainQueue`.
+    ///
+    /// - Parameters:
+    ///   - nthPrime: A closure that takes `n` and returns an effect that computes the nth prime.
+    ///   - mainQueue: Where the answers are delivered.
     public init(nthPrime: @escaping (Int) -> Effect<Int?>, mainQueue: AnySchedulerOf<DispatchQueue>) {
         self.nthPrime = nthPrime
         self.mainQueue = mainQueue
@@ -84,6 +97,12 @@ public struct NthPrimeEnvironment {
     /// ```swift
     /// let nthPrime = NthPrimeEnvironment.computing(on: DispatchQueue.global().eraseToAnyScheduler(), latency: .milliseconds(400))
     /// ```
+    ///
+    /// - Parameters:
+    ///   - queue: The queue to wait and compute on.
+    ///   - latency: How long to wait before computing.
+    /// - Returns: A closure that takes `n` and returns an effect that sends the nth prime, or `nil`
+    ///   when there is none.
     public static func computing(
         on queue: AnySchedulerOf<DispatchQueue>,
         latency: DispatchQueue.SchedulerTimeType.Stride

@@ -12,6 +12,10 @@ public struct PrimeModalState: Equatable, Sendable {
     public var favoritePrimes: [Int]
 
     /// A state for `count` with `favoritePrimes`.
+    ///
+    /// - Parameters:
+    ///   - count: The number the modal is about.
+    ///   - favoritePrimes: The favorite primes.
     public init(count: Int, favoritePrimes: [Int]) {
         self.count = count
         self.favoritePrimes = favoritePrimes

@@ -15,6 +15,8 @@ public enum Primes {
     /// the first twelve primes as witnesses, which is exact for every 64-bit number. So any `Int`,
     /// even a huge one read from a favorites file, is answered at once.
     ///
+    /// - Parameter n: The number to test.
+    /// - Returns: `true` if `n` is prime.
     /// - Complexity: O(√n) divisions below 2^20; O(log n) multiplications above.
     public static func isPrime(_ n: Int) -> Bool {
         guard n >= 2 else { return false }
@@ -87,6 +89,8 @@ public enum Primes {
     /// assert(Primes.nth(0) == nil)
     /// ```
     ///
+    /// - Parameter n: Which prime, counting from 1.
+    /// - Returns: The `n`th prime, or `nil` when `n` is out of range.
     /// - Complexity: O(m log log m) time and O(m) memory, where m ≈ n ln n.
     public static func nth(_ n: Int) -> Int? {
         guard n >= 1, n <= largestN else { return nil }
@@ -112,6 +116,9 @@ public enum Primes {
     }
 
     /// `n` as an English ordinal: `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`, `-2nd`.
+    ///
+    /// - Parameter n: The number.
+    /// - Returns: `n` with its English ordinal suffix.
     public static func ordinal(_ n: Int) -> String {
         let lastTwo = n.magnitude % 100
         let suffix: String

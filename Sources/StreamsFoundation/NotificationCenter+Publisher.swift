@@ -38,6 +38,11 @@ extension NotificationCenter {
 
         /// A publisher of `center`'s notifications named `name` posted by `object` (by anyone,
         /// when `object` is `nil`).
+        ///
+        /// - Parameters:
+        ///   - center: The notification center to observe.
+        ///   - name: The name of the notifications to publish.
+        ///   - object: The object whose notifications to publish, or `nil` for any poster's.
         public init(center: NotificationCenter, name: Notification.Name, object: AnyObject? = nil) {
             self.center = center
             self.name = name
@@ -46,6 +51,9 @@ extension NotificationCenter {
 
         /// Starts observing the center for `subscriber`. Notifications posted before its first
         /// request are dropped.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the notifications posted after its
+        ///   first request.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
             let subscription = NotificationSubscription(downstream: subscriber)
             subscription.observe(center: center, name: name, object: object)
@@ -54,6 +62,11 @@ extension NotificationCenter {
 
         /// Whether both publish the same center's notifications of the same name from the same
         /// object.
+        ///
+        /// - Parameters:
+        ///   - lhs: A notification publisher.
+        ///   - rhs: Another notification publisher.
+        /// - Returns: `true` if both observe the same center, name and object.
         public static func == (lhs: Publisher, rhs: Publisher) -> Bool {
             lhs.center === rhs.center && lhs.name == rhs.name && lhs.object === rhs.object
         }
@@ -74,6 +87,10 @@ extension NotificationCenter {
     ///     .sink { print("new day:", $0.name) }
     /// ```
     ///
+    /// - Parameters:
+    ///   - name: The name of the notifications to publish.
+    ///   - object: The object whose notifications to publish, or `nil` for any poster's.
+    /// - Returns: A publisher of those notifications.
     /// - Demand, Threading, Cancellation: see ``Publisher``.
     /// - Combine compatibility: as Combine.
     public func publisher(for name: Notification.Name, object: AnyObject? = nil) -> Publisher {

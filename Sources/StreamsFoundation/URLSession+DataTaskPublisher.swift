@@ -40,12 +40,19 @@ extension URLSession {
         public let session: URLSession
 
         /// A publisher that loads `request` with a data task of `session`.
+        ///
+        /// - Parameters:
+        ///   - request: The request to load.
+        ///   - session: The session whose data task loads it.
         public init(request: URLRequest, session: URLSession) {
             self.request = request
             self.session = session
         }
 
         /// Gives `subscriber` its subscription; the data task starts at its first request.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the data and response, then
+        ///   `.finished`, or the `URLError`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == URLError {
             subscriber.receive(subscription: DataTaskSubscription(request: request, session: session, downstream: subscriber))
         }
@@ -63,6 +70,8 @@ extension URLSession {
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0.data.count) })
     /// ```
     ///
+    /// - Parameter url: The URL to load.
+    /// - Returns: A publisher of the data and response, failing with a `URLError`.
     /// - Demand, Completion, Cancellation: see ``DataTaskPublisher``.
     /// - Combine compatibility: as Combine.
     public func dataTaskPublisher(for url: URL) -> DataTaskPublisher {
@@ -76,6 +85,8 @@ extension URLSession {
     /// publisher:  ------[d|]    (d: the data and the response)
     /// ```
     ///
+    /// - Parameter request: The request to load.
+    /// - Returns: A publisher of the data and response, failing with a `URLError`.
     /// - Demand, Completion, Cancellation: see ``DataTaskPublisher``.
     /// - Combine compatibility: as Combine.
     public func dataTaskPublisher(for request: URLRequest) -> DataTaskPublisher {

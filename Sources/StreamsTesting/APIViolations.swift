@@ -15,6 +15,9 @@ import Streams
 /// ```
 ///
 /// Only violations reported on the calling task are seen (the recorder is a task-local value).
+///
+/// - Parameter body: The code to run.
+/// - Returns: The messages of the violations reported while `body` ran, in order.
 public func recordingAPIViolations(_ body: () throws -> Void) rethrows -> [String] {
     let messages = ViolationLog()
     try APIViolationReporter.$current.withValue({ messages.append($0) }) {

@@ -49,6 +49,14 @@ public enum NoneRequestBehavior: Sendable {
 ///     checkContract { (1...500).publisher.map { $0 * 2 } }
 /// }
 /// ```
+///
+/// - Parameters:
+///   - makePublisher: A closure that makes a fresh publisher for each check.
+///   - deterministic: Whether the publisher sends the same values each time, so that runs with
+///     different demand can be compared; `true` by default.
+///   - requestingNone: What the publisher does when asked for `.none`: reports a violation (by
+///     default) or ignores it.
+///   - sourceLocation: Where to report a failure; the caller's location by default.
 public func checkContract<P: Publisher>(
     _ makePublisher: @escaping () -> P,
     deterministic: Bool = true,
@@ -63,6 +71,14 @@ public func checkContract<P: Publisher>(
 /// Runs the checks of ``checkContract(_:deterministic:requestingNone:sourceLocation:)`` and
 /// returns the problems found, each starting with the rule it breaks (`"S1: ..."`), instead of
 /// recording them as test issues.
+///
+/// - Parameters:
+///   - makePublisher: A closure that makes a fresh publisher for each check.
+///   - deterministic: Whether the publisher sends the same values each time, so that runs with
+///     different demand can be compared; `true` by default.
+///   - requestingNone: What the publisher does when asked for `.none`: reports a violation (by
+///     default) or ignores it.
+/// - Returns: The problems found, each naming the rule it breaks; empty when there are none.
 public func contractProblems<P: Publisher>(
     _ makePublisher: @escaping () -> P,
     deterministic: Bool = true,

@@ -24,6 +24,9 @@ import Streams
 /// At most one body per core runs at once; the others await their
 /// turn without holding a thread. Tasks that `body` creates with `Task { }` run on the pool as
 /// usual.
+///
+/// - Parameter body: The work to run.
+/// - Returns: What `body` returns.
 public func onDedicatedThread<T>(_ body: () async -> T) async -> T {
     let threads = DedicatedThreads.shared
     let executor = await threads.acquire()

@@ -18,6 +18,22 @@ extension MarbleBlock {
     /// that never come fail it after `timeout`. An input row's values wait, before their tick,
     /// until the operator has asked for them (up to `timeout`), as real-time work (a
     /// `for await` loop's `next()`) asks at moments no tick sets; a completion does not wait.
+    ///
+    /// - Parameters:
+    ///   - scheduler: The test scheduler to drive, one tick a second.
+    ///   - row: The output row, counting rows from 1; `nil` for the row labelled `output`, else the
+    ///     last.
+    ///   - inputs: How many rows, from the first, are input rows; `nil` for the rows right before
+    ///     the output row.
+    ///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+    ///   - later: More demand to ask for, by tick.
+    ///   - subscribeAt: The tick at which the subscriber subscribes; 0 by default.
+    ///   - timeout: The longest real time to await the events of one tick, or an input value's
+    ///     request.
+    ///   - isolation: The actor to stay isolated to; the caller's by default.
+    ///   - makeOperator: A closure that takes the input row's publisher and returns the publisher
+    ///     to check.
+    ///   - sourceLocation: Where to report a failure; the caller's location by default.
     public func checkAsync<P: Publisher, Time, Options>(
         on scheduler: TestScheduler<Time, Options>,
         row: Int? = nil,
@@ -39,6 +55,21 @@ extension MarbleBlock {
     /// Subscribes to `publisher` at tick `subscribeAt` (0 by default) and asserts what it sends
     /// against the output row, awaiting at each tick the events the row shows there (see
     /// ``checkAsync(on:row:inputs:demand:later:subscribeAt:timeout:isolation:_:sourceLocation:)``).
+    ///
+    /// - Parameters:
+    ///   - scheduler: The test scheduler to drive, one tick a second.
+    ///   - publisher: The publisher to check.
+    ///   - row: The output row, counting rows from 1; `nil` for the row labelled `output`, else the
+    ///     last.
+    ///   - inputs: How many rows, from the first, are input rows; `nil` for the rows right before
+    ///     the output row.
+    ///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+    ///   - later: More demand to ask for, by tick.
+    ///   - subscribeAt: The tick at which the subscriber subscribes; 0 by default.
+    ///   - timeout: The longest real time to await the events of one tick, or an input value's
+    ///     request.
+    ///   - isolation: The actor to stay isolated to; the caller's by default.
+    ///   - sourceLocation: Where to report a failure; the caller's location by default.
     public func checkAsync<P: Publisher, Time, Options>(
         on scheduler: TestScheduler<Time, Options>,
         source publisher: P,
@@ -157,6 +188,9 @@ extension TestScheduler {
     /// ```swift
     /// recordingAwait { [reached = scheduler.waitForTick(5)] in await reached(); return "a" }
     /// ```
+    ///
+    /// - Parameter tick: The tick of the diagram at which the wait ends.
+    /// - Returns: A wait to `await` in the diagram's expression.
     public func waitForTick(_ tick: Int) -> MarbleTickWait {
         let gate = TickGate()
         atTick(tick) { gate.open() }
@@ -213,6 +247,9 @@ final class TickGate: @unchecked Sendable {  // `isOpen` and `waiters` are guard
 /// ```
 ///
 /// Cancelling the subscription cancels the task.
+///
+/// - Parameter body: The asynchronous work whose result is the row's value.
+/// - Returns: A publisher that sends `body`'s result for each subscription.
 public func recordingAwait<Output: Sendable>(
     _ body: @escaping @Sendable () async -> Output
 ) -> AwaitedRow<Output, Never> {
@@ -221,6 +258,10 @@ public func recordingAwait<Output: Sendable>(
 
 /// A publisher whose row is what a throwing `await` returns or throws: its result as a value,
 /// or its error as the row's failure (`^`).
+///
+/// - Parameter body: The asynchronous, throwing work whose result or error is the row's.
+/// - Returns: A publisher that sends `body`'s result, or fails with its error, for each
+///   subscription.
 public func recordingAwait<Output: Sendable>(
     _ body: @escaping @Sendable () async throws -> Output
 ) -> AwaitedRow<Output, any Error> {
@@ -239,6 +280,11 @@ public func recordingAwait<Output: Sendable>(
 ///     await $0.value
 /// }
 /// ```
+///
+/// - Parameters:
+///   - subject: The value `body` awaits something of, made with the expression.
+///   - body: The asynchronous work, given `subject`, whose result is the row's value.
+/// - Returns: A publisher that sends `body`'s result for each subscription.
 public func recordingAwait<Subject: Sendable, Output: Sendable>(
     on subject: Subject, _ body: @escaping @Sendable (Subject) async -> Output
 ) -> AwaitedRow<Output, Never> {
@@ -247,6 +293,12 @@ public func recordingAwait<Subject: Sendable, Output: Sendable>(
 
 /// A publisher whose row is what `body` returns or throws when it awaits something of
 /// `subject` (see `recordingAwait(on:_:)`).
+///
+/// - Parameters:
+///   - subject: The value `body` awaits something of, made with the expression.
+///   - body: The asynchronous, throwing work, given `subject`, whose result or error is the row's.
+/// - Returns: A publisher that sends `body`'s result, or fails with its error, for each
+///   subscription.
 public func recordingAwait<Subject: Sendable, Output: Sendable>(
     on subject: Subject, _ body: @escaping @Sendable (Subject) async throws -> Output
 ) -> AwaitedRow<Output, any Error> {
@@ -265,6 +317,10 @@ public func recordingAwait<Subject: Sendable, Output: Sendable>(
 /// ```
 ///
 /// Cancelling the subscription cancels the task.
+///
+/// - Parameter sequence: The asynchronous sequence to loop over.
+/// - Returns: A publisher that sends the sequence's elements, then finishes or fails as the loop
+///   does.
 public func recordingLoop<Sequence: AsyncSequence & Sendable>(
     over sequence: Sequence
 ) -> AwaitedRow<Sequence.Element, any Error> where Sequence.Element: Sendable {
@@ -287,6 +343,8 @@ public struct AwaitedRow<Output: Sendable, Failure: Error>: Publisher {
     }
 
     /// Subscribes `subscriber` to the row, then starts the task.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the row's events.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let row = PassthroughSubject<Output, Failure>()
         let run = self.run

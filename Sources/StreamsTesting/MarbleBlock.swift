@@ -111,6 +111,8 @@ public struct MarbleBlock: Sendable, Equatable {
     public let legend: [String: String]
 
     /// Reads a block's text.
+    ///
+    /// - Parameter text: The block's lines: rows and operator lines.
     public init(_ text: String) {
         var rows: [Row] = []
         var legend: [String: String] = [:]
@@ -132,6 +134,9 @@ public struct MarbleBlock: Sendable, Equatable {
     public var diagramRows: [Row] { rows.filter { $0.diagram != nil } }
 
     /// A row's diagram with its legend placeholders replaced by their values.
+    ///
+    /// - Parameter row: A row of this block.
+    /// - Returns: The row's events, one list per tick.
     public func ticks(of row: Row) throws -> [[Marbles.Event]] {
         try Marbles.parse(row.diagram ?? "").map { tick in
             tick.map { event in
@@ -143,6 +148,9 @@ public struct MarbleBlock: Sendable, Equatable {
 
     /// A row's diagram with its legend applied, in the grammar `assertMarbles`
     /// reads.
+    ///
+    /// - Parameter row: A row of this block.
+    /// - Returns: The row's diagram with the legend's values in place of their keys.
     public func resolvedDiagram(of row: Row) throws -> String {
         Marbles.render(try ticks(of: row))
     }
@@ -258,6 +266,18 @@ extension MarbleBlock {
     /// Drives `makeOperator` with the block's one input row and asserts its output row. The
     /// subscriber subscribes at tick `subscribeAt` and asks for `demand`, then for `later[t]`
     /// more at tick `t`.
+    ///
+    /// - Parameters:
+    ///   - row: The output row, counting rows from 1; `nil` for the row labelled `output`, else the
+    ///     last.
+    ///   - inputs: How many rows, from the first, are input rows; `nil` for the rows right before
+    ///     the output row.
+    ///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+    ///   - later: More demand to ask for, by tick.
+    ///   - subscribeAt: The tick at which the subscriber subscribes; 0 by default.
+    ///   - makeOperator: A closure that takes the input row's publisher and returns the publisher
+    ///     to check.
+    ///   - sourceLocation: Where to report a failure; the caller's location by default.
     public func check<P: Publisher>(
         row: Int? = nil,
         inputs: Int? = nil,
@@ -273,6 +293,18 @@ extension MarbleBlock {
     }
 
     /// Drives `makeOperator` with the block's input rows, in order, and asserts its output row.
+    ///
+    /// - Parameters:
+    ///   - row: The output row, counting rows from 1; `nil` for the row labelled `output`, else the
+    ///     last.
+    ///   - inputs: How many rows, from the first, are input rows; `nil` for the rows right before
+    ///     the output row.
+    ///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+    ///   - later: More demand to ask for, by tick.
+    ///   - subscribeAt: The tick at which the subscriber subscribes; 0 by default.
+    ///   - makeOperator: A closure that takes the input rows' publishers, in order, and returns the
+    ///     publisher to check.
+    ///   - sourceLocation: Where to report a failure; the caller's location by default.
     public func checkMany<P: Publisher>(
         row: Int? = nil,
         inputs: Int? = nil,
@@ -289,6 +321,19 @@ extension MarbleBlock {
 
     /// Drives `makeOperator` with the block's one input row on `scheduler`, one tick a second,
     /// and asserts its output row.
+    ///
+    /// - Parameters:
+    ///   - scheduler: The test scheduler to drive, one tick a second.
+    ///   - row: The output row, counting rows from 1; `nil` for the row labelled `output`, else the
+    ///     last.
+    ///   - inputs: How many rows, from the first, are input rows; `nil` for the rows right before
+    ///     the output row.
+    ///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+    ///   - later: More demand to ask for, by tick.
+    ///   - subscribeAt: The tick at which the subscriber subscribes; 0 by default.
+    ///   - makeOperator: A closure that takes the input row's publisher and returns the publisher
+    ///     to check.
+    ///   - sourceLocation: Where to report a failure; the caller's location by default.
     public func check<P: Publisher, Time, Options>(
         on scheduler: TestScheduler<Time, Options>,
         row: Int? = nil,
@@ -306,6 +351,19 @@ extension MarbleBlock {
 
     /// Drives `makeOperator` with the block's input rows as cold publishers on `scheduler`, one
     /// tick a second: each subscription to a row plays it from that moment (see ``ColdMarbles``).
+    ///
+    /// - Parameters:
+    ///   - scheduler: The test scheduler to drive, one tick a second.
+    ///   - row: The output row, counting rows from 1; `nil` for the row labelled `output`, else the
+    ///     last.
+    ///   - inputs: How many rows, from the first, are input rows; `nil` for the rows right before
+    ///     the output row.
+    ///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+    ///   - later: More demand to ask for, by tick.
+    ///   - subscribeAt: The tick at which the subscriber subscribes; 0 by default.
+    ///   - makeOperator: A closure that takes the input rows as cold publishers, in order, and
+    ///     returns the publisher to check.
+    ///   - sourceLocation: Where to report a failure; the caller's location by default.
     public func checkCold<P: Publisher, Time, Options>(
         on scheduler: TestScheduler<Time, Options>,
         row: Int? = nil,
@@ -322,6 +380,15 @@ extension MarbleBlock {
     }
 
     /// Subscribes to `publisher` and asserts what it sends at once against the output row.
+    ///
+    /// - Parameters:
+    ///   - publisher: The publisher to check.
+    ///   - row: The output row, counting rows from 1; `nil` for the row labelled `output`, else the
+    ///     last.
+    ///   - inputs: How many rows, from the first, are input rows; `nil` for the rows right before
+    ///     the output row.
+    ///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+    ///   - sourceLocation: Where to report a failure; the caller's location by default.
     public func check<P: Publisher>(
         source publisher: P,
         row: Int? = nil,
@@ -336,6 +403,18 @@ extension MarbleBlock {
     /// Subscribes to `publisher` at tick `subscribeAt` (0 by default) and asserts what it sends
     /// over virtual time, one tick a second, against the output row. `publisher` is made at
     /// tick 0, before anything runs.
+    ///
+    /// - Parameters:
+    ///   - scheduler: The test scheduler to drive, one tick a second.
+    ///   - publisher: The publisher to check.
+    ///   - row: The output row, counting rows from 1; `nil` for the row labelled `output`, else the
+    ///     last.
+    ///   - inputs: How many rows, from the first, are input rows; `nil` for the rows right before
+    ///     the output row.
+    ///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+    ///   - later: More demand to ask for, by tick.
+    ///   - subscribeAt: The tick at which the subscriber subscribes; 0 by default.
+    ///   - sourceLocation: Where to report a failure; the caller's location by default.
     public func check<P: Publisher, Time, Options>(
         on scheduler: TestScheduler<Time, Options>,
         source publisher: P,

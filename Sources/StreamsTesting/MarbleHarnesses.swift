@@ -17,6 +17,10 @@ extension TestScheduler {
     ///     scheduler.atTick(3) { promise(.success("a")) }
     /// }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - tick: The tick of the diagram at which to run `action`.
+    ///   - action: The work to run.
     public func atTick(_ tick: Int, _ action: @escaping @Sendable () -> Void) {
         var time = now
         for _ in 0..<max(tick, 0) { time = time.advanced(by: .seconds(1)) }
@@ -40,6 +44,12 @@ extension TestScheduler {
 /// ```
 ///
 /// Each subscription attaches a new subscriber; cancelling the subscription cancels it.
+///
+/// - Parameters:
+///   - upstream: The publisher the subscriber under test subscribes to.
+///   - attach: A closure that takes `upstream` and the row, attaches the subscriber under test,
+///     sends each of its calls to the row, and returns its cancellable.
+/// - Returns: A publisher whose values are the calls of the subscriber under test.
 public func recordingCalls<Upstream: Publisher>(
     of upstream: Upstream,
     _ attach: @escaping (Upstream, PassthroughSubject<Upstream.Output, Upstream.Failure>) -> AnyCancellable
@@ -58,6 +68,8 @@ public struct SubscriberCalls<Upstream: Publisher>: Publisher {
     let attach: (Upstream, PassthroughSubject<Output, Failure>) -> AnyCancellable
 
     /// Subscribes `subscriber` to the calls, then attaches the subscriber under test.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the calls.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let row = PassthroughSubject<Output, Failure>()
         let attached = AttachedSubscriber()

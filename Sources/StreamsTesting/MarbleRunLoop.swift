@@ -29,6 +29,12 @@ extension TestScheduler {
     ///
     /// What the publisher sends arrives on that thread: drive it with `async`. Cancelling the
     /// subscription cancels the inner one and ends the thread.
+    ///
+    /// - Parameters:
+    ///   - first: The tick of the run loop's first turn.
+    ///   - every: How many ticks apart the later turns are.
+    ///   - make: A closure that takes the thread's run loop and returns the publisher to run on it.
+    /// - Returns: A publisher of the events the made publisher sends on that thread.
     public func turningRunLoop<Inner: Publisher>(
         first: Int,
         every: Int,
@@ -53,6 +59,8 @@ public struct RunLoopThreadPublisher<Output: Sendable, Failure: Error>: Publishe
     let start: @Sendable (RunLoop, PassthroughSubject<Output, Failure>) -> AnyCancellable
 
     /// Subscribes `subscriber` to the events of the run loop thread, then starts the thread.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the events, on the run loop's thread.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let relay = PassthroughSubject<Output, Failure>()
         let turns = self.turns
@@ -118,6 +126,9 @@ extension Publisher where Output == Date {
     ///
     /// For a diagram whose values are the dates of a real-time timer, which no diagram can
     /// write down: the row shows their order.
+    ///
+    /// - Parameter sourceLocation: Where to report a failure; the caller's location by default.
+    /// - Returns: A publisher of the names `a`, `b`, ... in place of the dates.
     public func namedInOrder(sourceLocation: SourceLocation = #_sourceLocation) -> some Publisher<String, Failure> {
         scan((name: "", date: Date.distantPast)) { last, date in
             if date <= last.date {

@@ -19,6 +19,11 @@ public enum MarbleSVG {
 
     /// The SVG document for `block`, with `title` (the diagram's text by default) as its
     /// accessible title.
+    ///
+    /// - Parameters:
+    ///   - block: The marble block to draw.
+    ///   - title: The accessible title; `nil` for the diagram's text.
+    /// - Returns: The SVG document.
     public static func render(_ block: MarbleBlock, title: String? = nil) -> String {
         let ticksByRow: [[[Marbles.Event]]] = block.rows.map { row in
             row.diagram == nil ? [] : ((try? block.ticks(of: row)) ?? [])

@@ -44,6 +44,9 @@ public enum Marbles {
     }
 
     /// Reads a diagram into its ticks, each a list of events (empty for `-`).
+    ///
+    /// - Parameter diagram: The diagram to read.
+    /// - Returns: The diagram's ticks, each a list of events.
     public static func parse(_ diagram: String) throws -> [[Event]] {
         var ticks: [[Event]] = []
         var group: [Event]?
@@ -85,6 +88,9 @@ public enum Marbles {
     }
 
     /// Writes ticks as a diagram.
+    ///
+    /// - Parameter ticks: The ticks to write, each a list of events.
+    /// - Returns: The diagram.
     public static func render(_ ticks: [[Event]]) -> String {
         ticks.map(renderTick).joined()
     }
@@ -99,6 +105,12 @@ public enum Marbles {
 
     /// The expected and actual diagrams one above the other, each tick padded to the same
     /// width, with `^` under the first tick that differs; `nil` when they are the same.
+    ///
+    /// - Parameters:
+    ///   - expected: The ticks the diagram expected.
+    ///   - actual: The ticks that happened.
+    /// - Returns: The two diagrams, aligned, with `^` under the first difference; `nil` when they
+    ///   are the same.
     public static func mismatch(expected: [[Event]], actual: [[Event]]) -> String? {
         let count = max(expected.count, actual.count)
         // Trailing empty ticks carry no events: a shorter diagram may end earlier.
@@ -147,6 +159,12 @@ public struct MarbleFailure: Error, Equatable, CustomStringConvertible {
 /// assertMarbles([1, 2, 3].publisher, "[123|]")
 /// assertMarbles(Just(7), "[7|]")
 /// ```
+///
+/// - Parameters:
+///   - publisher: The publisher to check.
+///   - expected: The diagram it must send: everything in one tick.
+///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+///   - sourceLocation: Where to report a failure; the caller's location by default.
 public func assertMarbles<P: Publisher>(
     _ publisher: P,
     _ expected: String,
@@ -169,6 +187,13 @@ public func assertMarbles<P: Publisher>(
 /// assertMarbles("-1-2-3-4-|", { $0.compactMap { Int($0) }.filter { $0 % 2 == 0 } }, "---2---4-|")
 /// assertMarbles("-a-b-c-|", { $0.first() }, "-[a;|]")
 /// ```
+///
+/// - Parameters:
+///   - input: The input diagram.
+///   - makeOperator: A closure that takes the input's publisher and returns the publisher to check.
+///   - expected: The output diagram it must send.
+///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+///   - sourceLocation: Where to report a failure; the caller's location by default.
 public func assertMarbles<P: Publisher>(
     _ input: String,
     _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
@@ -308,6 +333,15 @@ final class MarbleSubscriber<Input, Failure: Error>: Subscriber, @unchecked Send
 ///               { $0.debounce(for: .seconds(2), scheduler: scheduler) },
 ///               "-----b---|")
 /// ```
+///
+/// - Parameters:
+///   - input: The input diagram.
+///   - scheduler: The test scheduler to drive.
+///   - tick: The virtual time of one character of the diagrams; a second by default.
+///   - makeOperator: A closure that takes the input's publisher and returns the publisher to check.
+///   - expected: The output diagram it must send.
+///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+///   - sourceLocation: Where to report a failure; the caller's location by default.
 public func assertMarbles<P: Publisher, Time, Options>(
     _ input: String,
     on scheduler: TestScheduler<Time, Options>,
@@ -420,6 +454,8 @@ public struct ColdMarbles: Publisher {
     }
 
     /// Plays the row for `subscriber`, from now.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the row's events.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == String, S.Failure == MarbleFailure {
         let log = self.log
         let upstream = TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) })
@@ -436,6 +472,14 @@ public struct ColdMarbles: Publisher {
 /// let scheduler = DispatchQueue.test
 /// assertMarbles(on: scheduler, Just(1).delay(for: .seconds(2), scheduler: scheduler), "--[1|]")
 /// ```
+///
+/// - Parameters:
+///   - scheduler: The test scheduler to drive.
+///   - tick: The virtual time of one character of the diagram; a second by default.
+///   - publisher: The publisher to check.
+///   - expected: The diagram it must send.
+///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+///   - sourceLocation: Where to report a failure; the caller's location by default.
 public func assertMarbles<P: Publisher, Time, Options>(
     on scheduler: TestScheduler<Time, Options>,
     tick: Time.Stride = .seconds(1),

@@ -30,6 +30,8 @@ public struct MisbehavingPublisher<Output, Failure: Error>: Publisher {
     private let recorder = SubscriptionList<Output, Failure>()
 
     /// Creates a publisher that sends `script` to each subscriber.
+    ///
+    /// - Parameter script: The signals to send each subscriber, in order.
     public init(_ script: [Signal]) {
         self.script = script
     }
@@ -39,6 +41,8 @@ public struct MisbehavingPublisher<Output, Failure: Error>: Publisher {
     public var subscriptions: [TestPublisher<Output, Failure>.TestSubscription] { recorder.all }
 
     /// Runs the script against `subscriber`.
+    ///
+    /// - Parameter subscriber: The subscriber to send the script to.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         for signal in script {
             switch signal {
@@ -78,6 +82,15 @@ public struct MisbehavingPublisher<Output, Failure: Error>: Publisher {
 ///     checkIgnoresMisbehavingUpstream({ $0.dropFirst(1) }, value: 1, failure: Boom())
 /// }
 /// ```
+///
+/// - Parameters:
+///   - makeOperator: A closure that takes the misbehaving upstream and returns the operator to
+///     check.
+///   - value: Any value of the upstream's type.
+///   - failure: An error of the upstream's type, to also check the scripts that end with a failure;
+///     `nil` by default.
+///   - settle: A closure run after each subscription, to let an operator on a scheduler deliver.
+///   - sourceLocation: Where to report a failure; the caller's location by default.
 public func checkIgnoresMisbehavingUpstream<Output, Failure: Error, P: Publisher>(
     _ makeOperator: (MisbehavingPublisher<Output, Failure>) -> P,
     value: Output,
@@ -149,6 +162,14 @@ public func checkIgnoresMisbehavingUpstream<Output, Failure: Error, P: Publisher
 ///     checkPassesMisbehavingUpstreamThrough({ $0.breakpoint() }, value: 1, failure: Boom())
 /// }
 /// ```
+///
+/// - Parameters:
+///   - makeOperator: A closure that takes the misbehaving upstream and returns the operator to
+///     check.
+///   - value: A value of the upstream's type that the operator passes on unchanged.
+///   - failure: An error of the upstream's type, to also check the scripts that end with a failure;
+///     `nil` by default.
+///   - sourceLocation: Where to report a failure; the caller's location by default.
 public func checkPassesMisbehavingUpstreamThrough<Output, Failure: Error, P: Publisher>(
     _ makeOperator: (MisbehavingPublisher<Output, Failure>) -> P,
     value: Output,

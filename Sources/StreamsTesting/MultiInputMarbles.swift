@@ -21,6 +21,14 @@ import Testing
 ///               { $0[0].zip($0[1]) { $0 + $1 } },
 ///               "--'1a'-'2b'[;|]")
 /// ```
+///
+/// - Parameters:
+///   - inputs: The input diagrams, one per upstream.
+///   - makeOperator: A closure that takes the inputs' publishers, in order, and returns the
+///     publisher to check.
+///   - expected: The output diagram it must send.
+///   - demand: What the subscriber asks for when it subscribes; unlimited by default.
+///   - sourceLocation: Where to report a failure; the caller's location by default.
 public func assertMarbles<P: Publisher>(
     _ inputs: [String],
     _ makeOperator: ([TestPublisher<String, MarbleFailure>]) -> P,

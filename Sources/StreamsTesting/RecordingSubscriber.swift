@@ -108,6 +108,8 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     // MARK: Controlling it
 
     /// Asks the subscription for `demand` more values (counted for the S1 check).
+    ///
+    /// - Parameter demand: How many more values to ask for.
     public func request(_ demand: Subscribers.Demand) {
         lock.lock()
         let subscription = _subscription
@@ -147,6 +149,8 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Records the subscription and makes the initial request.
+    ///
+    /// - Parameter subscription: The subscription the publisher gives.
     public func receive(subscription: Subscription) {
         enter("receive(subscription:)")
         lock.lock()
@@ -167,6 +171,9 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Records the value and checks it against the demand.
+    ///
+    /// - Parameter input: The value the publisher sends.
+    /// - Returns: The demand `onValue` returns, or `.none` without it.
     public func receive(_ input: Input) -> Subscribers.Demand {
         enter("receive(_:)")
         lock.lock()
@@ -190,6 +197,8 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Records the completion.
+    ///
+    /// - Parameter completion: The completion the publisher sends.
     public func receive(completion: Subscribers.Completion<Failure>) {
         enter("receive(completion:)")
         lock.lock()

@@ -39,17 +39,35 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
 
     /// Runs `action` now.
+    ///
+    /// - Parameters:
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work to run.
     public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         action()
     }
 
     /// Runs `action` now, whatever `date` is.
+    ///
+    /// - Parameters:
+    ///   - date: The time to run at; ignored.
+    ///   - tolerance: How late the action may run; ignored.
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work to run.
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
                          options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         action()
     }
 
     /// Runs `action` once, now.
+    ///
+    /// - Parameters:
+    ///   - date: The time of the first run; ignored.
+    ///   - interval: The time between runs; ignored.
+    ///   - tolerance: How late each run may be; ignored.
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work to run, once.
+    /// - Returns: A cancellable that does nothing: the action has already run.
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
                          _ action: @escaping @Sendable () -> Void) -> Cancellable {
@@ -105,17 +123,35 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
     }
 
     /// Fails the test; `action` never runs.
+    ///
+    /// - Parameters:
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work that was scheduled; never run.
     public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         fail("scheduled an action to run at once")
     }
 
     /// Fails the test; `action` never runs.
+    ///
+    /// - Parameters:
+    ///   - date: The time the action was scheduled for.
+    ///   - tolerance: The tolerance it was scheduled with.
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work that was scheduled; never run.
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
                          options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         fail("scheduled an action to run later")
     }
 
     /// Fails the test; `action` never runs.
+    ///
+    /// - Parameters:
+    ///   - date: The time of the first run it was scheduled for.
+    ///   - interval: The time between runs it was scheduled with.
+    ///   - tolerance: The tolerance it was scheduled with.
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work that was scheduled; never run.
+    /// - Returns: A cancellable that does nothing.
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
                          _ action: @escaping @Sendable () -> Void) -> Cancellable {

@@ -12,11 +12,15 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// A generator whose numbers are determined by `seed`.
+    ///
+    /// - Parameter seed: The number the sequence starts from.
     public init(seed: UInt64) {
         state = seed
     }
 
     /// The next number of the sequence.
+    ///
+    /// - Returns: The next number.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

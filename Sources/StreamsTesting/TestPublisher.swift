@@ -60,6 +60,8 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
 
     /// Attaches `subscriber` with a new ``TestSubscription``. After a completion, a late
     /// subscriber gets the completion at once.
+    ///
+    /// - Parameter subscriber: The subscriber that receives what the test sends.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = TestSubscription(AnySubscriber(subscriber), onCancel: onCancel, onRequest: onRequest)
         lock.lock()
@@ -73,6 +75,9 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
 
     /// Sends `value` to every attached subscriber, demand or not, and returns the demand the
     /// last of them returned.
+    ///
+    /// - Parameter value: The value to send.
+    /// - Returns: The demand the last subscriber returned, or `.none` when there is none.
     @discardableResult
     public func send(_ value: Output) -> Subscribers.Demand {
         var result = Subscribers.Demand.none
@@ -83,6 +88,8 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
     }
 
     /// Sends `completion` to every attached subscriber and lets them go.
+    ///
+    /// - Parameter completion: The completion to send.
     public func send(completion: Subscribers.Completion<Failure>) {
         lock.withLock { self.completion = self.completion ?? completion }
         for subscription in subscriptions { subscription.complete(completion) }
@@ -137,6 +144,8 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
         public var isAttached: Bool { lock.withLock { subscriber != nil } }
 
         /// Records the request.
+        ///
+        /// - Parameter demand: The demand asked for.
         public func request(_ demand: Subscribers.Demand) {
             lock.withLock {
                 _history.append(.requested(demand))

@@ -44,6 +44,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     let state: TestSchedulerState<SchedulerTimeType>
 
     /// A scheduler whose clock starts at `now`.
+    ///
+    /// - Parameter now: The virtual time the clock starts at.
     public init(now: SchedulerTimeType) {
         state = TestSchedulerState(now: now)
     }
@@ -59,17 +61,35 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 
     /// Schedules `action` at the current virtual time; it runs when the clock is next advanced
     /// (even by zero).
+    ///
+    /// - Parameters:
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work to run.
     public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         state.enqueue(at: nil, action)
     }
 
     /// Schedules `action` at `date`.
+    ///
+    /// - Parameters:
+    ///   - date: The virtual time to run `action` at.
+    ///   - tolerance: Unused: the action runs exactly at `date`.
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work to run.
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
                          options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         state.enqueue(at: date, action)
     }
 
     /// Schedules `action` at `date`, then every `interval` after each run, until cancelled.
+    ///
+    /// - Parameters:
+    ///   - date: The virtual time of the first run.
+    ///   - interval: The virtual time between runs.
+    ///   - tolerance: Unused: each run is exactly on time.
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work to run each time.
+    /// - Returns: A cancellable that stops the runs.
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
                          _ action: @escaping @Sendable () -> Void) -> Cancellable {
@@ -80,6 +100,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 
     /// Moves the clock forward by `stride` (zero by default: runs what is due now), running
     /// everything due on the way, in order.
+    ///
+    /// - Parameter stride: How far to move the clock; zero by default.
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
         advance(to: now.advanced(by: stride))
     }
@@ -90,6 +112,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     /// An `instant` already passed does nothing, as in combine-schedulers. Work scheduled for a
     /// time already passed (by work that runs, say) runs at the current time: the clock never
     /// moves backwards (combine-schedulers' clock moves back to that time while it runs).
+    ///
+    /// - Parameter instant: The virtual time to move the clock to.
     public func advance(to instant: SchedulerTimeType) {
         advanceSynchronously(to: instant)
     }

@@ -32,6 +32,12 @@ public enum FavoritesTestMode: Equatable, Sendable {
     }()
 
     /// Runs the mode on `file` and returns the exit status; `output` and `errors` get its lines.
+    ///
+    /// - Parameters:
+    ///   - file: The URL of the favorites file to work on.
+    ///   - output: A closure that writes a line of output.
+    ///   - errors: A closure that writes a line of error output.
+    /// - Returns: The exit status.
     public func run(file: URL, output: (String) -> Void, errors: (String) -> Void) -> Int32 {
         let store = FavoritesFileStore(file: file)
         var favorites: [Int]

@@ -16,6 +16,9 @@ extension TerminalCommand {
     /// let save = TerminalCommand.saveFavorite.actions(in: AppState())
     /// // .failure(... "\"save\" works on \"is this prime?\". Type \"prime\" to open it.")
     /// ```
+    ///
+    /// - Parameter state: The app's state now.
+    /// - Returns: The actions to send, or the rejection to show.
     public func actions(in state: AppState) -> Result<[AppAction], TerminalRejection> {
         switch self {
         case .increment:
@@ -110,6 +113,8 @@ public struct TerminalRejection: Error, Equatable, Sendable {
     public let message: String
 
     /// A rejection saying `message`.
+    ///
+    /// - Parameter message: The message to show the user.
     public init(_ message: String) {
         self.message = message
     }

@@ -113,6 +113,9 @@ public enum TerminalCommands {
     ]
 
     /// The message for input that is not a command.
+    ///
+    /// - Parameter input: The line the user typed.
+    /// - Returns: The message to show.
     public static func unknownMessage(_ input: String) -> String {
         "Unknown command \"\(input)\". Type \"help\" for the list."
     }
@@ -126,6 +129,9 @@ public enum TerminalCommands {
     /// let delete = TerminalCommands.parse("del 2")    // .command(.deleteFavorite(number: 2))
     /// let unknown = TerminalCommands.parse("xyz")     // .invalid(message: "Unknown command \"xyz\". ...")
     /// ```
+    ///
+    /// - Parameter line: The line the user typed.
+    /// - Returns: The command and its argument, nothing, or why the line is invalid.
     public static func parse(_ line: String) -> ParsedInput {
         let trimmed = line.trimmingWhitespace()
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return .nothing }
@@ -146,6 +152,9 @@ public enum TerminalCommands {
     }
 
     /// What a key pressed in interactive mode means; only commands with a key have one.
+    ///
+    /// - Parameter key: The key pressed.
+    /// - Returns: The command of that key, or why there is none.
     public static func parse(key: Character) -> ParsedInput {
         let lowered = Character(key.lowercased())
         guard let spec = table.first(where: { $0.key == lowered && $0.argument == nil }) else {

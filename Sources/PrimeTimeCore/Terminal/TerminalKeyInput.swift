@@ -18,6 +18,9 @@ public struct TerminalKeyInput: Sendable {
     /// let plus = keys.receive(Array("+".utf8))            // [.command(.increment)]
     /// let delete = keys.receive(Array(":del 2\r".utf8))   // [.command(.deleteFavorite(number: 2))]
     /// ```
+    ///
+    /// - Parameter bytes: The bytes one read from the terminal returned.
+    /// - Returns: The inputs they make, in order.
     public mutating func receive(_ bytes: [UInt8]) -> [ParsedInput] {
         if bytes.count > 1, bytes[0] == 0x1B {
             // While typing, it is not an Escape that cancels followed by keys: it does nothing.

@@ -36,6 +36,9 @@ public struct TerminalOptions: Equatable, Sendable {
     /// ```swift
     /// let options = TerminalOptions.parse(["--script", "inc; nth", "--latency-ms", "0"])
     /// ```
+    ///
+    /// - Parameter arguments: The command line's arguments, without the program's name.
+    /// - Returns: The options, or the error saying what is wrong.
     public static func parse(_ arguments: [String]) -> Result<TerminalOptions, TerminalOptionsError> {
         var options = TerminalOptions()
         var rest = arguments[...]
@@ -94,6 +97,9 @@ public struct TerminalOptions: Equatable, Sendable {
     /// ```swift
     /// let lines = TerminalOptions.scriptLines("inc; inc\nprime")   // ["inc", "inc", "prime"]
     /// ```
+    ///
+    /// - Parameter script: The text of the `--script` option.
+    /// - Returns: The commands, trimmed, without empty ones.
     public static func scriptLines(_ script: String) -> [String] {
         script.split(whereSeparator: { $0 == ";" || $0 == "\n" || $0 == "\r\n" })
             .map { String($0).trimmingWhitespace() }
@@ -108,6 +114,8 @@ public struct TerminalOptionsError: Error, Equatable, Sendable, CustomStringConv
     public let message: String
 
     /// An error saying `message`.
+    ///
+    /// - Parameter message: What is wrong with the arguments.
     public init(_ message: String) {
         self.message = message
     }

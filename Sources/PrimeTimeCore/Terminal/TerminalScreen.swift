@@ -20,6 +20,12 @@ public enum TerminalScreen {
     /// The 3rd prime is 5.  (dismiss)
     /// Favorites: 2 | Log: off
     /// ```
+    ///
+    /// - Parameters:
+    ///   - state: The app's state.
+    ///   - notice: The front end's notice to show, or `nil`.
+    ///   - time: A closure that formats an activity-feed time, or `nil` to leave the times out.
+    /// - Returns: The screen's lines.
     public static func lines(_ state: AppState, notice: String? = nil, time: ((Date) -> String)? = nil) -> [String] {
         var lines: [String] = []
         switch state.screen {
@@ -85,6 +91,9 @@ public enum TerminalScreen {
 
     /// The keys that do something where the user is, one line, for the bottom of the
     /// interactive screen (the full list is ``TerminalCommands/helpLines``).
+    ///
+    /// - Parameter state: The app's state.
+    /// - Returns: The line of keys.
     public static func keyLine(_ state: AppState) -> String {
         let applicable = TerminalCommands.table.filter { spec in
             guard spec.key != nil, spec.argument == nil else { return false }

@@ -16,6 +16,10 @@ public final class TerminalSession {
     public private(set) var rejectedCount = 0
 
     /// A session running the app in `environment`, from `initialState`.
+    ///
+    /// - Parameters:
+    ///   - environment: The app's dependencies.
+    ///   - initialState: The state to start from; the default app state by default.
     public init(environment: AppEnvironment, initialState: AppState = AppState()) {
         store = Store(initialState: initialState, reducer: appReducer, environment: environment)
     }
@@ -33,6 +37,8 @@ public final class TerminalSession {
     }
 
     /// Starts the app: reads the favorites file. Await the task to have its answer in the state.
+    ///
+    /// - Returns: The tasks of the effects launching started.
     @discardableResult
     public func launch() -> [StoreTask] {
         [store.send(.favoritePrimes(.loadButtonTapped))]
@@ -41,6 +47,9 @@ public final class TerminalSession {
     /// Runs one input: sends the command's actions, or records why not (``notice``, and
     /// ``rejectedCount``). Returns what happened and the tasks of the effects it started; await
     /// them (`finish()`) to see their answers in the state.
+    ///
+    /// - Parameter input: The parsed input to run.
+    /// - Returns: What happened, and the tasks of the effects it started.
     public func run(_ input: ParsedInput) -> (step: Step, tasks: [StoreTask]) {
         switch input {
         case .nothing:
@@ -72,6 +81,9 @@ public final class TerminalSession {
     /// await session.finishEffects()
     /// exit(status)
     /// ```
+    ///
+    /// - Parameter limit: The longest time to wait; two seconds by default.
+    /// - Returns: `true` if every effect finished in time.
     @discardableResult
     public func finishEffects(limit: Duration = .seconds(2)) async -> Bool {
         let clock = ContinuousClock()
@@ -94,6 +106,10 @@ public final class TerminalSession {
     }
 
     /// The state and the notice, as lines (``TerminalScreen/lines(_:notice:time:)``).
+    ///
+    /// - Parameter time: A closure that formats an activity-feed time, or `nil` to leave the times
+    ///   out.
+    /// - Returns: The screen's lines.
     public func lines(time: ((Date) -> String)? = nil) -> [String] {
         TerminalScreen.lines(store.state, notice: notice, time: time)
     }
@@ -107,6 +123,11 @@ public final class TerminalSession {
     /// ```swift
     /// let status = await session.runLines(TerminalOptions.scriptLines("inc; nth"), write: { print($0) })
     /// ```
+    ///
+    /// - Parameters:
+    ///   - lines: The input lines.
+    ///   - write: A closure that writes a line of output.
+    /// - Returns: The exit status: 0, or 1 when a command was unknown or did not apply.
     public func runLines<Lines: AsyncSequence>(_ lines: Lines, write: (String) -> Void) async -> Int32
     where Lines.Element == String {
         for task in launch() { await task.finish() }
@@ -134,6 +155,11 @@ public final class TerminalSession {
     }
 
     /// Line mode over an array of lines (a `--script`).
+    ///
+    /// - Parameters:
+    ///   - lines: The input lines.
+    ///   - write: A closure that writes a line of output.
+    /// - Returns: The exit status: 0, or 1 when a command was unknown or did not apply.
     public func runLines(_ lines: [String], write: (String) -> Void) async -> Int32 {
         await runLines(AsyncStream { continuation in
             for line in lines { continuation.yield(line) }
@@ -148,6 +174,11 @@ extension AppEnvironment {
     /// The live environment for the terminal front end's `options`: ``live(favoritesFile:logFile:)``,
     /// with the nth prime's latency set by `--latency-ms` when given, and the log written through
     /// `log` (a ``TerminalLog``, which the program flushes before it exits).
+    ///
+    /// - Parameters:
+    ///   - options: The parsed command-line options.
+    ///   - log: The log to write reports to.
+    /// - Returns: The live environment for the terminal.
     public static func terminal(options: TerminalOptions, log: TerminalLog) -> AppEnvironment {
         var environment = AppEnvironment.live(favoritesFile: options.favoritesFile, logFile: options.logFile)
         if let milliseconds = options.latencyMilliseconds {
@@ -166,11 +197,15 @@ public final class TerminalLog: Sendable {
     private let file: LogFile
 
     /// A log appending to `file` (created when first written to).
+    ///
+    /// - Parameter file: The URL of the log file.
     public init(file: URL) {
         self.file = LogFile(url: file)
     }
 
     /// Appends `report` and a line end, later, on the log's queue.
+    ///
+    /// - Parameter report: The report to append.
     public func append(_ report: String) {
         file.append(report)
     }

@@ -110,12 +110,16 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     @usableFromInline let publisher: P
 
     /// Wraps `publisher` as an asynchronous sequence.
+    ///
+    /// - Parameter publisher: The publisher, which cannot fail, whose values to iterate.
     @inlinable
     public init(_ publisher: P) {
         self.publisher = publisher
     }
 
     /// Subscribes to the publisher and returns the iterator that reads its values.
+    ///
+    /// - Returns: An iterator over the publisher's values.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(AsyncIteration(publisher))
@@ -132,6 +136,8 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
 
         /// Asks the publisher for one value and waits for it; `nil` once the publisher has
         /// finished or the task is cancelled.
+        ///
+        /// - Returns: The next value, or `nil` at the end.
         @inlinable
         public mutating func next() async -> P.Output? {
             await next(isolation: nil)
@@ -139,6 +145,9 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
 
         /// Asks the publisher for one value and waits for it, staying on `actor`; `nil` once the
         /// publisher has finished or the task is cancelled.
+        ///
+        /// - Parameter actor: The actor to stay isolated to while waiting, or `nil`.
+        /// - Returns: The next value, or `nil` at the end.
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async -> P.Output? {
             switch await iteration.next(isolation: actor) {
@@ -163,12 +172,16 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     @usableFromInline let publisher: P
 
     /// Wraps `publisher` as an asynchronous sequence.
+    ///
+    /// - Parameter publisher: The publisher whose values to iterate.
     @inlinable
     public init(_ publisher: P) {
         self.publisher = publisher
     }
 
     /// Subscribes to the publisher and returns the iterator that reads its values.
+    ///
+    /// - Returns: An iterator over the publisher's values.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(AsyncIteration(publisher))
@@ -185,6 +198,8 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 
         /// Asks the publisher for one value and waits for it; throws the publisher's failure;
         /// `nil` once the publisher has finished (or failed) or the task is cancelled.
+        ///
+        /// - Returns: The next value, or `nil` at the end.
         @inlinable
         public mutating func next() async throws -> P.Output? {
             try await next(isolation: nil)
@@ -193,6 +208,9 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         /// Asks the publisher for one value and waits for it, staying on `actor`; throws the
         /// publisher's failure; `nil` once the publisher has finished (or failed) or the task is
         /// cancelled.
+        ///
+        /// - Parameter actor: The actor to stay isolated to while waiting, or `nil`.
+        /// - Returns: The next value, or `nil` at the end.
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> P.Output? {
             try await iteration.next(isolation: actor).get()

@@ -59,6 +59,9 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher 
     }
 
     /// Gives `subscriber` a subscription that iterates the sequence as it asks for elements.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the sequence's elements and the
+    ///   completion.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: AsyncSequenceSubscription(base: base, downstream: subscriber))

@@ -48,6 +48,8 @@ extension Publisher {
     ///     ``Publishers/BufferingStrategy/dropOldest`` drops the oldest waiting value to make
     ///     room, ``Publishers/BufferingStrategy/customError(_:)`` cancels the upstream and fails
     ///     with the closure's error.
+    /// - Returns: A publisher that sends the upstream's values as the downstream asks for them,
+    ///   keeping up to `size` of them while they wait.
     /// - Demand: the upstream is asked as `prefetch` says, never for what the downstream asks,
     ///   and before the downstream gets its subscription (as Combine does), so values a
     ///   synchronous upstream sends at once are already in the buffer (or dropped from it) when
@@ -127,6 +129,13 @@ extension Publishers {
         public let whenFull: Publishers.BufferingStrategy<Failure>
 
         /// Creates a publisher that buffers up to `size` (at least 1) of `upstream`'s values.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are buffered.
+        ///   - size: The most values that wait in the buffer; at least 1.
+        ///   - prefetch: How much to ask the upstream for: `.keepFull` or `.byRequest`.
+        ///   - whenFull: What to do with a value that arrives when the buffer is full: drop the
+        ///     newest, drop the oldest, or fail with a custom error.
         @inlinable
         public init(
             upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy,
@@ -142,6 +151,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through a buffer of its own.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the buffered values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: BufferSubscription(

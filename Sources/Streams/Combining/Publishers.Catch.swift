@@ -27,6 +27,10 @@ extension Publisher {
     /// // Prints: 7, 8 (one per line)
     /// ```
     ///
+    /// - Parameter handler: A closure that takes the upstream's error and returns the publisher to
+    ///   continue with.
+    /// - Returns: A publisher that sends the upstream's values and, if the upstream fails, those of
+    ///   the publisher `handler` returns.
     /// - Demand: the operator counts the subscriber's demand (requested plus returned, minus
     ///   delivered) and passes requests to the upstream as they come; the replacement is asked
     ///   for everything still outstanding when it is subscribed. Asking for `.none` is an API
@@ -72,6 +76,10 @@ extension Publisher {
     /// // Prints: failure(Fatal())
     /// ```
     ///
+    /// - Parameter handler: A closure that takes the upstream's error and returns the publisher to
+    ///   continue with; it may throw to fail the stream.
+    /// - Returns: A publisher that sends the upstream's values and, if the upstream fails, those of
+    ///   the publisher `handler` returns, or fails with the error `handler` throws.
     /// - Demand: counted and carried over to the replacement, as for ``catch(_:)``.
     /// - Completion: the upstream's `.finished`; after a failure, the replacement's completion,
     ///   or a failure with the error `handler` threw (S14; the upstream has already ended, so
@@ -103,6 +111,11 @@ extension Publishers {
         public let handler: (Upstream.Failure) -> NewPublisher
 
         /// Creates a publisher that replaces a failed `upstream` with `handler`'s publisher.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher to subscribe to first.
+        ///   - handler: A closure that takes the upstream's error and returns the publisher to
+        ///     continue with.
         @inlinable
         public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
             self.upstream = upstream
@@ -110,6 +123,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream; a failure switches it to the replacement.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values of the upstream, then of
+        ///   the replacement, and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = CatchSubscription<Upstream.Failure, NewPublisher, S>(
@@ -133,6 +149,11 @@ extension Publishers {
         public let handler: (Upstream.Failure) throws -> NewPublisher
 
         /// Creates a publisher that replaces a failed `upstream` with `handler`'s publisher.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher to subscribe to first.
+        ///   - handler: A closure that takes the upstream's error and returns the publisher to
+        ///     continue with; it may throw.
         @inlinable
         public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
             self.upstream = upstream
@@ -141,6 +162,9 @@ extension Publishers {
 
         /// Subscribes `subscriber` to the upstream; a failure switches it to the replacement,
         /// or fails it with the handler's error.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values of the upstream, then of
+        ///   the replacement, and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let subscription = CatchSubscription<Upstream.Failure, NewPublisher, S>(

@@ -33,6 +33,11 @@ extension Publisher {
     /// //         (4, 2, 3)
     /// ```
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher to combine, after this one.
+    ///   - publisher2: The third publisher to combine.
+    /// - Returns: A ``Publishers/CombineLatest3`` that sends a tuple of the three publishers'
+    ///   latest values each time one of them sends a value, once all three have sent one.
     /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
     /// - Combine compatibility: as `combineLatest(_:)`.
     /// - Complexity: O(1) per value.
@@ -66,6 +71,13 @@ extension Publisher {
     /// //         7
     /// ```
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher to combine, after this one.
+    ///   - publisher2: The third publisher to combine.
+    ///   - transform: A closure that takes the latest value of each publisher and returns the value
+    ///     to send.
+    /// - Returns: A publisher that sends what `transform` returns for the three publishers' latest
+    ///   values each time one of them sends a value, once all three have sent one.
     /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
     /// - Combine compatibility: as `combineLatest(_:)`.
     /// - Complexity: O(1) per value.
@@ -101,6 +113,12 @@ extension Publisher {
     /// //         (1, "a", true, 3.5)
     /// ```
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher to combine, after this one.
+    ///   - publisher2: The third publisher to combine.
+    ///   - publisher3: The fourth publisher to combine.
+    /// - Returns: A ``Publishers/CombineLatest4`` that sends a tuple of the four publishers'
+    ///   latest values each time one of them sends a value, once all four have sent one.
     /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
     /// - Combine compatibility: as `combineLatest(_:)`.
     /// - Complexity: O(1) per value.
@@ -136,6 +154,14 @@ extension Publisher {
     /// //         11
     /// ```
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher to combine, after this one.
+    ///   - publisher2: The third publisher to combine.
+    ///   - publisher3: The fourth publisher to combine.
+    ///   - transform: A closure that takes the latest value of each publisher and returns the value
+    ///     to send.
+    /// - Returns: A publisher that sends what `transform` returns for the four publishers' latest
+    ///   values each time one of them sends a value, once all four have sent one.
     /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`.
     /// - Combine compatibility: as `combineLatest(_:)`.
     /// - Complexity: O(1) per value.
@@ -169,6 +195,10 @@ extension Publishers {
         public let b: B
 
         /// Creates a publisher that combines the latest values of `a` and `b`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to combine.
+        ///   - b: The second publisher to combine.
         @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
@@ -176,6 +206,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the tuples and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = LatestRules<Latest2<A.Output, B.Output>>
@@ -205,6 +237,11 @@ extension Publishers {
         public let c: C
 
         /// Creates a publisher that combines the latest values of `a`, `b` and `c`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to combine.
+        ///   - b: The second publisher to combine.
+        ///   - c: The third publisher to combine.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
@@ -213,6 +250,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the tuples and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = LatestRules<Latest3<A.Output, B.Output, C.Output>>
@@ -246,6 +285,12 @@ extension Publishers {
         public let d: D
 
         /// Creates a publisher that combines the latest values of `a`, `b`, `c` and `d`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to combine.
+        ///   - b: The second publisher to combine.
+        ///   - c: The third publisher to combine.
+        ///   - d: The fourth publisher to combine.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
@@ -255,6 +300,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the tuples and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = LatestRules<Latest4<A.Output, B.Output, C.Output, D.Output>>

@@ -37,6 +37,9 @@ extension Publisher {
     /// //         (3, 10)
     /// ```
     ///
+    /// - Parameter other: The publisher to combine with this one.
+    /// - Returns: A ``Publishers/CombineLatest`` that sends a tuple of both publishers' latest
+    ///   values each time either sends a value, once both have sent one.
     /// - Demand: each of the downstream's requests, and demand it returns from `receive(_:)`,
     ///   is passed to every upstream. A tuple goes out only against demand (S1): when a value
     ///   arrives while the downstream has no demand, its tuple is dropped, but the value is
@@ -89,6 +92,12 @@ extension Publisher {
     /// //         15
     /// ```
     ///
+    /// - Parameters:
+    ///   - other: The publisher to combine with this one.
+    ///   - transform: A closure that takes the latest value of each publisher and returns the value
+    ///     to send.
+    /// - Returns: A publisher that sends what `transform` returns for both publishers' latest
+    ///   values each time either sends a value, once both have sent one.
     /// - Demand, completion, cancellation, threading: as `combineLatest(_:)`; `transform` runs
     ///   on the thread that delivers.
     /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.CombineLatest`).

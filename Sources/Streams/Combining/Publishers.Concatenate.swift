@@ -22,6 +22,8 @@ extension Publisher {
     /// // Prints: 1, 2, 3, 4 (one per line)
     /// ```
     ///
+    /// - Parameter elements: The values to send before the upstream's.
+    /// - Returns: A publisher that sends `elements`, then the upstream's values.
     /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
     /// - Completion: `.finished` once the upstream finishes; the upstream's failure as is. What a
     ///   source sends before its subscription or after its end is ignored, and a second subscription
@@ -55,6 +57,8 @@ extension Publisher {
     /// // Prints: 1, 2, 3, 4 (one per line)
     /// ```
     ///
+    /// - Parameter elements: The sequence whose elements to send before the upstream's values.
+    /// - Returns: A publisher that sends the elements of `elements`, then the upstream's values.
     /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
     /// - Completion: `.finished` once the upstream finishes; the upstream's failure as is.
     /// - Cancellation: cancels whichever part is live.
@@ -88,6 +92,9 @@ extension Publisher {
     /// //         fresh
     /// ```
     ///
+    /// - Parameter publisher: The publisher whose values to send before the upstream's.
+    /// - Returns: A publisher that sends `publisher`'s values, then, once it has finished, the
+    ///   upstream's.
     /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
     /// - Completion: `.finished` once the upstream finishes; a failure of either at once.
     /// - Cancellation: cancels whichever is live.
@@ -119,6 +126,8 @@ extension Publisher {
     /// // Prints: 1, 2, 3, 4 (one per line)
     /// ```
     ///
+    /// - Parameter elements: The values to send after the upstream has finished.
+    /// - Returns: A publisher that sends the upstream's values, then `elements`.
     /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
     /// - Completion: `.finished` after the last value; the upstream's failure as is.
     /// - Cancellation: cancels whichever part is live.
@@ -149,6 +158,8 @@ extension Publisher {
     /// // Prints: 1, 2, 3, 4 (one per line)
     /// ```
     ///
+    /// - Parameter elements: The sequence whose elements to send after the upstream has finished.
+    /// - Returns: A publisher that sends the upstream's values, then the elements of `elements`.
     /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
     /// - Completion: `.finished` after the last element; the upstream's failure as is.
     /// - Cancellation: cancels whichever part is live.
@@ -184,6 +195,9 @@ extension Publisher {
     /// // Prints: a, b, c (one per line)
     /// ```
     ///
+    /// - Parameter publisher: The publisher whose values to send after the upstream has finished.
+    /// - Returns: A publisher that sends the upstream's values, then, once it has finished,
+    ///   `publisher`'s.
     /// - Demand: the operator counts the subscriber's demand (requested plus returned, minus
     ///   delivered). Requests go to the live publisher as they come; the next one is asked for
     ///   everything still outstanding when it is subscribed (nothing, if nothing is). Asking for
@@ -220,6 +234,10 @@ extension Publishers {
         public let suffix: Suffix
 
         /// Creates a publisher of `prefix`'s values followed by `suffix`'s.
+        ///
+        /// - Parameters:
+        ///   - prefix: The publisher whose values come first.
+        ///   - suffix: The publisher subscribed once `prefix` has finished.
         @inlinable
         public init(prefix: Prefix, suffix: Suffix) {
             self.prefix = prefix
@@ -227,6 +245,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the prefix; the suffix follows when the prefix finishes.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the prefix's values, then the
+        ///   suffix's, and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = ConcatenateSubscription<Suffix, S>(downstream: subscriber, suffix: suffix)

@@ -23,6 +23,10 @@ extension Publishers {
         public let other: Other
 
         /// Creates a publisher of `upstream`'s values after `other` has sent a value.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are passed on once the trigger has fired.
+        ///   - other: The trigger: its first value lets the upstream's values through.
         @inlinable
         public init(upstream: Upstream, other: Other) {
             self.upstream = upstream
@@ -30,6 +34,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`, then the trigger, then the upstream.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             UntilOutputSubscription.subscribe(subscriber, to: upstream, until: other, mode: .drop, name: "DropUntilOutput")

@@ -35,6 +35,8 @@ extension Publisher {
     ///
     /// - Parameter publisher: The trigger: its first value lets the upstream's values through.
     ///   It fails with the upstream's failure type.
+    /// - Returns: A publisher that sends the upstream's values that come after `publisher`'s first
+    ///   value.
     /// - Demand: the downstream's demand goes to the upstream unchanged (demand asked for before
     ///   the upstream has sent its subscription is passed on when it does). A value dropped
     ///   before the trigger fires uses up the demand it was sent for, as Combine documents: it

@@ -32,6 +32,8 @@ extension Publisher {
     ///   - maxPublishers: How many inner publishers may be live at once; `.unlimited` by
     ///     default.
     ///   - transform: Makes the inner publisher for an upstream value.
+    /// - Returns: A publisher that sends the values of the publishers `transform` returns, as they
+    ///   arrive.
     /// - Demand: the upstream is asked for `maxPublishers` values when it subscribes, and for
     ///   one more each time an inner publisher finishes (not at all for `.none`). The
     ///   subscriber's demand is shared by the inner publishers without ever being exceeded
@@ -114,6 +116,11 @@ extension Publisher {
     /// //         finished
     /// ```
     ///
+    /// - Parameters:
+    ///   - maxPublishers: The most inner publishers subscribed at once; `.unlimited` by default.
+    ///   - transform: A closure that takes a value and returns a publisher that cannot fail.
+    /// - Returns: A publisher that sends the values of the publishers `transform` returns, as they
+    ///   arrive.
     /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general
     ///   `flatMap(maxPublishers:_:)`.
     /// - Combine compatibility: as Combine.
@@ -154,6 +161,11 @@ extension Publisher where Failure == Never {
     /// // Prints: failure(Offline())
     /// ```
     ///
+    /// - Parameters:
+    ///   - maxPublishers: The most inner publishers subscribed at once; `.unlimited` by default.
+    ///   - transform: A closure that takes a value and returns a publisher, which may fail.
+    /// - Returns: A publisher that sends the values of the publishers `transform` returns, as they
+    ///   arrive.
     /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general
     ///   `flatMap(maxPublishers:_:)`.
     /// - Combine compatibility: as Combine.
@@ -186,6 +198,11 @@ extension Publisher where Failure == Never {
     /// // Prints: 2, 4, 6 (one per line)
     /// ```
     ///
+    /// - Parameters:
+    ///   - maxPublishers: The most inner publishers subscribed at once; `.unlimited` by default.
+    ///   - transform: A closure that takes a value and returns a publisher that cannot fail.
+    /// - Returns: A publisher that sends the values of the publishers `transform` returns, as they
+    ///   arrive.
     /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general
     ///   `flatMap(maxPublishers:_:)`.
     /// - Combine compatibility: as Combine.
@@ -217,6 +234,11 @@ extension Publishers {
 
         /// Creates a publisher that merges the publishers `transform` makes of `upstream`'s
         /// values, at most `maxPublishers` at a time.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are turned into publishers.
+        ///   - maxPublishers: The most inner publishers subscribed at once.
+        ///   - transform: A closure that takes a value and returns the inner publisher for it.
         @inlinable
         public init(upstream: Upstream, maxPublishers: Subscribers.Demand,
                     transform: @escaping (Upstream.Output) -> NewPublisher) {
@@ -226,6 +248,9 @@ extension Publishers {
         }
 
         /// Gives `subscriber` its subscription, then subscribes to the upstream.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the inner publishers' values and
+        ///   the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S, S?>(

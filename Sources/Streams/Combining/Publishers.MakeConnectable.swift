@@ -30,6 +30,7 @@ extension Publisher where Failure == Never {
     /// //         2 got 2
     /// ```
     ///
+    /// - Returns: A connectable publisher that subscribes to this one when you call `connect()`.
     /// - Demand: the upstream is asked for `.unlimited` at connect; each subscriber's demand is
     ///   its own, and a subscriber without demand misses the values sent meanwhile (S10).
     /// - Completion: the upstream's completion goes to every subscriber, and at once to every
@@ -59,12 +60,17 @@ extension Publishers {
         @usableFromInline let inner: Publishers.Multicast<Upstream, PassthroughSubject<Upstream.Output, Upstream.Failure>>
 
         /// Creates a connectable publisher of `upstream`.
+        ///
+        /// - Parameter upstream: The publisher to subscribe to on `connect()`.
         @inlinable
         public init(upstream: Upstream) {
             inner = Publishers.Multicast(upstream: upstream, createSubject: { PassthroughSubject() })
         }
 
         /// Attaches `subscriber` to the shared subject.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values the upstream sends after
+        ///   `connect()`, and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             inner.receive(subscriber: subscriber)
@@ -72,6 +78,8 @@ extension Publishers {
 
         /// Subscribes the shared subject to the upstream; cancelling the returned
         /// ``AnyCancellable`` (or dropping it) cancels that subscription.
+        ///
+        /// - Returns: The cancellable of the upstream subscription.
         public func connect() -> any Cancellable {
             inner.connect()
         }

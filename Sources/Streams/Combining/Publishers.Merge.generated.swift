@@ -28,6 +28,11 @@ extension Publisher {
     /// // Prints: 1, 2, 3
     /// ```
     ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge, after this one.
+    ///   - c: The third publisher to merge, after this one.
+    /// - Returns: A ``Publishers/Merge3`` that sends the values of all three publishers as they
+    ///   arrive, and finishes when all have finished.
     /// - Demand, completion, cancellation, threading: as `merge(with:)`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
@@ -62,6 +67,12 @@ extension Publisher {
     /// // Prints: 1, 2, 3, 4
     /// ```
     ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge, after this one.
+    ///   - c: The third publisher to merge, after this one.
+    ///   - d: The fourth publisher to merge, after this one.
+    /// - Returns: A ``Publishers/Merge4`` that sends the values of all four publishers as they
+    ///   arrive, and finishes when all have finished.
     /// - Demand, completion, cancellation, threading: as `merge(with:)`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
@@ -98,6 +109,13 @@ extension Publisher {
     /// // Prints: 1, 2, 3, 4, 5
     /// ```
     ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge, after this one.
+    ///   - c: The third publisher to merge, after this one.
+    ///   - d: The fourth publisher to merge, after this one.
+    ///   - e: The fifth publisher to merge, after this one.
+    /// - Returns: A ``Publishers/Merge5`` that sends the values of all five publishers as they
+    ///   arrive, and finishes when all have finished.
     /// - Demand, completion, cancellation, threading: as `merge(with:)`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
@@ -135,6 +153,14 @@ extension Publisher {
     /// // Prints: 1, 2, 3, 4, 5, 6
     /// ```
     ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge, after this one.
+    ///   - c: The third publisher to merge, after this one.
+    ///   - d: The fourth publisher to merge, after this one.
+    ///   - e: The fifth publisher to merge, after this one.
+    ///   - f: The sixth publisher to merge, after this one.
+    /// - Returns: A ``Publishers/Merge6`` that sends the values of all six publishers as they
+    ///   arrive, and finishes when all have finished.
     /// - Demand, completion, cancellation, threading: as `merge(with:)`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
@@ -175,6 +201,15 @@ extension Publisher {
     /// // Prints: 1, 2, 3, 4, 5, 6, 7
     /// ```
     ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge, after this one.
+    ///   - c: The third publisher to merge, after this one.
+    ///   - d: The fourth publisher to merge, after this one.
+    ///   - e: The fifth publisher to merge, after this one.
+    ///   - f: The sixth publisher to merge, after this one.
+    ///   - g: The seventh publisher to merge, after this one.
+    /// - Returns: A ``Publishers/Merge7`` that sends the values of all seven publishers as they
+    ///   arrive, and finishes when all have finished.
     /// - Demand, completion, cancellation, threading: as `merge(with:)`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
@@ -216,6 +251,16 @@ extension Publisher {
     /// // Prints: 1, 2, 3, 4, 5, 6, 7, 8
     /// ```
     ///
+    /// - Parameters:
+    ///   - b: The second publisher to merge, after this one.
+    ///   - c: The third publisher to merge, after this one.
+    ///   - d: The fourth publisher to merge, after this one.
+    ///   - e: The fifth publisher to merge, after this one.
+    ///   - f: The sixth publisher to merge, after this one.
+    ///   - g: The seventh publisher to merge, after this one.
+    ///   - h: The eighth publisher to merge, after this one.
+    /// - Returns: A ``Publishers/Merge8`` that sends the values of all eight publishers as they
+    ///   arrive, and finishes when all have finished.
     /// - Demand, completion, cancellation, threading: as `merge(with:)`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
@@ -249,6 +294,10 @@ extension Publishers {
         public let b: B
 
         /// Creates a publisher that merges the values of `a` and `b`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to merge.
+        ///   - b: The second publisher to merge.
         @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
@@ -256,6 +305,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 2)
@@ -284,6 +336,11 @@ extension Publishers {
         public let c: C
 
         /// Creates a publisher that merges the values of `a`, `b` and `c`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to merge.
+        ///   - b: The second publisher to merge.
+        ///   - c: The third publisher to merge.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
@@ -292,6 +349,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 3)
@@ -325,6 +385,12 @@ extension Publishers {
         public let d: D
 
         /// Creates a publisher that merges the values of `a`, `b`, `c` and `d`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to merge.
+        ///   - b: The second publisher to merge.
+        ///   - c: The third publisher to merge.
+        ///   - d: The fourth publisher to merge.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
@@ -334,6 +400,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 4)
@@ -371,6 +440,13 @@ extension Publishers {
         public let e: E
 
         /// Creates a publisher that merges the values of `a`, `b`, `c`, `d` and `e`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to merge.
+        ///   - b: The second publisher to merge.
+        ///   - c: The third publisher to merge.
+        ///   - d: The fourth publisher to merge.
+        ///   - e: The fifth publisher to merge.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
             self.a = a
@@ -381,6 +457,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 5)
@@ -423,6 +502,14 @@ extension Publishers {
         public let f: F
 
         /// Creates a publisher that merges the values of `a`, `b`, `c`, `d`, `e` and `f`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to merge.
+        ///   - b: The second publisher to merge.
+        ///   - c: The third publisher to merge.
+        ///   - d: The fourth publisher to merge.
+        ///   - e: The fifth publisher to merge.
+        ///   - f: The sixth publisher to merge.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
             self.a = a
@@ -434,6 +521,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 6)
@@ -481,6 +571,15 @@ extension Publishers {
         public let g: G
 
         /// Creates a publisher that merges the values of `a`, `b`, `c`, `d`, `e`, `f` and `g`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to merge.
+        ///   - b: The second publisher to merge.
+        ///   - c: The third publisher to merge.
+        ///   - d: The fourth publisher to merge.
+        ///   - e: The fifth publisher to merge.
+        ///   - f: The sixth publisher to merge.
+        ///   - g: The seventh publisher to merge.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
             self.a = a
@@ -493,6 +592,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 7)
@@ -546,6 +648,16 @@ extension Publishers {
 
         /// Creates a publisher that merges the values of `a`, `b`, `c`, `d`, `e`, `f`, `g` and
         /// `h`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to merge.
+        ///   - b: The second publisher to merge.
+        ///   - c: The third publisher to merge.
+        ///   - d: The fourth publisher to merge.
+        ///   - e: The fifth publisher to merge.
+        ///   - f: The sixth publisher to merge.
+        ///   - g: The seventh publisher to merge.
+        ///   - h: The eighth publisher to merge.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
             self.a = a
@@ -559,6 +671,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: 8)
@@ -604,6 +719,9 @@ where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: E
 
 extension Publishers.Merge {
     /// Merges one more publisher: a ``Publishers/Merge3`` rather than a merge of a merge.
+    ///
+    /// - Parameter other: The publisher to merge with this merge's two.
+    /// - Returns: A ``Publishers/Merge3`` of this merge's publishers, then `other`.
     @inlinable
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge3<A, B, P>
     where P.Output == Output, P.Failure == Failure {
@@ -611,6 +729,11 @@ extension Publishers.Merge {
     }
 
     /// Merges two more publishers: a ``Publishers/Merge4``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge4`` of this merge's publishers, then the two given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher>(
         with z: Z, _ y: Y
@@ -620,6 +743,12 @@ extension Publishers.Merge {
     }
 
     /// Merges three more publishers: a ``Publishers/Merge5``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    ///   - x: The third publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge5`` of this merge's publishers, then the three given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
         with z: Z, _ y: Y, _ x: X
@@ -630,6 +759,13 @@ extension Publishers.Merge {
     }
 
     /// Merges four more publishers: a ``Publishers/Merge6``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    ///   - x: The third publisher to add to the merge.
+    ///   - w: The fourth publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge6`` of this merge's publishers, then the four given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W
@@ -640,6 +776,14 @@ extension Publishers.Merge {
     }
 
     /// Merges five more publishers: a ``Publishers/Merge7``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    ///   - x: The third publisher to add to the merge.
+    ///   - w: The fourth publisher to add to the merge.
+    ///   - v: The fifth publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge7`` of this merge's publishers, then the five given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V
@@ -651,6 +795,15 @@ extension Publishers.Merge {
     }
 
     /// Merges six more publishers: a ``Publishers/Merge8``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    ///   - x: The third publisher to add to the merge.
+    ///   - w: The fourth publisher to add to the merge.
+    ///   - v: The fifth publisher to add to the merge.
+    ///   - u: The sixth publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge8`` of this merge's publishers, then the six given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher, U: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V, _ u: U
@@ -664,6 +817,9 @@ extension Publishers.Merge {
 
 extension Publishers.Merge3 {
     /// Merges one more publisher: a ``Publishers/Merge4``.
+    ///
+    /// - Parameter other: The publisher to merge with this merge's three.
+    /// - Returns: A ``Publishers/Merge4`` of this merge's publishers, then `other`.
     @inlinable
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge4<A, B, C, P>
     where P.Output == Output, P.Failure == Failure {
@@ -671,6 +827,11 @@ extension Publishers.Merge3 {
     }
 
     /// Merges two more publishers: a ``Publishers/Merge5``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge5`` of this merge's publishers, then the two given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher>(
         with z: Z, _ y: Y
@@ -680,6 +841,12 @@ extension Publishers.Merge3 {
     }
 
     /// Merges three more publishers: a ``Publishers/Merge6``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    ///   - x: The third publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge6`` of this merge's publishers, then the three given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
         with z: Z, _ y: Y, _ x: X
@@ -690,6 +857,13 @@ extension Publishers.Merge3 {
     }
 
     /// Merges four more publishers: a ``Publishers/Merge7``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    ///   - x: The third publisher to add to the merge.
+    ///   - w: The fourth publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge7`` of this merge's publishers, then the four given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W
@@ -700,6 +874,14 @@ extension Publishers.Merge3 {
     }
 
     /// Merges five more publishers: a ``Publishers/Merge8``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    ///   - x: The third publisher to add to the merge.
+    ///   - w: The fourth publisher to add to the merge.
+    ///   - v: The fifth publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge8`` of this merge's publishers, then the five given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V
@@ -713,6 +895,9 @@ extension Publishers.Merge3 {
 
 extension Publishers.Merge4 {
     /// Merges one more publisher: a ``Publishers/Merge5``.
+    ///
+    /// - Parameter other: The publisher to merge with this merge's four.
+    /// - Returns: A ``Publishers/Merge5`` of this merge's publishers, then `other`.
     @inlinable
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge5<A, B, C, D, P>
     where P.Output == Output, P.Failure == Failure {
@@ -720,6 +905,11 @@ extension Publishers.Merge4 {
     }
 
     /// Merges two more publishers: a ``Publishers/Merge6``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge6`` of this merge's publishers, then the two given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher>(
         with z: Z, _ y: Y
@@ -729,6 +919,12 @@ extension Publishers.Merge4 {
     }
 
     /// Merges three more publishers: a ``Publishers/Merge7``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    ///   - x: The third publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge7`` of this merge's publishers, then the three given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
         with z: Z, _ y: Y, _ x: X
@@ -739,6 +935,13 @@ extension Publishers.Merge4 {
     }
 
     /// Merges four more publishers: a ``Publishers/Merge8``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    ///   - x: The third publisher to add to the merge.
+    ///   - w: The fourth publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge8`` of this merge's publishers, then the four given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W
@@ -751,6 +954,9 @@ extension Publishers.Merge4 {
 
 extension Publishers.Merge5 {
     /// Merges one more publisher: a ``Publishers/Merge6``.
+    ///
+    /// - Parameter other: The publisher to merge with this merge's five.
+    /// - Returns: A ``Publishers/Merge6`` of this merge's publishers, then `other`.
     @inlinable
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge6<A, B, C, D, E, P>
     where P.Output == Output, P.Failure == Failure {
@@ -758,6 +964,11 @@ extension Publishers.Merge5 {
     }
 
     /// Merges two more publishers: a ``Publishers/Merge7``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge7`` of this merge's publishers, then the two given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher>(
         with z: Z, _ y: Y
@@ -767,6 +978,12 @@ extension Publishers.Merge5 {
     }
 
     /// Merges three more publishers: a ``Publishers/Merge8``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    ///   - x: The third publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge8`` of this merge's publishers, then the three given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
         with z: Z, _ y: Y, _ x: X
@@ -779,6 +996,9 @@ extension Publishers.Merge5 {
 
 extension Publishers.Merge6 {
     /// Merges one more publisher: a ``Publishers/Merge7``.
+    ///
+    /// - Parameter other: The publisher to merge with this merge's six.
+    /// - Returns: A ``Publishers/Merge7`` of this merge's publishers, then `other`.
     @inlinable
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge7<A, B, C, D, E, F, P>
     where P.Output == Output, P.Failure == Failure {
@@ -786,6 +1006,11 @@ extension Publishers.Merge6 {
     }
 
     /// Merges two more publishers: a ``Publishers/Merge8``.
+    ///
+    /// - Parameters:
+    ///   - z: The first publisher to add to the merge.
+    ///   - y: The second publisher to add to the merge.
+    /// - Returns: A ``Publishers/Merge8`` of this merge's publishers, then the two given.
     @inlinable
     public func merge<Z: Publisher, Y: Publisher>(
         with z: Z, _ y: Y
@@ -797,6 +1022,9 @@ extension Publishers.Merge6 {
 
 extension Publishers.Merge7 {
     /// Merges one more publisher: a ``Publishers/Merge8``.
+    ///
+    /// - Parameter other: The publisher to merge with this merge's seven.
+    /// - Returns: A ``Publishers/Merge8`` of this merge's publishers, then `other`.
     @inlinable
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge8<A, B, C, D, E, F, G, P>
     where P.Output == Output, P.Failure == Failure {

@@ -35,6 +35,8 @@ extension Publisher {
     /// // Prints: 1, 2, 3
     /// ```
     ///
+    /// - Parameter other: The publisher to merge with this one.
+    /// - Returns: A ``Publishers/Merge`` that sends the values of both publishers as they arrive.
     /// - Demand: never more values than the downstream asked for (S1). With `.unlimited` demand,
     ///   every upstream is asked for `.unlimited` and values go straight through. With limited
     ///   demand, each upstream is asked for one value at a time, also before any demand: a value
@@ -84,6 +86,9 @@ extension Publisher {
     /// // Prints: 1, 2, 3, 4
     /// ```
     ///
+    /// - Parameter other: The publisher of the same type to merge with this one.
+    /// - Returns: A ``Publishers/MergeMany`` that sends the values of both publishers as they
+    ///   arrive.
     /// - Demand, completion, cancellation, threading: as the generic `merge(with:)`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
@@ -118,18 +123,25 @@ extension Publishers {
         public let publishers: [Upstream]
 
         /// Creates a publisher that merges the values of the given publishers.
+        ///
+        /// - Parameter upstream: The publishers to merge.
         @inlinable
         public init(_ upstream: Upstream...) {
             publishers = upstream
         }
 
         /// Creates a publisher that merges the values of the publishers in a sequence.
+        ///
+        /// - Parameter upstream: The sequence of publishers to merge.
         @inlinable
         public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
             publishers = Array(upstream)
         }
 
         /// Subscribes `subscriber` to the merged values, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the merged values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let merger = MergeSubscription(downstream: subscriber, upstreamCount: publishers.count)
@@ -141,6 +153,9 @@ extension Publishers {
         }
 
         /// A `MergeMany` of these publishers and `other`.
+        ///
+        /// - Parameter other: The publisher to add to the merge.
+        /// - Returns: A `MergeMany` of these publishers, then `other`.
         @inlinable
         public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
             Publishers.MergeMany(publishers + [other])

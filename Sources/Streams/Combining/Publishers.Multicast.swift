@@ -40,6 +40,8 @@ extension Publisher {
     ///
     /// - Parameter createSubject: Makes the subject. It is called once, when the multicast
     ///   publisher is created; every subscriber and every connection use that one subject.
+    /// - Returns: A connectable publisher that shares one upstream subscription among its
+    ///   subscribers once connected.
     /// - Demand: each subscriber gets a subscription of the multicast's own (described as
     ///   `"Multicast"`, as in Combine) that passes its requests to the subject; its demand is
     ///   its own, as the subject keeps it (a ``PassthroughSubject`` drops a value for a
@@ -92,6 +94,9 @@ extension Publisher {
     /// //         2
     /// ```
     ///
+    /// - Parameter subject: The subject that hands the upstream's values to every subscriber.
+    /// - Returns: A connectable publisher that shares one upstream subscription among its
+    ///   subscribers once connected.
     /// - Demand, Completion, Cancellation, Threading: as ``multicast(_:)``.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per subscriber; the subject's cost per value.
@@ -123,6 +128,10 @@ extension Publishers {
         @usableFromInline final let subject: SubjectType
 
         /// Creates a multicast publisher of `upstream`, and its subject with `createSubject`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher to subscribe the subject to on `connect()`.
+        ///   - createSubject: A closure that makes the subject; it is called once, here.
         @inlinable
         public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
             self.upstream = upstream
@@ -131,6 +140,9 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the subject.
+        ///
+        /// - Parameter subscriber: The subscriber that receives what the subject sends, and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subject.receive(subscriber: MulticastSubscription(downstream: subscriber))
@@ -138,6 +150,8 @@ extension Publishers {
 
         /// Subscribes the subject to the upstream; cancelling the returned ``AnyCancellable``
         /// (or dropping it) cancels that subscription.
+        ///
+        /// - Returns: The cancellable of the subject's subscription to the upstream.
         public func connect() -> any Cancellable {
             upstream.subscribe(subject)
         }

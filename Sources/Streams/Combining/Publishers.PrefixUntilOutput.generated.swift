@@ -22,6 +22,10 @@ extension Publishers {
         public let other: Other
 
         /// Creates a publisher of `upstream`'s values until `other` sends a value.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are passed on.
+        ///   - other: The trigger: its first value finishes this publisher.
         @inlinable
         public init(upstream: Upstream, other: Other) {
             self.upstream = upstream
@@ -30,6 +34,8 @@ extension Publishers {
 
         /// Subscribes the trigger, then the upstream; `subscriber` gets its subscription when the
         /// upstream's arrives, as in Combine.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             UntilOutputSubscription.subscribe(subscriber, to: upstream, until: other, mode: .prefix, name: "PrefixUntilOutput")

@@ -35,6 +35,8 @@ extension Publisher {
     ///
     /// - Parameter publisher: The trigger: its first value ends the stream. Its failure type may
     ///   differ from the upstream's; its completion is ignored.
+    /// - Returns: A publisher that sends the upstream's values until `publisher` sends a value,
+    ///   then finishes.
     /// - Demand: the downstream's demand goes to the upstream unchanged (what it asks for while
     ///   it receives its subscription is passed on right after). The trigger is asked for
     ///   `.max(1)`. Asking for `.none` does nothing and is not passed on (S9).

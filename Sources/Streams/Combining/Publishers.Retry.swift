@@ -36,6 +36,8 @@ extension Publisher {
     ///
     /// - Parameter retries: How many times to subscribe again after a failure. A negative
     ///   count retries without limit, as Combine does (see ``Publishers/Retry/retries``).
+    /// - Returns: A publisher that sends the values of every attempt, and the completion of the
+    ///   last.
     /// - Demand: the operator counts the subscriber's demand (requested plus returned, minus
     ///   delivered) and passes requests to the live attempt as they come; each new attempt is
     ///   asked for everything still outstanding. Asking for `.none` does nothing, as in
@@ -74,6 +76,10 @@ extension Publishers {
 
         /// Creates a publisher that subscribes to `upstream` again after each failure, at most
         /// `retries` times (`nil` or negative: without limit).
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher to subscribe to, and again after a failure.
+        ///   - retries: How many times to subscribe again; `nil` or a negative number for no limit.
         @inlinable
         public init(upstream: Upstream, retries: Int?) {
             self.upstream = upstream
@@ -81,6 +87,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream, and again after each allowed failure.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values of every attempt and the
+        ///   last completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let remaining = retries.flatMap { $0 < 0 ? nil : $0 }

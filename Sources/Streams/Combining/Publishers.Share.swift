@@ -38,6 +38,7 @@ extension Publisher {
     /// //         2 got 20
     /// ```
     ///
+    /// - Returns: A publisher, a class, whose subscribers share one subscription to this publisher.
     /// - Demand: the upstream is asked for `.unlimited` once a subscriber has asked for a value
     ///   (as Combine's ``PassthroughSubject`` does), not before; each subscriber's demand is its
     ///   own, and a subscriber without demand misses the values sent meanwhile (S10). Each
@@ -83,6 +84,8 @@ extension Publishers {
         @usableFromInline final let connection = AutoconnectConnection()
 
         /// Creates a publisher that shares one subscription to `upstream`.
+        ///
+        /// - Parameter upstream: The publisher to share.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
@@ -90,6 +93,9 @@ extension Publishers {
 
         /// Attaches `subscriber` to the shared subject; the first subscriber (after every earlier
         /// one has left) subscribes the subject to the upstream.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the shared values sent after it
+        ///   attached, and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let ticket = connection.join()
@@ -118,6 +124,11 @@ extension Publishers {
         }
 
         /// Whether `lhs` and `rhs` are the same instance.
+        ///
+        /// - Parameters:
+        ///   - lhs: A share publisher.
+        ///   - rhs: Another share publisher.
+        /// - Returns: `true` if both are the same instance.
         public static func == (lhs: Share, rhs: Share) -> Bool {
             lhs === rhs
         }

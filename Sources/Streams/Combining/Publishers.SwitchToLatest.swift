@@ -31,6 +31,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// // Prints: cat1, cat2, dog1, dog2 (one per line)
     /// ```
     ///
+    /// - Returns: A publisher that sends the values of the latest publisher the upstream sent.
     /// - Demand: asks the upstream for `.unlimited` (as Combine does) and counts the
     ///   subscriber's demand itself (requested plus returned, minus delivered). Requests go to
     ///   the current inner publisher; a new inner publisher is asked for everything still
@@ -85,6 +86,7 @@ extension Publisher where Output: Publisher, Failure == Never {
     /// //         finished
     /// ```
     ///
+    /// - Returns: A publisher that sends the values of the latest publisher the upstream sent.
     /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general `switchToLatest()`.
     /// - Combine compatibility: as Combine.
     @inlinable
@@ -115,6 +117,7 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
     /// // Prints: 10, 20 (one per line)
     /// ```
     ///
+    /// - Returns: A publisher that sends the values of the latest publisher the upstream sent.
     /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general `switchToLatest()`.
     /// - Combine compatibility: as Combine.
     @inlinable
@@ -151,6 +154,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// //         finished
     /// ```
     ///
+    /// - Returns: A publisher that sends the values of the latest publisher the upstream sent.
     /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general `switchToLatest()`.
     /// - Combine compatibility: as Combine.
     @inlinable
@@ -175,12 +179,17 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that follows the latest of `upstream`'s publishers.
+        ///
+        /// - Parameter upstream: The publisher of publishers to follow.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Gives `subscriber` its subscription, then subscribes to the upstream.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the latest inner publisher's values
+        ///   and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)

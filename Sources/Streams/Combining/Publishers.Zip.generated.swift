@@ -30,6 +30,11 @@ extension Publisher {
     /// //         (2, "b", false)
     /// ```
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher to zip, after this one.
+    ///   - publisher2: The third publisher to zip.
+    /// - Returns: A ``Publishers/Zip3`` that sends a tuple of the three publishers' oldest unused
+    ///   values each time all three have one.
     /// - Demand, completion, cancellation, threading: as `zip(_:)`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) amortized per value.
@@ -64,6 +69,13 @@ extension Publisher {
     /// //         222
     /// ```
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher to zip, after this one.
+    ///   - publisher2: The third publisher to zip.
+    ///   - transform: A closure that takes one value of each publisher and returns the value
+    ///     to send.
+    /// - Returns: A publisher that sends what `transform` returns for each group of the three
+    ///   publishers' oldest unused values.
     /// - Demand, completion, cancellation, threading: as `zip(_:)`.
     /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.Zip3`).
     /// - Complexity: O(1) amortized per value.
@@ -100,6 +112,12 @@ extension Publisher {
     /// // Prints: (1, "a", true, 2.5)
     /// ```
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher to zip, after this one.
+    ///   - publisher2: The third publisher to zip.
+    ///   - publisher3: The fourth publisher to zip.
+    /// - Returns: A ``Publishers/Zip4`` that sends a tuple of the four publishers' oldest unused
+    ///   values each time all four have one.
     /// - Demand, completion, cancellation, threading: as `zip(_:)`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) amortized per value.
@@ -133,6 +151,14 @@ extension Publisher {
     /// // Prints: 10
     /// ```
     ///
+    /// - Parameters:
+    ///   - publisher1: The second publisher to zip, after this one.
+    ///   - publisher2: The third publisher to zip.
+    ///   - publisher3: The fourth publisher to zip.
+    ///   - transform: A closure that takes one value of each publisher and returns the value
+    ///     to send.
+    /// - Returns: A publisher that sends what `transform` returns for each group of the four
+    ///   publishers' oldest unused values.
     /// - Demand, completion, cancellation, threading: as `zip(_:)`.
     /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.Zip4`).
     /// - Complexity: O(1) amortized per value.
@@ -165,6 +191,10 @@ extension Publishers {
         public let b: B
 
         /// Creates a publisher that pairs the values of `a` and `b`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to zip.
+        ///   - b: The second publisher to zip.
         @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
@@ -172,6 +202,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the tuples and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = ZipRules<Zip2Storage<A.Output, B.Output>>
@@ -200,6 +232,11 @@ extension Publishers {
         public let c: C
 
         /// Creates a publisher that groups the values of `a`, `b` and `c`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to zip.
+        ///   - b: The second publisher to zip.
+        ///   - c: The third publisher to zip.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
@@ -208,6 +245,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the tuples and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = ZipRules<Zip3Storage<A.Output, B.Output, C.Output>>
@@ -240,6 +279,12 @@ extension Publishers {
         public let d: D
 
         /// Creates a publisher that groups the values of `a`, `b`, `c` and `d`.
+        ///
+        /// - Parameters:
+        ///   - a: The first publisher to zip.
+        ///   - b: The second publisher to zip.
+        ///   - c: The third publisher to zip.
+        ///   - d: The fourth publisher to zip.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
@@ -249,6 +294,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the tuples, then each upstream in order.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the tuples and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Rules = ZipRules<Zip4Storage<A.Output, B.Output, C.Output, D.Output>>

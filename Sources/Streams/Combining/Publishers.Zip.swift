@@ -36,6 +36,9 @@ extension Publisher {
     /// //         (2, "b")
     /// ```
     ///
+    /// - Parameter other: The publisher to zip with this one.
+    /// - Returns: A ``Publishers/Zip`` that sends a tuple of both publishers' oldest unpaired
+    ///   values each time both have one.
     /// - Demand: each upstream is asked for exactly what the downstream asks for (requests and
     ///   demand returned from `receive(_:)` alike): `n` tuples need `n` values from each, so zip
     ///   never asks an upstream for a value it could not pair within the downstream's demand.
@@ -84,6 +87,11 @@ extension Publisher {
     /// //         bb
     /// ```
     ///
+    /// - Parameters:
+    ///   - other: The publisher to zip with this one.
+    ///   - transform: A closure that takes the two values of a pair and returns the value to send.
+    /// - Returns: A publisher that sends what `transform` returns for each pair of the two
+    ///   publishers' oldest unpaired values.
     /// - Demand, completion, cancellation, threading: as `zip(_:)`; `transform` runs on the
     ///   thread that delivers.
     /// - Combine compatibility: as Combine (a `Publishers.Map` of a `Publishers.Zip`).

@@ -15,6 +15,8 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     @usableFromInline let box: AnyPublisherBox<Output, Failure>
 
     /// Wraps `publisher`. Wrapping an `AnyPublisher` reuses its box instead of adding a layer.
+    ///
+    /// - Parameter publisher: The publisher to wrap.
     @inlinable
     public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
         if let erased = publisher as? AnyPublisher<Output, Failure> {
@@ -25,6 +27,9 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     }
 
     /// Subscribes `subscriber` to the wrapped publisher.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the wrapped publisher's values and
+    ///   completion.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         box.receive(subscriber: subscriber)
@@ -47,6 +52,8 @@ extension Publisher {
     /// ![Marble diagram of eraseToAnyPublisher](marble-eraseToAnyPublisher)
     ///
     /// Values, demand, completion and cancellation pass through unchanged.
+    ///
+    /// - Returns: An ``AnyPublisher`` that wraps this publisher.
     @inlinable
     public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
         AnyPublisher(self)
@@ -55,6 +62,8 @@ extension Publisher {
 
 extension AnyPublisher {
     /// Returns itself: erasing twice adds nothing.
+    ///
+    /// - Returns: This publisher.
     @inlinable
     public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> { self }
 }

@@ -20,6 +20,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     public let combineIdentifier: CombineIdentifier
 
     /// Wraps `subscriber`.
+    ///
+    /// - Parameter subscriber: The subscriber to wrap.
     public init<S: Subscriber>(_ subscriber: S) where S.Input == Input, S.Failure == Failure {
         if let erased = subscriber as? AnySubscriber<Input, Failure> {
             self = erased
@@ -34,12 +36,21 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// value and the first completion are sent into it; a second subscription is cancelled, and
     /// anything after the completion is ignored (S2), as in Combine. Its description is
     /// `"Subject"`.
+    ///
+    /// - Parameter subject: The subject to send the subscription, the values and the completion
+    ///   into.
     public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
         self.init(SubjectSubscriber(subject))
     }
 
     /// Makes a subscriber out of closures; a missing closure does nothing (a missing
     /// `receiveValue` asks for nothing more).
+    ///
+    /// - Parameters:
+    ///   - receiveSubscription: A closure that takes the subscription; call `request(_:)` on it to
+    ///     get values.
+    ///   - receiveValue: A closure that takes a value and returns how many more values to ask for.
+    ///   - receiveCompletion: A closure that takes the completion.
     public init(
         receiveSubscription: ((Subscription) -> Void)? = nil,
         receiveValue: ((Input) -> Subscribers.Demand)? = nil,
@@ -54,14 +65,21 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     }
 
     /// Forwards to the wrapped subscriber.
+    ///
+    /// - Parameter subscription: The subscription to hand to the wrapped subscriber.
     @inlinable
     public func receive(subscription: Subscription) { box.receive(subscription: subscription) }
 
     /// Forwards to the wrapped subscriber.
+    ///
+    /// - Parameter value: The value to hand to the wrapped subscriber.
+    /// - Returns: The demand the wrapped subscriber returns.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand { box.receive(value) }
 
     /// Forwards to the wrapped subscriber.
+    ///
+    /// - Parameter completion: The completion to hand to the wrapped subscriber.
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) { box.receive(completion: completion) }
 

@@ -12,6 +12,9 @@ public protocol Cancellable {
 extension Cancellable {
     /// Wraps this cancellable in an ``AnyCancellable`` and appends it to `collection`, which then
     /// keeps the activity alive until the collection lets go of it.
+    ///
+    /// - Parameter collection: The collection, such as an array of ``AnyCancellable``, to append
+    ///   to.
     @inlinable
     public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
         AnyCancellable(self).store(in: &collection)
@@ -19,6 +22,8 @@ extension Cancellable {
 
     /// Wraps this cancellable in an ``AnyCancellable`` and inserts it into `set`, which then keeps
     /// the activity alive until the set lets go of it.
+    ///
+    /// - Parameter set: The set of ``AnyCancellable`` to insert into.
     @inlinable
     public func store(in set: inout Set<AnyCancellable>) {
         AnyCancellable(self).store(in: &set)
@@ -61,11 +66,15 @@ public final class AnyCancellable: Cancellable, Hashable {
     @usableFromInline let done = Atomic<Bool>(false)
 
     /// Creates a cancellable that runs `cancel` once, when cancelled or deallocated.
+    ///
+    /// - Parameter cancel: The closure to run on cancellation.
     public init(_ cancel: @escaping () -> Void) {
         action = .closure(cancel)
     }
 
     /// Creates a cancellable that cancels `canceller` once, when cancelled or deallocated.
+    ///
+    /// - Parameter canceller: The cancellable to cancel on cancellation.
     public init<C: Cancellable>(_ canceller: C) {
         if let any = canceller as? AnyCancellable {
             action = .object(any)
@@ -96,16 +105,26 @@ public final class AnyCancellable: Cancellable, Hashable {
     }
 
     /// Identity: equal only to itself.
+    ///
+    /// - Parameters:
+    ///   - lhs: A cancellable.
+    ///   - rhs: Another cancellable.
+    /// - Returns: `true` if both are the same instance.
     public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
         lhs === rhs
     }
 
     /// Hashes the object's identity.
+    ///
+    /// - Parameter hasher: The hasher to feed the identity to.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }
 
     /// Appends this cancellable to `collection`, which then keeps the subscription alive.
+    ///
+    /// - Parameter collection: The collection, such as an array of ``AnyCancellable``, to append
+    ///   to.
     @inlinable
     public consuming func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
         // `consuming`: the caller's reference moves into the collection (no retain and release).
@@ -113,6 +132,8 @@ public final class AnyCancellable: Cancellable, Hashable {
     }
 
     /// Inserts this cancellable into `set`, which then keeps the subscription alive.
+    ///
+    /// - Parameter set: The set of ``AnyCancellable`` to insert into.
     @inlinable
     public consuming func store(in set: inout Set<AnyCancellable>) {
         set.insert(consume self)

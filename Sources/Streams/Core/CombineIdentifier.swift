@@ -15,6 +15,8 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
 
     /// Creates the identifier of `object`: equal for the same object, different for different
     /// live objects.
+    ///
+    /// - Parameter object: The object to identify.
     public init(_ object: AnyObject) {
         // Fresh identifiers count up from 1; object addresses are far above any count reached.
         rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(object)))

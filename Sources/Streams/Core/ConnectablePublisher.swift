@@ -19,6 +19,8 @@ import Synchronization
 /// - Combine compatibility: as Combine.
 public protocol ConnectablePublisher<Output, Failure>: Publisher {
     /// Starts the publisher's work and returns a cancellable that stops it.
+    ///
+    /// - Returns: A cancellable that cancels the connection.
     func connect() -> Cancellable
 }
 
@@ -55,6 +57,8 @@ extension ConnectablePublisher {
     /// // Prints: [1, 2, 3]
     /// ```
     ///
+    /// - Returns: A publisher that connects this one when its first subscriber arrives and
+    ///   disconnects it when its last subscriber cancels.
     /// - Demand: each subscriber's demand goes to its own subscription of the connectable
     ///   publisher, unchanged.
     /// - Completion: passes through unchanged; the subscriber still counts until it cancels.
@@ -95,12 +99,17 @@ extension Publishers {
         @usableFromInline let connection = AutoconnectConnection()
 
         /// Creates a publisher that connects `upstream` on its first subscriber.
+        ///
+        /// - Parameter upstream: The connectable publisher to connect and disconnect.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Subscribes `subscriber` to the upstream, then connects the upstream if nobody had.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the upstream's values and
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let ticket = connection.join()

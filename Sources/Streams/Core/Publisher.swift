@@ -27,6 +27,9 @@ public protocol Publisher<Output, Failure> {
     ///
     /// An implementation must call `subscriber.receive(subscription:)` exactly once (S2), then
     /// deliver no more values than requested (S1) and at most one completion (S4).
+    ///
+    /// - Parameter subscriber: The subscriber to attach; it receives a subscription, then the
+    ///   values it asks for and the completion.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
 
@@ -34,6 +37,9 @@ extension Publisher {
     /// Attaches `subscriber` to this publisher.
     ///
     /// The subscriber receives a ``Subscription`` first; nothing flows until it requests values.
+    ///
+    /// - Parameter subscriber: The subscriber to attach; it receives a subscription, then the
+    ///   values it asks for and the completion.
     @inlinable
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         receive(subscriber: subscriber)
@@ -46,6 +52,7 @@ extension Publisher {
     /// alive on its own (the subject's subscribers do). Once the subject is gone, its upstream
     /// subscriptions are cancelled.
     ///
+    /// - Parameter subject: The subject to send this publisher's values and completion into.
     /// - Returns: A cancellable that detaches the subject from this publisher.
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
     where S.Output == Output, S.Failure == Failure {

@@ -7,14 +7,20 @@
 /// order (S10), and accept `send` from inside a subscriber (S11).
 public protocol Subject<Output, Failure>: AnyObject, Publisher {
     /// Sends a value to the subscribers.
+    ///
+    /// - Parameter value: The value to send.
     func send(_ value: Output)
 
     /// Ends the subject: every subscriber, and every later subscriber, receives `completion`.
     /// Later `send` calls do nothing.
+    ///
+    /// - Parameter completion: The completion: `.finished` or `.failure(error)`.
     func send(completion: Subscribers.Completion<Failure>)
 
     /// Gives the subject an upstream subscription (when the subject subscribes to a publisher);
     /// the subject requests values from it.
+    ///
+    /// - Parameter subscription: The subscription to the publisher the subject is subscribed to.
     func send(subscription: Subscription)
 }
 

@@ -15,19 +15,28 @@ public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
 
     /// Tells the subscriber that it is attached and gives it the subscription through which it
     /// asks for values (`request(_:)`) or stops them (`cancel()`). Called once, first.
+    ///
+    /// - Parameter subscription: The subscription to ask for values through, or cancel.
     func receive(subscription: Subscription)
 
     /// Delivers one value. Returns how many *more* values the subscriber wants (added to the
     /// outstanding demand; `.none` for no more than already asked for).
+    ///
+    /// - Parameter input: The value the publisher sends.
+    /// - Returns: How many more values the subscriber wants, on top of those it already asked for.
     func receive(_ input: Input) -> Subscribers.Demand
 
     /// Tells the subscriber that the publisher has finished, normally or with an error. Nothing
     /// is delivered after it.
+    ///
+    /// - Parameter completion: `.finished`, or `.failure` with the error.
     func receive(completion: Subscribers.Completion<Failure>)
 }
 
 extension Subscriber where Input == Void {
     /// Delivers the `Void` value: shorthand for `receive(())`.
+    ///
+    /// - Returns: How many more values the subscriber wants, on top of those it already asked for.
     @inlinable
     @discardableResult
     public func receive() -> Subscribers.Demand {

@@ -28,6 +28,8 @@ private enum CompletionCodingKeys: String, CodingKey { case success, error }
 
 extension Subscribers.Completion: Encodable where Failure: Encodable {
     /// Encodes `.finished` as `{"success": true}` and `.failure(e)` as `{"success": false, "error": e}`.
+    ///
+    /// - Parameter encoder: The encoder to write the completion to.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CompletionCodingKeys.self)
         switch self {
@@ -42,6 +44,8 @@ extension Subscribers.Completion: Encodable where Failure: Encodable {
 
 extension Subscribers.Completion: Decodable where Failure: Decodable {
     /// Decodes what ``encode(to:)`` wrote.
+    ///
+    /// - Parameter decoder: The decoder to read the completion from.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CompletionCodingKeys.self)
         if try container.decode(Bool.self, forKey: .success) {

@@ -33,6 +33,9 @@ extension Subscribers {
         @inlinable public static var none: Demand { Demand(rawValue: 0) }
 
         /// A demand for at most `value` values. A negative `value` is an API violation (S9).
+        ///
+        /// - Parameter value: The most values to ask for; not negative.
+        /// - Returns: A demand for at most `value` values.
         @inlinable
         public static func max(_ value: Int) -> Demand {
             if value < 0 {
@@ -57,6 +60,11 @@ extension Subscribers {
         // MARK: Demand and Demand
 
         /// The sum of two demands, saturating at ``unlimited``.
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: The demand to add.
+        /// - Returns: The sum, or ``unlimited`` if either is.
         @inlinable
         public static func + (lhs: Demand, rhs: Demand) -> Demand {
             // Each is at most 2^63; wrapping only happens when both are unlimited.
@@ -65,6 +73,10 @@ extension Subscribers {
         }
 
         /// Adds `rhs` to `lhs`, saturating at ``unlimited``.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand to add to.
+        ///   - rhs: The demand to add.
         @inlinable
         public static func += (lhs: inout Demand, rhs: Demand) {
             lhs = lhs + rhs
@@ -72,6 +84,11 @@ extension Subscribers {
 
         /// The difference of two demands: ``unlimited`` minus anything is ``unlimited``; anything
         /// else minus ``unlimited``, or a difference below zero, is ``none``.
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: The demand to subtract.
+        /// - Returns: The difference, never below ``none``.
         @inlinable
         public static func - (lhs: Demand, rhs: Demand) -> Demand {
             if lhs.rawValue == unlimitedRawValue { return .unlimited }
@@ -79,6 +96,10 @@ extension Subscribers {
         }
 
         /// Subtracts `rhs` from `lhs` as ``Subscribers/Demand/-(_:_:)-9jz9j`` does.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand to subtract from.
+        ///   - rhs: The demand to subtract.
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Demand) {
             lhs = lhs - rhs
@@ -88,6 +109,11 @@ extension Subscribers {
 
         /// Adds a count: ``unlimited`` stays ``unlimited``; a negative `rhs` subtracts, stopping
         /// at ``none``.
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: The count to add; a negative count subtracts.
+        /// - Returns: The sum, never below ``none``.
         @inlinable
         public static func + (lhs: Demand, rhs: Int) -> Demand {
             if rhs < 0 { return lhs - rhs.magnitude }
@@ -95,6 +121,10 @@ extension Subscribers {
         }
 
         /// Adds a count to `lhs` as ``+(_:_:)-(_,Int)`` does.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand to add to.
+        ///   - rhs: The count to add; a negative count subtracts.
         @inlinable
         public static func += (lhs: inout Demand, rhs: Int) {
             lhs = lhs + rhs
@@ -102,6 +132,11 @@ extension Subscribers {
 
         /// Subtracts a count: ``unlimited`` stays ``unlimited``; below zero gives ``none``; a
         /// negative `rhs` adds.
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: The count to subtract; a negative count adds.
+        /// - Returns: The difference, never below ``none``.
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
             if rhs < 0 { return lhs + Demand(rawValue: rhs.magnitude) }
@@ -109,6 +144,10 @@ extension Subscribers {
         }
 
         /// Subtracts a count from `lhs` as ``Subscribers/Demand/-(_:_:)-83hk5`` does.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand to subtract from.
+        ///   - rhs: The count to subtract; a negative count adds.
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Int) {
             lhs = lhs - rhs
@@ -122,6 +161,11 @@ extension Subscribers {
 
         /// Multiplies by a count: ``unlimited`` stays ``unlimited``, overflow gives ``unlimited``,
         /// a negative or zero factor gives ``none``.
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: The factor.
+        /// - Returns: The product.
         @inlinable
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             if lhs.rawValue == unlimitedRawValue { return .unlimited }
@@ -131,6 +175,10 @@ extension Subscribers {
         }
 
         /// Multiplies `lhs` by a count as ``*(_:_:)`` does.
+        ///
+        /// - Parameters:
+        ///   - lhs: The demand to multiply.
+        ///   - rhs: The factor.
         @inlinable
         public static func *= (lhs: inout Demand, rhs: Int) {
             lhs = lhs * rhs
@@ -139,57 +187,126 @@ extension Subscribers {
         // MARK: Comparisons
 
         /// Whether `lhs` asks for fewer values than `rhs`; ``unlimited`` is more than any count.
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: Another demand.
+        /// - Returns: `true` if `lhs` is the smaller.
         @inlinable
         public static func < (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue < rhs.rawValue }
 
         /// Whether the demand is a count equal to `rhs` (never true for ``unlimited``).
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: A count.
+        /// - Returns: `true` if `lhs` is the count `rhs`.
         @inlinable
         public static func == (lhs: Demand, rhs: Int) -> Bool { rhs >= 0 && lhs.rawValue == UInt(rhs) }
         /// Whether the demand is not the count `rhs`.
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: A count.
+        /// - Returns: `true` if `lhs` is not the count `rhs`.
         @inlinable
         public static func != (lhs: Demand, rhs: Int) -> Bool { !(lhs == rhs) }
         /// Whether `rhs` is a count equal to `lhs` (never true for ``unlimited``).
+        ///
+        /// - Parameters:
+        ///   - lhs: A count.
+        ///   - rhs: A demand.
+        /// - Returns: `true` if `rhs` is the count `lhs`.
         @inlinable
         public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
         /// Whether `rhs` is not the count `lhs`.
+        ///
+        /// - Parameters:
+        ///   - lhs: A count.
+        ///   - rhs: A demand.
+        /// - Returns: `true` if `rhs` is not the count `lhs`.
         @inlinable
         public static func != (lhs: Int, rhs: Demand) -> Bool { !(rhs == lhs) }
 
         /// Whether the demand is more than `rhs` values (``unlimited`` is more than any count).
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: A count.
+        /// - Returns: `true` if `lhs` asks for more than `rhs` values.
         @inlinable
         public static func > (lhs: Demand, rhs: Int) -> Bool { rhs < 0 || lhs.rawValue > UInt(rhs) }
         /// Whether the demand is at least `rhs` values.
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: A count.
+        /// - Returns: `true` if `lhs` asks for `rhs` values or more.
         @inlinable
         public static func >= (lhs: Demand, rhs: Int) -> Bool { rhs <= 0 || lhs.rawValue >= UInt(rhs) }
         /// Whether the demand is fewer than `rhs` values.
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: A count.
+        /// - Returns: `true` if `lhs` asks for fewer than `rhs` values.
         @inlinable
         public static func < (lhs: Demand, rhs: Int) -> Bool { !(lhs >= rhs) }
         /// Whether the demand is at most `rhs` values.
+        ///
+        /// - Parameters:
+        ///   - lhs: A demand.
+        ///   - rhs: A count.
+        /// - Returns: `true` if `lhs` asks for `rhs` values or fewer.
         @inlinable
         public static func <= (lhs: Demand, rhs: Int) -> Bool { !(lhs > rhs) }
 
         /// Whether `lhs` is more than the demand.
+        ///
+        /// - Parameters:
+        ///   - lhs: A count.
+        ///   - rhs: A demand.
+        /// - Returns: `true` if `rhs` asks for fewer than `lhs` values.
         @inlinable
         public static func > (lhs: Int, rhs: Demand) -> Bool { rhs < lhs }
         /// Whether `lhs` is at least the demand.
+        ///
+        /// - Parameters:
+        ///   - lhs: A count.
+        ///   - rhs: A demand.
+        /// - Returns: `true` if `rhs` asks for `lhs` values or fewer.
         @inlinable
         public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs <= lhs }
         /// Whether `lhs` is fewer than the demand.
+        ///
+        /// - Parameters:
+        ///   - lhs: A count.
+        ///   - rhs: A demand.
+        /// - Returns: `true` if `rhs` asks for more than `lhs` values.
         @inlinable
         public static func < (lhs: Int, rhs: Demand) -> Bool { rhs > lhs }
         /// Whether `lhs` is at most the demand.
+        ///
+        /// - Parameters:
+        ///   - lhs: A count.
+        ///   - rhs: A demand.
+        /// - Returns: `true` if `rhs` asks for `lhs` values or more.
         @inlinable
         public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs >= lhs }
 
         // MARK: Codable
 
         /// Decodes a demand stored as its count (`unlimited` as 2^63).
+        ///
+        /// - Parameter decoder: The decoder to read the count from.
         public init(from decoder: any Decoder) throws {
             let raw = try decoder.singleValueContainer().decode(UInt.self)
             self.init(rawValue: raw)
         }
 
         /// Encodes the demand as its count (`unlimited` as 2^63).
+        ///
+        /// - Parameter encoder: The encoder to write the count to.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(rawValue)

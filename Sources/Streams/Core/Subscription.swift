@@ -5,6 +5,8 @@
 public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
     /// Asks the publisher for up to `demand` more values. The demand adds to what was asked for
     /// before. Asking for `.none` is an API violation (S9), except on `Publishers.Sequence`.
+    ///
+    /// - Parameter demand: How many more values to ask for.
     func request(_ demand: Subscribers.Demand)
 }
 

@@ -16,6 +16,9 @@ public protocol TopLevelEncoder {
     associatedtype Output
 
     /// Encodes `value`, or throws if it cannot be encoded.
+    ///
+    /// - Parameter value: The value to encode.
+    /// - Returns: The encoded form, such as `Data` for `JSONEncoder`.
     func encode<T: Encodable>(_ value: T) throws -> Output
 }
 
@@ -33,6 +36,11 @@ public protocol TopLevelDecoder {
     associatedtype Input
 
     /// Decodes a value of `type` from `input`, or throws if it cannot be decoded.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode, such as `User.self`.
+    ///   - input: The encoded form, such as `Data` for `JSONDecoder`.
+    /// - Returns: The decoded value.
     func decode<T: Decodable>(_ type: T.Type, from input: Input) throws -> T
 }
 

@@ -34,6 +34,7 @@ extension Publisher {
     ///   - prefix: The start of the message; empty by default.
     ///   - file: The file named in the message; the caller's by default.
     ///   - line: The line named in the message; the caller's by default.
+    /// - Returns: A publisher that cannot fail, with the upstream's values and `.finished`.
     /// - Demand: passes through unchanged.
     /// - Completion: `.finished` passes through; a failure stops the program.
     /// - Cancellation: goes straight to the upstream subscription.
@@ -67,6 +68,12 @@ extension Publishers {
 
         /// Creates a publisher that stops the program with a message naming `prefix`, `file`
         /// and `line` if `upstream` fails.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher that must not fail.
+        ///   - prefix: The start of the message if it fails.
+        ///   - file: The file to name in the message.
+        ///   - line: The line to name in the message.
         @inlinable
         public init(upstream: Upstream, prefix: String, file: StaticString, line: UInt) {
             self.upstream = upstream
@@ -76,6 +83,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream's values.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and `.finished`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.receive(subscriber: AssertNoFailureSubscriber<Upstream.Failure, S>(

@@ -38,6 +38,8 @@ extension Publisher {
     ///   - receiveSubscription: Asked about the upstream's subscription.
     ///   - receiveOutput: Asked about each value.
     ///   - receiveCompletion: Asked about the completion.
+    /// - Returns: A publisher that passes everything on, after raising `SIGTRAP` for each event a
+    ///   closure returns `true` for.
     /// - Demand: passes through unchanged.
     /// - Completion: passes through unchanged (after `receiveCompletion` is asked).
     /// - Cancellation: goes straight to the upstream subscription.
@@ -77,6 +79,7 @@ extension Publisher {
     /// //         2
     /// ```
     ///
+    /// - Returns: A publisher that passes everything on, after raising `SIGTRAP` for a failure.
     /// - Demand, completion, cancellation: pass through unchanged.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
@@ -105,6 +108,14 @@ extension Publishers {
         public let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
 
         /// Creates a publisher that raises `SIGTRAP` when one of the closures returns `true`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose events are checked.
+        ///   - receiveSubscription: A closure that takes the subscription and returns `true` to
+        ///     stop, or `nil`.
+        ///   - receiveOutput: A closure that takes a value and returns `true` to stop, or `nil`.
+        ///   - receiveCompletion: A closure that takes the completion and returns `true` to stop,
+        ///     or `nil`.
         @inlinable
         public init(
             upstream: Upstream,
@@ -119,6 +130,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the checks.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: BreakpointSubscriber(

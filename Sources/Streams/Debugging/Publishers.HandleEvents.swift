@@ -45,6 +45,8 @@ extension Publisher {
     ///   - receiveRequest: Called with each demand the downstream asks for, by `request(_:)`
     ///     before it reaches the upstream, and by returning more than `.none` from
     ///     `receive(_:)` just after it returned.
+    /// - Returns: A publisher that passes everything on unchanged, calling the closures at the
+    ///   events.
     ///
     /// - Demand: passes through unchanged. The downstream gets a subscription of this operator,
     ///   so that `receiveRequest` sees its requests, but each request goes on to the upstream
@@ -105,6 +107,14 @@ extension Publishers {
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
         /// Creates a publisher that runs the given closures at `upstream`'s events.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose events are observed.
+        ///   - receiveSubscription: A closure called with the upstream's subscription, or `nil`.
+        ///   - receiveOutput: A closure called with each value, or `nil`.
+        ///   - receiveCompletion: A closure called with the completion, or `nil`.
+        ///   - receiveCancel: A closure called when the downstream cancels, or `nil`.
+        ///   - receiveRequest: A closure called with each demand the downstream asks for, or `nil`.
         @inlinable
         public init(
             upstream: Upstream,
@@ -123,6 +133,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through a subscription that runs the closures.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let hooks = EventHooks(

@@ -33,6 +33,7 @@ extension Publisher {
     ///   - stream: Where the lines go; standard output when `nil`. The stream is copied in, so
     ///     give a class (a value such as a `String` would collect the lines in a copy you
     ///     never see).
+    /// - Returns: A publisher that passes everything on unchanged, logging each event.
     ///
     /// - Demand: passes through unchanged, and is logged. The downstream gets a subscription of
     ///   this operator, so that its requests and cancel can be logged, but each request goes on
@@ -83,6 +84,11 @@ extension Publishers {
 
         /// Creates a publisher that logs `upstream`'s events, each line after `prefix`, to
         /// `stream` (standard output when `nil`).
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose events are logged.
+        ///   - prefix: The text to start each line with; none when empty.
+        ///   - stream: Where to write the lines, or `nil` for standard output.
         public init(upstream: Upstream, prefix: String, to stream: (any TextOutputStream)? = nil) {
             self.upstream = upstream
             self.prefix = prefix
@@ -91,6 +97,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through a subscription that logs each event.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: ObservingSubscription(downstream: subscriber, hooks: hooks(), name: "Print"))

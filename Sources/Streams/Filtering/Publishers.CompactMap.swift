@@ -20,6 +20,10 @@ extension Publisher {
     /// // Prints: 1, 3
     /// ```
     ///
+    /// - Parameter transform: A closure that takes a value and returns a new value, or `nil` to
+    ///   drop it.
+    /// - Returns: A publisher that sends the non-`nil` results of `transform` for the upstream's
+    ///   values.
     /// - Demand: passes through; each dropped value gives back `.max(1)` to upstream.
     /// - Completion, cancellation: pass through unchanged: the subscriber gets the upstream's
     ///   own subscription, as in Combine.
@@ -52,6 +56,10 @@ extension Publisher {
     /// //         failure(Bad())
     /// ```
     ///
+    /// - Parameter transform: A closure that takes a value and returns a new value or `nil` to drop
+    ///   it; it may throw to fail the stream.
+    /// - Returns: A publisher that sends the non-`nil` results of `transform`, and fails with the
+    ///   error it throws.
     /// - Demand: as ``compactMap(_:)``; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled, S14).
     /// - Cancellation: the subscriber gets a subscription of its own (`TryCompactMap` in
@@ -77,6 +85,10 @@ extension Publishers {
         public let transform: (Upstream.Output) -> Output?
 
         /// Creates a publisher of `upstream`'s non-`nil` transformed values.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are transformed.
+        ///   - transform: The transform; its `nil` results are dropped.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
             self.upstream = upstream
@@ -84,6 +96,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the transform.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the non-`nil` results and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: CompactMapSubscriber(downstream: subscriber, transform: transform))
@@ -101,6 +116,10 @@ extension Publishers {
         public let transform: (Upstream.Output) throws -> Output?
 
         /// Creates a publisher of `upstream`'s non-`nil` transformed values.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are transformed.
+        ///   - transform: The throwing transform; its `nil` results are dropped.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
             self.upstream = upstream
@@ -108,6 +127,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the transform.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the non-`nil` results and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(subscriber, through: CompactMapStep(transform: transform), name: "TryCompactMap")
@@ -119,6 +141,10 @@ extension Publishers {
 
 extension Publishers.CompactMap {
     /// Fuses two compactMaps.
+    ///
+    /// - Parameter transform: A closure that takes the result of this publisher's transform and
+    ///   returns a new value, or `nil` to drop it.
+    /// - Returns: One `CompactMap` over the same upstream that applies both transforms.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
@@ -126,6 +152,10 @@ extension Publishers.CompactMap {
     }
 
     /// Fuses a map onto a compactMap.
+    ///
+    /// - Parameter transform: A closure that takes the result of this publisher's transform and
+    ///   returns a new value.
+    /// - Returns: One `CompactMap` over the same upstream that applies both transforms.
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
@@ -135,6 +165,10 @@ extension Publishers.CompactMap {
 
 extension Publishers.Map {
     /// Fuses a compactMap onto a map: `map(f).compactMap(g)` is `compactMap { g(f($0)) }`.
+    ///
+    /// - Parameter transform: A closure that takes the result of the map's transform and returns a
+    ///   new value, or `nil` to drop it.
+    /// - Returns: One `CompactMap` over the map's upstream that applies both transforms.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
@@ -144,6 +178,10 @@ extension Publishers.Map {
 
 extension Publishers.TryCompactMap {
     /// Fuses a compactMap onto a tryCompactMap.
+    ///
+    /// - Parameter transform: A closure that takes the result of this publisher's transform and
+    ///   returns a new value or `nil` to drop it; it may throw.
+    /// - Returns: One `TryCompactMap` over the same upstream that applies both transforms.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
         let first = self.transform

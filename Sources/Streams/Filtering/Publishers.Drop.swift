@@ -23,6 +23,7 @@ extension Publisher {
     ///
     /// - Parameter count: How many values to drop; 1 by default. It must not be negative (a
     ///   negative count stops the program with a message saying so).
+    /// - Returns: A publisher that sends the upstream's values after the first `count`.
     /// - Demand: the subscriber gets its subscription before the upstream is subscribed; when
     ///   the upstream's subscription arrives, the operator asks it for everything the subscriber
     ///   has asked for until then plus `count`, the values that will be dropped (`count` alone
@@ -62,6 +63,10 @@ extension Publishers {
 
         /// Creates a publisher of `upstream`'s values after the first `count`, which must not be
         /// negative.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose first values are dropped.
+        ///   - count: How many values to drop; must not be negative.
         @inlinable
         public init(upstream: Upstream, count: Int) {
             if count < 0 {
@@ -72,6 +77,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the values after the first `count`.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values after the first `count`
+        ///   and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // As Combine: the subscriber gets its subscription first, and the values to drop are

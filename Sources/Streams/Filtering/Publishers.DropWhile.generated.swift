@@ -22,6 +22,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) -> Bool
 
         /// Creates a publisher of `upstream`'s values from the first that fails `predicate` on.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose first values are dropped.
+        ///   - predicate: The condition under which a value is still dropped.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -29,6 +33,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the predicate.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
@@ -50,6 +56,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher of `upstream`'s values from the first that fails `predicate` on.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose first values are dropped.
+        ///   - predicate: The condition under which a value is still dropped; may throw.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
@@ -57,6 +67,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the predicate.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(

@@ -24,6 +24,10 @@ extension Publisher {
     /// // Prints: 10, 0, 22, 41, -1, 5 (one per line)
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns `true` to drop it, `false`
+    ///   to start passing values on.
+    /// - Returns: A publisher that sends the upstream's values from the first that fails
+    ///   `predicate` on.
     /// - Demand: passes through; each dropped value gives back `.max(1)` to upstream.
     ///   `request(.none)` is an API violation (S9), as in Combine.
     /// - Completion: passes through unchanged.
@@ -63,6 +67,10 @@ extension Publisher {
     /// // Prints: failure(Bad())
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns `true` to drop it, `false`
+    ///   to start passing values on; it may throw to fail the stream.
+    /// - Returns: A publisher that sends the upstream's values from the first that fails
+    ///   `predicate` on, and fails with the error `predicate` throws.
     /// - Demand: as ``drop(while:)``, including the API violation for `request(.none)` (S9).
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: as ``drop(while:)``; the subscription is `TryDropWhile` in `print()`.

@@ -21,6 +21,10 @@ extension Publishers {
         public let isIncluded: (Upstream.Output) -> Bool
 
         /// Creates a publisher of `upstream`'s values that satisfy `isIncluded`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are filtered.
+        ///   - isIncluded: The predicate a value must satisfy to be passed on.
         @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -28,6 +32,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the predicate.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
@@ -47,6 +53,10 @@ extension Publishers {
         public let isIncluded: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher of `upstream`'s values that satisfy `isIncluded`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are filtered.
+        ///   - isIncluded: The throwing predicate a value must satisfy to be passed on.
         @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
@@ -54,6 +64,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the predicate.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, through: FilterStep(isIncluded: isIncluded), name: "TryFilter")

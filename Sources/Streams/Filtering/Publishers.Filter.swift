@@ -20,6 +20,8 @@ extension Publisher {
     /// // Prints: 2, 4
     /// ```
     ///
+    /// - Parameter isIncluded: A closure that takes a value and returns whether to pass it on.
+    /// - Returns: A publisher that sends the upstream's values that satisfy `isIncluded`.
     /// - Demand: passes through; each dropped value gives back `.max(1)` to upstream.
     /// - Completion, cancellation: pass through unchanged: the subscriber gets the upstream's
     ///   own subscription, as in Combine.
@@ -54,6 +56,10 @@ extension Publisher {
     /// //         failure(Bad())
     /// ```
     ///
+    /// - Parameter isIncluded: A closure that takes a value and returns whether to pass it on; it
+    ///   may throw to fail the stream.
+    /// - Returns: A publisher that sends the upstream's values that satisfy `isIncluded`, and fails
+    ///   with the error it throws.
     /// - Demand: as ``filter(_:)``; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`TryFilter` in `print()`):
@@ -76,6 +82,11 @@ extension Publisher {
 
 extension Publishers.Filter {
     /// Fuses two filters: `filter(p).filter(q)` is `filter { p($0) && q($0) }`.
+    ///
+    /// - Parameter isIncluded: A closure that takes a value that passed this filter and returns
+    ///   whether to pass it on.
+    /// - Returns: One `Filter` over the same upstream that passes on the values that satisfy both
+    ///   predicates.
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
         let first = self.isIncluded
@@ -83,6 +94,11 @@ extension Publishers.Filter {
     }
 
     /// Fuses a filter and a tryFilter.
+    ///
+    /// - Parameter isIncluded: A closure that takes a value that passed this filter and returns
+    ///   whether to pass it on; it may throw.
+    /// - Returns: One `TryFilter` over the same upstream that passes on the values that satisfy
+    ///   both predicates.
     @inlinable
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
@@ -92,6 +108,11 @@ extension Publishers.Filter {
 
 extension Publishers.TryFilter {
     /// Fuses a filter onto a tryFilter.
+    ///
+    /// - Parameter isIncluded: A closure that takes a value that passed this filter and returns
+    ///   whether to pass it on.
+    /// - Returns: One `TryFilter` over the same upstream that passes on the values that satisfy
+    ///   both predicates.
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
@@ -99,6 +120,11 @@ extension Publishers.TryFilter {
     }
 
     /// Fuses two tryFilters.
+    ///
+    /// - Parameter isIncluded: A closure that takes a value that passed this filter and returns
+    ///   whether to pass it on; it may throw.
+    /// - Returns: One `TryFilter` over the same upstream that passes on the values that satisfy
+    ///   both predicates.
     @inlinable
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded

@@ -19,12 +19,17 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher of `upstream`'s first value.
+        ///
+        /// - Parameter upstream: The publisher whose first value is passed on.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Subscribes `subscriber` to the first value.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the value found, if any, and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: SearchReduction.first { _ in true }, name: "First")
@@ -45,6 +50,10 @@ extension Publishers {
         public let predicate: (Output) -> Bool
 
         /// Creates a publisher of `upstream`'s first value that satisfies `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are searched.
+        ///   - predicate: The condition the value to pass on satisfies.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
             self.upstream = upstream
@@ -52,6 +61,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the first matching value.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the value found, if any, and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // Combine's name for this subscription, too.
@@ -73,6 +85,10 @@ extension Publishers {
         public let predicate: (Output) throws -> Bool
 
         /// Creates a publisher of `upstream`'s first value that satisfies `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are searched.
+        ///   - predicate: The condition the value to pass on satisfies; may throw.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
             self.upstream = upstream
@@ -80,6 +96,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the first matching value.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the value found, if any, and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: SearchReduction.first(where: predicate), name: "TryFirstWhere")

@@ -24,6 +24,7 @@ extension Publisher {
     /// //         finished
     /// ```
     ///
+    /// - Returns: A publisher that sends the upstream's first value, if any, then finishes.
     /// - Demand: asks the upstream for `.unlimited` once the subscriber has its subscription;
     ///   the subscriber's requests are not passed on. The first value is held until the
     ///   subscriber has asked for something, then sent with `.finished` (S5). So with
@@ -65,6 +66,10 @@ extension Publisher {
     /// //         finished
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns whether it is the one to
+    ///   pass on.
+    /// - Returns: A publisher that sends the first value that satisfies `predicate`, if any, then
+    ///   finishes.
     /// - Demand: as ``first()``: `.unlimited` up front, and the matching value is held until
     ///   the subscriber has asked for something (S5).
     /// - Completion: `.finished` right after the matching value; an upstream `.finished` with
@@ -104,6 +109,10 @@ extension Publisher {
     /// // Prints: failure(Bad())
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns whether it is the one to
+    ///   pass on; it may throw to fail the stream.
+    /// - Returns: A publisher that sends the first value that satisfies `predicate`, if any, then
+    ///   finishes, or fails with the error `predicate` throws.
     /// - Demand: as ``first(where:)``.
     /// - Completion: `.finished` right after the matching value (held until a request, S5), a
     ///   failure with the thrown error, or the upstream's completion if it comes first.

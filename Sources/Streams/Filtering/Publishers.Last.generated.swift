@@ -19,12 +19,17 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher of `upstream`'s last value.
+        ///
+        /// - Parameter upstream: The publisher whose last value is sent.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Subscribes `subscriber` to the last value.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the value found, if any, and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: LastReduction(), name: "Last")
@@ -45,6 +50,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) -> Bool
 
         /// Creates a publisher of the last value of `upstream` that satisfies `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are searched.
+        ///   - predicate: The predicate the value must satisfy.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -52,6 +61,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the last matching value.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the value found, if any, and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: LastWhereReduction(predicate: predicate), name: "LastWhere")
@@ -72,6 +84,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher of the last value of `upstream` that satisfies `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are searched.
+        ///   - predicate: The throwing predicate the value must satisfy.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
@@ -79,6 +95,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the last matching value.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the value found, if any, and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: LastWhereReduction(predicate: predicate), name: "TryLastWhere")

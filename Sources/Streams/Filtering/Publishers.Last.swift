@@ -21,6 +21,8 @@ extension Publisher {
     /// // Prints: 5
     /// ```
     ///
+    /// - Returns: A publisher that sends the upstream's last value, if any, once the upstream has
+    ///   finished.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the value waits
     ///   until the downstream has asked for one (S1). `request(.none)` is accepted and does
     ///   nothing (S9), as in Combine.
@@ -58,6 +60,10 @@ extension Publisher {
     /// // Prints: 8
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns whether it may be the one
+    ///   sent.
+    /// - Returns: A publisher that sends the last value that satisfies `predicate`, if any, once
+    ///   the upstream has finished.
     /// - Demand, completion, cancellation: as ``last()``.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the predicate.
@@ -92,6 +98,10 @@ extension Publisher {
     /// // Prints: failure(Negative())
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns whether it may be the one
+    ///   sent; it may throw to fail the stream.
+    /// - Returns: A publisher that sends the last value that satisfies `predicate`, if any, once
+    ///   the upstream has finished, or fails with the error `predicate` throws.
     /// - Demand: as ``last()``.
     /// - Completion: the value (if any) and `.finished`, or a failure with the thrown error
     ///   (upstream cancelled) or the upstream's error.

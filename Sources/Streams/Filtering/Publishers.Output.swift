@@ -23,6 +23,8 @@ extension Publisher {
     ///
     /// - Parameter index: The position of the value to pass on; must not be negative (a
     ///   negative index stops the program with a message saying so).
+    /// - Returns: A publisher that sends the value at `index`, if the upstream gets that far, then
+    ///   finishes.
     /// - Demand: passes through; each value before `index` gives back `.max(1)`.
     ///   `request(.none)` is ignored.
     /// - Completion: `.finished` right after the value; before it, the upstream's completion.
@@ -67,6 +69,7 @@ extension Publisher {
     /// - Parameter range: The positions of the values to pass on, any range expression of
     ///   `Int` (`1..<3`, `1...2`, `..<3`, `2...`). A range that starts below 0, or ends below 0
     ///   like `..<(-1)`, is a programming error: it stops the program with a message saying so.
+    /// - Returns: A publisher that sends the values at the positions in `range`, then finishes.
     /// - Demand: passes through; each value before the range gives back `.max(1)`.
     ///   `request(.none)` is ignored.
     /// - Completion: `.finished` right after the range's last value, or for an empty range at
@@ -115,6 +118,7 @@ extension Publisher {
     ///
     /// - Parameter maxLength: The most values to pass on; must not be negative (a negative
     ///   length stops the program with a message saying so).
+    /// - Returns: A publisher that sends the upstream's first `maxLength` values, then finishes.
     /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: `.finished` right after the last value (for `prefix(0)`, at the first
     ///   value); before that, the upstream's completion.
@@ -150,6 +154,11 @@ extension Publishers {
 
         /// Creates a publisher of `upstream`'s values at the positions in `range`, which must
         /// not start below 0.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are counted.
+        ///   - range: The positions, counted from 0, of the values to pass on; must not start below
+        ///     0.
         @inlinable
         public init(upstream: Upstream, range: CountableRange<Int>) {
             if range.lowerBound < 0 {
@@ -160,6 +169,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the values in the range.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values in the range and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, through: OutputStep(range: range), name: "Output")

@@ -22,6 +22,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) -> Bool
 
         /// Creates a publisher of `upstream`'s values up to the first that fails `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are passed on.
+        ///   - predicate: The condition a value satisfies for the stream to go on.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -29,6 +33,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the predicate.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, through: PrefixWhileStep(predicate: predicate), name: "PrefixWhile")
@@ -49,6 +55,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher of `upstream`'s values up to the first that fails `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are passed on.
+        ///   - predicate: The condition a value satisfies for the stream to go on; may throw.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
@@ -56,6 +66,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the predicate.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, through: PrefixWhileStep(predicate: predicate), name: "TryPrefixWhile")

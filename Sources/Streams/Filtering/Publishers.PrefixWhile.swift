@@ -24,6 +24,10 @@ extension Publisher {
     /// //         finished
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns `true` to pass it on,
+    ///   `false` to finish.
+    /// - Returns: A publisher that sends the upstream's values up to the first that fails
+    ///   `predicate`, then finishes.
     /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: `.finished` at the first value that fails the predicate; before that, the
     ///   upstream's completion as is.
@@ -66,6 +70,10 @@ extension Publisher {
     /// //         failure(Bad())
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns `true` to pass it on,
+    ///   `false` to finish; it may throw to fail the stream.
+    /// - Returns: A publisher that sends the upstream's values up to the first that fails
+    ///   `predicate`, then finishes, or fails with the error `predicate` throws.
     /// - Demand: passes through unchanged.
     /// - Completion: `.finished` at the first value that fails the predicate, a failure with
     ///   the thrown error, or the upstream's completion if it comes first.

@@ -21,6 +21,7 @@ extension Publisher where Output: Equatable {
     /// // Prints: 1, 2, 3, 1 (one per line)
     /// ```
     ///
+    /// - Returns: A publisher that sends the upstream's values without consecutive repeats.
     /// - Demand: passes through; each dropped duplicate gives back `.max(1)` to upstream.
     ///   `request(.none)` is ignored.
     /// - Completion: passes through unchanged.
@@ -59,6 +60,10 @@ extension Publisher {
     /// // Prints: a, b, a (one per line)
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes the last value passed on and the new value, and
+    ///   returns `true` if the new one is a duplicate to drop.
+    /// - Returns: A publisher that sends the upstream's values without those `predicate` calls
+    ///   duplicates of the value before them.
     /// - Demand: passes through; each dropped duplicate gives back `.max(1)` to upstream.
     ///   `request(.none)` is ignored.
     /// - Completion: passes through unchanged.
@@ -103,6 +108,10 @@ extension Publisher {
     /// //         failure(Bad())
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes the last value passed on and the new value, and
+    ///   returns `true` if the new one is a duplicate to drop; it may throw to fail the stream.
+    /// - Returns: A publisher that sends the upstream's values without those `predicate` calls
+    ///   duplicates, and fails with the error `predicate` throws.
     /// - Demand: as ``removeDuplicates(by:)``.
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`TryRemoveDuplicates` in `print()`):
@@ -133,6 +142,11 @@ extension Publishers {
         public let predicate: (Output, Output) -> Bool
 
         /// Creates a publisher of `upstream`'s values without those `predicate` calls duplicates.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are checked.
+        ///   - predicate: A closure that takes the last value passed on and the new value, and
+        ///     returns `true` if the new one is a duplicate.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
             self.upstream = upstream
@@ -140,6 +154,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the duplicate check.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values that are not duplicates
+        ///   and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: RemoveDuplicatesSubscriber(downstream: subscriber, predicate: predicate))
@@ -160,6 +177,11 @@ extension Publishers {
         public let predicate: (Output, Output) throws -> Bool
 
         /// Creates a publisher of `upstream`'s values without those `predicate` calls duplicates.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are checked.
+        ///   - predicate: A throwing closure that takes the last value passed on and the new value,
+        ///     and returns `true` if the new one is a duplicate.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output, Output) throws -> Bool) {
             self.upstream = upstream
@@ -167,6 +189,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the duplicate check.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values that are not duplicates
+        ///   and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.receive(subscriber: TryRemoveDuplicatesSubscriber<Upstream.Failure, S>(

@@ -22,6 +22,9 @@ extension Publisher {
     /// // Prints: nan
     /// ```
     ///
+    /// - Parameter output: The value to send if the upstream finishes without a value.
+    /// - Returns: A publisher that sends the upstream's values, or `output` if the upstream
+    ///   finishes without any.
     /// - Demand: asks the upstream for `.unlimited` once the downstream has the subscription, as
     ///   Combine does, and passes the downstream's requests (and the demand it returns for a
     ///   value) up as well; so the upstream's values can reach a downstream that has not asked
@@ -55,6 +58,10 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher of `upstream`'s values that sends `output` if there are none.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are passed on.
+        ///   - output: The value to send if `upstream` finishes without a value.
         @inlinable
         public init(upstream: Upstream, output: Output) {
             self.upstream = upstream
@@ -62,6 +69,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the values or the replacement.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values, or the replacement, and
+        ///   the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: ReplaceEmptyReduction(output: output), name: "ReplaceEmpty")

@@ -21,6 +21,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) -> Bool
 
         /// Creates a publisher that tells whether every value of `upstream` satisfies `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are checked.
+        ///   - predicate: The predicate every value must satisfy.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -28,6 +32,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the answer.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the answer and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: SearchReduction.allSatisfy(predicate), name: "AllSatisfy")
@@ -48,6 +54,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher that tells whether every value of `upstream` satisfies `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are checked.
+        ///   - predicate: The throwing predicate every value must satisfy.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
@@ -55,6 +65,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the answer.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the answer and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let reduction = SearchReduction.allSatisfy(predicate)

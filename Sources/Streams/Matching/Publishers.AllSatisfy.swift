@@ -22,6 +22,10 @@ extension Publisher {
     /// // Prints: true
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns whether it satisfies the
+    ///   condition.
+    /// - Returns: A publisher that sends one Boolean: `false` at the first value that fails
+    ///   `predicate`, or `true` if the upstream finishes without one.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the answer waits
     ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
     ///   nothing (S9), as in Combine.
@@ -64,6 +68,10 @@ extension Publisher {
     /// // Prints: failure(Negative())
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns whether it satisfies the
+    ///   condition; it may throw to fail the stream.
+    /// - Returns: A publisher that sends one Boolean, as ``allSatisfy(_:)``, or fails with the
+    ///   error `predicate` throws.
     /// - Demand: as ``allSatisfy(_:)``.
     /// - Completion: the answer and `.finished`, or a failure with the thrown error (upstream
     ///   cancelled) or the upstream's error.

@@ -21,6 +21,10 @@ extension Publishers {
         public let output: Upstream.Output
 
         /// Creates a publisher that tells whether `upstream` sends `output`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are searched.
+        ///   - output: The value to look for.
         @inlinable
         public init(upstream: Upstream, output: Upstream.Output) {
             self.upstream = upstream
@@ -28,6 +32,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the answer.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the answer and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let output = self.output
@@ -49,6 +55,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) -> Bool
 
         /// Creates a publisher that tells whether `upstream` sends a value satisfying `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are searched.
+        ///   - predicate: The predicate a value must satisfy.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -56,6 +66,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the answer.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the answer and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: SearchReduction.contains(where: predicate), name: "ContainsWhere")
@@ -76,6 +88,10 @@ extension Publishers {
         public let predicate: (Upstream.Output) throws -> Bool
 
         /// Creates a publisher that tells whether `upstream` sends a value satisfying `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are searched.
+        ///   - predicate: The throwing predicate a value must satisfy.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
@@ -83,6 +99,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the answer.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the answer and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: SearchReduction.contains(where: predicate), name: "TryContainsWhere")

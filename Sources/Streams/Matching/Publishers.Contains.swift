@@ -21,6 +21,9 @@ extension Publisher where Output: Equatable {
     /// // Prints: true
     /// ```
     ///
+    /// - Parameter output: The value to look for among the upstream's values.
+    /// - Returns: A publisher that sends one Boolean: `true` at the first value equal to `output`,
+    ///   or `false` if the upstream finishes without one.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the answer waits
     ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
     ///   nothing (S9), as in Combine.
@@ -60,6 +63,9 @@ extension Publisher {
     /// // Prints: false
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns whether it is a match.
+    /// - Returns: A publisher that sends one Boolean: `true` at the first value that satisfies
+    ///   `predicate`, or `false` if the upstream finishes without one.
     /// - Demand, completion, cancellation: as ``Publisher/contains(_:)``.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the predicate.
@@ -95,6 +101,10 @@ extension Publisher {
     /// // Prints: failure(Negative())
     /// ```
     ///
+    /// - Parameter predicate: A closure that takes a value and returns whether it is a match; it
+    ///   may throw to fail the stream.
+    /// - Returns: A publisher that sends one Boolean, as ``contains(where:)``, or fails with the
+    ///   error `predicate` throws.
     /// - Demand: as ``Publisher/contains(_:)``.
     /// - Completion: the answer and `.finished`, or a failure with the thrown error (upstream
     ///   cancelled) or the upstream's error.

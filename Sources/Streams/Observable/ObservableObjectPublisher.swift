@@ -47,6 +47,8 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
     }
 
     /// Attaches `subscriber`; it receives the signals sent after its first request.
+    ///
+    /// - Parameter subscriber: The subscriber that receives a `Void` value for each change signal.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
         core.receive(subscriber: ObservableObjectSubscription(downstream: subscriber), owner: self)
     }

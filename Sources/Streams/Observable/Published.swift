@@ -51,11 +51,15 @@ public struct Published<Value> {
     ///
     /// Written by the compiler for `@Published var name = value`, or by
     /// `self.name = value` in an initializer.
+    ///
+    /// - Parameter wrappedValue: The property's initial value.
     public init(wrappedValue: Value) {
         storage = PublishedStorage(wrappedValue)
     }
 
     /// Creates the wrapper of a property whose initial value is `initialValue`.
+    ///
+    /// - Parameter initialValue: The property's initial value.
     public init(initialValue: Value) {
         self.init(wrappedValue: initialValue)
     }
@@ -82,6 +86,12 @@ public struct Published<Value> {
     ///
     /// Setting fires the object's `objectWillChange` (when the default one is in use), then
     /// delivers the new value to the property's subscribers, then stores it.
+    ///
+    /// - Parameters:
+    ///   - object: The instance whose property is accessed.
+    ///   - wrappedKeyPath: The key path of the property itself.
+    ///   - storageKeyPath: The key path of the property's `Published` wrapper.
+    /// - Returns: The property's current value.
     public static subscript<EnclosingSelf: AnyObject>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -124,6 +134,9 @@ public struct Published<Value> {
         let storage: PublishedStorage<Value>
 
         /// Attaches `subscriber`; it receives the property's current value as soon as it asks.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the current value, then each new
+        ///   one.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
             storage.core.receive(subscriber: subscriber, owner: storage)
         }
@@ -155,6 +168,8 @@ extension Publisher where Failure == Never {
     /// }
     /// ```
     ///
+    /// - Parameter published: The publisher of the `@Published` property to write to, as
+    ///   `$property`.
     /// - Demand: asks for unlimited values.
     /// - Completion: ignored; the property keeps its last value.
     /// - Cancellation: when the property's owner is deallocated (more exactly, when the last

@@ -22,6 +22,8 @@ extension Publisher {
     /// // Prints: [1, 2, 3, 4]
     /// ```
     ///
+    /// - Returns: A publisher that sends one array of all the upstream's values when the upstream
+    ///   finishes.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the array waits
     ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
     ///   nothing (S9), as in Combine.
@@ -62,6 +64,8 @@ extension Publisher {
     /// ```
     ///
     /// - Parameter count: The most values in one array; at least 1.
+    /// - Returns: A publisher that sends the upstream's values in arrays of `count`, and the last
+    ///   ones in a shorter array when the upstream finishes.
     /// - Demand: a request for `n` arrays asks the upstream for `n * count` values, and demand
     ///   returned from the downstream's `receive(_:)` is multiplied the same way. So the upstream
     ///   never sends a value that no array has been asked for (S1). `request(.none)` is an API
@@ -92,12 +96,16 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that collects `upstream`'s values.
+        ///
+        /// - Parameter upstream: The publisher whose values are collected.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Subscribes `subscriber` to the array of values.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the array and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: CollectReduction(), name: "Collect")
@@ -118,6 +126,9 @@ extension Publishers {
 
         /// Creates a publisher that collects `upstream`'s values in arrays of `count`.
         ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are collected.
+        ///   - count: The most values in one array; at least 1.
         /// - Precondition: `count` is at least 1.
         @inlinable
         public init(upstream: Upstream, count: Int) {
@@ -127,6 +138,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the arrays.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the arrays and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: CollectByCountReduction(count: count), name: "CollectByCount")

@@ -21,6 +21,8 @@ extension Publisher where Output: Comparable {
     /// // Prints: -1
     /// ```
     ///
+    /// - Returns: A publisher that sends the upstream's smallest value, if any, when the upstream
+    ///   finishes.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the value waits
     ///   until the downstream has asked for one (S1). `request(.none)` is accepted and does
     ///   nothing (S9), as in Combine.
@@ -58,6 +60,8 @@ extension Publisher where Output: Comparable {
     /// // Prints: 10
     /// ```
     ///
+    /// - Returns: A publisher that sends the upstream's largest value, if any, when the upstream
+    ///   finishes.
     /// - Demand, completion, cancellation: as ``min()``.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
@@ -91,6 +95,10 @@ extension Publisher {
     /// // Prints: fig
     /// ```
     ///
+    /// - Parameter areInIncreasingOrder: A closure that takes two values and returns whether the
+    ///   first comes before the second.
+    /// - Returns: A publisher that sends the upstream's smallest value by `areInIncreasingOrder`,
+    ///   if any, when the upstream finishes.
     /// - Demand, completion, cancellation: as ``Publisher/min()``.
     /// - Combine compatibility: as Combine: the ``Publishers/Comparison`` it returns keeps the
     ///   closure with its arguments swapped, because the type itself keeps the greatest value.
@@ -122,6 +130,10 @@ extension Publisher {
     /// // Prints: pear
     /// ```
     ///
+    /// - Parameter areInIncreasingOrder: A closure that takes two values and returns whether the
+    ///   first comes before the second.
+    /// - Returns: A publisher that sends the upstream's largest value by `areInIncreasingOrder`, if
+    ///   any, when the upstream finishes.
     /// - Demand, completion, cancellation: as ``Publisher/min()``.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the closure.
@@ -156,6 +168,10 @@ extension Publisher {
     /// // Prints: failure(Odd())
     /// ```
     ///
+    /// - Parameter areInIncreasingOrder: A closure that takes two values and returns whether the
+    ///   first comes before the second; it may throw to fail the stream.
+    /// - Returns: A publisher that sends the upstream's smallest value by `areInIncreasingOrder`,
+    ///   if any, when the upstream finishes, or fails with the error the closure throws.
     /// - Demand: as ``Publisher/min()``.
     /// - Completion: the value (if any) and `.finished`, or a failure with the thrown error
     ///   (upstream cancelled) or the upstream's error.
@@ -196,6 +212,10 @@ extension Publisher {
     /// //         finished
     /// ```
     ///
+    /// - Parameter areInIncreasingOrder: A closure that takes two values and returns whether the
+    ///   first comes before the second; it may throw to fail the stream.
+    /// - Returns: A publisher that sends the upstream's largest value by `areInIncreasingOrder`, if
+    ///   any, when the upstream finishes, or fails with the error the closure throws.
     /// - Demand: as ``Publisher/min()``.
     /// - Completion: the value (if any) and `.finished`, or a failure with the thrown error
     ///   (upstream cancelled) or the upstream's error.
@@ -229,6 +249,11 @@ extension Publishers {
 
         /// Creates a publisher that sends the greatest of `upstream`'s values by
         /// `areInIncreasingOrder`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are compared.
+        ///   - areInIncreasingOrder: A closure that takes two values and returns whether the first
+        ///     comes before the second; the greatest value by this order is sent.
         @inlinable
         public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -236,6 +261,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the greatest value.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the greatest value, if any, and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
@@ -259,6 +287,11 @@ extension Publishers {
 
         /// Creates a publisher that sends the greatest of `upstream`'s values by
         /// `areInIncreasingOrder`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are compared.
+        ///   - areInIncreasingOrder: A throwing closure that takes two values and returns whether
+        ///     the first comes before the second; the greatest value by this order is sent.
         @inlinable
         public init(
             upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
@@ -268,6 +301,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the greatest value.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the greatest value, if any, and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(

@@ -20,12 +20,16 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that counts `upstream`'s values.
+        ///
+        /// - Parameter upstream: The publisher whose values are counted.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Subscribes `subscriber` to the count.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the count and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(subscriber, reducing: CountReduction(), name: "Count")

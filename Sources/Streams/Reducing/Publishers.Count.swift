@@ -20,6 +20,8 @@ extension Publisher {
     /// // Prints: 11
     /// ```
     ///
+    /// - Returns: A publisher that sends the number of the upstream's values when the upstream
+    ///   finishes.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the count waits
     ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
     ///   nothing (S9), as in Combine.

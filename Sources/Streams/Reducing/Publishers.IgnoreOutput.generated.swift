@@ -19,12 +19,16 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher that passes on only `upstream`'s completion.
+        ///
+        /// - Parameter upstream: The publisher whose values are dropped.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Subscribes `subscriber` to the upstream's completion.
+        ///
+        /// - Parameter subscriber: The subscriber that receives only the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: IgnoreOutputSubscriber<Upstream.Output, S>(downstream: subscriber))

@@ -25,6 +25,7 @@ extension Publisher {
     /// // Prints: failure(Zero())
     /// ```
     ///
+    /// - Returns: A publisher that sends no values, only the upstream's completion.
     /// - Demand: hands the upstream's own subscription to the downstream, then asks the
     ///   upstream for `.unlimited`, as Combine does; the downstream's requests (including
     ///   `.none`) and its `cancel()` go straight to the upstream.

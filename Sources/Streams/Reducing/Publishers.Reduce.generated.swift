@@ -22,6 +22,11 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates a publisher that combines `upstream`'s values, starting from `initial`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are combined.
+        ///   - initial: The result to start from, and the result of an upstream without values.
+        ///   - nextPartialResult: Combines the result so far with the next value.
         @inlinable
         public init(
             upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
@@ -32,6 +37,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the combined result.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the combined result and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
@@ -53,6 +61,11 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
         /// Creates a publisher that combines `upstream`'s values, starting from `initial`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are combined.
+        ///   - initial: The result to start from, and the result of an upstream without values.
+        ///   - nextPartialResult: Combines the result so far with the next value; may throw.
         @inlinable
         public init(
             upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
@@ -63,6 +76,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the combined result.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the combined result and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let reduction = ReduceReduction(initial: initial, nextPartialResult: nextPartialResult)

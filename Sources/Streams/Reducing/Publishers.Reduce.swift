@@ -22,6 +22,11 @@ extension Publisher {
     /// // Prints: 10
     /// ```
     ///
+    /// - Parameters:
+    ///   - initialResult: The result to start from; also the result of an upstream without values.
+    ///   - nextPartialResult: A closure that takes the result so far and the next value, and
+    ///     returns the new result.
+    /// - Returns: A publisher that sends the final result when the upstream finishes.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the result waits
     ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
     ///   nothing (S9), as in Combine.
@@ -65,6 +70,12 @@ extension Publisher {
     /// // Prints: failure(Negative())
     /// ```
     ///
+    /// - Parameters:
+    ///   - initialResult: The result to start from; also the result of an upstream without values.
+    ///   - nextPartialResult: A closure that takes the result so far and the next value, and
+    ///     returns the new result; it may throw to fail the stream.
+    /// - Returns: A publisher that sends the final result when the upstream finishes, or fails with
+    ///   the error `nextPartialResult` throws.
     /// - Demand: as ``reduce(_:_:)``.
     /// - Completion: the result and `.finished`, or a failure with the thrown error (upstream
     ///   cancelled) or the upstream's error.

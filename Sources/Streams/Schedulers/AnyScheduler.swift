@@ -31,6 +31,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
                                                   SchedulerOptions?, @escaping @Sendable () -> Void) -> Cancellable
 
     /// Wraps `scheduler`.
+    ///
+    /// - Parameter scheduler: The scheduler to wrap; it must be `Sendable`.
     public init<S: Scheduler & Sendable>(_ scheduler: S)
     where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
         nowBody = { scheduler.now }
@@ -42,6 +44,17 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
 
     /// Makes a scheduler out of closures, for a scheduler with special behaviour in a test or a
     /// preview.
+    ///
+    /// - Parameters:
+    ///   - minimumTolerance: A closure that returns the scheduler's minimum tolerance.
+    ///   - now: A closure that returns the scheduler's current time.
+    ///   - scheduleImmediately: A closure that takes the options and an action, and runs the action
+    ///     as soon as possible.
+    ///   - delayed: A closure that takes a time, a tolerance, the options and an action, and runs
+    ///     the action at that time.
+    ///   - interval: A closure that takes a start time, an interval, a tolerance, the options and
+    ///     an action, runs the action at the start time and then at each interval, and returns a
+    ///     cancellable that stops it.
     public init(
         minimumTolerance: @escaping @Sendable () -> SchedulerTimeType.Stride,
         now: @escaping @Sendable () -> SchedulerTimeType,
@@ -64,17 +77,35 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
     public var minimumTolerance: SchedulerTimeType.Stride { minimumToleranceBody() }
 
     /// Schedules `action` on the wrapped scheduler.
+    ///
+    /// - Parameters:
+    ///   - options: Options for the wrapped scheduler, or `nil`.
+    ///   - action: The work to run.
     public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         scheduleBody(options, action)
     }
 
     /// Schedules `action` at `date` on the wrapped scheduler.
+    ///
+    /// - Parameters:
+    ///   - date: The time to run `action` at.
+    ///   - tolerance: How late the action may run.
+    ///   - options: Options for the wrapped scheduler, or `nil`.
+    ///   - action: The work to run.
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
                          options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         scheduleAfterBody(date, tolerance, options, action)
     }
 
     /// Schedules repeating `action` on the wrapped scheduler.
+    ///
+    /// - Parameters:
+    ///   - date: The time of the first run.
+    ///   - interval: The time between runs.
+    ///   - tolerance: How late each run may be.
+    ///   - options: Options for the wrapped scheduler, or `nil`.
+    ///   - action: The work to run each time.
+    /// - Returns: A cancellable that stops the runs.
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
                          _ action: @escaping @Sendable () -> Void) -> Cancellable {
@@ -91,6 +122,8 @@ where Self: Sendable, SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sen
       SchedulerOptions: SendableMetatype
 {
     /// Wraps this scheduler in an ``AnyScheduler``.
+    ///
+    /// - Returns: An ``AnyScheduler`` that wraps this scheduler.
     public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> {
         AnyScheduler(self)
     }
@@ -98,6 +131,8 @@ where Self: Sendable, SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sen
 
 extension AnyScheduler {
     /// Returns itself: erasing twice adds nothing.
+    ///
+    /// - Returns: This scheduler.
     public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> { self }
 }
 

@@ -7,6 +7,8 @@ extension DispatchQueue: Scheduler {
         public var dispatchTime: DispatchTime
 
         /// The time `time`.
+        ///
+        /// - Parameter time: The dispatch time this scheduler time stands for.
         public init(_ time: DispatchTime) {
             dispatchTime = time
         }
@@ -16,6 +18,9 @@ extension DispatchQueue: Scheduler {
         /// Saturates instead of wrapping: a distance longer than `Int.max` nanoseconds (to or
         /// from `DispatchTime.distantFuture`) is `.nanoseconds(.max)`, in either direction, as in
         /// Combine (where such a distance is `DispatchTimeInterval.never`).
+        ///
+        /// - Parameter other: Another time.
+        /// - Returns: The interval to `other`, negative if `other` is earlier.
         public func distance(to other: SchedulerTimeType) -> Stride {
             let start = dispatchTime.uptimeNanoseconds
             let end = other.dispatchTime.uptimeNanoseconds
@@ -30,6 +35,9 @@ extension DispatchQueue: Scheduler {
         /// nanoseconds, or a stride of `.nanoseconds(.max)` (`DispatchTimeInterval.never`), gives
         /// `DispatchTime.distantFuture`, which stays where it is; moving back past the start of
         /// uptime gives the earliest time, 1 nanosecond.
+        ///
+        /// - Parameter n: The interval to move by; negative moves back.
+        /// - Returns: The time `n` after this one.
         public func advanced(by n: Stride) -> SchedulerTimeType {
             let start = dispatchTime.uptimeNanoseconds
             if start == DispatchTime.distantFuture.uptimeNanoseconds || n.magnitude == .max {
@@ -45,18 +53,24 @@ extension DispatchQueue: Scheduler {
         }
 
         /// Decodes a time written by ``encode(to:)`` (its uptime in nanoseconds).
+        ///
+        /// - Parameter decoder: The decoder to read the uptime from.
         public init(from decoder: any Decoder) throws {
             let nanoseconds = try decoder.singleValueContainer().decode(UInt64.self)
             dispatchTime = DispatchTime(uptimeNanoseconds: nanoseconds)
         }
 
         /// Encodes the time as its uptime in nanoseconds.
+        ///
+        /// - Parameter encoder: The encoder to write the uptime to.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(dispatchTime.uptimeNanoseconds)
         }
 
         /// Hashes the uptime.
+        ///
+        /// - Parameter hasher: The hasher to feed the uptime to.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(dispatchTime.uptimeNanoseconds)
         }
@@ -77,6 +91,9 @@ extension DispatchQueue: Scheduler {
             public var timeInterval: DispatchTimeInterval { .nanoseconds(magnitude) }
 
             /// The duration of `timeInterval` (`.never` is the longest representable).
+            ///
+            /// - Parameter timeInterval: The duration, as dispatch writes it (`.seconds(1)`,
+            ///   `.never`, ...).
             public init(_ timeInterval: DispatchTimeInterval) {
                 switch timeInterval {
                 case .seconds(let s): magnitude = s.multipliedClamped(by: 1_000_000_000)
@@ -89,16 +106,22 @@ extension DispatchQueue: Scheduler {
             }
 
             /// `value` seconds.
+            ///
+            /// - Parameter value: The duration in whole seconds.
             public init(integerLiteral value: Int) {
                 magnitude = value.multipliedClamped(by: 1_000_000_000)
             }
 
             /// `value` seconds.
+            ///
+            /// - Parameter value: The duration in seconds.
             public init(floatLiteral value: Double) {
                 magnitude = Int(clampingSeconds: value)
             }
 
             /// `source` seconds, when it is an exact integer.
+            ///
+            /// - Parameter source: The duration in whole seconds.
             public init?<T: BinaryInteger>(exactly source: T) {
                 guard let seconds = Int(exactly: source) else { return nil }
                 magnitude = seconds.multipliedClamped(by: 1_000_000_000)
@@ -113,49 +136,100 @@ extension DispatchQueue: Scheduler {
             }
 
             /// Decodes a duration in Combine's form, `{"_nanoseconds": <nanoseconds>}`.
+            ///
+            /// - Parameter decoder: The decoder to read the duration from.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 magnitude = Int(clamping: try container.decode(Int64.self, forKey: .nanoseconds))
             }
 
             /// Encodes the duration in Combine's form, `{"_nanoseconds": <nanoseconds>}`.
+            ///
+            /// - Parameter encoder: The encoder to write the duration to.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(Int64(magnitude), forKey: .nanoseconds)
             }
 
             /// The sum of two durations, stopping at `Int.min`/`Int.max` nanoseconds.
+            ///
+            /// - Parameters:
+            ///   - lhs: A duration.
+            ///   - rhs: The duration to add.
+            /// - Returns: The sum.
             public static func + (lhs: Stride, rhs: Stride) -> Stride {
                 let (sum, overflow) = lhs.magnitude.addingReportingOverflow(rhs.magnitude)
                 if overflow { return Stride(nanoseconds: rhs.magnitude < 0 ? .min : .max) }
                 return Stride(nanoseconds: sum)
             }
             /// The difference of two durations, stopping at `Int.min`/`Int.max` nanoseconds.
+            ///
+            /// - Parameters:
+            ///   - lhs: A duration.
+            ///   - rhs: The duration to subtract.
+            /// - Returns: The difference.
             public static func - (lhs: Stride, rhs: Stride) -> Stride {
                 let (difference, overflow) = lhs.magnitude.subtractingReportingOverflow(rhs.magnitude)
                 if overflow { return Stride(nanoseconds: rhs.magnitude < 0 ? .max : .min) }
                 return Stride(nanoseconds: difference)
             }
             /// Zero, as in Combine: the product of two durations is not a duration.
+            ///
+            /// - Parameters:
+            ///   - lhs: A duration; ignored.
+            ///   - rhs: Another duration; ignored.
+            /// - Returns: A duration of zero.
             public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: 0) }
             /// Adds `rhs` to `lhs`.
+            ///
+            /// - Parameters:
+            ///   - lhs: The duration to add to.
+            ///   - rhs: The duration to add.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
             /// Subtracts `rhs` from `lhs`.
+            ///
+            /// - Parameters:
+            ///   - lhs: The duration to subtract from.
+            ///   - rhs: The duration to subtract.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
             /// Multiplies `lhs` by `rhs`.
+            ///
+            /// - Parameters:
+            ///   - lhs: The duration to multiply.
+            ///   - rhs: The duration to multiply by.
             public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
             /// Whether `lhs` is shorter than `rhs`.
+            ///
+            /// - Parameters:
+            ///   - lhs: A duration.
+            ///   - rhs: Another duration.
+            /// - Returns: `true` if `lhs` is the shorter.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
             /// `s` seconds.
+            ///
+            /// - Parameter s: The number of seconds.
+            /// - Returns: A duration of `s` seconds.
             public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: s.multipliedClamped(by: 1_000_000_000)) }
             /// `s` seconds.
+            ///
+            /// - Parameter s: The number of seconds, fractions allowed.
+            /// - Returns: A duration of `s` seconds.
             public static func seconds(_ s: Double) -> Stride { Stride(nanoseconds: Int(clampingSeconds: s)) }
             /// `ms` milliseconds.
+            ///
+            /// - Parameter ms: The number of milliseconds.
+            /// - Returns: A duration of `ms` milliseconds.
             public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: ms.multipliedClamped(by: 1_000_000)) }
             /// `us` microseconds.
+            ///
+            /// - Parameter us: The number of microseconds.
+            /// - Returns: A duration of `us` microseconds.
             public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: us.multipliedClamped(by: 1_000)) }
             /// `ns` nanoseconds.
+            ///
+            /// - Parameter ns: The number of nanoseconds.
+            /// - Returns: A duration of `ns` nanoseconds.
             public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
         }
     }
@@ -170,6 +244,11 @@ extension DispatchQueue: Scheduler {
         public var group: DispatchGroup?
 
         /// Options with the given quality of service, flags and group.
+        ///
+        /// - Parameters:
+        ///   - qos: The quality of service to run the work at; `.unspecified` by default.
+        ///   - flags: The flags of the work item; none by default.
+        ///   - group: A dispatch group to add the work to, or `nil`.
         public init(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], group: DispatchGroup? = nil) {
             self.qos = qos
             self.flags = flags
@@ -184,12 +263,24 @@ extension DispatchQueue: Scheduler {
     public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
 
     /// Runs `action` asynchronously on this queue.
+    ///
+    /// - Parameters:
+    ///   - options: The quality of service, flags and group to run `action` with, or `nil` for the
+    ///     defaults.
+    ///   - action: The work to run.
     public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         let options = options ?? SchedulerOptions()
         async(group: options.group, qos: options.qos, flags: options.flags, execute: action)
     }
 
     /// Runs `action` on this queue at `date`.
+    ///
+    /// - Parameters:
+    ///   - date: The time to run `action` at.
+    ///   - tolerance: Unused: the action runs as close to `date` as dispatch allows.
+    ///   - options: The quality of service and flags to run `action` with, or `nil` for the
+    ///     defaults.
+    ///   - action: The work to run.
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
                          options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         let options = options ?? SchedulerOptions()
@@ -198,6 +289,15 @@ extension DispatchQueue: Scheduler {
 
     /// Runs `action` on this queue at `date`, then every `interval`, until cancelled (a
     /// `DispatchSourceTimer`).
+    ///
+    /// - Parameters:
+    ///   - date: The time of the first run.
+    ///   - interval: The time between runs.
+    ///   - tolerance: How late each run may be.
+    ///   - options: The quality of service and flags to run `action` with, or `nil` for the
+    ///     defaults.
+    ///   - action: The work to run each time.
+    /// - Returns: A cancellable that stops the timer.
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
                          _ action: @escaping @Sendable () -> Void) -> Cancellable {

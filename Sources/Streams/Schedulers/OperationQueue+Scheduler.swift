@@ -15,6 +15,10 @@ extension OperationQueue: Scheduler {
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
     /// Adds `action` to this queue as an operation.
+    ///
+    /// - Parameters:
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work to run.
     public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         addOperation(action)
     }
@@ -26,6 +30,12 @@ extension OperationQueue: Scheduler {
     /// waits for it, and a suspended queue (`isSuspended`) holds it. It depends on a gate
     /// operation that a dispatch timer finishes at `date` (a date too far away to represent is
     /// never reached).
+    ///
+    /// - Parameters:
+    ///   - date: The time at which the operation becomes ready.
+    ///   - tolerance: Unused: the operation becomes ready as close to `date` as dispatch allows.
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work to run.
     public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
                          options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         let gate = BlockOperation {}
@@ -39,6 +49,14 @@ extension OperationQueue: Scheduler {
 
     /// Adds `action` to this queue as an operation at `date`, then every `interval`, until
     /// cancelled (a dispatch timer keeps time).
+    ///
+    /// - Parameters:
+    ///   - date: The time of the first run.
+    ///   - interval: The time between runs.
+    ///   - tolerance: How late each run may be.
+    ///   - options: Options for the scheduler; unused.
+    ///   - action: The work to run each time.
+    /// - Returns: A cancellable that stops the runs.
     public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
                          tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
                          _ action: @escaping @Sendable () -> Void) -> Cancellable {

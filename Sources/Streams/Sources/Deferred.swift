@@ -30,12 +30,18 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     public let createPublisher: () -> DeferredPublisher
 
     /// Creates a publisher that calls `createPublisher` once per subscriber.
+    ///
+    /// - Parameter createPublisher: A closure that makes the publisher to subscribe each new
+    ///   subscriber to.
     @inlinable
     public init(createPublisher: @escaping () -> DeferredPublisher) {
         self.createPublisher = createPublisher
     }
 
     /// Makes a publisher and subscribes `subscriber` to it.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the values and the completion of the
+    ///   publisher made for it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         createPublisher().subscribe(subscriber)

@@ -23,18 +23,29 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
 
     /// Creates an empty publisher that finishes at once, or never when `completeImmediately` is
     /// `false`.
+    ///
+    /// - Parameter completeImmediately: Whether to finish at once; `false` makes a publisher that
+    ///   never completes.
     @inlinable
     public init(completeImmediately: Bool = true) {
         self.completeImmediately = completeImmediately
     }
 
     /// Creates an empty publisher, naming its output and failure types for type inference.
+    ///
+    /// - Parameters:
+    ///   - completeImmediately: Whether to finish at once; `false` makes a publisher that never
+    ///     completes.
+    ///   - outputType: The output type, such as `Int.self`.
+    ///   - failureType: The failure type, such as `Never.self`.
     @inlinable
     public init(completeImmediately: Bool = true, outputType: Output.Type, failureType: Failure.Type) {
         self.completeImmediately = completeImmediately
     }
 
     /// Gives `subscriber` an inert subscription, then `.finished` if `completeImmediately`.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the completion, if there is one.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
@@ -44,6 +55,11 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
     }
 
     /// Two empty publishers are equal when they complete alike.
+    ///
+    /// - Parameters:
+    ///   - lhs: An empty publisher.
+    ///   - rhs: Another empty publisher.
+    /// - Returns: `true` if both finish at once, or both never complete.
     @inlinable
     public static func == (lhs: Empty, rhs: Empty) -> Bool {
         lhs.completeImmediately == rhs.completeImmediately

@@ -21,18 +21,26 @@ public struct Fail<Output, Failure: Error>: Publisher {
     public let error: Failure
 
     /// Creates a publisher that fails with `error`.
+    ///
+    /// - Parameter error: The error to fail each subscriber with.
     @inlinable
     public init(error: Failure) {
         self.error = error
     }
 
     /// Creates a publisher that fails with `failure`, naming the output type for type inference.
+    ///
+    /// - Parameters:
+    ///   - outputType: The output type, such as `Int.self`.
+    ///   - failure: The error to fail each subscriber with.
     @inlinable
     public init(outputType: Output.Type, failure: Failure) {
         self.error = failure
     }
 
     /// Gives `subscriber` an inert subscription, then the failure.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the failure.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)

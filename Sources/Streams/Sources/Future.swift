@@ -35,12 +35,18 @@ public final class Future<Output, Failure: Error>: Publisher {
     let core = FutureCore<Output, Failure>()
 
     /// Creates a future and runs `attemptToFulfill` now, once, with its promise.
+    ///
+    /// - Parameter attemptToFulfill: A closure that starts the work and calls the promise it is
+    ///   given with the result, now or later; calls after the first are ignored.
     public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
         let core = self.core
         attemptToFulfill { result in core.fulfill(result) }
     }
 
     /// Attaches `subscriber`; it receives the result as soon as there is one and it has demand.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the result: a value and `.finished`, or
+    ///   the failure.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FutureSubscription(core: core, downstream: subscriber)
         subscriber.receive(subscription: subscription)

@@ -29,12 +29,16 @@ public struct Just<Output>: Publisher {
     public let output: Output
 
     /// Creates a publisher that sends `output` once, then finishes.
+    ///
+    /// - Parameter output: The value to send to each subscriber.
     @inlinable
     public init(_ output: Output) {
         self.output = output
     }
 
     /// Gives `subscriber` a subscription that delivers the value on its first request.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the value and `.finished`.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subscriber.receive(subscription: OneValueSubscription(output, to: subscriber, name: "Just"))

@@ -15,6 +15,9 @@ extension Optional.Publisher {
     /// Combine does.
     ///
     /// `transform` runs once, when `map` is called, and not at all for `nil`.
+    ///
+    /// - Parameter transform: A closure that takes the value and returns a new one.
+    /// - Returns: An `Optional.Publisher` of the value `transform` returned, empty for `nil`.
     @inlinable
     public func map<T>(_ transform: @escaping (Wrapped) -> T) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.map(transform))
@@ -24,6 +27,10 @@ extension Optional.Publisher {
     /// when `transform` returns `nil`, as Combine does.
     ///
     /// `transform` runs once, when `compactMap` is called, and not at all for `nil`.
+    ///
+    /// - Parameter transform: A closure that takes the value and returns a new one, or `nil`.
+    /// - Returns: An `Optional.Publisher` of the value `transform` returned, empty if there was no
+    ///   value or `transform` returned `nil`.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Wrapped) -> T?) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.flatMap(transform))
@@ -33,6 +40,10 @@ extension Optional.Publisher {
     /// `isIncluded` returns `false`, as Combine does.
     ///
     /// `isIncluded` runs once, when `filter` is called, and not at all for `nil`.
+    ///
+    /// - Parameter isIncluded: A closure that takes the value and returns whether to keep it.
+    /// - Returns: An `Optional.Publisher` of the value, empty if there was none or `isIncluded`
+    ///   returned `false`.
     @inlinable
     public func filter(_ isIncluded: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { isIncluded($0) ? $0 : nil })
@@ -42,6 +53,10 @@ extension Optional.Publisher {
     /// does. For `nil` it publishes nothing (not `true`).
     ///
     /// `predicate` runs once, when `allSatisfy` is called, and not at all for `nil`.
+    ///
+    /// - Parameter predicate: A closure that takes the value and returns whether it satisfies the
+    ///   condition.
+    /// - Returns: An `Optional.Publisher` of the answer `predicate` gave, empty for `nil`.
     @inlinable
     public func allSatisfy(_ predicate: @escaping (Wrapped) -> Bool) -> Optional<Bool>.Publisher {
         Optional<Bool>.Publisher(output.map(predicate))
@@ -51,6 +66,9 @@ extension Optional.Publisher {
     /// does. For `nil` it publishes nothing (not `false`).
     ///
     /// `predicate` runs once, when `contains(where:)` is called, and not at all for `nil`.
+    ///
+    /// - Parameter predicate: A closure that takes the value and returns whether it is a match.
+    /// - Returns: An `Optional.Publisher` of the answer `predicate` gave, empty for `nil`.
     @inlinable
     public func contains(where predicate: @escaping (Wrapped) -> Bool) -> Optional<Bool>.Publisher {
         Optional<Bool>.Publisher(output.map(predicate))
@@ -58,6 +76,8 @@ extension Optional.Publisher {
 
     /// Returns an `Optional.Publisher` of a one-element array, or of `[]` for `nil`, as Combine
     /// does.
+    ///
+    /// - Returns: An `Optional.Publisher` of `[value]`, or of `[]` for `nil`.
     @inlinable
     public func collect() -> Optional<[Wrapped]>.Publisher {
         Optional<[Wrapped]>.Publisher(output.map { [$0] } ?? [])
@@ -65,6 +85,8 @@ extension Optional.Publisher {
 
     /// Returns an `Optional.Publisher` of `1`, or an empty one for `nil` (not `0`), as Combine
     /// does.
+    ///
+    /// - Returns: An `Optional.Publisher` of `1`, empty for `nil`.
     @inlinable
     public func count() -> Optional<Int>.Publisher {
         Optional<Int>.Publisher(output.map { _ in 1 })
@@ -72,6 +94,10 @@ extension Optional.Publisher {
 
     /// Returns this publisher, as Combine does: its value, if any, is the smallest.
     /// `areInIncreasingOrder` is never called.
+    ///
+    /// - Parameter areInIncreasingOrder: An ordering of two values; not called, as there is at most
+    ///   one value.
+    /// - Returns: This publisher.
     @inlinable
     public func min(by areInIncreasingOrder: @escaping (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         self
@@ -79,6 +105,10 @@ extension Optional.Publisher {
 
     /// Returns this publisher, as Combine does: its value, if any, is the largest.
     /// `areInIncreasingOrder` is never called.
+    ///
+    /// - Parameter areInIncreasingOrder: An ordering of two values; not called, as there is at most
+    ///   one value.
+    /// - Returns: This publisher.
     @inlinable
     public func max(by areInIncreasingOrder: @escaping (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         self
@@ -88,6 +118,7 @@ extension Optional.Publisher {
     ///
     /// - Parameter count: How many values to drop; must not be negative (a negative count stops
     ///   the program with a message saying so).
+    /// - Returns: An `Optional.Publisher` of the value if `count` is 0, otherwise an empty one.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(checkedDropCount(count) == 0 ? output : nil)
@@ -97,12 +128,18 @@ extension Optional.Publisher {
     /// `predicate` says to drop it, as Combine does.
     ///
     /// `predicate` runs once, when `drop(while:)` is called, and not at all for `nil`.
+    ///
+    /// - Parameter predicate: A closure that takes the value and returns `true` to drop it.
+    /// - Returns: An `Optional.Publisher` of the value, empty if there was none or `predicate`
+    ///   returned `true`.
     @inlinable
     public func drop(while predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? nil : $0 })
     }
 
     /// Returns this publisher, as Combine does: its value, if any, is the first.
+    ///
+    /// - Returns: This publisher.
     @inlinable
     public func first() -> Optional<Wrapped>.Publisher {
         self
@@ -112,12 +149,19 @@ extension Optional.Publisher {
     /// not match, as Combine does.
     ///
     /// `predicate` runs once, when `first(where:)` is called, and not at all for `nil`.
+    ///
+    /// - Parameter predicate: A closure that takes the value and returns whether it is the one to
+    ///   publish.
+    /// - Returns: An `Optional.Publisher` of the value, empty if there was none or `predicate`
+    ///   returned `false`.
     @inlinable
     public func first(where predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
     }
 
     /// Returns this publisher, as Combine does: its value, if any, is the last.
+    ///
+    /// - Returns: This publisher.
     @inlinable
     public func last() -> Optional<Wrapped>.Publisher {
         self
@@ -127,12 +171,19 @@ extension Optional.Publisher {
     /// not match, as Combine does.
     ///
     /// `predicate` runs once, when `last(where:)` is called, and not at all for `nil`.
+    ///
+    /// - Parameter predicate: A closure that takes the value and returns whether it is the one to
+    ///   publish.
+    /// - Returns: An `Optional.Publisher` of the value, empty if there was none or `predicate`
+    ///   returned `false`.
     @inlinable
     public func last(where predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
     }
 
     /// Returns an `Empty` that finishes at once, as Combine does.
+    ///
+    /// - Returns: An `Empty` publisher that finishes at once.
     @inlinable
     public func ignoreOutput() -> Empty<Wrapped, Never> {
         Empty<Wrapped, Never>()
@@ -143,6 +194,7 @@ extension Optional.Publisher {
     ///
     /// - Parameter index: The position to publish; must not be negative (a negative index stops
     ///   the program with a message saying so).
+    /// - Returns: An `Optional.Publisher` of the value if `index` is 0, otherwise an empty one.
     @inlinable
     public func output(at index: Int) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(checkedOutputIndex(index) == 0 ? output : nil)
@@ -172,6 +224,7 @@ extension Optional.Publisher {
     ///
     /// - Parameter maxLength: The most values to publish; must not be negative (a negative length
     ///   stops the program with a message saying so).
+    /// - Returns: An `Optional.Publisher` of the value, or an empty one if `maxLength` is 0.
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(checkedPrefixLength(maxLength) > 0 ? output : nil)
@@ -181,6 +234,10 @@ extension Optional.Publisher {
     /// `predicate` returns `false`, as Combine does.
     ///
     /// `predicate` runs once, when `prefix(while:)` is called, and not at all for `nil`.
+    ///
+    /// - Parameter predicate: A closure that takes the value and returns whether to publish it.
+    /// - Returns: An `Optional.Publisher` of the value, empty if there was none or `predicate`
+    ///   returned `false`.
     @inlinable
     public func prefix(while predicate: @escaping (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
@@ -190,6 +247,12 @@ extension Optional.Publisher {
     /// of the result, as Combine does. For `nil` it publishes nothing (not `initialResult`).
     ///
     /// `nextPartialResult` runs once, when `reduce` is called, and not at all for `nil`.
+    ///
+    /// - Parameters:
+    ///   - initialResult: The result to combine the value with.
+    ///   - nextPartialResult: A closure that takes `initialResult` and the value, and returns the
+    ///     result.
+    /// - Returns: An `Optional.Publisher` of the result, empty for `nil`.
     @inlinable
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Wrapped) -> T) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
@@ -199,6 +262,12 @@ extension Optional.Publisher {
     /// of the result, as Combine does.
     ///
     /// `nextPartialResult` runs once, when `scan` is called, and not at all for `nil`.
+    ///
+    /// - Parameters:
+    ///   - initialResult: The result to combine the value with.
+    ///   - nextPartialResult: A closure that takes `initialResult` and the value, and returns the
+    ///     result.
+    /// - Returns: An `Optional.Publisher` of the result, empty for `nil`.
     @inlinable
     public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Wrapped) -> T) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
@@ -206,24 +275,37 @@ extension Optional.Publisher {
 
     /// Returns this publisher, as Combine does: one value has no duplicates. `predicate` is
     /// never called.
+    ///
+    /// - Parameter predicate: A closure that tells whether a value repeats the one before; not
+    ///   called, as there is at most one value.
+    /// - Returns: This publisher.
     @inlinable
     public func removeDuplicates(by predicate: @escaping (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
         self
     }
 
     /// Returns this publisher, as Combine does: it cannot fail, so there is nothing to replace.
+    ///
+    /// - Parameter output: The value that would replace a failure; unused.
+    /// - Returns: This publisher.
     @inlinable
     public func replaceError(with output: Wrapped) -> Optional<Wrapped>.Publisher {
         self
     }
 
     /// Returns a `Just` of the value, or of `output` for `nil`, as Combine does.
+    ///
+    /// - Parameter output: The value to publish if there is none.
+    /// - Returns: A `Just` of the value, or of `output` for `nil`.
     @inlinable
     public func replaceEmpty(with output: Wrapped) -> Just<Wrapped> {
         Just<Wrapped>(self.output ?? output)
     }
 
     /// Returns this publisher, as Combine does: it cannot fail, so there is nothing to retry.
+    ///
+    /// - Parameter retries: How many times to retry after a failure; unused.
+    /// - Returns: This publisher.
     @inlinable
     public func retry(_ retries: Int) -> Optional<Wrapped>.Publisher {
         self
@@ -233,12 +315,17 @@ extension Optional.Publisher {
 extension Optional.Publisher where Wrapped: Equatable {
     /// Compares the value, if any, with `output` now and returns an `Optional.Publisher` of the
     /// answer, as Combine does. For `nil` it publishes nothing (not `false`).
+    ///
+    /// - Parameter output: The value to compare this publisher's value with.
+    /// - Returns: An `Optional.Publisher` of whether the two are equal, empty for `nil`.
     @inlinable
     public func contains(_ output: Wrapped) -> Optional<Bool>.Publisher {
         Optional<Bool>.Publisher(self.output.map { $0 == output })
     }
 
     /// Returns this publisher, as Combine does: one value has no duplicates.
+    ///
+    /// - Returns: This publisher.
     @inlinable
     public func removeDuplicates() -> Optional<Wrapped>.Publisher {
         self
@@ -247,12 +334,16 @@ extension Optional.Publisher where Wrapped: Equatable {
 
 extension Optional.Publisher where Wrapped: Comparable {
     /// Returns this publisher, as Combine does: its value, if any, is the smallest.
+    ///
+    /// - Returns: This publisher.
     @inlinable
     public func min() -> Optional<Wrapped>.Publisher {
         self
     }
 
     /// Returns this publisher, as Combine does: its value, if any, is the largest.
+    ///
+    /// - Returns: This publisher.
     @inlinable
     public func max() -> Optional<Wrapped>.Publisher {
         self

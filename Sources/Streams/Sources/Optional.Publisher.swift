@@ -37,12 +37,16 @@ extension Optional {
         public let output: Wrapped?
 
         /// Creates a publisher of `output`.
+        ///
+        /// - Parameter output: The value to send, or `nil` to send none and just finish.
         @inlinable
         public init(_ output: Wrapped?) {
             self.output = output
         }
 
         /// Sends the value (if any) and `.finished` to `subscriber`.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the value, if any, and `.finished`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {

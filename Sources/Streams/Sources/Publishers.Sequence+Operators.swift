@@ -34,6 +34,7 @@ extension Publishers.Sequence {
     ///
     /// - Parameter count: How many elements to drop; 1 by default. It must not be negative (a
     ///   negative count stops the program with a message saying so).
+    /// - Returns: A `Publishers.Sequence` of the elements after the first `count`.
     /// - Demand: as for any ``Publishers/Sequence``; the dropped elements are skipped when the
     ///   subscription starts and never count against demand.
     /// - Completion: `.finished` once the sequence is exhausted; when nothing is left after
@@ -66,6 +67,7 @@ extension Publishers.Sequence {
     ///
     /// - Parameter maxLength: The most elements to publish; must not be negative (a negative
     ///   length stops the program with a message saying so).
+    /// - Returns: A `Publishers.Sequence` of the first `maxLength` elements.
     /// - Demand: as for any ``Publishers/Sequence``. Elements after the first `maxLength` are
     ///   never read from the sequence.
     /// - Completion: `.finished` right after the last element; `prefix(0)` finishes at once.
@@ -88,6 +90,9 @@ extension Publishers.Sequence {
     /// let doubled: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher.map { $0 * 2 }
     /// // doubled.sequence == [2, 4, 6]
     /// ```
+    ///
+    /// - Parameter transform: A closure that takes an element and returns a new one.
+    /// - Returns: A `Publishers.Sequence` of the results, in order.
     @inlinable
     public func map<T>(_ transform: @escaping (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
         Publishers.Sequence<[T], Failure>(sequence: sequence.map(transform))
@@ -97,6 +102,10 @@ extension Publishers.Sequence {
     /// results, as Combine does.
     ///
     /// `transform` runs on every element when `compactMap` is called.
+    ///
+    /// - Parameter transform: A closure that takes an element and returns a new one, or `nil` to
+    ///   drop it.
+    /// - Returns: A `Publishers.Sequence` of the non-`nil` results, in order.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Elements.Element) -> T?) -> Publishers.Sequence<[T], Failure> {
         Publishers.Sequence<[T], Failure>(sequence: sequence.compactMap(transform))
@@ -106,6 +115,9 @@ extension Publishers.Sequence {
     /// Combine does.
     ///
     /// `isIncluded` runs on every element when `filter` is called.
+    ///
+    /// - Parameter isIncluded: A closure that takes an element and returns whether to keep it.
+    /// - Returns: A `Publishers.Sequence` of the elements `isIncluded` kept, in order.
     @inlinable
     public func filter(_ isIncluded: @escaping (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
         Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter(isIncluded))
@@ -115,6 +127,12 @@ extension Publishers.Sequence {
     /// result, as Combine does.
     ///
     /// `nextPartialResult` runs on every element when `scan` is called.
+    ///
+    /// - Parameters:
+    ///   - initialResult: The result the first element is combined with.
+    ///   - nextPartialResult: A closure that takes the result so far and the next element, and
+    ///     returns the new result.
+    /// - Returns: A `Publishers.Sequence` of each new result, in order.
     @inlinable
     public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
         var accumulator = initialResult
@@ -129,6 +147,8 @@ extension Publishers.Sequence {
 
     /// Replaces the `nil` elements with `output` now, as Combine does.
     ///
+    /// - Parameter output: The element to publish in place of each `nil`.
+    /// - Returns: A `Publishers.Sequence` of the elements, with `output` in place of each `nil`.
     /// - Combine compatibility: as Combine, the result is a sequence of the *optional* element
     ///   type (`[T?]`, none of them `nil`), so its `Output` stays `T?`; the general
     ///   ``Publisher/replaceNil(with:)`` publishes `T`.
@@ -143,6 +163,11 @@ extension Publishers.Sequence {
     ///
     /// `predicate` runs when `drop(while:)` is called, on the leading elements up to the first
     /// it rejects.
+    ///
+    /// - Parameter predicate: A closure that takes an element and returns `true` to drop it,
+    ///   `false` to keep it and all that follow.
+    /// - Returns: A `Publishers.Sequence` of the elements from the first that `predicate` rejects
+    ///   on.
     @inlinable
     public func drop(
         while predicate: @escaping (Elements.Element) -> Bool
@@ -154,6 +179,11 @@ extension Publishers.Sequence {
     /// `Publishers.Sequence` of them, as Combine does.
     ///
     /// `predicate` runs when `prefix(while:)` is called, up to the first element it rejects.
+    ///
+    /// - Parameter predicate: A closure that takes an element and returns `true` to keep it,
+    ///   `false` to stop there.
+    /// - Returns: A `Publishers.Sequence` of the elements before the first that `predicate`
+    ///   rejects.
     @inlinable
     public func prefix(
         while predicate: @escaping (Elements.Element) -> Bool
@@ -162,6 +192,8 @@ extension Publishers.Sequence {
     }
 
     /// Returns an `Empty` that finishes at once, as Combine does; the sequence is not read.
+    ///
+    /// - Returns: An `Empty` publisher that finishes at once.
     @inlinable
     public func ignoreOutput() -> Empty<Elements.Element, Failure> {
         Empty<Elements.Element, Failure>()
@@ -170,6 +202,9 @@ extension Publishers.Sequence {
     /// Returns the same sequence with the failure type `E`, as Combine does, so the chain stays
     /// one loop. Unlike the general ``Publisher/setFailureType(to:)``, it also changes a
     /// failure type that is not `Never`: a sequence publisher never fails.
+    ///
+    /// - Parameter error: The failure type to declare, such as `URLError.self`.
+    /// - Returns: A `Publishers.Sequence` of the same sequence, with the failure type `E`.
     @inlinable
     public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> {
         Publishers.Sequence<Elements, E>(sequence: sequence)
@@ -179,6 +214,10 @@ extension Publishers.Sequence {
     /// empty sequence), as Combine does.
     ///
     /// `predicate` runs when `allSatisfy` is called, up to the first element it rejects.
+    ///
+    /// - Parameter predicate: A closure that takes an element and returns whether it satisfies the
+    ///   condition.
+    /// - Returns: A `Result.Publisher` of whether every element satisfies `predicate`.
     @inlinable
     public func allSatisfy(_ predicate: @escaping (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(.success(sequence.allSatisfy(predicate)))
@@ -189,6 +228,11 @@ extension Publishers.Sequence {
     ///
     /// `predicate` runs when `tryAllSatisfy` is called, up to the first element it rejects or
     /// throws on.
+    ///
+    /// - Parameter predicate: A closure that takes an element and returns whether it satisfies the
+    ///   condition; it may throw.
+    /// - Returns: A `Result.Publisher` of whether every element satisfies `predicate`, or of the
+    ///   error it threw.
     @inlinable
     public func tryAllSatisfy(_ predicate: @escaping (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(Result { try sequence.allSatisfy(predicate) })
@@ -198,6 +242,9 @@ extension Publishers.Sequence {
     /// does.
     ///
     /// `predicate` runs when `contains(where:)` is called, up to the first element it accepts.
+    ///
+    /// - Parameter predicate: A closure that takes an element and returns whether it is a match.
+    /// - Returns: A `Result.Publisher` of whether any element satisfies `predicate`.
     @inlinable
     public func contains(where predicate: @escaping (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(.success(sequence.contains(where: predicate)))
@@ -208,6 +255,11 @@ extension Publishers.Sequence {
     ///
     /// `predicate` runs when `tryContains(where:)` is called, up to the first element it
     /// accepts or throws on.
+    ///
+    /// - Parameter predicate: A closure that takes an element and returns whether it is a match; it
+    ///   may throw.
+    /// - Returns: A `Result.Publisher` of whether any element satisfies `predicate`, or of the
+    ///   error it threw.
     @inlinable
     public func tryContains(where predicate: @escaping (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(Result { try sequence.contains(where: predicate) })
@@ -215,6 +267,8 @@ extension Publishers.Sequence {
 
     /// Copies the elements into an array now and returns a `Result.Publisher` of it, as Combine
     /// does.
+    ///
+    /// - Returns: A `Result.Publisher` of an array of the elements.
     @inlinable
     public func collect() -> Result<[Elements.Element], Failure>.Publisher {
         Result<[Elements.Element], Failure>.Publisher(.success(Array(sequence)))
@@ -224,6 +278,12 @@ extension Publishers.Sequence {
     /// (`initialResult` for an empty sequence), as Combine does.
     ///
     /// `nextPartialResult` runs on every element when `reduce` is called.
+    ///
+    /// - Parameters:
+    ///   - initialResult: The result to start from; also the result of an empty sequence.
+    ///   - nextPartialResult: A closure that takes the result so far and the next element, and
+    ///     returns the new result.
+    /// - Returns: A `Result.Publisher` of the final result.
     @inlinable
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(.success(sequence.reduce(initialResult, nextPartialResult)))
@@ -233,6 +293,13 @@ extension Publishers.Sequence {
     /// `nextPartialResult` throws (S14), as Combine does.
     ///
     /// `nextPartialResult` runs when `tryReduce` is called, up to the element it throws on.
+    ///
+    /// - Parameters:
+    ///   - initialResult: The result to start from; also the result of an empty sequence.
+    ///   - nextPartialResult: A closure that takes the result so far and the next element, and
+    ///     returns the new result; it may throw.
+    /// - Returns: A `Result.Publisher` of the final result, or of the error `nextPartialResult`
+    ///   threw.
     @inlinable
     public func tryReduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) throws -> T
@@ -244,6 +311,8 @@ extension Publishers.Sequence {
 extension Publishers.Sequence where Elements.Element: Equatable {
     /// Removes consecutive repeated elements now and returns a `Publishers.Sequence` of the
     /// rest, as Combine does.
+    ///
+    /// - Returns: A `Publishers.Sequence` of the elements without consecutive repeats.
     @inlinable
     public func removeDuplicates() -> Publishers.Sequence<[Elements.Element], Failure> {
         var kept: [Elements.Element] = []
@@ -255,6 +324,9 @@ extension Publishers.Sequence where Elements.Element: Equatable {
 
     /// Searches the elements for `output` now and returns a `Result.Publisher` of the answer,
     /// as Combine does.
+    ///
+    /// - Parameter output: The element to look for.
+    /// - Returns: A `Result.Publisher` of whether the sequence contains `output`.
     @inlinable
     public func contains(_ output: Elements.Element) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(.success(sequence.contains(output)))
@@ -266,6 +338,11 @@ extension Publishers.Sequence where Failure == Never {
     /// empty sequence, as Combine does.
     ///
     /// `areInIncreasingOrder` runs when `min(by:)` is called.
+    ///
+    /// - Parameter areInIncreasingOrder: A closure that takes two elements and returns whether the
+    ///   first comes before the second.
+    /// - Returns: An `Optional.Publisher` of the smallest element by `areInIncreasingOrder`, empty
+    ///   for an empty sequence.
     @inlinable
     public func min(
         by areInIncreasingOrder: @escaping (Elements.Element, Elements.Element) -> Bool
@@ -277,6 +354,11 @@ extension Publishers.Sequence where Failure == Never {
     /// empty sequence, as Combine does.
     ///
     /// `areInIncreasingOrder` runs when `max(by:)` is called.
+    ///
+    /// - Parameter areInIncreasingOrder: A closure that takes two elements and returns whether the
+    ///   first comes before the second.
+    /// - Returns: An `Optional.Publisher` of the largest element by `areInIncreasingOrder`, empty
+    ///   for an empty sequence.
     @inlinable
     public func max(
         by areInIncreasingOrder: @escaping (Elements.Element, Elements.Element) -> Bool
@@ -288,6 +370,10 @@ extension Publishers.Sequence where Failure == Never {
     /// when none matches, as Combine does.
     ///
     /// `predicate` runs when `first(where:)` is called, up to the first element it accepts.
+    ///
+    /// - Parameter predicate: A closure that takes an element and returns whether it is a match.
+    /// - Returns: An `Optional.Publisher` of the first element that satisfies `predicate`, empty if
+    ///   none does.
     @inlinable
     public func first(where predicate: @escaping (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.first(where: predicate))
@@ -297,6 +383,8 @@ extension Publishers.Sequence where Failure == Never {
 extension Publishers.Sequence where Failure == Never, Elements.Element: Comparable {
     /// Finds the smallest element now and returns an `Optional.Publisher` of it, empty for an
     /// empty sequence, as Combine does.
+    ///
+    /// - Returns: An `Optional.Publisher` of the smallest element, empty for an empty sequence.
     @inlinable
     public func min() -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.min())
@@ -304,6 +392,8 @@ extension Publishers.Sequence where Failure == Never, Elements.Element: Comparab
 
     /// Finds the largest element now and returns an `Optional.Publisher` of it, empty for an
     /// empty sequence, as Combine does.
+    ///
+    /// - Returns: An `Optional.Publisher` of the largest element, empty for an empty sequence.
     @inlinable
     public func max() -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.max())
@@ -313,6 +403,8 @@ extension Publishers.Sequence where Failure == Never, Elements.Element: Comparab
 extension Publishers.Sequence where Elements: Collection, Failure == Never {
     /// Returns an `Optional.Publisher` of the collection's first element, empty for an empty
     /// collection, as Combine does.
+    ///
+    /// - Returns: An `Optional.Publisher` of the first element, empty for an empty collection.
     @inlinable
     public func first() -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.first)
@@ -324,6 +416,7 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
     /// - Parameter index: An index of the collection, not a position in the stream: for an
     ///   array they are the same, but for a slice or a range such as `5..<10` the first element
     ///   is at `startIndex` (5), as in Combine.
+    /// - Returns: An `Optional.Publisher` of the element at `index`, empty if `index` is not valid.
     @inlinable
     public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.indices.contains(index) ? sequence[index] : nil)
@@ -332,6 +425,8 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
 
 extension Publishers.Sequence where Elements: Collection {
     /// Returns a `Result.Publisher` of the number of elements, as Combine does.
+    ///
+    /// - Returns: A `Result.Publisher` of the number of elements.
     @inlinable
     public func count() -> Result<Int, Failure>.Publisher {
         Result<Int, Failure>.Publisher(.success(sequence.count))
@@ -343,6 +438,7 @@ extension Publishers.Sequence where Elements: Collection {
     /// - Parameter range: Indices of the collection, not positions in the stream (see
     ///   ``output(at:)``). A range that reaches outside the collection is clamped to its
     ///   indices, giving what the general ``Publisher/output(in:)`` gives for an array.
+    /// - Returns: A `Publishers.Sequence` of the elements at the indices in `range`.
     @inlinable
     public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
         let valid = range.clamped(to: sequence.startIndex..<sequence.endIndex)
@@ -353,6 +449,8 @@ extension Publishers.Sequence where Elements: Collection {
 extension Publishers.Sequence where Elements: BidirectionalCollection, Failure == Never {
     /// Returns an `Optional.Publisher` of the collection's last element, empty for an empty
     /// collection, as Combine does.
+    ///
+    /// - Returns: An `Optional.Publisher` of the last element, empty for an empty collection.
     @inlinable
     public func last() -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.last)
@@ -363,6 +461,10 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
     ///
     /// `predicate` runs when `last(where:)` is called, from the last element back to the first
     /// it accepts.
+    ///
+    /// - Parameter predicate: A closure that takes an element and returns whether it is a match.
+    /// - Returns: An `Optional.Publisher` of the last element that satisfies `predicate`, empty if
+    ///   none does.
     @inlinable
     public func last(where predicate: @escaping (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
         Optional<Elements.Element>.Publisher(sequence.last(where: predicate))
@@ -371,6 +473,8 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
 
 extension Publishers.Sequence where Elements: RandomAccessCollection, Failure == Never {
     /// Returns a `Just` of the number of elements, as Combine does.
+    ///
+    /// - Returns: A `Just` of the number of elements.
     @inlinable
     public func count() -> Just<Int> {
         Just<Int>(sequence.count)
@@ -389,6 +493,9 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// ```
     ///
     /// ![Marble diagram of sequence-prepend](marble-sequence-prepend)
+    ///
+    /// - Parameter elements: The elements to publish before the sequence's own.
+    /// - Returns: A `Publishers.Sequence` of `elements`, then the sequence's elements.
     @inlinable
     public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
         prepend(elements)
@@ -396,6 +503,10 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
 
     /// Returns a `Publishers.Sequence` of `elements` followed by the sequence's own, as Combine
     /// does: one collection, built now, so `elements` is read once, when `prepend` is called.
+    ///
+    /// - Parameter elements: The sequence whose elements to publish before the sequence's own.
+    /// - Returns: A `Publishers.Sequence` of the elements of `elements`, then the sequence's
+    ///   elements.
     @inlinable
     public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
     where S.Element == Elements.Element {
@@ -407,6 +518,9 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
 
     /// Returns a `Publishers.Sequence` of `publisher`'s elements followed by the sequence's
     /// own, as Combine does: one collection, built now.
+    ///
+    /// - Parameter publisher: The sequence publisher whose elements to publish before this one's.
+    /// - Returns: A `Publishers.Sequence` of `publisher`'s elements, then this one's.
     @inlinable
     public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
         publisher.append(sequence)
@@ -423,6 +537,9 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// ```
     ///
     /// ![Marble diagram of sequence-append](marble-sequence-append)
+    ///
+    /// - Parameter elements: The elements to publish after the sequence's own.
+    /// - Returns: A `Publishers.Sequence` of the sequence's elements, then `elements`.
     @inlinable
     public func append(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
         append(elements)
@@ -431,6 +548,10 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// Returns a `Publishers.Sequence` of the sequence's elements followed by `elements`, as
     /// Combine does: one collection, built now, so `elements` is read once, when `append` is
     /// called.
+    ///
+    /// - Parameter elements: The sequence whose elements to publish after the sequence's own.
+    /// - Returns: A `Publishers.Sequence` of the sequence's elements, then the elements of
+    ///   `elements`.
     @inlinable
     public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
     where S.Element == Elements.Element {
@@ -441,6 +562,9 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
 
     /// Returns a `Publishers.Sequence` of the sequence's elements followed by `publisher`'s, as
     /// Combine does: one collection, built now.
+    ///
+    /// - Parameter publisher: The sequence publisher whose elements to publish after this one's.
+    /// - Returns: A `Publishers.Sequence` of this one's elements, then `publisher`'s.
     @inlinable
     public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
         append(publisher.sequence)

@@ -63,12 +63,16 @@ extension Publishers {
         public let sequence: Elements
 
         /// Creates a publisher of `sequence`'s elements.
+        ///
+        /// - Parameter sequence: The sequence whose elements to send to each subscriber.
         @inlinable
         public init(sequence: Elements) {
             self.sequence = sequence
         }
 
         /// Gives `subscriber` a subscription that delivers the elements on demand.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the elements and `.finished`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             publish(sequence, then: .finished, to: subscriber, name: "Sequence")

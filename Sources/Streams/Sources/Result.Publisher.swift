@@ -35,24 +35,33 @@ extension Result {
         public let result: Result<Success, Failure>
 
         /// Creates a publisher of `result`.
+        ///
+        /// - Parameter result: The success or failure to publish.
         @inlinable
         public init(_ result: Result<Success, Failure>) {
             self.result = result
         }
 
         /// Creates a publisher of a success.
+        ///
+        /// - Parameter output: The value to send before finishing.
         @inlinable
         public init(_ output: Success) {
             self.result = .success(output)
         }
 
         /// Creates a publisher of a failure.
+        ///
+        /// - Parameter failure: The error to fail with.
         @inlinable
         public init(_ failure: Failure) {
             self.result = .failure(failure)
         }
 
         /// Sends the result to `subscriber`.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the value and `.finished`, or the
+        ///   failure.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {

@@ -33,6 +33,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     @usableFromInline let core: SubjectCore<Output, Failure>
 
     /// Creates a subject whose current value is `value`.
+    ///
+    /// - Parameter value: The first current value.
     public init(_ value: Output) {
         core = SubjectCore(currentValue: value)
     }
@@ -51,6 +53,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
 
     /// Makes `value` the current value and sends it to every subscriber that has demand for it.
     /// Does nothing once the subject has completed.
+    ///
+    /// - Parameter value: The new current value.
     @inlinable
     public func send(_ value: Output) {
         core.send(value)
@@ -58,6 +62,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
 
     /// Finishes every subscriber, and every later one, with `completion`. Later sends do nothing;
     /// ``value`` keeps the last value.
+    ///
+    /// - Parameter completion: The completion: `.finished` or `.failure(error)`.
     public func send(completion: Subscribers.Completion<Failure>) {
         core.send(completion: completion)
     }
@@ -65,11 +71,16 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     /// Accepts an upstream subscription (when this subject subscribes to a publisher) and requests
     /// unlimited values from it at once, as Combine's does. Cancelled when the subject is
     /// deallocated; one given after the completion is cancelled at once.
+    ///
+    /// - Parameter subscription: The subscription to the publisher this subject is subscribed to.
     public func send(subscription: Subscription) {
         core.send(subscription: subscription)
     }
 
     /// Attaches `subscriber`; it receives the current value as soon as it has demand.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the current value, later values and the
+    ///   completion.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.receive(subscriber: subscriber, owner: self)

@@ -44,12 +44,16 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
     }
 
     /// Sends `value` to every subscriber that has demand for it.
+    ///
+    /// - Parameter value: The value to send.
     @inlinable
     public func send(_ value: Output) {
         core.send(value)
     }
 
     /// Finishes every subscriber, and every later one, with `completion`. Later sends do nothing.
+    ///
+    /// - Parameter completion: The completion: `.finished` or `.failure(error)`.
     public func send(completion: Subscribers.Completion<Failure>) {
         core.send(completion: completion)
     }
@@ -59,11 +63,16 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
     /// a value, then for `.unlimited`; so values an upstream would send before anyone subscribes
     /// are held back by the upstream instead of being lost. Cancelled when the subject is
     /// deallocated; one given after the completion is cancelled at once.
+    ///
+    /// - Parameter subscription: The subscription to the publisher this subject is subscribed to.
     public func send(subscription: Subscription) {
         core.send(subscription: subscription)
     }
 
     /// Attaches `subscriber`.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the values sent from now on and the
+    ///   completion.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.receive(subscriber: subscriber, owner: self)

@@ -14,6 +14,9 @@ extension Publisher where Failure == Never {
     /// print(model.count)   // Prints: 3
     /// ```
     ///
+    /// - Parameters:
+    ///   - keyPath: The key path of the property to write each value to.
+    ///   - object: The object whose property is written.
     /// - Returns: An ``AnyCancellable``. The subscriber keeps `object` alive until the publisher
     ///   completes or the cancellable is cancelled or released; then it lets go of it (S7).
     ///   Assigning to a property of the object that holds the cancellable makes a cycle; break it
@@ -51,12 +54,18 @@ extension Subscribers {
         public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
         /// Creates a subscriber that writes each value into `object[keyPath: keyPath]`.
+        ///
+        /// - Parameters:
+        ///   - object: The object whose property is written; the subscriber keeps it until the end.
+        ///   - keyPath: The key path of the property to write each value to.
         public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
             self._object = object
             self.keyPath = keyPath
         }
 
         /// Keeps `subscription` and asks it for unlimited values; a second one is cancelled (S2).
+        ///
+        /// - Parameter subscription: The subscription to the publisher.
         public func receive(subscription: Subscription) {
             lock.lock()
             guard upstream == nil, !finished else {
@@ -70,6 +79,9 @@ extension Subscribers {
         }
 
         /// Writes `value` into the property.
+        ///
+        /// - Parameter value: The value to write.
+        /// - Returns: `.none`: the unlimited demand asked for at subscription covers every value.
         public func receive(_ value: Input) -> Subscribers.Demand {
             lock.lock()
             // S2: nothing before the subscription or after the end.
@@ -80,6 +92,9 @@ extension Subscribers {
         }
 
         /// Releases the object and the subscription.
+        ///
+        /// - Parameter completion: The completion; always `.finished`, as the publisher cannot
+        ///   fail.
         public func receive(completion: Subscribers.Completion<Never>) {
             lock.lock()
             // S2: a completion before the subscription or after the end is ignored.

@@ -19,6 +19,9 @@ extension Publisher {
     /// //         done: finished
     /// ```
     ///
+    /// - Parameters:
+    ///   - receiveCompletion: A closure called with the completion.
+    ///   - receiveValue: A closure called with each value.
     /// - Returns: An ``AnyCancellable``. Keep it as long as values should flow: dropping or
     ///   cancelling it cancels the subscription and releases both closures (S7).
     @inlinable
@@ -49,6 +52,7 @@ extension Publisher where Failure == Never {
     /// // Prints: 42
     /// ```
     ///
+    /// - Parameter receiveValue: A closure called with each value.
     /// - Returns: An ``AnyCancellable``; dropping or cancelling it cancels the subscription.
     @inlinable
     public func sink(receiveValue: consuming @escaping (Output) -> Void) -> AnyCancellable {
@@ -93,6 +97,10 @@ extension Subscribers {
 
         /// Creates a sink that calls `receiveValue` for each value and `receiveCompletion` once at
         /// the end.
+        ///
+        /// - Parameters:
+        ///   - receiveCompletion: A closure called with the completion.
+        ///   - receiveValue: A closure called with each value.
         @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
@@ -117,6 +125,8 @@ extension Subscribers {
 
         /// Keeps `subscription` and asks it for unlimited values; a second subscription is
         /// cancelled (S2), as is one that arrives after cancel.
+        ///
+        /// - Parameter subscription: The subscription to the publisher.
         @inlinable
         public func receive(subscription: Subscription) {
             let bits = state.load(ordering: .acquiring)
@@ -137,6 +147,9 @@ extension Subscribers {
         }
 
         /// Calls `receiveValue`, unless the sink is finished or cancelled.
+        ///
+        /// - Parameter value: The value to hand to `receiveValue`.
+        /// - Returns: `.none`: the unlimited demand asked for at subscription covers every value.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             // S2: only while subscribed: nothing before the subscription or after the end. Only
@@ -149,6 +162,8 @@ extension Subscribers {
         }
 
         /// Calls `receiveCompletion` once, then releases both closures.
+        ///
+        /// - Parameter completion: The completion to hand to `receiveCompletion`.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             // S2: a completion before the subscription or after the end is ignored.

@@ -42,6 +42,8 @@ extension Publisher {
     /// - Parameters:
     ///   - strategy: `.byTime(scheduler, interval)` or `.byTimeOrCount(scheduler, interval, count)`.
     ///   - options: Options for the scheduler (the windows' schedule and the deliveries).
+    /// - Returns: A publisher that sends the values of each time window, or each full group, as one
+    ///   array.
     /// - Demand: asks the upstream for `.unlimited` (a window can hold any number of values).
     ///   An array is only sent when the downstream has asked for one (S1): a window that closes
     ///   without demand keeps its array, in order behind earlier ones, until demand arrives; the
@@ -96,6 +98,11 @@ extension Publishers {
 
         /// Creates a publisher that collects `upstream`'s values by `strategy`.
         ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are collected.
+        ///   - strategy: The window length and scheduler, and for `.byTimeOrCount` the most values
+        ///     in one array.
+        ///   - options: Options for the scheduler, or `nil`.
         /// - Precondition: the count of a `.byTimeOrCount` strategy is at least 1.
         @inlinable
         public init(upstream: Upstream, strategy: TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
@@ -108,6 +115,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the arrays.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the arrays and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: CollectByTimeSubscription<Upstream.Output, Failure, Context, S>(

@@ -40,6 +40,7 @@ extension Publisher {
     ///   - scheduler: Where the timer runs and the values and completion are delivered.
     ///   - options: Options for the scheduler, given with the quiet-time timers (the completion is
     ///     scheduled without them, as in Combine).
+    /// - Returns: A publisher that sends a value once `dueTime` has passed without a newer one.
     /// - Demand: asks the upstream for `.unlimited` once the downstream has the subscription (as
     ///   Combine does) and keeps the downstream's demand itself. A value whose time comes while
     ///   the downstream has no outstanding demand is dropped, not kept for a later request
@@ -89,6 +90,12 @@ extension Publishers {
 
         /// Creates a publisher that sends `upstream`'s latest value once it has been quiet for
         /// `dueTime`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are debounced.
+        ///   - dueTime: How long the upstream must be quiet before its latest value is sent.
+        ///   - scheduler: The scheduler that keeps time and delivers the values.
+        ///   - options: Options for the scheduler, or `nil`.
         @inlinable
         public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
                     options: Context.SchedulerOptions?) {
@@ -99,6 +106,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the debounced values.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the debounced values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: DebounceSubscription(

@@ -36,6 +36,8 @@ extension Publisher {
     ///     `nil` means the scheduler's `minimumTolerance`.
     ///   - scheduler: Where the events are delivered.
     ///   - options: Options for the scheduler.
+    /// - Returns: A publisher that delivers the upstream's values and completion `interval` later,
+    ///   on `scheduler`.
     /// - Demand: requests go straight to the upstream, and demand the downstream returns from
     ///   `receive(_:)` is requested from the upstream when the value is delivered. So the
     ///   upstream sends only what was asked for (S1); values on their way count against it. Asking
@@ -87,6 +89,13 @@ extension Publishers {
 
         /// Creates a publisher that delivers `upstream`'s events `interval` later on
         /// `scheduler`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose events are delayed.
+        ///   - interval: How long to hold each event.
+        ///   - tolerance: How late each event may be delivered.
+        ///   - scheduler: The scheduler that keeps time and delivers the events.
+        ///   - options: Options for the scheduler, or `nil`.
         @inlinable
         public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride,
                     tolerance: Context.SchedulerTimeType.Stride, scheduler: Context,
@@ -99,6 +108,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the delayed events.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the delayed values and completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: DelaySubscription(

@@ -33,6 +33,8 @@ extension Publisher {
     /// - Parameters:
     ///   - scheduler: The scheduler whose clock (`now`) measures the time.
     ///   - options: Accepted for Combine's signature; unused, as nothing is scheduled.
+    /// - Returns: A publisher that sends, for each upstream value, the time since the value before
+    ///   it (or since the subscription).
     /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: passes through unchanged.
     /// - Cancellation: the subscriber gets a subscription of its own (`MeasureInterval` in
@@ -70,6 +72,10 @@ extension Publishers {
 
         /// Creates a publisher of the times between `upstream`'s values, measured on
         /// `scheduler`'s clock.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are timed.
+        ///   - scheduler: The scheduler whose clock measures the intervals.
         @inlinable
         public init(upstream: Upstream, scheduler: Context) {
             self.upstream = upstream
@@ -77,6 +83,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the intervals.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the intervals and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: MeasureIntervalSubscriber<Upstream.Output, Context, S>(

@@ -64,6 +64,7 @@ extension Publisher {
     ///   - scheduler: Where to deliver values and the completion.
     ///   - options: Options for each piece of work scheduled (for a dispatch queue: quality of
     ///     service, flags, a group).
+    /// - Returns: A publisher that delivers the upstream's values and completion on `scheduler`.
     ///
     /// - Demand: the downstream's requests go straight to the upstream, synchronously, on the
     ///   thread that calls `request` (as in Combine): the first request, made inside
@@ -124,6 +125,11 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// Creates a publisher that delivers `upstream`'s events on `scheduler`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose events are delivered on `scheduler`.
+        ///   - scheduler: The scheduler to deliver the values and the completion on.
+        ///   - options: Options for the scheduler, or `nil`.
         @inlinable
         public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
             self.upstream = upstream
@@ -132,6 +138,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through a subscription that delivers on the scheduler.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion on
+        ///   the scheduler.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: ReceiveOnSubscription(downstream: subscriber, scheduler: scheduler, options: options))

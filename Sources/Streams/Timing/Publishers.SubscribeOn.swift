@@ -34,6 +34,8 @@ extension Publisher {
     /// - Parameters:
     ///   - scheduler: Where to subscribe to the upstream and send it requests and the cancel.
     ///   - options: Options for each piece of work scheduled.
+    /// - Returns: A publisher that subscribes to the upstream, and passes requests and cancellation
+    ///   to it, on `scheduler`.
     ///
     /// - Demand: passes through unchanged, but each `request` is scheduled: the upstream sees
     ///   it when the scheduler runs it, not before `request` returns. Demand returned from
@@ -79,6 +81,9 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// Schedules the subscription of `subscriber` to the upstream on the scheduler.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the upstream's values and
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SubscribeOnSubscription(upstream: upstream, downstream: subscriber,
@@ -88,6 +93,11 @@ extension Publishers {
         }
 
         /// Creates a publisher that subscribes to `upstream` on `scheduler`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher to subscribe to on `scheduler`.
+        ///   - scheduler: The scheduler to subscribe, request and cancel on.
+        ///   - options: Options for the scheduler, or `nil`.
         @inlinable
         public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
             self.upstream = upstream

@@ -44,6 +44,7 @@ extension Publisher {
     ///   - interval: The least time between two values sent.
     ///   - scheduler: Where values and the completion are delivered and time is read.
     ///   - latest: `true` to send the latest value of each interval, `false` the first.
+    /// - Returns: A publisher that sends at most one of the upstream's values per `interval`.
     /// - Demand: asks the upstream for `.unlimited` once the downstream has the subscription (as
     ///   Combine does) and keeps the downstream's demand itself. A value that arrives while the
     ///   downstream has no outstanding demand and nothing is waiting is dropped (S1; as Combine);
@@ -92,6 +93,13 @@ extension Publishers {
         public let latest: Bool
 
         /// Creates a publisher that sends at most one of `upstream`'s values per `interval`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are throttled.
+        ///   - interval: The shortest time between two values sent.
+        ///   - scheduler: The scheduler that keeps time and delivers the values.
+        ///   - latest: `true` to send the latest of the values that arrived in between, `false` the
+        ///     first.
         @inlinable
         public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
                     latest: Bool) {
@@ -102,6 +110,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the throttled values.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the throttled values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: ThrottleSubscription(

@@ -40,6 +40,8 @@ extension Publisher {
     ///   - options: Options for the scheduler.
     ///   - customError: Makes the error to fail with on a timeout; `nil` (the default) finishes
     ///     instead.
+    /// - Returns: A publisher that passes on the upstream's values and completion, and ends the
+    ///   stream when the upstream goes `interval` without a value.
     /// - Demand: requests go straight to the upstream, and demand the downstream returns from
     ///   `receive(_:)` is requested from the upstream when the value is delivered (S1). The timer
     ///   runs whether or not the downstream has asked for anything. Asking for `.none` does nothing
@@ -88,6 +90,14 @@ extension Publishers {
         public let customError: (() -> Upstream.Failure)?
 
         /// Creates a publisher that ends `upstream` when it goes `interval` without a value.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher to watch.
+        ///   - interval: The longest time the upstream may go without sending a value.
+        ///   - scheduler: The scheduler that keeps time and delivers the events.
+        ///   - options: Options for the scheduler, or `nil`.
+        ///   - customError: A closure that returns the error to fail with on a timeout, or `nil` to
+        ///     finish instead.
         @inlinable
         public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
                     options: Context.SchedulerOptions?, customError: (() -> Upstream.Failure)?) {
@@ -99,6 +109,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the timed events.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion, or
+        ///   the timeout.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: TimeoutSubscription(

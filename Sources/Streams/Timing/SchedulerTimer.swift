@@ -119,6 +119,8 @@ public final class SchedulerTimer<Context: Scheduler>: ConnectablePublisher {
     }
 
     /// Attaches `subscriber`; it receives the ticks that find it with demand.
+    ///
+    /// - Parameter subscriber: The subscriber that receives the scheduler's time at each tick.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         core.attach(subscriber)
@@ -126,6 +128,8 @@ public final class SchedulerTimer<Context: Scheduler>: ConnectablePublisher {
 
     /// Starts ticking (or returns the running connection); cancel the result to stop. Safe to
     /// call from any thread when the scheduler is.
+    ///
+    /// - Returns: A cancellable that stops the ticks.
     public func connect() -> Cancellable {
         core.connect { tick in
             scheduler.schedule(

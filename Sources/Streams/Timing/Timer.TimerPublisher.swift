@@ -33,6 +33,7 @@ extension Timer {
     ///   - runLoop: The run loop whose thread the ticks fire on.
     ///   - mode: The run loop mode the timer fires in.
     ///   - options: Kept for Combine compatibility; a run loop takes no options.
+    /// - Returns: A connectable publisher of the date at each tick.
     /// - Demand: a tick goes to each subscriber that has demand at that moment; one without
     ///   demand misses it. Asking for `.none` does nothing, as in Combine (S9).
     /// - Completion: never completes.
@@ -75,6 +76,14 @@ extension Timer {
 
         /// Creates a publisher that, once connected, sends the date every `interval` seconds from
         /// a timer on `runLoop` in `mode`.
+        ///
+        /// - Parameters:
+        ///   - interval: The time between ticks, in seconds.
+        ///   - tolerance: How late a tick may fire, in seconds; `nil` allows none beyond the
+        ///     timer's own.
+        ///   - runLoop: The run loop to add the timer to.
+        ///   - mode: The run loop mode in which the timer fires.
+        ///   - options: Kept for Combine compatibility; a run loop takes no options.
         public init(
             interval: TimeInterval,
             tolerance: TimeInterval? = nil,
@@ -90,6 +99,8 @@ extension Timer {
         }
 
         /// Attaches `subscriber`; it receives the ticks that find it with demand.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the date at each tick.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
             core.attach(subscriber)
@@ -97,6 +108,8 @@ extension Timer {
 
         /// Adds the timer to the run loop (or returns the running connection); cancel the result
         /// to invalidate it.
+        ///
+        /// - Returns: A cancellable that invalidates the timer.
         public func connect() -> Cancellable {
             core.connect { tick in
                 let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in

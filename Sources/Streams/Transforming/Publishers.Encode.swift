@@ -28,6 +28,8 @@ extension Publisher where Output: Encodable {
     /// ```
     ///
     /// - Parameter encoder: Encodes each value; any ``TopLevelEncoder``.
+    /// - Returns: A publisher that sends the encoded form of each upstream value, and fails with
+    ///   the error encoding throws.
     /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the encoding error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`Encode` in `print()`):
@@ -69,6 +71,8 @@ extension Publisher {
     ///   - type: The type to decode each value into.
     ///   - decoder: Decodes each value; any ``TopLevelDecoder`` whose input is this publisher's
     ///     output.
+    /// - Returns: A publisher that sends the value decoded from each upstream value, and fails with
+    ///   the error decoding throws.
     /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the decoding error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`Decode` in `print()`):
@@ -100,6 +104,10 @@ extension Publishers {
         @usableFromInline let encoder: Coder
 
         /// Creates a publisher that encodes `upstream`'s values with `encoder`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are encoded.
+        ///   - encoder: The encoder each value goes through.
         @inlinable
         public init(upstream: Upstream, encoder: Coder) {
             self.upstream = upstream
@@ -107,6 +115,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the encoder.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the encoded values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(subscriber, through: EncodeStep<Upstream.Output, Coder>(encoder: encoder), name: "Encode")
@@ -126,6 +137,10 @@ extension Publishers {
         @usableFromInline let decoder: Coder
 
         /// Creates a publisher that decodes `upstream`'s values with `decoder`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are decoded.
+        ///   - decoder: The decoder each value goes through.
         @inlinable
         public init(upstream: Upstream, decoder: Coder) {
             self.upstream = upstream
@@ -133,6 +148,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the decoder.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the decoded values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(subscriber, through: DecodeStep<Output, Coder>(decoder: decoder), name: "Decode")

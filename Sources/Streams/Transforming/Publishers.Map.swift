@@ -20,6 +20,9 @@ extension Publisher {
     /// // Prints: 10, 20, 30
     /// ```
     ///
+    /// - Parameter transform: A closure that takes a value and returns the value to send in its
+    ///   place.
+    /// - Returns: A publisher that sends the result of `transform` for each upstream value.
     /// - Demand: passes through unchanged: one value out for each value in.
     /// - Completion: passes through unchanged.
     /// - Cancellation: goes straight to the upstream subscription: the subscriber gets the
@@ -56,6 +59,10 @@ extension Publisher {
     /// //         failure(Zero())
     /// ```
     ///
+    /// - Parameter transform: A closure that takes a value and returns the value to send in its
+    ///   place; it may throw to fail the stream.
+    /// - Returns: A publisher that sends the result of `transform` for each upstream value, and
+    ///   fails with the error it throws.
     /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`TryMap` in `print()`):
@@ -85,6 +92,9 @@ extension Publisher {
     /// // (on a `Publishers.Sequence` the output stays optional, as in Combine)
     /// ```
     ///
+    /// - Parameter output: The value to send in place of each `nil`.
+    /// - Returns: A publisher that sends the upstream's non-`nil` values unwrapped, and `output`
+    ///   for each `nil`.
     /// - Demand, completion, cancellation: pass through, as for ``map(_:)->Publishers.Map<Self,T>``.
     /// - Combine compatibility: as Combine: it is a `map`.
     @inlinable
@@ -105,6 +115,10 @@ extension Publishers {
         public let transform: (Upstream.Output) -> Output
 
         /// Creates a publisher that transforms `upstream`'s values with `transform`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are transformed.
+        ///   - transform: The closure each value goes through.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
             self.upstream = upstream
@@ -112,6 +126,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the transform.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the transformed values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: MapSubscriber(downstream: subscriber, transform: transform))
@@ -129,6 +146,10 @@ extension Publishers {
         public let transform: (Upstream.Output) throws -> Output
 
         /// Creates a publisher that transforms `upstream`'s values with `transform`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are transformed.
+        ///   - transform: The throwing closure each value goes through.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
             self.upstream = upstream
@@ -136,6 +157,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the transform.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the transformed values and the
+        ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.receive(subscriber: TryMapSubscriber(downstream: subscriber, transform: transform))
@@ -147,6 +171,10 @@ extension Publishers {
 
 extension Publishers.Map {
     /// Fuses two maps into one: `map(f).map(g)` is `map { g(f($0)) }`.
+    ///
+    /// - Parameter transform: A closure that takes the result of this map's transform and returns
+    ///   the value to send.
+    /// - Returns: One `Map` over the same upstream that applies both transforms.
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
         let first = self.transform
@@ -154,6 +182,10 @@ extension Publishers.Map {
     }
 
     /// Fuses a map and a tryMap: `map(f).tryMap(g)` is `tryMap { try g(f($0)) }`.
+    ///
+    /// - Parameter transform: A closure that takes the result of this map's transform and returns
+    ///   the value to send; it may throw.
+    /// - Returns: One `TryMap` over the same upstream that applies both transforms.
     @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
@@ -163,6 +195,10 @@ extension Publishers.Map {
 
 extension Publishers.TryMap {
     /// Fuses a map onto a tryMap.
+    ///
+    /// - Parameter transform: A closure that takes the result of this tryMap's transform and
+    ///   returns the value to send.
+    /// - Returns: One `TryMap` over the same upstream that applies both transforms.
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
@@ -170,6 +206,10 @@ extension Publishers.TryMap {
     }
 
     /// Fuses two tryMaps.
+    ///
+    /// - Parameter transform: A closure that takes the result of this tryMap's transform and
+    ///   returns the value to send; it may throw.
+    /// - Returns: One `TryMap` over the same upstream that applies both transforms.
     @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform

@@ -26,6 +26,10 @@ extension Publisher {
     /// // Prints: failure(AppError(reason: "timed out"))
     /// ```
     ///
+    /// - Parameter transform: A closure that takes the upstream's error and returns the error to
+    ///   fail with.
+    /// - Returns: A publisher that passes on the upstream's values and `.finished`, and fails with
+    ///   the error `transform` returns.
     /// - Demand: passes through unchanged: the downstream gets the upstream's subscription.
     /// - Completion: `.finished` passes through; a failure is transformed, once.
     /// - Cancellation: goes straight to the upstream subscription.
@@ -52,6 +56,10 @@ extension Publishers {
         public let transform: (Upstream.Failure) -> Failure
 
         /// Creates a publisher that turns `upstream`'s failure into another error with `map`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose failure is changed.
+        ///   - map: The closure that turns the upstream's error into the new one.
         @inlinable
         public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
@@ -60,6 +68,10 @@ extension Publishers {
 
         /// Creates a publisher that turns `upstream`'s failure into another error with
         /// `transform`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose failure is changed.
+        ///   - transform: The closure that turns the upstream's error into the new one.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
@@ -67,6 +79,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the error transform.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion, with
+        ///   the error changed.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: MapErrorSubscriber(downstream: subscriber, transform: transform))

@@ -23,6 +23,8 @@ extension Publisher {
     /// //         Bo
     /// ```
     ///
+    /// - Parameter keyPath: The key path of the property to send.
+    /// - Returns: A publisher that sends the property at `keyPath` of each upstream value.
     /// - Demand: passes through unchanged: one value out for each value in.
     /// - Completion: passes through unchanged.
     /// - Cancellation: goes straight to the upstream subscription.
@@ -48,6 +50,10 @@ extension Publisher {
     /// // Prints: (1, 2)
     /// ```
     ///
+    /// - Parameters:
+    ///   - keyPath0: The key path of the first property of the pair.
+    ///   - keyPath1: The key path of the second property of the pair.
+    /// - Returns: A publisher that sends a tuple of the two properties of each upstream value.
     /// - Demand, completion, cancellation: pass through, as for `map(_:)` with one key path.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value (two key path reads).
@@ -73,6 +79,11 @@ extension Publisher {
     /// // Prints: (1, 2, 3)
     /// ```
     ///
+    /// - Parameters:
+    ///   - keyPath0: The key path of the first property of the triple.
+    ///   - keyPath1: The key path of the second property of the triple.
+    ///   - keyPath2: The key path of the third property of the triple.
+    /// - Returns: A publisher that sends a tuple of the three properties of each upstream value.
     /// - Demand, completion, cancellation: pass through, as for `map(_:)` with one key path.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value (three key path reads).
@@ -104,6 +115,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the key path.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the properties and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = self.keyPath
@@ -135,6 +148,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the key paths.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the pairs and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1
@@ -174,6 +189,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the key paths.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the triples and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1, keyPath2 = self.keyPath2

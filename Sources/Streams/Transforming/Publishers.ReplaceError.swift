@@ -30,6 +30,9 @@ extension Publisher {
     /// //         finished
     /// ```
     ///
+    /// - Parameter output: The value to send, before finishing, if the upstream fails.
+    /// - Returns: A publisher that passes on the upstream's values and, in place of a failure,
+    ///   sends `output` and finishes.
     /// - Demand: requests go to the upstream as they are, and the operator counts what the
     ///   downstream may still receive (requested plus returned, minus delivered). The
     ///   replacement is a value like any other (S1): if the downstream has no demand left when
@@ -66,6 +69,10 @@ extension Publishers {
 
         /// Creates a publisher of `upstream`'s values that sends `output` then finishes when
         /// `upstream` fails.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose failure is replaced.
+        ///   - output: The value to send, before finishing, if `upstream` fails.
         @inlinable
         public init(upstream: Upstream, output: Output) {
             self.upstream = upstream
@@ -73,6 +80,9 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through a subscription that replaces the failure.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values, the replacement if the
+        ///   upstream fails, and `.finished`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.receive(subscriber: ReplaceErrorSubscription<Upstream.Failure, S>(downstream: subscriber, output: output))

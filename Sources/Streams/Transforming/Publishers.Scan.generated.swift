@@ -23,6 +23,11 @@ extension Publishers {
 
         /// Creates a publisher of the running result of `nextPartialResult` over `upstream`'s
         /// values, starting from `initialResult`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are accumulated.
+        ///   - initialResult: The result the first value is combined with.
+        ///   - nextPartialResult: Combines the result so far with the next value.
         @inlinable
         public init(
             upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
@@ -33,6 +38,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the accumulator, starting from `initialResult`.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: ScanSubscriber(
@@ -55,6 +62,11 @@ extension Publishers {
 
         /// Creates a publisher of the running result of `nextPartialResult` over `upstream`'s
         /// values, starting from `initialResult`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are accumulated.
+        ///   - initialResult: The result the first value is combined with.
+        ///   - nextPartialResult: Combines the result so far with the next value; may throw.
         @inlinable
         public init(
             upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
@@ -65,6 +77,8 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the accumulator, starting from `initialResult`.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = ScanStep(result: initialResult, nextPartialResult: nextPartialResult)

@@ -21,6 +21,11 @@ extension Publisher {
     /// // Prints: 1, 3, 6, 10, 15 (one per line)
     /// ```
     ///
+    /// - Parameters:
+    ///   - initialResult: The result the first value is combined with.
+    ///   - nextPartialResult: A closure that takes the result so far and the next value, and
+    ///     returns the new result, which is sent.
+    /// - Returns: A publisher that sends each new result.
     /// - Demand: passes through unchanged: one result out for each value in.
     /// - Completion: passes through unchanged; `initialResult` alone is never sent.
     /// - Cancellation: goes straight to the upstream subscription: the subscriber gets the
@@ -63,6 +68,12 @@ extension Publisher {
     /// //         failure(DivisionByZero())
     /// ```
     ///
+    /// - Parameters:
+    ///   - initialResult: The result the first value is combined with.
+    ///   - nextPartialResult: A closure that takes the result so far and the next value, and
+    ///     returns the new result, which is sent; it may throw to fail the stream.
+    /// - Returns: A publisher that sends each new result, and fails with the error
+    ///   `nextPartialResult` throws.
     /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`TryScan` in `print()`):

@@ -29,6 +29,8 @@ extension Publisher where Failure == Never {
     /// //         finished
     /// ```
     ///
+    /// - Parameter failureType: The failure type to declare, such as `URLError.self`.
+    /// - Returns: A publisher of the same values whose failure type is `failureType`.
     /// - Demand: passes through unchanged: the downstream gets the upstream's subscription.
     /// - Completion: `.finished` passes through; there is never a failure.
     /// - Cancellation: goes straight to the upstream subscription.
@@ -53,18 +55,26 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates a publisher of `upstream`'s values that declares the failure type `Failure`.
+        ///
+        /// - Parameter upstream: The publisher that cannot fail.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Subscribes `subscriber` to the upstream, as if it could fail with `Failure`.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the upstream's values and
+        ///   `.finished`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: SetFailureTypeSubscriber(downstream: subscriber))
         }
 
         /// Changes the declared failure type again; the result wraps the same upstream.
+        ///
+        /// - Parameter failure: The new failure type to declare.
+        /// - Returns: A `SetFailureType` of the same upstream with the failure type `failure`.
         @inlinable
         public func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<Upstream, E> {
             Publishers.SetFailureType(upstream: upstream)
