@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import Dispatch
+import StreamsTesting
 import Testing
 import XCTest
 
@@ -56,12 +57,14 @@ final class FailureReporter {
     /// Records a failure at once: with `Issue.record` inside a Swift Testing test or for a store
     /// made in one (Swift Testing then reports it outside any test), else with `XCTFail`.
     func recordNow(_ message: String, at location: StepLocation) {
-        if isSwiftTesting || Test.current != nil {
-            Issue.record(
-                Comment(rawValue: message),
-                sourceLocation: SourceLocation(
-                    fileID: "\(location.fileID)", filePath: "\(location.filePath)",
-                    line: Int(location.line), column: Int(max(location.column, 1))))
+        let sourceLocation = SourceLocation(
+            fileID: "\(location.fileID)", filePath: "\(location.filePath)",
+            line: Int(location.line), column: Int(max(location.column, 1)))
+        if let capture = TestFailures.capture {
+            // A test of the package that checks this failure is reported (capturingTestFailures).
+            capture.append(Comment(rawValue: message), at: sourceLocation)
+        } else if isSwiftTesting || Test.current != nil {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         } else {
             XCTFail(message, file: location.filePath, line: location.line)
         }

@@ -64,7 +64,7 @@ public func checkContract<P: Publisher>(
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     for problem in contractProblems(makePublisher, deterministic: deterministic, requestingNone: requestingNone) {
-        Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
+        TestFailures.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
     }
 }
 

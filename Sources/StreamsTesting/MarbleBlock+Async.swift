@@ -114,7 +114,7 @@ func driveMarblesAsync<P: Publisher, Time, Options>(
         inputTicks = try inputs.map(Marbles.parse)
         expectedTicks = try Marbles.parse(expected)
     } catch {
-        Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+        TestFailures.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
         return
     }
     let log = MarbleLog()
@@ -146,7 +146,7 @@ func driveMarblesAsync<P: Publisher, Time, Options>(
             let arrived = await scheduler.advance(until: { log.count >= wanted }, timeout: timeout,
                                                   isolation: isolation, sourceLocation: sourceLocation)
             if !arrived && !Task.isCancelled {
-                Issue.record(
+                TestFailures.record(
                     Comment(rawValue: "marble diagram, tick \(index): the row shows \(wanted) event(s) there, and "
                         + "\(log.count) arrived within \(timeout) of real time"),
                     sourceLocation: sourceLocation)
@@ -162,7 +162,7 @@ func driveMarblesAsync<P: Publisher, Time, Options>(
             let asked = await scheduler.advance(until: { upstream.demand >= values }, timeout: timeout,
                                                 isolation: isolation, sourceLocation: sourceLocation)
             if !asked && !Task.isCancelled {
-                Issue.record(
+                TestFailures.record(
                     Comment(rawValue: "marble diagram, tick \(next): the input row sends \(values) value(s) there, and "
                         + "they were not asked for within \(timeout) of real time"),
                     sourceLocation: sourceLocation)

@@ -231,7 +231,7 @@ extension MarbleBlock {
     /// the previous row labelled `output`, leaving out rows labelled `output`.
     func resolve(row: Int?, inputs: Int?, sourceLocation: SourceLocation) -> (inputs: [String], output: String)? {
         guard let outputIndex = outputIndex(row) else {
-            Issue.record("marble block has no row \(row.map(String.init) ?? "to compare with")", sourceLocation: sourceLocation)
+            TestFailures.record("marble block has no row \(row.map(String.init) ?? "to compare with")", sourceLocation: sourceLocation)
             return nil
         }
         let diagramRows = self.diagramRows
@@ -249,7 +249,7 @@ extension MarbleBlock {
         do {
             return (try inputRows.map(resolvedDiagram(of:)), try resolvedDiagram(of: diagramRows[outputIndex]))
         } catch {
-            Issue.record("marble block: \(error)", sourceLocation: sourceLocation)
+            TestFailures.record("marble block: \(error)", sourceLocation: sourceLocation)
             return nil
         }
     }
@@ -257,7 +257,7 @@ extension MarbleBlock {
     func singleInput(row: Int?, inputs: Int?, sourceLocation: SourceLocation) -> (input: String, output: String)? {
         guard let (inputs, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return nil }
         guard inputs.count == 1 else {
-            Issue.record("marble block has \(inputs.count) input rows; an expression for one input was given", sourceLocation: sourceLocation)
+            TestFailures.record("marble block has \(inputs.count) input rows; an expression for one input was given", sourceLocation: sourceLocation)
             return nil
         }
         return (inputs[0], output)

@@ -132,7 +132,7 @@ extension Publisher where Output == Date {
     public func namedInOrder(sourceLocation: SourceLocation = #_sourceLocation) -> some Publisher<String, Failure> {
         scan((name: "", date: Date.distantPast)) { last, date in
             if date <= last.date {
-                Issue.record("the date \(date) is not later than the one before, \(last.date)", sourceLocation: sourceLocation)
+                TestFailures.record("the date \(date) is not later than the one before, \(last.date)", sourceLocation: sourceLocation)
             }
             let scalar = last.name.unicodeScalars.first.map { $0.value + 1 } ?? UnicodeScalar("a").value
             return (String(UnicodeScalar(scalar).map(Character.init) ?? "?"), date)

@@ -223,7 +223,7 @@ func driveMarbles<P: Publisher>(
     do {
         inputTicks = try Marbles.parse(input)
     } catch {
-        Issue.record(Comment(rawValue: "input diagram: \(error)"), sourceLocation: sourceLocation)
+        TestFailures.record(Comment(rawValue: "input diagram: \(error)"), sourceLocation: sourceLocation)
         return
     }
     let log = MarbleLog()
@@ -260,10 +260,10 @@ func compareMarbles(expected: String, actual: [[Marbles.Event]], sourceLocation:
     do {
         let expectedTicks = try Marbles.parse(expected)
         if let message = Marbles.mismatch(expected: expectedTicks, actual: actual) {
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+            TestFailures.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         }
     } catch {
-        Issue.record(Comment(rawValue: "expected diagram: \(error)"), sourceLocation: sourceLocation)
+        TestFailures.record(Comment(rawValue: "expected diagram: \(error)"), sourceLocation: sourceLocation)
     }
 }
 
@@ -379,7 +379,7 @@ func driveMarbles<P: Publisher, Time, Options>(
         inputTicks = try inputs.map(Marbles.parse)
         expectedTicks = try Marbles.parse(expected)
     } catch {
-        Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+        TestFailures.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
         return
     }
     let log = MarbleLog()

@@ -122,11 +122,11 @@ public func checkIgnoresMisbehavingUpstream<Output, Failure: Error, P: Publisher
         for (name, script) in scripts {
             let actual = run(script)
             if !actual.violations.isEmpty {
-                Issue.record("S2: with \(name), the downstream saw broken rules: \(actual.violations)",
+                TestFailures.record("S2: with \(name), the downstream saw broken rules: \(actual.violations)",
                              sourceLocation: sourceLocation)
             }
             if actual.events != expected.events {
-                Issue.record("""
+                TestFailures.record("""
                     S2: with \(name), the downstream saw \(actual.events) \
                     where a well-behaved upstream gives \(expected.events)
                     """, sourceLocation: sourceLocation)
@@ -137,11 +137,11 @@ public func checkIgnoresMisbehavingUpstream<Output, Failure: Error, P: Publisher
     let twice = run([.subscription, .subscription, .completion(.finished)])
     let subscriptions = twice.upstream.subscriptions
     if subscriptions.count == 2, !subscriptions[1].history.contains(.cancelled) {
-        Issue.record("S2: a second upstream subscription was not cancelled (its history: \(subscriptions[1].history))",
+        TestFailures.record("S2: a second upstream subscription was not cancelled (its history: \(subscriptions[1].history))",
                      sourceLocation: sourceLocation)
     }
     if !twice.violations.isEmpty {
-        Issue.record("S2: with a second upstream subscription, the downstream saw broken rules: \(twice.violations)",
+        TestFailures.record("S2: with a second upstream subscription, the downstream saw broken rules: \(twice.violations)",
                      sourceLocation: sourceLocation)
     }
 }
@@ -202,7 +202,7 @@ public func checkPassesMisbehavingUpstreamThrough<Output, Failure: Error, P: Pub
         let expected = direct.events.map(\.description)
         let actual = through.events.map(\.description)
         if actual != expected || through.violations != direct.violations {
-            Issue.record("""
+            TestFailures.record("""
                 S2: with the script \(script.map(describeSignal)), the downstream saw \(actual) \
                 (broken rules: \(through.violations)) where the upstream sent \(expected) \
                 (broken rules: \(direct.violations)): the operator is not transparent

@@ -56,7 +56,7 @@ func driveMarbles<P: Publisher>(
         do {
             inputTicks.append(try Marbles.parse(input))
         } catch {
-            Issue.record(Comment(rawValue: "input diagram \(number): \(error)"), sourceLocation: sourceLocation)
+            TestFailures.record(Comment(rawValue: "input diagram \(number): \(error)"), sourceLocation: sourceLocation)
             return
         }
     }

@@ -88,7 +88,7 @@ extension TestScheduler {
                 if condition() { return true }
                 if Task.isCancelled { return false }
                 let later = pendingCount
-                Issue.record(
+                TestFailures.record(
                     Comment(rawValue: "TestScheduler.advance(until:): the condition did not hold within \(timeout)"
                         + (later == 0 ? "; no work is scheduled." : "; \(later) piece(s) of work are scheduled for later times.")),
                     sourceLocation: sourceLocation)

@@ -93,7 +93,7 @@ struct EffectErrorsTests {
         let store = TestStore(initialState: [], reducer: reducer, environment: ())
         store.timeout = .seconds(30)  // the effect runs in a task; a passing test never waits this long
         let sendLine = #line + 2
-        await withKnownIssue {
+        await expectFailures {
             await store.send("fetch") { $0 = ["fetch"] }.finish()
         } matching: { issue in
             issue.sourceLocation?.line == sendLine
@@ -218,7 +218,7 @@ struct EffectErrorsTests {
         let store = TestStore(initialState: [], reducer: reducer, environment: ())
         store.timeout = .seconds(30)  // the effect runs in a task; a passing test never waits this long
         let sendLine = #line + 2
-        await withKnownIssue {
+        await expectFailures {
             await store.send("listen") { $0 = ["listen"] }.finish()
         } matching: { issue in
             issue.sourceLocation?.line == sendLine
@@ -258,7 +258,7 @@ struct EffectErrorsTests {
         }
         let store = TestStore(initialState: [], reducer: reducer, environment: ())
         let sendLine = #line + 2
-        withKnownIssue {
+        expectFailures {
             store.send("refresh") { $0 = ["refresh"] }
         } matching: { issue in
             issue.sourceLocation?.line == sendLine
@@ -282,7 +282,7 @@ struct EffectErrorsTests {
         }
         let store = TestStore(initialState: [], reducer: reducer, environment: ())
         let sendLine = #line + 2
-        withKnownIssue {
+        expectFailures {
             store.send("start") { $0 = ["start"] }
         } matching: { issue in
             issue.sourceLocation?.line == sendLine

@@ -120,7 +120,7 @@ struct EffectRedUxTests {
         let store = TestStore(initialState: [], reducer: reducer, environment: ())
         store.timeout = .seconds(30)  // the effect runs in a task; a passing test never waits this long
         let sendLine = #line + 2
-        await withKnownIssue {
+        await expectFailures {
             await store.send("search") { $0 = ["search"] }.finish()
         } matching: { issue in
             issue.sourceLocation?.line == sendLine
@@ -202,7 +202,7 @@ struct EffectRedUxTests {
         let store = TestStore(initialState: [], reducer: reducer, environment: ())
         store.timeout = .seconds(30)  // the effect runs in a task; a passing test never waits this long
         let sendLine = #line + 2
-        await withKnownIssue {
+        await expectFailures {
             await store.send("start") { $0 = ["start"] }.finish()
         } matching: { issue in
             issue.sourceLocation?.line == sendLine

@@ -403,7 +403,7 @@ struct TestStoreTests {
 
     @Test func a11_unassertedStateChangeFailsWithADiff() {
         let store = Feature.store()
-        withKnownIssue {
+        expectFailures {
             store.send(.increment)
         } matching: { issue in
             issue.description.contains("""
@@ -415,7 +415,7 @@ struct TestStoreTests {
 
     @Test func a11_wronglyAssertedStateChangeFailsWithADiff() {
         let store = Feature.store()
-        withKnownIssue {
+        expectFailures {
             store.send(.increment) { $0.count = 2 }
         } matching: { issue in
             issue.description.contains("""
@@ -427,7 +427,7 @@ struct TestStoreTests {
 
     @Test func a11_expectedChangeThatDidNotHappenFails() {
         let store = Feature.store()
-        withKnownIssue {
+        expectFailures {
             store.send(.noop) { $0.count = 1 }
         } matching: { issue in
             issue.description.contains("""
@@ -440,7 +440,7 @@ struct TestStoreTests {
     @Test func a11_receivedActionNotAssertedBeforeTheNextSendFails() {
         let store = Feature.store()
         store.send(.factButtonTapped) { $0.isLoading = true }
-        withKnownIssue {
+        expectFailures {
             store.send(.increment) { $0.count = 1 }
         } matching: { issue in
             issue.description.contains("""
@@ -455,7 +455,7 @@ struct TestStoreTests {
     @Test func a11_receivedActionsNotAssertedFailOnceAndStayQueued() {
         let store = Feature.store()
         store.send(.factButtonTapped) { $0.isLoading = true }
-        withKnownIssue {
+        expectFailures {
             store.send(.increment) { $0.count = 1 }
         } matching: { issue in
             issue.description.contains("1 received action was not asserted before sending Action.increment")
@@ -472,7 +472,7 @@ struct TestStoreTests {
     @Test func a11_unassertedActionsAreReportedOnceAcrossSends() {
         let store = Feature.store()
         store.send(.factButtonTapped) { $0.isLoading = true }
-        withKnownIssue {
+        expectFailures {
             store.send(.increment) { $0.count = 1 }
         } matching: { issue in
             issue.description.contains("1 received action was not asserted")
@@ -503,7 +503,7 @@ struct TestStoreTests {
 
     @Test func a11_anUpdateClosureThatChangesNothingFails() {
         let store = Feature.store()
-        withKnownIssue {
+        expectFailures {
             store.send(.noop) { _ in }
         } matching: { issue in
             issue.description.contains("""
@@ -511,7 +511,7 @@ struct TestStoreTests {
                 Step: sending Action.noop
                 """)
         }
-        withKnownIssue {
+        expectFailures {
             store.send(.noop) { $0.count = 0 }  // sets what is already there
         } matching: { issue in
             issue.description.contains("Expected the state to change, but it did not")
@@ -523,7 +523,7 @@ struct TestStoreTests {
 
     @Test func a11_receiveOfAnActionThatDidNotArriveFails() {
         let store = Feature.store()
-        withKnownIssue {
+        expectFailures {
             store.receive(.timerTicked)
         } matching: { issue in
             issue.description.contains("Expected to receive Action.timerTicked, but no action was received.")
@@ -533,7 +533,7 @@ struct TestStoreTests {
     @Test func a11_receiveWhileAnEffectRunsSaysSo() {
         let store = Feature.store()
         let task = store.send(.startTimer)
-        withKnownIssue {
+        expectFailures {
             store.receive(.timerTicked)
         } matching: { issue in
             issue.description.contains("""
@@ -547,7 +547,7 @@ struct TestStoreTests {
     @Test func a11_receiveOfADifferentActionShowsBoth() {
         let store = Feature.store()
         store.send(.factButtonTapped) { $0.isLoading = true }
-        withKnownIssue {
+        expectFailures {
             store.receive(.factResponse("wrong"))
         } matching: { issue in
             issue.description.contains("""
@@ -563,7 +563,7 @@ struct TestStoreTests {
         let store = Feature.store(scheduler: scheduler)
         let task = store.send(.startTimer)
         scheduler.advance(by: .seconds(1))
-        withKnownIssue {
+        expectFailures {
             store.receive(/Feature.Action.factResponse)
         } matching: { issue in
             issue.description.contains("""
@@ -577,7 +577,7 @@ struct TestStoreTests {
     @Test func a11_receivedStateChangeIsCheckedToo() {
         let store = Feature.store()
         store.send(.factButtonTapped) { $0.isLoading = true }
-        withKnownIssue {
+        expectFailures {
             store.receive(.factResponse("0 is a good number")) { $0.fact = "0 is a good number" }
         } matching: { issue in
             issue.description.contains("""
@@ -599,7 +599,7 @@ struct TestStoreTests {
     @Test func a11_failuresCarryTheFileAndLineOfTheStep() {
         let store = Feature.store()
         let line = #line + 2
-        withKnownIssue {
+        expectFailures {
             store.send(.increment)
         } matching: { issue in
             issue.sourceLocation?.line == line && issue.sourceLocation?.fileName == "TestStoreTests.swift"
@@ -608,7 +608,7 @@ struct TestStoreTests {
 
     @Test func a11_effectStillRunningAtTheEndFailsAtTheStepThatStartedIt() {
         let line = #line + 3
-        withKnownIssue {
+        expectFailures {
             let store = Feature.store()
             store.send(.listen)
         } matching: { issue in
@@ -621,7 +621,7 @@ struct TestStoreTests {
 
     @Test func a11_effectStartedByAReceivedActionFailsAtTheReceive() {
         let line = #line + 4
-        withKnownIssue {
+        expectFailures {
             let store = Feature.store()
             store.send(.listenLater)
             store.receive(.listen)
@@ -633,7 +633,7 @@ struct TestStoreTests {
 
     @Test func a11_receivedActionsNotAssertedAtTheEndFail() {
         let line = #line + 3
-        withKnownIssue {
+        expectFailures {
             let store = Feature.store()
             store.send(.factButtonTapped) { $0.isLoading = true }
         } matching: { issue in
@@ -648,7 +648,7 @@ struct TestStoreTests {
         let store = Feature.store()
         let sendLine = #line + 1
         store.send(.listen)
-        await withKnownIssue {
+        await expectFailures {
             await store.finish(timeout: .milliseconds(50))
         } matching: { issue in
             issue.description.contains("""
@@ -663,7 +663,7 @@ struct TestStoreTests {
     @Test func a11_taskFinishFailsWhenItsEffectsAreStillRunning() async {
         let store = Feature.store()
         let task = store.send(.listen)
-        await withKnownIssue {
+        await expectFailures {
             await task.finish(timeout: .milliseconds(50))
         } matching: { issue in
             issue.description.contains("""
@@ -678,7 +678,7 @@ struct TestStoreTests {
         let store = Feature.store()
         let task = store.send(.listen)
         let start = ContinuousClock.now
-        await withKnownIssue {
+        await expectFailures {
             await store.receive(.heard(1), timeout: .milliseconds(50))
         } matching: { issue in
             issue.description.contains("""
@@ -694,7 +694,7 @@ struct TestStoreTests {
     @Test func a11_runtimeIssueFailsTheTest() {
         let store = Feature.store()
         let line = #line + 2
-        withKnownIssue {
+        expectFailures {
             store.send(.child(.bump))
         } matching: { issue in
             issue.sourceLocation?.line == line && issue.description.contains("""
@@ -723,7 +723,7 @@ struct TestStoreTests {
         let sendLine = #line + 1
         store.send(.failingNoop)
         childEvents.send(.bump)
-        await withKnownIssue {
+        await expectFailures {
             await store.receive(.child(.bump), timeout: .seconds(5))
         } matching: { issue in
             issue.sourceLocation?.line == sendLine
@@ -734,7 +734,7 @@ struct TestStoreTests {
     @Test func a11_throwingAssertionFails() {
         struct Unexpected: Error {}
         let store = Feature.store()
-        withKnownIssue {
+        expectFailures {
             store.send(.increment) { _ in throw Unexpected() }
         } matching: { issue in
             issue.description.contains("The state assertion for sending Action.increment threw an error: Unexpected()")
@@ -744,7 +744,7 @@ struct TestStoreTests {
     @Test func a11_nonExhaustiveStillFailsOnAWrongAssertion() {
         let store = Feature.store()
         store.exhaustivity = .off
-        withKnownIssue {
+        expectFailures {
             store.send(.increment) { $0.count = 5 }
         } matching: { issue in
             issue.description.contains("""
@@ -758,7 +758,7 @@ struct TestStoreTests {
         let store = Feature.store()
         store.exhaustivity = .off
         store.send(.factButtonTapped)
-        withKnownIssue {
+        expectFailures {
             store.receive(.timerTicked)
         } matching: { issue in
             issue.description.contains("""
@@ -778,7 +778,7 @@ struct TestStoreTests {
             state.ref = Ref()
             return .none
         }, environment: ())
-        withKnownIssue {
+        expectFailures {
             store.send(())
         } matching: { issue in
             issue.description.contains("""

@@ -3159,7 +3159,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x11de798cf36b507c),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x44ed2cf93ebbe144),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0xc6e1add56cd93867),
-    (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x5637ae30ab21b50a),
+    (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0xc8b0b94abb803272),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0xa8dab6fa22c4296d),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0xf56e6b5c32083fde),
     (file: #"Sources/StreamsTesting/StreamsTesting.docc/Testing.md"#, fnv1a: 0x885be2a9e2bfc513),

@@ -107,7 +107,7 @@ struct DocExamplesCurrencyTests {
     @Test func theGeneratedExamplesAreWhatTheSourcesMakeNow() throws {
         let current = try blocksInSources()
         let markdown = current.filter { $0.file.hasSuffix(".md") }.count
-        print("doc examples: \(current.count) ```swift blocks (\(current.count - markdown) in doc comments, \(markdown) in Docs and articles)")
+        print("doc examples: \(current.count) ```swift blocks (\(current.count - markdown) in doc comments, \(markdown) in README, Docs and articles)")
         #expect(current.count == docExampleSources.count,
                 "Tests/StreamsTests/Docs/DocExamples.generated.swift is stale: run Scripts/extract-examples")
         for (now, generated) in zip(current, docExampleSources) where now.file != generated.file || now.fnv1a != generated.fnv1a {

@@ -361,7 +361,7 @@ struct TestSchedulerTests {
         let scheduler = DispatchQueue.test
         scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5))) {}
         var held: Bool?
-        await withKnownIssue {
+        await expectFailures {
             held = await scheduler.advance(until: { false }, timeout: .milliseconds(50))
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("1 piece(s) of work are scheduled for later times") }

@@ -37,7 +37,7 @@ struct MarbleBlockTests {
     }
 
     @Test func aDiagramThatDoesNotMatchFails() {
-        withKnownIssue {
+        expectFailures {
             MarbleBlock("upstream: -1-|\noutput:   --1|").check { $0 }
         }
     }
@@ -49,13 +49,13 @@ struct MarbleBlockTests {
     @Test func aLaterSubscriberSeesOnlyWhatComesAfterItsTick() {
         let block = MarbleBlock("upstream: -1-2-3-|\noutput:   -----3-|")
         block.check(subscribeAt: 4) { $0.share() }
-        withKnownIssue { block.check(subscribeAt: 2) { $0.share() } }  // would see 2 too
+        expectFailures { block.check(subscribeAt: 2) { $0.share() } }  // would see 2 too
     }
 
     @Test func laterDemandIsAskedForAtItsTick() {
         let block = MarbleBlock("upstream: -1-2-|\noutput:   -------[2|]")
         block.check(demand: .none, later: [7: .max(1)]) { $0.last() }
-        withKnownIssue { block.check(demand: .none, later: [6: .max(1)]) { $0.last() } }  // would answer at 6
+        expectFailures { block.check(demand: .none, later: [6: .max(1)]) { $0.last() } }  // would answer at 6
     }
 
     @Test func theAsyncDriverAwaitsRealTimeWorkAtItsTick() async {
@@ -65,11 +65,11 @@ struct MarbleBlockTests {
             on: scheduler, source: recordingAwait { [reached = scheduler.waitForTick(3)] in await reached(); return "a" })
         // A wrong value at the right tick fails once it arrived; an event the row shows before
         // the work can send it fails after the timeout.
-        await withKnownIssue {
+        await expectFailures {
             await MarbleBlock("output: ---b").checkAsync(
                 on: scheduler, source: recordingAwait { [reached = scheduler.waitForTick(3)] in await reached(); return "a" })
         }
-        await withKnownIssue {
+        await expectFailures {
             await MarbleBlock("output: --a").checkAsync(
                 on: scheduler, source: recordingAwait { [reached = scheduler.waitForTick(3)] in await reached(); return "a" },
                 timeout: .milliseconds(300))
@@ -80,7 +80,7 @@ struct MarbleBlockTests {
         let scheduler = DispatchQueue.test
         let block = MarbleBlock("upstream: -1-2-|\noutput:   -1-2-|")
         await block.checkAsync(on: scheduler) { $0.receive(on: DispatchQueue.global()) }
-        await withKnownIssue {
+        await expectFailures {
             await MarbleBlock("upstream: -1-2-|\noutput:   -1-3-|").checkAsync(on: scheduler) {
                 $0.receive(on: DispatchQueue.global())
             }
@@ -104,7 +104,7 @@ struct MarbleBlockTests {
             }
         }
         await MarbleBlock("loop: [12|]").checkAsync(on: scheduler, source: recordingLoop(over: numbers()))
-        await withKnownIssue {
+        await expectFailures {
             await MarbleBlock("loop: [13|]").checkAsync(on: scheduler, source: recordingLoop(over: numbers()))
         }
     }
@@ -118,7 +118,7 @@ struct MarbleBlockTests {
             .namedInOrder()
         }
         await MarbleBlock("output: -a-b-c").checkAsync(on: scheduler, source: dates())
-        await withKnownIssue {
+        await expectFailures {
             await MarbleBlock("output: -a-b-d").checkAsync(on: scheduler, source: dates())
         }
     }
@@ -139,7 +139,7 @@ struct MarbleBlockTests {
         await MarbleBlock("upstream: -1-2-|\noutput:   -1-2-|").checkAsync(on: scheduler) {
             recordingLoop(over: $0.assertNoFailure().values)
         }
-        await withKnownIssue {
+        await expectFailures {
             await MarbleBlock("upstream: -1-2-|\noutput:   -1-3-|").checkAsync(on: scheduler) {
                 recordingLoop(over: $0.assertNoFailure().values)
             }

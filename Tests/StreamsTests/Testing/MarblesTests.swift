@@ -39,7 +39,7 @@ struct MarblesTests {
     }
 
     @Test func aFailingAssertionRecordsAnIssue() {
-        withKnownIssue {
+        expectFailures {
             assertMarbles("-1-2-|", { $0.map { $0 } }, "-1-3-|")
         } matching: { $0.description.contains("differ at tick 3") }
     }

@@ -39,20 +39,20 @@ struct SchedulerDoublesTests {
     @Test func anUnimplementedSchedulerFailsTheTestAndRunsNothing() {
         let log = Log()
         let scheduler = DispatchQueue.unimplemented("mainQueue")
-        withKnownIssue {
+        expectFailures {
             scheduler.schedule { log.append("ran") }
         } matching: { issue in
             issue.description.contains(
                 "The unimplemented scheduler \"mainQueue\" scheduled an action to run at once: "
                     + "the code under test was not expected to use it.")
         }
-        withKnownIssue {
+        expectFailures {
             _ = scheduler.now
         } matching: { issue in
             issue.description.contains("was asked the current time")
         }
         let erased: AnySchedulerOf<DispatchQueue> = .unimplemented
-        withKnownIssue {
+        expectFailures {
             erased.schedule(after: DispatchQueue.test.now, tolerance: .zero, options: nil) { log.append("ran") }
         } matching: { issue in
             issue.description.contains("An unimplemented scheduler scheduled an action to run later")
