@@ -72,6 +72,32 @@ struct SinkTests {
         #expect(weakCaptured == nil)
     }
 
+    /// A deliberate difference (README, "Deviations from Combine"): a `Subscribers.Sink` held
+    /// directly and cancelled keeps its closures until it is released itself, since another thread
+    /// may be calling one of them at that moment (releasing them at once would cost every value a
+    /// read-modify-write). It passes nothing on after the cancel.
+    @Test func aCancelledSinkHeldDirectlyKeepsItsClosuresUntilItIsReleased_S7() {
+        final class Captured {}
+        weak var weakCaptured: Captured?
+        let log = LockedLog()
+        let subject = PassthroughSubject<Int, Never>()
+        var sink: Subscribers.Sink<Int, Never>?
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            sink = Subscribers.Sink(receiveCompletion: { _ in _ = captured },
+                                    receiveValue: { _ = captured; log.entries.append("\($0)") })
+            subject.subscribe(sink!)
+        }
+        subject.send(1)
+        sink?.cancel()
+        subject.send(2)
+        #expect(log.entries == ["1"])
+        #expect(weakCaptured != nil)  // still held: the sink is
+        sink = nil
+        #expect(weakCaptured == nil)
+    }
+
     @Test func ignoresMisbehavingUpstream_S2() {
         // As Combine's Sink: nothing before the subscription, nothing after the completion.
         let log = LockedLog()
