@@ -7676,7 +7676,7 @@ enum primetime_08_03_CounterTests {
 let tutorialSources: [(path: String, fnv1a: UInt64)] = [
     (path: "Sources/ComposableArchitecture/ComposableArchitecture.docc/Tutorials/BuildPrimeTime.tutorial", fnv1a: 0xfe383c02a20da70c),
     (path: "Sources/ComposableArchitecture/ComposableArchitecture.docc/Tutorials/PrimeTimeFeatures.tutorial", fnv1a: 0x357c5f24c2773131),
-    (path: "Sources/ComposableArchitecture/ComposableArchitecture.docc/Tutorials/PrimeTimeEffects.tutorial", fnv1a: 0x1d4c376789f8473f),
+    (path: "Sources/ComposableArchitecture/ComposableArchitecture.docc/Tutorials/PrimeTimeEffects.tutorial", fnv1a: 0xe78b8dd27f32764f),
     (path: "Sources/ComposableArchitecture/ComposableArchitecture.docc/Tutorials/PrimeTimeTests.tutorial", fnv1a: 0x1756892a8291615c),
     (path: "Sources/ComposableArchitecture/ComposableArchitecture.docc/Resources/PrimeTimeTutorial/primetime-01-01-Counter.swift", fnv1a: 0x0879031434dab268),
     (path: "Sources/ComposableArchitecture/ComposableArchitecture.docc/Resources/PrimeTimeTutorial/primetime-01-02-Counter.swift", fnv1a: 0xb88601904d1d26a3),
