@@ -30,6 +30,10 @@ let package = Package(
         // PrimeTime's features with TestStore, and an end-to-end run of the built PrimeTime executable.
         .testTarget(name: "PrimeTimeCoreTests",
                     dependencies: ["PrimeTimeCore", "PrimeTime", "ComposableArchitectureTesting", "StreamsTesting"]),
+        // The PrimeTime tutorial (ComposableArchitecture.docc/Tutorials): the project after each of
+        // its steps, and the finished project, written here by Scripts/extract-tutorial.
+        .testTarget(name: "TutorialTests",
+                    dependencies: ["ComposableArchitecture", "ComposableArchitectureTesting", "StreamsTesting"]),
         // Combine-era app code in Swift 5 language mode: it compiles against Streams by changing
         // only the import (`import Combine` -> `import Streams`).
         .testTarget(name: "CombineEraTests", dependencies: ["Streams"],

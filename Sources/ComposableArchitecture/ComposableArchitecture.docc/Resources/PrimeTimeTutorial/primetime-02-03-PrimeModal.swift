@@ -1,0 +1,13 @@
+import ComposableArchitecture
+
+/// The "is this prime?" modal's state: the number it asks about, and the favorites it edits.
+struct PrimeModalState: Equatable {
+    var count: Int
+    var favoritePrimes: [Int]
+}
+
+/// What the user can do on the modal.
+enum PrimeModalAction: Equatable {
+    case saveFavoritePrimeTapped
+    case removeFavoritePrimeTapped
+}

@@ -1,0 +1,49 @@
+import ComposableArchitecture
+import Foundation
+
+/// The whole app's state. Each value is stored once: the count the counter changes is the count
+/// the modal asks about, and the favorites the modal saves are the ones the list shows.
+struct AppState: Equatable {
+    var count = 0
+    var favoritePrimes: [Int] = []
+
+    /// The counter's part of the app state.
+    var counter: CounterState {
+        get { CounterState(count: count) }
+        set { count = newValue.count }
+    }
+
+    /// The modal's part of the app state: the same count and favorites, read and written back.
+    var primeModal: PrimeModalState {
+        get { PrimeModalState(count: count, favoritePrimes: favoritePrimes) }
+        set {
+            count = newValue.count
+            favoritePrimes = newValue.favoritePrimes
+        }
+    }
+}
+
+/// Every action of the app: one case per feature, holding that feature's action.
+enum AppAction: Equatable {
+    case counter(CounterAction)
+    case primeModal(PrimeModalAction)
+    case favoritePrimes(FavoritePrimesAction)
+}
+
+/// Everything the app needs from the outside world.
+struct AppEnvironment {
+    var favoritesFile: FavoritesFile
+
+    /// The real world: the favorites in `favorite-primes.json`, in the current directory.
+    static var live: AppEnvironment {
+        AppEnvironment(favoritesFile: .live(url: URL(fileURLWithPath: "favorite-primes.json")))
+    }
+}
+
+/// The app's logic: each feature pulled back to its part of the state, its case of the actions
+/// and its part of the environment, and all of them combined into one reducer.
+@MainActor let appReducer = Reducer<AppState, AppAction, AppEnvironment>.combine(
+    counterReducer.pullback(state: \.counter, action: /AppAction.counter, environment: { _ in () }),
+    primeModalReducer.pullback(state: \.primeModal, action: /AppAction.primeModal, environment: { _ in () }),
+    favoritePrimesReducer.pullback(state: \.favoritePrimes, action: /AppAction.favoritePrimes, environment: \.favoritesFile)
+)
