@@ -32,8 +32,8 @@ public enum TerminalScreen {
                 lines.append("== Counter ==")
                 lines.append("Count: \(state.count)")
             }
-            if state.isNthPrimeRequestInFlight {
-                lines.append("Computing the \(Primes.ordinal(state.count)) prime…")
+            if let n = state.nthPrimeRequestedN {
+                lines.append("Computing \(NthPrimeAlert.name(n))…")
             }
             if let alert = state.nthPrimeAlert {
                 lines.append("\(alert.message)  (dismiss)")

@@ -35,7 +35,7 @@ public final class TerminalSession {
     /// Starts the app: reads the favorites file. Await the task to have its answer in the state.
     @discardableResult
     public func launch() -> [StoreTask] {
-        [store.send(.favoritePrimes(.loadButtonTapped))]
+        [store.send(.favoritePrimes(.launched))]
     }
 
     /// Runs one input: sends the command's actions, or records why not (``notice``, and

@@ -73,7 +73,7 @@ struct TerminalActionsTests {
         #expect(rejection(.nthPrime, favorites) == "\"nth\" works on the counter screen. Type \"counter\" to go back.")
         #expect(rejection(.showFavorites, modal) == "\"favorites\" is not available on \"is this prime?\". Type \"dismiss\" to close it.")
         var computing = counter
-        computing.isNthPrimeRequestInFlight = true
+        computing.nthPrimeRequestedN = 3
         #expect(rejection(.nthPrime, computing) == "Already computing; wait for the answer.")
     }
 

@@ -26,7 +26,7 @@ struct TerminalScreenTests {
     }
 
     @Test func nthPrimeComputingAndAnswered() {
-        #expect(TerminalScreen.lines(AppState(count: 3, isNthPrimeRequestInFlight: true)) == [
+        #expect(TerminalScreen.lines(AppState(count: 3, nthPrimeRequestedN: 3)) == [
             "== Counter ==", "Count: 3", "Computing the 3rd prime…", "Favorites: 0 | Log: off",
         ])
         #expect(TerminalScreen.lines(AppState(count: 3, nthPrimeAlert: NthPrimeAlert(n: 3, prime: 5))) == [
