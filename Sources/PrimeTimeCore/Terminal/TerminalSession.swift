@@ -14,6 +14,9 @@ public final class TerminalSession {
     public private(set) var notice: String?
     /// How many commands were unknown or did not apply.
     public private(set) var rejectedCount = 0
+    /// How the user gives commands, which decides how messages and the screen tell them what to
+    /// do ("Type \"dismiss\"" or "Press \"d\""): line mode unless interactive mode runs it.
+    public var mode = TerminalMode.line
 
     /// A session running the app in `environment`, from `initialState`.
     public init(environment: AppEnvironment, initialState: AppState = AppState()) {
@@ -50,7 +53,7 @@ public final class TerminalSession {
             return (.ran, [])
         case let .command(command):
             notice = nil
-            switch command.actions(in: store.state) {
+            switch command.actions(in: store.state, mode: mode) {
             case let .failure(rejection):
                 reject(rejection.message)
                 return (.ran, [])
@@ -93,9 +96,9 @@ public final class TerminalSession {
         rejectedCount += 1
     }
 
-    /// The state and the notice, as lines (``TerminalScreen/lines(_:notice:time:)``).
+    /// The state and the notice, as lines (``TerminalScreen/lines(_:notice:time:mode:)``).
     public func lines(time: ((Date) -> String)? = nil) -> [String] {
-        TerminalScreen.lines(store.state, notice: notice, time: time)
+        TerminalScreen.lines(store.state, notice: notice, time: time, mode: mode)
     }
 
     /// Line mode: launches the app, prints its state, then for each line prints `> line` and,
