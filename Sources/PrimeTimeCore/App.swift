@@ -29,16 +29,19 @@ public struct AppState: Equatable, Sendable {
     public var isPrimeModalShown: Bool
     /// The nth-prime answer on screen, until dismissed.
     public var nthPrimeAlert: NthPrimeAlert?
-    /// Whether an nth-prime question is being computed.
-    public var isNthPrimeRequestInFlight: Bool
+    /// The n of the nth-prime question being computed (the count when it was asked), or `nil`.
+    public var nthPrimeRequestedN: Int?
     /// The favorites added and removed, oldest first (at most ``Activity/feedLimit``).
     public var activityFeed: [Activity]
     /// Whether every action and state change is written to the log.
     public var isLogging: Bool
-    /// A problem with the favorites file to show the user, until dismissed.
+    /// What to tell the user about the favorites file, until dismissed: a problem with it, or
+    /// what a save or load they asked for did.
     public var message: String?
     /// What the app knows about the favorites file (whether changes are autosaved).
     public var favoritesFileStatus: FavoritesFileStatus
+    /// The save or load of the favorites file the user asked for, until it is answered.
+    public var favoritesFileRequest: FavoritesFileRequest?
 
     /// An app state; by default the counter at 0, no favorites (the file not read yet), nothing
     /// shown over the counter, logging off.
@@ -60,28 +63,33 @@ public struct AppState: Equatable, Sendable {
         screen: Screen = .counter,
         isPrimeModalShown: Bool = false,
         nthPrimeAlert: NthPrimeAlert? = nil,
-        isNthPrimeRequestInFlight: Bool = false,
+        nthPrimeRequestedN: Int? = nil,
         activityFeed: [Activity] = [],
         isLogging: Bool = false,
         message: String? = nil,
-        favoritesFileStatus: FavoritesFileStatus = .notLoaded
+        favoritesFileStatus: FavoritesFileStatus = .notLoaded,
+        favoritesFileRequest: FavoritesFileRequest? = nil
     ) {
         self.count = count
         self.favoritePrimes = favoritePrimes
         self.screen = screen
         self.isPrimeModalShown = isPrimeModalShown
         self.nthPrimeAlert = nthPrimeAlert
-        self.isNthPrimeRequestInFlight = isNthPrimeRequestInFlight
+        self.nthPrimeRequestedN = nthPrimeRequestedN
         self.activityFeed = activityFeed
         self.isLogging = isLogging
         self.message = message
         self.favoritesFileStatus = favoritesFileStatus
+        self.favoritesFileRequest = favoritesFileRequest
     }
 
     // MARK: Views for the front end
 
     /// Whether the count is prime.
     public var isPrime: Bool { Primes.isPrime(count) }
+
+    /// Whether an nth-prime question is being computed (``nthPrimeRequestedN`` is set).
+    public var isNthPrimeRequestInFlight: Bool { nthPrimeRequestedN != nil }
 
     /// Whether the count is a favorite.
     public var isFavorite: Bool { favoritePrimes.contains(count) }
@@ -136,28 +144,32 @@ public struct AppState: Equatable, Sendable {
 
     /// The nth-prime feature's slice.
     public var nthPrime: NthPrimeState {
-        get { NthPrimeState(count: count, alert: nthPrimeAlert, isRequestInFlight: isNthPrimeRequestInFlight) }
+        get { NthPrimeState(count: count, alert: nthPrimeAlert, requestedN: nthPrimeRequestedN) }
         set {
             count = newValue.count
             nthPrimeAlert = newValue.alert
-            isNthPrimeRequestInFlight = newValue.isRequestInFlight
+            nthPrimeRequestedN = newValue.requestedN
         }
     }
 
     /// The favorite primes feature's slice.
     public var favoritePrimesState: FavoritePrimesState {
-        get { FavoritePrimesState(favoritePrimes: favoritePrimes, message: message, fileStatus: favoritesFileStatus) }
+        get {
+            FavoritePrimesState(favoritePrimes: favoritePrimes, message: message, fileStatus: favoritesFileStatus,
+                                request: favoritesFileRequest)
+        }
         set {
             favoritePrimes = newValue.favoritePrimes
             message = newValue.message
             favoritesFileStatus = newValue.fileStatus
+            favoritesFileRequest = newValue.request
         }
     }
 }
 
 /// Every user intent and every effect's answer, nested per feature.
 ///
-/// At launch the front end sends `.favoritePrimes(.loadButtonTapped)` to read the favorites file.
+/// At launch the front end sends `.favoritePrimes(.launched)` to read the favorites file.
 public enum AppAction: Equatable, Sendable {
     /// The counter's `+` and `-`.
     case counter(CounterAction)

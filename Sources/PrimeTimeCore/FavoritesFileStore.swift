@@ -26,7 +26,8 @@ import Streams
 //   saved. The save answers with the merged list, which the app then shows.
 // - A file that is not a list of distinct primes is never silently dropped: it is copied to
 //   `NAME.corrupt` (or `NAME.corrupt-2`, ...) before anything else happens, and the message names
-//   the copy.
+//   the copy. A list with some bad entries is read without them (the others are kept), and
+//   copied the same way, since the next save writes it without them.
 
 /// A step of reading or writing the favorites file, where a test can make the system call fail
 /// (``FavoritesFileClient/live(file:faults:)``): for example `.write` with `ENOSPC` plays a full
@@ -54,9 +55,10 @@ public enum FavoritesFileStep: Equatable, Hashable, Sendable, CaseIterable {
 enum FavoritesFileContents {
     /// No file.
     case missing
-    /// A valid list.
-    case primes([Int])
-    /// A file that is not a list of distinct primes: its bytes and why.
+    /// A list: its distinct primes, and, when some entries were left out, the report and the
+    /// file's bytes (to copy before a save writes it without them).
+    case primes([Int], skipped: (FavoritesFileSkipped, Data)?)
+    /// A file that is not a list: its bytes and why.
     case corrupt(Data, FavoritesFileError)
 }
 
@@ -83,18 +85,22 @@ final class FavoritesFileStore: @unchecked Sendable {  // `base` is guarded by `
 
     // MARK: Reading
 
-    /// Reads the favorites: `nil` when there is no file. A corrupt file is copied first (the
-    /// error's message names the copy) and left as it is.
-    func read() -> Result<[Int]?, FavoritesFileError> {
+    /// Reads the favorites: ``FavoritesFileRead/missing`` when there is no file. A corrupt file
+    /// is copied first (the error's message names the copy) and left as it is; so is a list
+    /// with entries left out (the report's advice names the copy).
+    func read() -> Result<FavoritesFileRead, FavoritesFileError> {
         switch contents() {
         case let .failure(error):
             return .failure(error)
         case .success(.missing):
             setBase([])
-            return .success(nil)
-        case let .success(.primes(primes)):
+            return .success(.missing)
+        case let .success(.primes(primes, skipped)):
             setBase(primes)
-            return .success(primes)
+            guard let (found, data) = skipped else { return .success(.primes(primes)) }
+            var report = found
+            report.advice = backUp(data)
+            return .success(.primes(primes, skipped: report))
         case let .success(.corrupt(data, error)):
             var error = error
             error.advice = backUp(data)
@@ -128,8 +134,10 @@ final class FavoritesFileStore: @unchecked Sendable {  // `base` is guarded by `
             data.append(contentsOf: buffer[..<count])
         }
         switch FavoritesFile.decode(data, path: path) {
-        case let .success(primes): return .success(.primes(primes))
-        case let .failure(error): return .success(.corrupt(data, error))
+        case let .success(read):
+            return .success(.primes(read.favorites, skipped: read.skipped.map { ($0, data) }))
+        case let .failure(error):
+            return .success(.corrupt(data, error))
         }
     }
 
@@ -170,7 +178,9 @@ final class FavoritesFileStore: @unchecked Sendable {  // `base` is guarded by `
         switch contents() {
         case .success(.missing):
             theirs = []
-        case let .success(.primes(primes)):
+        case let .success(.primes(primes, skipped)):
+            // Entries that are not distinct primes are not written back; keep a copy first.
+            if let (_, data) = skipped { _ = backUp(data) }
             theirs = primes
         case let .success(.corrupt(data, _)):
             // Not a list: it cannot be merged, and saving replaces it; keep a copy first.

@@ -23,15 +23,22 @@ public struct NthPrimeAlert: Equatable, Sendable {
     }
 
     /// The alert's text: "The 6th prime is 13.", "There is no 0th prime: primes are counted
-    /// from 1." or, past ``Primes/largestN``, that PrimeTime does not go that far.
+    /// from 1." (for a negative n, "There is no prime number -1: ...", never "-1st") or, past
+    /// ``Primes/largestN``, that PrimeTime does not go that far.
     public var message: String {
         if let prime {
             "The \(Primes.ordinal(n)) prime is \(prime)."
         } else if n > Primes.largestN {
             "The \(Primes.ordinal(n)) prime is further than PrimeTime computes (up to the \(Primes.ordinal(Primes.largestN)))."
         } else {
-            "There is no \(Primes.ordinal(n)) prime: primes are counted from 1."
+            "There is no \(n >= 0 ? "\(Primes.ordinal(n)) prime" : "prime number \(n)"): primes are counted from 1."
         }
+    }
+
+    /// How the `n`th prime is named in a sentence: "the 6th prime", "the 0th prime", and, since
+    /// a negative number has no ordinal, "prime number -1".
+    public static func name(_ n: Int) -> String {
+        n >= 0 ? "the \(Primes.ordinal(n)) prime" : "prime number \(n)"
     }
 }
 
@@ -41,20 +48,24 @@ public struct NthPrimeState: Equatable, Sendable {
     public var count: Int
     /// The answer on screen, if any.
     public var alert: NthPrimeAlert?
-    /// Whether a question is being computed; the button is disabled meanwhile.
-    public var isRequestInFlight: Bool
+    /// The n of the question being computed, recorded when it was asked (the count may change
+    /// meanwhile); `nil` when none is. The button is disabled meanwhile.
+    public var requestedN: Int?
 
     /// A state for `count`, with no answer and nothing in flight by default.
     ///
     /// - Parameters:
-    ///   - count: The `n` of the question.
+    ///   - count: The `n` the next question asks about.
     ///   - alert: The answer on screen, or `nil`.
-    ///   - isRequestInFlight: Whether the question is being computed.
-    public init(count: Int, alert: NthPrimeAlert? = nil, isRequestInFlight: Bool = false) {
+    ///   - requestedN: The `n` of the question being computed, or `nil` when none is.
+    public init(count: Int, alert: NthPrimeAlert? = nil, requestedN: Int? = nil) {
         self.count = count
         self.alert = alert
-        self.isRequestInFlight = isRequestInFlight
+        self.requestedN = requestedN
     }
+
+    /// Whether a question is being computed (``requestedN`` is set).
+    public var isRequestInFlight: Bool { requestedN != nil }
 
     /// Whether the "what is the nth prime?" button can be pressed: not while a question is in
     /// flight, nor while an answer is on screen.
@@ -123,7 +134,8 @@ enum NthPrimeRequestID: Hashable, Sendable {
 
 /// The nth-prime logic.
 ///
-/// Tapping the button (when enabled) marks a question in flight and returns the calculator's
+/// Tapping the button (when enabled) records the n asked about (``NthPrimeState/requestedN``: the
+/// count at that moment, which the screen shows while it waits even if the count changes) and returns the calculator's
 /// effect, delivered on the main queue, mapped to ``NthPrimeAction/nthPrimeResponse(n:prime:)`` and
 /// made cancellable. The response shows the alert; dismissing clears it. Leaving the screen cancels
 /// the question (`.cancel(id:)`), so no answer pops up on another screen.
@@ -131,15 +143,15 @@ enum NthPrimeRequestID: Hashable, Sendable {
     switch action {
     case .nthPrimeButtonTapped:
         guard state.isButtonEnabled else { return .none }
-        state.isRequestInFlight = true
         let n = state.count
+        state.requestedN = n
         return environment.nthPrime(n)
             .receive(on: environment.mainQueue)
             .map { NthPrimeAction.nthPrimeResponse(n: n, prime: $0) }
             .cancellable(id: NthPrimeRequestID.request, cancelInFlight: true)
 
     case let .nthPrimeResponse(n, prime):
-        state.isRequestInFlight = false
+        state.requestedN = nil
         state.alert = NthPrimeAlert(n: n, prime: prime)
         return .none
 
@@ -149,7 +161,7 @@ enum NthPrimeRequestID: Hashable, Sendable {
 
     case .screenLeft:
         guard state.isRequestInFlight else { return .none }
-        state.isRequestInFlight = false
+        state.requestedN = nil
         return .cancel(id: NthPrimeRequestID.request)
     }
 }

@@ -40,11 +40,11 @@ struct AppTests {
 
     @Test func launchLoadsTheFavoritesIntoTheListButNotTheFeed() {
         let app = AppHarness()
-        app.file.loadResult = .success([2, 3])
+        app.file.loadResult = .success(.primes([2, 3]))
         let store = app.makeStore()
-        store.send(.favoritePrimes(.loadButtonTapped))
+        store.send(.favoritePrimes(.launched))
         app.scheduler.advance()
-        store.receive(.favoritePrimes(.loadResponse(.success([2, 3])))) {
+        store.receive(.favoritePrimes(.loadResponse(.success(.primes([2, 3]))))) {
             $0.favoritePrimes = [2, 3]
             $0.favoritesFileStatus = .inSync
         }
@@ -58,7 +58,7 @@ struct AppTests {
         app.file.othersSaved = [11]
         // The file has not been read yet: a change is not autosaved, only the explicit save writes.
         let store = app.makeStore(AppState(count: 5, favoritePrimes: [2], isPrimeModalShown: true))
-        store.send(.favoritePrimes(.saveButtonTapped))
+        store.send(.favoritePrimes(.saveButtonTapped)) { $0.favoritesFileRequest = .save }
         // While that save is in flight, the user adds 5.
         store.send(.primeModal(.saveFavoritePrimeTapped)) {
             $0.favoritePrimes = [2, 5]
@@ -70,9 +70,11 @@ struct AppTests {
         store.receive(.favoritePrimes(.mergedSaveResponse(sent: [2], written: [2, 11]))) {
             $0.favoritePrimes = [2, 5, 11]
             $0.favoritesFileStatus = .inSync
+            $0.message = "Saved 2 favorites to the favorites file, with the changes another PrimeTime made to it."
+            $0.favoritesFileRequest = nil
         }
         app.scheduler.advance()
-        store.receive(.favoritePrimes(.saveResponse(.success([2, 5, 11]))))
+        store.receive(.favoritePrimes(.saveResponse(.success([2, 5, 11])))) { $0.message = nil }
         #expect(store.state.activityFeed == [at(0, .addedFavoritePrime(5))])
         #expect(app.file.saved == [[2], [2, 5, 11]])
     }
@@ -81,7 +83,7 @@ struct AppTests {
         let app = AppHarness()
         app.file.loadResult = .failure(notJSON)
         let store = app.makeStore(AppState(count: 7))
-        store.send(.favoritePrimes(.loadButtonTapped))
+        store.send(.favoritePrimes(.launched))
         app.scheduler.advance()
         store.receive(.favoritePrimes(.loadResponse(.failure(notJSON)))) {
             $0.favoritesFileStatus = .leftUntouched
@@ -95,19 +97,20 @@ struct AppTests {
         }
         app.scheduler.advance(by: .seconds(1))
         #expect(app.file.saved == [])
-        // The user saves: the file is overwritten, the message goes, autosave resumes.
-        store.send(.favoritePrimes(.saveButtonTapped))
+        // The user saves: the file is overwritten, the message says so, autosave resumes.
+        store.send(.favoritePrimes(.saveButtonTapped)) { $0.favoritesFileRequest = .save }
         app.scheduler.advance()
         store.receive(.favoritePrimes(.saveResponse(.success([7])))) {
             $0.favoritesFileStatus = .inSync
-            $0.message = nil
+            $0.message = "Saved 1 favorite to the favorites file."
+            $0.favoritesFileRequest = nil
         }
         store.send(.primeModal(.removeFavoritePrimeTapped)) {
             $0.favoritePrimes = []
             $0.activityFeed.append(at(1, .removedFavoritePrime(7)))
         }
         app.scheduler.advance()
-        store.receive(.favoritePrimes(.saveResponse(.success([]))))
+        store.receive(.favoritePrimes(.saveResponse(.success([])))) { $0.message = nil }
         #expect(app.file.saved == [[7], []])
     }
 
@@ -208,7 +211,7 @@ struct AppTests {
         #expect(!favorites.accepts(.counter(.incrementButtonTapped)))
         #expect(!favorites.isNthPrimeButtonEnabled)
         #expect(!AppState(nthPrimeAlert: NthPrimeAlert(n: 1, prime: 2)).isNthPrimeButtonEnabled)
-        #expect(!AppState(isNthPrimeRequestInFlight: true).accepts(.nthPrime(.nthPrimeButtonTapped)))
+        #expect(!AppState(nthPrimeRequestedN: 1).accepts(.nthPrime(.nthPrimeButtonTapped)))
     }
 
     // MARK: Nth prime
@@ -217,13 +220,13 @@ struct AppTests {
         let app = AppHarness()
         let store = app.makeStore(AppState(count: 6))
         #expect(store.state.isNthPrimeButtonEnabled)
-        store.send(.nthPrime(.nthPrimeButtonTapped)) { $0.isNthPrimeRequestInFlight = true }
+        store.send(.nthPrime(.nthPrimeButtonTapped)) { $0.nthPrimeRequestedN = 6 }
         #expect(!store.state.isNthPrimeButtonEnabled)
         store.send(.nthPrime(.nthPrimeButtonTapped))
         store.send(.counter(.incrementButtonTapped)) { $0.count = 7 }
         app.scheduler.advance(by: .milliseconds(400))
         store.receive(.nthPrime(.nthPrimeResponse(n: 6, prime: 13))) {
-            $0.isNthPrimeRequestInFlight = false
+            $0.nthPrimeRequestedN = nil
             $0.nthPrimeAlert = NthPrimeAlert(n: 6, prime: 13)
         }
         #expect(!store.state.isNthPrimeButtonEnabled)
@@ -234,11 +237,11 @@ struct AppTests {
     @Test func leavingTheCounterScreenCancelsTheNthPrimeInFlight() {
         let app = AppHarness()
         let store = app.makeStore(AppState(count: 100))
-        store.send(.nthPrime(.nthPrimeButtonTapped)) { $0.isNthPrimeRequestInFlight = true }
+        store.send(.nthPrime(.nthPrimeButtonTapped)) { $0.nthPrimeRequestedN = 100 }
         app.scheduler.advance(by: .milliseconds(399))
         store.send(.screenSelected(.favoritePrimes)) {
             $0.screen = .favoritePrimes
-            $0.isNthPrimeRequestInFlight = false
+            $0.nthPrimeRequestedN = nil
         }
         #expect(store.runningEffectCount == 0)
         app.scheduler.advance(by: .seconds(10))
@@ -271,14 +274,14 @@ struct AppTests {
                 favoritePrimes: [],
                 screen: Screen.counter,
                 isPrimeModalShown: false,
-                … (7 unchanged lines)
+                … (8 unchanged lines)
             """)
 
         // Actions effects send back are logged too, and so are ignored ones.
-        store.send(.nthPrime(.nthPrimeButtonTapped)) { $0.isNthPrimeRequestInFlight = true }
+        store.send(.nthPrime(.nthPrimeButtonTapped)) { $0.nthPrimeRequestedN = 3 }
         app.scheduler.advance(by: .milliseconds(400))
         store.receive(.nthPrime(.nthPrimeResponse(n: 3, prime: 5))) {
-            $0.isNthPrimeRequestInFlight = false
+            $0.nthPrimeRequestedN = nil
             $0.nthPrimeAlert = NthPrimeAlert(n: 3, prime: 5)
         }
         store.send(.primeModalDismissed)

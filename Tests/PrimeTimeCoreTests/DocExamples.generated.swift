@@ -21,15 +21,15 @@ import Testing
     switch action {
     case .nthPrimeButtonTapped:
         guard state.isButtonEnabled else { return .none }
-        state.isRequestInFlight = true
         let n = state.count
+        state.requestedN = n
         return environment.nthPrime(n)                        // computed on a background queue
             .receive(on: environment.mainQueue)                // answered on the main queue
             .map { NthPrimeAction.nthPrimeResponse(n: n, prime: $0) }
             .cancellable(id: NthPrimeRequestID.request, cancelInFlight: true)
 
     case let .nthPrimeResponse(n, prime):                     // the effect's action comes back
-        state.isRequestInFlight = false
+        state.requestedN = nil
         state.alert = NthPrimeAlert(n: n, prime: prime)
         return .none
     default: return .none
@@ -41,10 +41,10 @@ import Testing
     store: TestStore<NthPrimeState, NthPrimeAction, NthPrimeEnvironment>,
     scheduler: TestSchedulerOf<DispatchQueue>
 ) {
-    store.send(.nthPrimeButtonTapped) { $0.isRequestInFlight = true }
+    store.send(.nthPrimeButtonTapped) { $0.requestedN = 6 }
     scheduler.advance(by: .milliseconds(400))
     store.receive(.nthPrimeResponse(n: 6, prime: 13)) {
-        $0.isRequestInFlight = false
+        $0.requestedN = nil
         $0.alert = NthPrimeAlert(n: 6, prime: 13)
     }
 }
@@ -58,9 +58,10 @@ import Testing
 
 // Sources/PrimeTimeCore/FavoritePrimes.swift, example 1
 @MainActor private func example_PrimeTimeCore_FavoritePrimes_1() throws {
-    let primes = FavoritesFile.decode(Data("[2,3]".utf8), path: "f.json")    // .success([2, 3])
-    let notPrimes = FavoritesFile.decode(Data("[4]".utf8), path: "f.json")   // .failure(… "4 is not prime")
-    func readTheExamplesNames() { _ = primes; _ = notPrimes }
+    let primes = FavoritesFile.decode(Data("[2,3]".utf8), path: "f.json")    // .success(.primes([2, 3]))
+    let partly = FavoritesFile.decode(Data("[4,2]".utf8), path: "f.json")    // .success(.primes([2], skipped: …))
+    let notAList = FavoritesFile.decode(Data("{}".utf8), path: "f.json")     // .failure(… "found not an array")
+    func readTheExamplesNames() { _ = primes; _ = partly; _ = notAList }
 }
 
 // Sources/PrimeTimeCore/FavoritePrimes.swift, example 2
@@ -90,22 +91,73 @@ import Testing
     assert(Primes.nth(0) == nil)
 }
 
+// Sources/PrimeTimeCore/Terminal/InteractiveTerminal.swift, example 1
+@MainActor private func example_PrimeTimeCore_Terminal_InteractiveTerminal_1() throws {
+    var frames = TerminalFrames()
+    let first = frames.frame(["Count: 0"])    // the bytes that clear the screen and draw it
+    let again = frames.frame(["Count: 0"])    // nil: the screen shows it already
+    func readTheExamplesNames() { _ = frames; _ = first; _ = again }
+}
+
+// Sources/PrimeTimeCore/Terminal/InteractiveTerminal.swift, example 2 (context session)
+@MainActor func terminalSession_example_PrimeTimeCore_Terminal_InteractiveTerminal_2(session: TerminalSession, status: Int32) async {
+    let terminal = InteractiveTerminal(session: session, size: .standard,
+                                       write: { FileHandle.standardOutput.write(Data($0.utf8)) })
+    terminal.start()
+    let outcome = terminal.receive(Array("+".utf8))   // writes the screen with "Count: 1"
+    func readTheExamplesNames() { _ = terminal; _ = outcome }
+}
+
 // Sources/PrimeTimeCore/Terminal/TerminalCommand+Actions.swift, example 1
 @MainActor private func example_PrimeTimeCore_Terminal_TerminalCommand_Actions_1() throws {
     let increment = TerminalCommand.increment.actions(in: AppState())
     // .success([.counter(.incrementButtonTapped)])
     let save = TerminalCommand.saveFavorite.actions(in: AppState())
     // .failure(... "\"save\" works on \"is this prime?\". Type \"prime\" to open it.")
-    func readTheExamplesNames() { _ = increment; _ = save }
+    let pressed = TerminalCommand.saveFavorite.actions(in: AppState(), mode: .interactive)
+    // .failure(... "\"save\" works on \"is this prime?\". Press \"p\" to open it.")
+    func readTheExamplesNames() { _ = increment; _ = save; _ = pressed }
 }
 
 // Sources/PrimeTimeCore/Terminal/TerminalCommand.swift, example 1
 @MainActor private func example_PrimeTimeCore_Terminal_TerminalCommand_1() throws {
+    let line = TerminalMode.line.ask("dismiss")            // Type "dismiss"
+    let keys = TerminalMode.interactive.ask("dismiss")     // Press "d"
+    func readTheExamplesNames() { _ = line; _ = keys }
+}
+
+// Sources/PrimeTimeCore/Terminal/TerminalCommand.swift, example 2
+@MainActor private func example_PrimeTimeCore_Terminal_TerminalCommand_2() throws {
     let increment = TerminalCommands.parse("inc")   // .command(.increment)
     let plus = TerminalCommands.parse("+")          // .command(.increment)
     let delete = TerminalCommands.parse("del 2")    // .command(.deleteFavorite(number: 2))
     let unknown = TerminalCommands.parse("xyz")     // .invalid(message: "Unknown command \"xyz\". ...")
-    func readTheExamplesNames() { _ = increment; _ = plus; _ = delete; _ = unknown }
+    let huge = TerminalCommands.parse("del 99999999999999999999")
+    // .invalid(message: "There is no favorite number 99999999999999999999: the number is too large.")
+    func readTheExamplesNames() { _ = increment; _ = plus; _ = delete; _ = unknown; _ = huge }
+}
+
+// Sources/PrimeTimeCore/Terminal/TerminalCommand.swift, example 3
+@MainActor private func example_PrimeTimeCore_Terminal_TerminalCommand_3() throws {
+    let lines = TerminalCommands.helpLines(width: 80)
+    // "  +  inc        [counter]                 Add one to the count.", ...
+    func readTheExamplesNames() { _ = lines }
+}
+
+// Sources/PrimeTimeCore/Terminal/TerminalInputParser.swift, example 1
+@MainActor private func example_PrimeTimeCore_Terminal_TerminalInputParser_1() throws {
+    var decoder = UTF8StreamDecoder()
+    let first = decoder.decode([0x61, 0xC3])   // "a" (0xC3 waits for the rest of "é")
+    let second = decoder.decode([0xA9])        // "é"
+    func readTheExamplesNames() { _ = decoder; _ = first; _ = second }
+}
+
+// Sources/PrimeTimeCore/Terminal/TerminalInputParser.swift, example 2
+@MainActor private func example_PrimeTimeCore_Terminal_TerminalInputParser_2() throws {
+    var parser = TerminalInputParser()
+    let events = parser.receive(Array("+\u{1B}[A\u{1B}[200~q\r\u{1B}[201~".utf8))
+    // [.character("+"), .escapeSequence("\u{1B}[A"), .paste("q\r")]
+    func readTheExamplesNames() { _ = parser; _ = events }
 }
 
 // Sources/PrimeTimeCore/Terminal/TerminalKeyInput.swift, example 1
@@ -114,6 +166,13 @@ import Testing
     let plus = keys.receive(Array("+".utf8))            // [.command(.increment)]
     let delete = keys.receive(Array(":del 2\r".utf8))   // [.command(.deleteFavorite(number: 2))]
     func readTheExamplesNames() { _ = keys; _ = plus; _ = delete }
+}
+
+// Sources/PrimeTimeCore/Terminal/TerminalLayout.swift, example 1
+@MainActor private func example_PrimeTimeCore_Terminal_TerminalLayout_1() throws {
+    let lines = TerminalLayout.wrap("Keys: + inc  - dec  p prime", width: 12, indent: 2)
+    // ["Keys: + inc", "  - dec  p", "  prime"]
+    func readTheExamplesNames() { _ = lines }
 }
 
 // Sources/PrimeTimeCore/Terminal/TerminalOptions.swift, example 1

@@ -26,16 +26,17 @@ struct FavoritesFileClientTests {
         let client = FavoritesFileClient.live(file: url)
         #expect(await value(client.save([2, 3, 5])) == .success([2, 3, 5]))
         #expect(try String(contentsOf: url, encoding: .utf8) == "[2,3,5]")
-        #expect(await value(client.load()) == .success([2, 3, 5]))
+        #expect(await value(client.load()) == .success(.primes([2, 3, 5])))
         // A save replaces the file.
         #expect(await value(client.save([7])) == .success([7]))
-        #expect(await value(client.load()) == .success([7]))
+        #expect(await value(client.load()) == .success(.primes([7])))
     }
 
-    @Test func aMissingFileLoadsAsNil() async {
+    @Test func aMissingFileLoadsAsMissing() async {
         defer { try? FileManager.default.removeItem(at: directory) }
         let client = FavoritesFileClient.live(file: directory.appendingPathComponent("missing.json"))
-        #expect(await value(client.load()) == .success(nil))
+        #expect(await value(client.load()) == .success(.missing))
+        #expect(client.path == directory.appendingPathComponent("missing.json").path)
     }
 
     @Test func aCorruptFileIsReportedAndLeftAsItWas() async throws {

@@ -4,9 +4,14 @@ import Testing
 import StreamsTesting
 
 /// Bad favorites files never crash PrimeTime: random bytes, damaged valid files, huge numbers,
-/// deep nesting and invalid UTF-8 through the reader. Each gives the list, or a clear message
-/// naming the file; a corrupt file on disk is copied before anything else. Seeded (printed, and
-/// in every failure message; `PRIMETIME_FUZZ_SEED` repeats a run) and bounded.
+/// deep nesting and invalid UTF-8 through the reader. Each gives the list (without the entries
+/// that are not distinct primes, each one named), or a clear message naming the file; a corrupt
+/// file on disk, or one with entries left out, is copied before anything else. Seeded (printed,
+/// and in every failure message; `PRIMETIME_FUZZ_SEED` repeats a run) and bounded.
+///
+/// Since a file with some bad entries is read without them (issue 24), instead of being
+/// rejected whole, the expectations for a list say so: what is read is distinct primes, and every
+/// entry is either read or reported.
 @Suite("Favorites file fuzzing")
 struct FavoritesFileFuzzTests {
     /// Bytes that are hard to read as a list of primes.
@@ -72,11 +77,23 @@ struct FavoritesFileFuzzTests {
                 // Even a huge prime is checked at once (no trial division up to 3 billion).
                 #expect(clock.now - began < .seconds(1), "seed \(seed), case \(index): slow")
                 switch result {
-                case let .success(primes):
+                case .success(.missing):
+                    Issue.record("seed \(seed), case \(index): bytes read as no file")
+                case let .success(.primes(primes, skipped)):
                     #expect(primes.allSatisfy(Primes.isPrime) && Set(primes).count == primes.count,
                             "seed \(seed), case \(index)")
-                    #expect(FavoritesFile.decode(FavoritesFile.encode(primes), path: "f") == .success(primes),
+                    #expect(FavoritesFile.decode(FavoritesFile.encode(primes), path: "f") == .success(.primes(primes)),
                             "seed \(seed), case \(index)")
+                    if let skipped {
+                        // Every entry is read or reported, in order, and the report names the file.
+                        let positions = skipped.entries.map(\.position)
+                        #expect(!positions.isEmpty && positions == positions.sorted() && Set(positions).count == positions.count,
+                                "seed \(seed), case \(index)")
+                        #expect(skipped.kept == primes.count, "seed \(seed), case \(index)")
+                        #expect(skipped.message.contains("/data/favorites.json") && skipped.message.contains("left out"),
+                                "seed \(seed), case \(index)")
+                        #expect(skipped.entries.allSatisfy { $0.entry.count <= 24 }, "seed \(seed), case \(index)")
+                    }
                 case let .failure(error):
                     #expect(error.kind == .notJSON || error.kind == .notPrimes, "seed \(seed), case \(index)")
                     #expect(error.path == "/data/favorites.json", "seed \(seed), case \(index)")
@@ -96,16 +113,19 @@ struct FavoritesFileFuzzTests {
         #expect(Primes.isPrime(9_223_372_036_854_775_783))
         #expect(clock.now - began < .milliseconds(100))
         let file = "[9223372036854775783, 18446744073709551557, 4294967291]"
-        // The second does not fit in an Int: not a list of whole numbers PrimeTime can hold.
-        #expect(failure(FavoritesFile.decode(Data(file.utf8), path: "f"))?.kind == .notPrimes)
+        // The second does not fit in an Int: it is left out, and the others are read. (Before
+        // issue 24, the whole file was rejected.)
+        let read = try? FavoritesFile.decode(Data(file.utf8), path: "f").get()
+        #expect(read?.favorites == [9_223_372_036_854_775_783, 4_294_967_291])
+        #expect(read?.skipped?.entries == [FavoritesFileSkippedEntry(position: 2, entry: "18446744073709551557", problem: .outOfRange)])
         #expect(FavoritesFile.decode(Data("[9223372036854775783, 4294967291]".utf8), path: "f")
-            == .success([9_223_372_036_854_775_783, 4_294_967_291]))
-        #expect(failure(FavoritesFile.decode(Data("[9223372036854775807]".utf8), path: "f"))?.reason
-            == "9223372036854775807 is not prime")
+            == .success(.primes([9_223_372_036_854_775_783, 4_294_967_291])))
+        #expect((try? FavoritesFile.decode(Data("[9223372036854775807]".utf8), path: "f").get())?.skipped?.entries
+            == [FavoritesFileSkippedEntry(position: 1, entry: "9223372036854775807", problem: .notPrime)])
     }
 
     /// Random corrupt files on disk: each read reports it, leaves it as it was, and keeps a
-    /// byte-for-byte copy.
+    /// byte-for-byte copy; so does a read that leaves entries out.
     @Test func corruptFilesOnDiskAreReportedAndCopied() throws {
         let seed = fuzzSeed("corruptFilesOnDiskAreReportedAndCopied")
         var random = SplitMix64(seed: seed)
@@ -118,7 +138,13 @@ struct FavoritesFileFuzzTests {
             try data.write(to: file)
             let store = FavoritesFileStore(file: file)
             switch store.read() {
-            case .success:
+            case .success(.missing):
+                Issue.record("seed \(seed), case \(index): a file read as no file")
+            case let .success(.primes(_, skipped?)):
+                #expect(skipped.message.hasSuffix("A copy is kept at \(file.path).corrupt."), "seed \(seed), case \(index)")
+                #expect(FileManager.default.contents(atPath: file.path + ".corrupt") == data, "seed \(seed), case \(index)")
+                #expect(FileManager.default.contents(atPath: file.path) == data, "seed \(seed), case \(index)")
+            case .success(.primes(_, nil)):
                 #expect(FileManager.default.contents(atPath: file.path + ".corrupt") == nil, "seed \(seed), case \(index)")
             case let .failure(error):
                 #expect(error.message.hasSuffix("A copy is kept at \(file.path).corrupt."), "seed \(seed), case \(index)")

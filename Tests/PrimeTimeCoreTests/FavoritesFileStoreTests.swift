@@ -76,8 +76,8 @@ struct FavoritesFileStoreTests {
         defer { cleanUp() }
         try Data("[2]".utf8).write(to: file)
         let first = FavoritesFileStore(file: file), second = FavoritesFileStore(file: file)
-        #expect(first.read() == .success([2]))
-        #expect(second.read() == .success([2]))
+        #expect(first.read() == .success(.primes([2])))
+        #expect(second.read() == .success(.primes([2])))
         #expect(first.save([2, 3]) == .success([2, 3]))
         // The second never saw 3: its save keeps it, and answers with it.
         #expect(second.save([2, 5]) == .success([2, 5, 3]))
@@ -226,7 +226,7 @@ struct FavoritesFileStoreTests {
         #expect(!FileManager.default.fileExists(atPath: file.path))
         fault.fail(with: 0)
         for task in session.run(TerminalCommands.parse("save-file")).tasks { await task.finish() }
-        #expect(session.store.state.message == nil)
+        #expect(session.store.state.message == "Saved 1 favorite to \(file.path).")
         #expect(session.store.state.favoritesFileStatus == .inSync)
         #expect(text(file) == "[2]")
     }
@@ -246,9 +246,40 @@ struct FavoritesFileStoreTests {
         // Reading it again reuses the copy; another corrupt content gets a copy of its own.
         _ = store.read()
         #expect(names() == ["favorites.json", "favorites.json.corrupt"])
-        try Data("[4]".utf8).write(to: file)
+        try Data("{}".utf8).write(to: file)
         #expect(failure(store.read())?.message.hasSuffix("A copy is kept at \(file.path).corrupt-2.") == true)
-        #expect(text(URL(fileURLWithPath: file.path + ".corrupt-2")) == "[4]")
+        #expect(text(URL(fileURLWithPath: file.path + ".corrupt-2")) == "{}")
+    }
+
+    // MARK: One bad entry does not cost the others
+
+    @Test func aListWithABadEntryKeepsTheOthersReportsItAndIsCopiedBeforeASaveDropsIt() throws {
+        defer { cleanUp() }
+        try Data("[4,2]".utf8).write(to: file)
+        let store = FavoritesFileStore(file: file)
+        let skipped = FavoritesFileSkipped(
+            path: file.path, entries: [FavoritesFileSkippedEntry(position: 1, entry: "4", problem: .notPrime)], kept: 1,
+            advice: "A copy is kept at \(file.path).corrupt.")
+        #expect(store.read() == .success(.primes([2], skipped: skipped)))
+        #expect(skipped.message == "The favorites file \(file.path) has 1 entry that is not a favorite prime, left out: "
+            + "entry 1 (4) is not prime. 1 other favorite was read; the next save writes the file without it. "
+            + "A copy is kept at \(file.path).corrupt.")
+        // The file is as it was until a save; the copy has its bytes.
+        #expect(text(file) == "[4,2]")
+        #expect(text(URL(fileURLWithPath: file.path + ".corrupt")) == "[4,2]")
+        // A save merges with the good entries only, and reuses the copy.
+        #expect(store.save([2, 3]) == .success([2, 3]))
+        #expect(text(file) == "[2,3]")
+        #expect(names() == ["favorites.json", "favorites.json.corrupt"])
+    }
+
+    @Test func savingOverAListWithBadEntriesNeverReadKeepsACopyFirst() throws {
+        defer { cleanUp() }
+        try Data("[5,5,7]".utf8).write(to: file)
+        // Another process wrote it since this one read: the save merges the good entries in.
+        #expect(FavoritesFileStore(file: file).save([2]) == .success([2, 5, 7]))
+        #expect(text(file) == "[2,5,7]")
+        #expect(text(URL(fileURLWithPath: file.path + ".corrupt")) == "[5,5,7]")
     }
 
     @Test func savingOverACorruptFileKeepsACopyFirst() throws {
@@ -261,11 +292,11 @@ struct FavoritesFileStoreTests {
 
     @Test func aCopyThatCannotBeMadeIsSaidSo() throws {
         defer { cleanUp() }
-        try Data("[1]".utf8).write(to: file)
+        try Data("[1".utf8).write(to: file)
         let store = FavoritesFileStore(file: file, faults: { $0 == .backup ? ENOSPC : nil })
         let error = try #require(failure(store.read()))
         #expect(error.message.hasSuffix(
             "No copy of it could be kept (No space left on device): move it away before saving if you need it."))
-        #expect(text(file) == "[1]")
+        #expect(text(file) == "[1")
     }
 }

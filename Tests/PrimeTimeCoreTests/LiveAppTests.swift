@@ -25,8 +25,8 @@ struct LiveAppTests {
         let store = TestStore(initialState: AppState(count: 5), reducer: appReducer, environment: environment)
         store.timeout = .seconds(5)
 
-        store.send(.favoritePrimes(.loadButtonTapped))
-        await store.receive(.favoritePrimes(.loadResponse(.success([2, 3])))) {
+        store.send(.favoritePrimes(.launched))
+        await store.receive(.favoritePrimes(.loadResponse(.success(.primes([2, 3]))))) {
             $0.favoritePrimes = [2, 3]
             $0.favoritesFileStatus = .inSync
         }
@@ -41,9 +41,9 @@ struct LiveAppTests {
         #expect(try String(contentsOf: favoritesURL, encoding: .utf8) == "[2,3,5]")
         store.send(.primeModalDismissed) { $0.isPrimeModalShown = false }
 
-        store.send(.nthPrime(.nthPrimeButtonTapped)) { $0.isNthPrimeRequestInFlight = true }
+        store.send(.nthPrime(.nthPrimeButtonTapped)) { $0.nthPrimeRequestedN = 5 }
         await store.receive(.nthPrime(.nthPrimeResponse(n: 5, prime: 11))) {
-            $0.isNthPrimeRequestInFlight = false
+            $0.nthPrimeRequestedN = nil
             $0.nthPrimeAlert = NthPrimeAlert(n: 5, prime: 11)
         }
         store.send(.loggingToggled) { $0.isLogging = false }

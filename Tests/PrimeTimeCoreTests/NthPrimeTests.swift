@@ -23,7 +23,7 @@ struct NthPrimeTests {
         let scheduler = DispatchQueue.test
         let store = makeStore(count: 6, scheduler: scheduler)
         #expect(store.state.isButtonEnabled)
-        store.send(.nthPrimeButtonTapped) { $0.isRequestInFlight = true }
+        store.send(.nthPrimeButtonTapped) { $0.requestedN = 6 }
         #expect(!store.state.isButtonEnabled)
         // The button is disabled while in flight: a second tap is ignored (no second effect).
         store.send(.nthPrimeButtonTapped)
@@ -32,7 +32,7 @@ struct NthPrimeTests {
         #expect(store.runningEffectCount == 1)
         scheduler.advance(by: .milliseconds(1))
         store.receive(.nthPrimeResponse(n: 6, prime: 13)) {
-            $0.isRequestInFlight = false
+            $0.requestedN = nil
             $0.alert = NthPrimeAlert(n: 6, prime: 13)
         }
         #expect(store.state.alert?.message == "The 6th prime is 13.")
@@ -47,32 +47,33 @@ struct NthPrimeTests {
     func thereIsNoNthPrimeBelowOne(n: Int) {
         let scheduler = DispatchQueue.test
         let store = makeStore(count: n, scheduler: scheduler)
-        store.send(.nthPrimeButtonTapped) { $0.isRequestInFlight = true }
+        store.send(.nthPrimeButtonTapped) { $0.requestedN = n }
         scheduler.advance(by: .milliseconds(400))
         store.receive(.nthPrimeResponse(n: n, prime: nil)) {
-            $0.isRequestInFlight = false
+            $0.requestedN = nil
             $0.alert = NthPrimeAlert(n: n, prime: nil)
         }
-        #expect(store.state.alert?.message == "There is no \(Primes.ordinal(n)) prime: primes are counted from 1.")
+        let named = n == 0 ? "0th prime" : "prime number \(n)"  // Never "-1st prime".
+        #expect(store.state.alert?.message == "There is no \(named): primes are counted from 1.")
         store.send(.alertDismissButtonTapped) { $0.alert = nil }
     }
 
     @Test func leavingTheScreenCancelsTheQuestionAndNothingArrivesAfterwards() {
         let scheduler = DispatchQueue.test
         let store = makeStore(count: 10, scheduler: scheduler)
-        store.send(.nthPrimeButtonTapped) { $0.isRequestInFlight = true }
+        store.send(.nthPrimeButtonTapped) { $0.requestedN = 10 }
         scheduler.advance(by: .milliseconds(200))
-        store.send(.screenLeft) { $0.isRequestInFlight = false }
+        store.send(.screenLeft) { $0.requestedN = nil }
         #expect(store.runningEffectCount == 0)
         scheduler.advance(by: .seconds(10))
         // Exhaustive: an answer arriving now would fail the next step and the end of the test.
         store.send(.screenLeft)
         #expect(store.state.alert == nil)
         // The button works again.
-        store.send(.nthPrimeButtonTapped) { $0.isRequestInFlight = true }
+        store.send(.nthPrimeButtonTapped) { $0.requestedN = 10 }
         scheduler.advance(by: .milliseconds(400))
         store.receive(.nthPrimeResponse(n: 10, prime: 29)) {
-            $0.isRequestInFlight = false
+            $0.requestedN = nil
             $0.alert = NthPrimeAlert(n: 10, prime: 29)
         }
     }

@@ -42,8 +42,8 @@ public enum FavoritesTestMode: Equatable, Sendable {
         let store = FavoritesFileStore(file: file)
         var favorites: [Int]
         switch store.read() {
-        case let .success(primes):
-            favorites = primes ?? []
+        case let .success(read):
+            favorites = read.favorites
         case let .failure(error):
             errors(error.message)
             return 1

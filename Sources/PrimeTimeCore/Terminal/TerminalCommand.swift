@@ -64,6 +64,42 @@ public struct TerminalCommandSpec: Sendable {
     }
 }
 
+/// How the user gives commands: by name, a line at a time, or by single keys. Messages tell the
+/// user what to do in their mode ("Type \"dismiss\"" or "Press \"d\"").
+public enum TerminalMode: Equatable, Sendable {
+    /// Line mode (standard input or `--script`): commands are typed by name.
+    case line
+    /// Interactive mode: single keys, and `:` for a whole command.
+    case interactive
+
+    /// How to ask for the command named `name` (and then `next`), to start a sentence: in line
+    /// mode `Type "counter", then "prime"`; in interactive mode `Press "c", then "p"`, or, for a
+    /// command without a key, `Type ":load"`.
+    ///
+    /// ```swift
+    /// let line = TerminalMode.line.ask("dismiss")            // Type "dismiss"
+    /// let keys = TerminalMode.interactive.ask("dismiss")     // Press "d"
+    /// ```
+    public func ask(_ name: String, then next: String? = nil) -> String {
+        let names = [name] + (next.map { [$0] } ?? [])
+        let keys = names.compactMap { name in TerminalCommands.table.first { $0.name == name }?.key }
+        if self == .interactive, keys.count == names.count {
+            return "Press " + keys.map { "\"\($0)\"" }.joined(separator: ", then ")
+        }
+        let prefix = self == .interactive ? ":" : ""
+        return "Type " + names.map { "\"\(prefix)\($0)\"" }.joined(separator: ", then ")
+    }
+
+    /// What the screen says can be done about what it shows, after it: in line mode the command
+    /// (`(dismiss)`), in interactive mode the key (`(press d to dismiss)`).
+    public func hint(_ name: String) -> String {
+        guard self == .interactive, let key = TerminalCommands.table.first(where: { $0.name == name })?.key else {
+            return "(\(name))"
+        }
+        return "(press \(key) to \(name))"
+    }
+}
+
 /// What a line of input (or a key) means.
 public enum ParsedInput: Equatable, Sendable {
     /// A command to run.
@@ -114,10 +150,17 @@ public enum TerminalCommands {
 
     /// The message for input that is not a command.
     ///
-    /// - Parameter input: The line the user typed.
+    /// - Parameters:
+    ///   - input: The line the user typed.
+    ///   - mode: The front end it was typed in, for the wording.
     /// - Returns: The message to show.
-    public static func unknownMessage(_ input: String) -> String {
-        "Unknown command \"\(input)\". Type \"help\" for the list."
+    public static func unknownMessage(_ input: String, mode: TerminalMode = .line) -> String {
+        "Unknown command \"\(shortened(input))\". \(mode.ask("help")) for the list."
+    }
+
+    /// `text`, cut to 40 characters for a message.
+    static func shortened(_ text: String) -> String {
+        text.count <= 40 ? text : String(text.prefix(39)) + "…"
     }
 
     /// What a line means: a command's key or name, then its argument if it takes one. Case and
@@ -128,27 +171,43 @@ public enum TerminalCommands {
     /// let plus = TerminalCommands.parse("+")          // .command(.increment)
     /// let delete = TerminalCommands.parse("del 2")    // .command(.deleteFavorite(number: 2))
     /// let unknown = TerminalCommands.parse("xyz")     // .invalid(message: "Unknown command \"xyz\". ...")
+    /// let huge = TerminalCommands.parse("del 99999999999999999999")
+    /// // .invalid(message: "There is no favorite number 99999999999999999999: the number is too large.")
     /// ```
     ///
-    /// - Parameter line: The line the user typed.
+    /// The messages tell the user what to do in their `mode` (the command typed after `:` in
+    /// interactive mode says "Press \"h\" for the list.").
+    ///
+    /// - Parameters:
+    ///   - line: The line the user typed.
+    ///   - mode: The front end it was typed in, for the wording of the messages.
     /// - Returns: The command and its argument, nothing, or why the line is invalid.
-    public static func parse(_ line: String) -> ParsedInput {
+    public static func parse(_ line: String, mode: TerminalMode = .line) -> ParsedInput {
         let trimmed = line.trimmingWhitespace()
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return .nothing }
         let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         let word = words[0].lowercased()
         guard let spec = table.first(where: { $0.name == word || $0.key.map(String.init) == word }) else {
-            return .invalid(message: unknownMessage(trimmed))
+            return .invalid(message: unknownMessage(trimmed, mode: mode))
         }
         let arguments = words.dropFirst()
         guard let placeholder = spec.argument else {
             if arguments.isEmpty { return .command(spec.make(0)) }
-            return .invalid(message: "\"\(spec.name)\" takes no argument. Type \"help\" for the list.")
+            return .invalid(message: "\"\(spec.name)\" takes no argument. \(mode.ask("help")) for the list.")
         }
-        guard arguments.count == 1, let number = Int(arguments.first!) else {
-            return .invalid(message: "Usage: \(spec.name) \(placeholder) (a number, as listed). Type \"help\" for the list.")
+        guard arguments.count == 1, let argument = arguments.first else {
+            return .invalid(message: "Usage: \(spec.name) \(placeholder) (a number, as listed). \(mode.ask("help")) for the list.")
         }
-        return .command(spec.make(number))
+        switch WholeNumber(argument) {
+        case let .number(number):
+            return .command(spec.make(number))
+        case .tooLarge:
+            return .invalid(message: "There is no favorite number \(shortened(argument)): the number is too large.")
+        case .tooSmall:
+            return .invalid(message: "There is no favorite number \(shortened(argument)): favorites are numbered from 1.")
+        case .notANumber:
+            return .invalid(message: "Usage: \(spec.name) \(placeholder) (a number, as listed). \(mode.ask("help")) for the list.")
+        }
     }
 
     /// What a key pressed in interactive mode means; only commands with a key have one.
@@ -165,15 +224,62 @@ public enum TerminalCommands {
         return .command(spec.make(0))
     }
 
-    /// The list of keys and commands, one per line, as the help screen and `--help` show it.
-    public static var helpLines: [String] {
-        let width = table.map(\.usage.count).max() ?? 0
-        let screensWidth = table.map(\.screens.count).max() ?? 0
-        return table.map { spec in
-            let usage = spec.usage.padding(toLength: width, withPad: " ", startingAt: 0)
-            let screens = "[\(spec.screens)]".padding(toLength: screensWidth + 2, withPad: " ", startingAt: 0)
-            return "  \(usage)  \(screens)  \(spec.summary)"
+    /// The list of keys and commands, as `--help` and line mode's `help` show it: laid out for
+    /// 80 columns (``helpLines(width:)``).
+    public static var helpLines: [String] { helpLines(width: TerminalSize.standard.width) }
+
+    /// The list of keys and commands in lines of at most `width` characters: a command per
+    /// entry, its usage, where it applies, and what it does, the summary wrapped at spaces
+    /// under itself. Narrower than the columns need (about 66 characters), each summary goes
+    /// under its command instead.
+    ///
+    /// ```swift
+    /// let lines = TerminalCommands.helpLines(width: 80)
+    /// // "  +  inc        [counter]                 Add one to the count.", ...
+    /// ```
+    public static func helpLines(width: Int) -> [String] {
+        let usageWidth = table.map(\.usage.count).max() ?? 0
+        let screensWidth = (table.map(\.screens.count).max() ?? 0) + 2
+        let summaryColumn = 2 + usageWidth + 2 + screensWidth + 2
+        let summaryWidth = width - summaryColumn
+        return table.flatMap { spec in
+            let usage = spec.usage.padding(toLength: usageWidth, withPad: " ", startingAt: 0)
+            let screens = "[\(spec.screens)]"
+            if summaryWidth >= 24 {
+                let columns = "  \(usage)  " + screens.padding(toLength: screensWidth, withPad: " ", startingAt: 0) + "  "
+                return TerminalLayout.wrap(columns + spec.summary, width: width, indent: summaryColumn)
+            }
+            return TerminalLayout.wrap("  \(spec.usage)  \(screens)", width: width, indent: 4)
+                + TerminalLayout.wrap("      " + spec.summary, width: width, indent: 6)
         }
+    }
+}
+
+/// A whole number typed by the user, which may not fit in an `Int`.
+enum WholeNumber: Equatable {
+    /// It fits.
+    case number(Int)
+    /// Digits (after an optional `+`) for a number larger than `Int.max`.
+    case tooLarge
+    /// `-` and digits for a number smaller than `Int.min`.
+    case tooSmall
+    /// Not a whole number at all.
+    case notANumber
+
+    /// What `text` is: `Int(text)` when it fits, else whether it is a whole number out of range.
+    init(_ text: String) {
+        if let number = Int(text) {
+            self = .number(number)
+            return
+        }
+        var digits = Substring(text)
+        let negative = digits.first == "-"
+        if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            self = .notANumber
+            return
+        }
+        self = negative ? .tooSmall : .tooLarge
     }
 }
 

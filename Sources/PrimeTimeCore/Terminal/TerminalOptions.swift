@@ -15,6 +15,8 @@ public struct TerminalOptions: Equatable, Sendable {
     public var favoritesPath = TerminalOptions.defaultFavoritesPath
     /// `--log-file PATH`.
     public var logPath = TerminalOptions.defaultLogPath
+    /// The largest `--latency-ms`: ten minutes.
+    public static let maximumLatencyMilliseconds = 600_000
     /// `--latency-ms N`: the nth-prime calculator's simulated latency; `nil` for the live app's
     /// (300 to 500 milliseconds).
     public var latencyMilliseconds: Int?
@@ -69,10 +71,17 @@ public struct TerminalOptions: Equatable, Sendable {
                     if options.logPath.isEmpty { throw TerminalOptionsError("--log-file needs a path.") }
                 case "--latency-ms":
                     let text = try value()
-                    guard let milliseconds = Int(text), milliseconds >= 0 else {
-                        throw TerminalOptionsError("--latency-ms needs a number of milliseconds (0 or more), not \"\(text)\".")
+                    let maximum = Self.maximumLatencyMilliseconds
+                    switch WholeNumber(text) {
+                    case let .number(milliseconds) where (0...maximum).contains(milliseconds):
+                        options.latencyMilliseconds = milliseconds
+                    case .number(1...), .tooLarge:
+                        throw TerminalOptionsError(
+                            "--latency-ms \(TerminalCommands.shortened(text)) is too large: at most \(maximum) (ten minutes).")
+                    default:
+                        throw TerminalOptionsError(
+                            "--latency-ms needs a number of milliseconds (0 or more), not \"\(TerminalCommands.shortened(text))\".")
                     }
-                    options.latencyMilliseconds = milliseconds
                 case "--test-save-loop":
                     options.testMode = .saveLoop
                 case "--test-add-favorites":

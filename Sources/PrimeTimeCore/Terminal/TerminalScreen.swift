@@ -12,7 +12,11 @@ public enum TerminalScreen {
     ///
     /// Deterministic: the same state gives the same lines. Activity-feed times are shown only
     /// when `time` formats them (interactive mode); line mode leaves them out, so its output can
-    /// be compared.
+    /// be compared. What can be done about what is shown is said for the `mode`: `(dismiss)` in
+    /// line mode, `(press d to dismiss)` in interactive mode.
+    ///
+    /// While an nth-prime question is computed, the line names the n that was asked, which is
+    /// the count at that moment (the count may have changed since).
     ///
     /// ```console
     /// == Counter ==
@@ -25,29 +29,33 @@ public enum TerminalScreen {
     ///   - state: The app's state.
     ///   - notice: The front end's notice to show, or `nil`.
     ///   - time: A closure that formats an activity-feed time, or `nil` to leave the times out.
+    ///   - mode: The front end the screen is for, for the wording of its hints.
     /// - Returns: The screen's lines.
-    public static func lines(_ state: AppState, notice: String? = nil, time: ((Date) -> String)? = nil) -> [String] {
+    public static func lines(
+        _ state: AppState, notice: String? = nil, time: ((Date) -> String)? = nil, mode: TerminalMode = .line
+    ) -> [String] {
         var lines: [String] = []
         switch state.screen {
         case .counter:
             if state.isPrimeModalShown {
                 lines.append("== Counter > Is this prime? ==")
                 lines.append("Count: \(state.count)")
-                lines.append(primeModalLine(state))
+                lines.append(primeModalLine(state, mode: mode))
             } else {
                 lines.append("== Counter ==")
                 lines.append("Count: \(state.count)")
             }
-            if state.isNthPrimeRequestInFlight {
-                lines.append("Computing the \(Primes.ordinal(state.count)) prime…")
+            if let n = state.nthPrimeRequestedN {
+                lines.append("Computing \(NthPrimeAlert.name(n))…")
             }
             if let alert = state.nthPrimeAlert {
-                lines.append("\(alert.message)  (dismiss)")
+                lines.append("\(alert.message)  \(mode.hint("dismiss"))")
             }
         case .favoritePrimes:
             lines.append("== Favorite primes ==")
             if state.favoritePrimes.isEmpty {
-                lines.append("(none yet: on the counter, \"prime\" then \"save\")")
+                lines.append(mode == .line ? "(none yet: on the counter, \"prime\" then \"save\")"
+                                           : "(none yet: on the counter, press \"p\" then \"s\")")
             }
             let width = String(state.favoritePrimes.count).count
             for (offset, prime) in state.favoritePrimes.enumerated() {
@@ -57,7 +65,7 @@ public enum TerminalScreen {
             lines.append(contentsOf: activityLines(state.activityFeed, time: time))
         }
         if let message = state.message {
-            lines.append("Message: \(message)  (dismiss)")
+            lines.append("Message: \(message)  \(mode.hint("dismiss"))")
         }
         if let notice {
             lines.append("! \(notice)")
@@ -67,10 +75,10 @@ public enum TerminalScreen {
     }
 
     /// What "is this prime?" says about the count, and what can be done about it.
-    static func primeModalLine(_ state: AppState) -> String {
+    static func primeModalLine(_ state: AppState, mode: TerminalMode) -> String {
         guard state.isPrime else { return "\(state.count) is not prime." }
-        if state.isFavorite { return "\(state.count) is prime, and a favorite.  (remove)" }
-        return "\(state.count) is prime.  (save)"
+        if state.isFavorite { return "\(state.count) is prime, and a favorite.  \(mode.hint("remove"))" }
+        return "\(state.count) is prime.  \(mode.hint("save"))"
     }
 
     /// The most recent entries of the activity feed, oldest first.
@@ -95,12 +103,55 @@ public enum TerminalScreen {
     /// - Parameter state: The app's state.
     /// - Returns: The line of keys.
     public static func keyLine(_ state: AppState) -> String {
+        "Keys: " + keyItems(state).joined(separator: "  ")
+    }
+
+    /// The keys that do something where the user is, then `: command` and `(h: all commands)`,
+    /// on as many lines of at most `width` characters as they need; a key and its name are never
+    /// split.
+    public static func keyLines(_ state: AppState, width: Int) -> [String] {
+        var items = keyItems(state) + ["(h: all commands)"]
+        items[0] = "Keys: " + items[0]
+        return TerminalLayout.flow(items, width: width, indent: 6)
+    }
+
+    /// `+ inc`, `- dec`, ... for the keys that apply in `state`, then `: command`.
+    static func keyItems(_ state: AppState) -> [String] {
         let applicable = TerminalCommands.table.filter { spec in
             guard spec.key != nil, spec.argument == nil else { return false }
             if case .success = spec.make(0).actions(in: state) { return true }
             return false
         }
-        let keys = applicable.compactMap { spec in spec.key.map { "\($0) \(spec.name)" } }
-        return "Keys: " + (keys + [": command"]).joined(separator: "  ")
+        return applicable.compactMap { spec in spec.key.map { "\($0) \(spec.name)" } } + [": command"]
+    }
+
+    /// The whole interactive screen for a terminal of `size`: the state (``lines(_:notice:time:mode:)``,
+    /// each line wrapped to the width), an empty line, then what is at the bottom: the command
+    /// being typed after `:` (`prompt`), the list of keys and commands (`showsHelp`, instead of
+    /// the state), or the keys that apply. It fits the size: lines are wrapped at spaces, and
+    /// when they are too many for the height, the end of the state gives way to a line saying
+    /// so (the bottom always shows).
+    public static func interactiveLines(
+        _ state: AppState, notice: String?, prompt: String?, showsHelp: Bool, size: TerminalSize,
+        time: ((Date) -> String)? = nil
+    ) -> [String] {
+        let width = size.width
+        var body: [String]
+        let bottom: [String]
+        if let prompt {
+            body = lines(state, notice: notice, time: time, mode: .interactive)
+            bottom = TerminalLayout.wrap(":\(prompt)_    (Return runs it, Escape cancels)", width: width, indent: 1)
+        } else if showsHelp {
+            body = TerminalLayout.wrap("Keys and commands (type \":\" first for a command; \"h\" hides this):",
+                                       width: width, indent: 2)
+                + TerminalCommands.helpLines(width: width)
+            bottom = keyLines(state, width: width)
+            return TerminalLayout.fit(body: body, bottom: bottom, size: size)
+        } else {
+            body = lines(state, notice: notice, time: time, mode: .interactive)
+            bottom = keyLines(state, width: width)
+        }
+        body = TerminalLayout.wrapEach(body, width: width)
+        return TerminalLayout.fit(body: body, bottom: bottom, size: size)
     }
 }

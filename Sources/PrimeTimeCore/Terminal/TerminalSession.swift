@@ -14,6 +14,9 @@ public final class TerminalSession {
     public private(set) var notice: String?
     /// How many commands were unknown or did not apply.
     public private(set) var rejectedCount = 0
+    /// How the user gives commands, which decides how messages and the screen tell them what to
+    /// do ("Type \"dismiss\"" or "Press \"d\""): line mode unless interactive mode runs it.
+    public var mode = TerminalMode.line
 
     /// A session running the app in `environment`, from `initialState`.
     ///
@@ -41,7 +44,7 @@ public final class TerminalSession {
     /// - Returns: The tasks of the effects launching started.
     @discardableResult
     public func launch() -> [StoreTask] {
-        [store.send(.favoritePrimes(.loadButtonTapped))]
+        [store.send(.favoritePrimes(.launched))]
     }
 
     /// Runs one input: sends the command's actions, or records why not (``notice``, and
@@ -59,7 +62,7 @@ public final class TerminalSession {
             return (.ran, [])
         case let .command(command):
             notice = nil
-            switch command.actions(in: store.state) {
+            switch command.actions(in: store.state, mode: mode) {
             case let .failure(rejection):
                 reject(rejection.message)
                 return (.ran, [])
@@ -105,13 +108,13 @@ public final class TerminalSession {
         rejectedCount += 1
     }
 
-    /// The state and the notice, as lines (``TerminalScreen/lines(_:notice:time:)``).
+    /// The state and the notice, as lines (``TerminalScreen/lines(_:notice:time:mode:)``).
     ///
     /// - Parameter time: A closure that formats an activity-feed time, or `nil` to leave the times
     ///   out.
     /// - Returns: The screen's lines.
     public func lines(time: ((Date) -> String)? = nil) -> [String] {
-        TerminalScreen.lines(store.state, notice: notice, time: time)
+        TerminalScreen.lines(store.state, notice: notice, time: time, mode: mode)
     }
 
     /// Line mode: launches the app, prints its state, then for each line prints `> line` and,

@@ -10,9 +10,10 @@ import Testing
 /// may be small.
 @Suite("PrimeTime interactive, on a pseudo-terminal", .serialized, .timeLimit(.minutes(1)))
 struct PrimeTimeInteractiveTests {
-    /// The first screen: the initial state, an empty line, and the keys.
-    static let firstScreen = TerminalScreen.lines(AppState())
-        + ["", TerminalScreen.keyLine(AppState()) + "  (h: all commands)"]
+    /// The first screen: the initial state, an empty line, and the keys, for 80 columns (a new
+    /// pseudo-terminal has no size, and the program then lays out for 80 × 24).
+    static let firstScreen = TerminalScreen.interactiveLines(
+        AppState(), notice: nil, prompt: nil, showsHelp: false, size: .standard)
 
     @Test func keysDriveTheAppAndQuitRestoresTheTerminalAfterTheLastAutosave() throws {
         let directory = try PrimeTimeExecutable.temporaryDirectory()
@@ -30,14 +31,14 @@ struct PrimeTimeInteractiveTests {
         run.send("+")
         try run.waitForScreen(containing: "Count: 2")
         run.send("p")
-        try run.waitForScreen(containing: "== Counter > Is this prime? ==", "2 is prime.  (save)")
+        try run.waitForScreen(containing: "== Counter > Is this prime? ==", "2 is prime.  (press s to save)")
         run.send("s")
-        try run.waitForScreen(containing: "2 is prime, and a favorite.  (remove)", "Favorites: 1 | Log: off")
+        try run.waitForScreen(containing: "2 is prime, and a favorite.  (press r to remove)", "Favorites: 1 | Log: off")
         try run.waitForFile(favorites, toHold: "[2]")
         run.send("d")
         try run.waitForScreen(containing: "== Counter ==", "Count: 2", excluding: "Is this prime?")
         run.send("n")
-        try run.waitForScreen(containing: "The 2nd prime is 3.  (dismiss)")
+        try run.waitForScreen(containing: "The 2nd prime is 3.  (press d to dismiss)")
         run.send("d")
         try run.waitForScreen(containing: "Count: 2", "Keys: ", excluding: "The 2nd prime")
         run.send("f")
@@ -54,7 +55,8 @@ struct PrimeTimeInteractiveTests {
         let exit = try run.waitForExit()
         #expect(exit.reason == .exit)
         #expect(exit.status == 0)
-        try run.waitForScreen(containing: "(none yet", "Favorites: 0 | Log: off")
+        // (The quit came in the same read as the delete: the program left without drawing the
+        // screen after it, which the terminal's main screen would have hidden anyway.)
         #expect(try String(contentsOf: favorites, encoding: .utf8) == "[]")
         #expect(run.isCookedWithEcho, "the terminal is restored")
         #expect(run.textAfterLastScreen.contains("\u{1B}[?25h"), "the cursor is shown again")
@@ -72,7 +74,7 @@ struct PrimeTimeInteractiveTests {
         run.send("++")
         try run.waitForScreen(containing: "Count: 2")
         run.send("ps")
-        try run.waitForScreen(containing: "2 is prime, and a favorite.  (remove)")
+        try run.waitForScreen(containing: "2 is prime, and a favorite.  (press r to remove)")
         // The pseudo-terminal is not the program's controlling terminal, so Ctrl-C (0x03) would
         // not raise SIGINT: send it as a shell would.
         #expect(kill(run.process.processIdentifier, SIGINT) == 0)
@@ -88,6 +90,25 @@ struct PrimeTimeInteractiveTests {
         // The autosave's answer came after the screen showing the favorite: the program waited for it.
         #expect(logText.contains("FavoritePrimesAction.saveResponse"))
         #expect(try String(contentsOf: favorites, encoding: .utf8) == "[2]")
+    }
+
+    /// The signals that end a program, other than SIGINT, and the exit statuses they give.
+    static let endingSignals: [(signal: Int32, status: Int32)] = [(SIGTERM, 143), (SIGQUIT, 131), (SIGHUP, 129)]
+
+    /// Every signal that ends a program the terminal may send restores the terminal first.
+    @Test(arguments: endingSignals)
+    func endingSignalsRestoreTheTerminal(signal: Int32, status: Int32) throws {
+        let directory = try PrimeTimeExecutable.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try TerminalRun(["--favorites-file", directory.appendingPathComponent("favorites.json").path,
+                                   "--latency-ms", "0", "--log-file", directory.appendingPathComponent("primetime.log").path])
+        try run.waitForScreen(containing: "Keys: ")
+        #expect(kill(run.process.processIdentifier, signal) == 0)
+        let exit = try run.waitForExit()
+        #expect(exit.reason == .exit)
+        #expect(exit.status == status)
+        #expect(run.isCookedWithEcho, "the terminal is restored")
+        #expect(run.textAfterLastScreen.contains("\u{1B}[?1049l"), "the main screen is back")
     }
 
     @Test func unknownKeysShowAMessageAndChangeNothing() throws {
@@ -112,7 +133,8 @@ struct PrimeTimeInteractiveTests {
         run.send(":")
         try run.waitForScreen(containing: ":_    (Return runs it, Escape cancels)", excluding: "Unknown key")
         run.send("\u{1B}[A")
-        try run.waitForScreen(containing: ":_    (Return runs it, Escape cancels)", excluding: "Unknown key")
+        run.settle()
+        #expect(run.screensSinceSend == 0, "nothing changed, so nothing was redrawn")
         run.send("\u{1B}")
         let cancelled = try run.waitForScreen(containing: "Keys: ")
         #expect(cancelled.lines == Self.firstScreen)
@@ -123,6 +145,72 @@ struct PrimeTimeInteractiveTests {
         #expect(exit.status == 0)
         #expect(run.isCookedWithEcho, "the terminal is restored")
         #expect(!FileManager.default.fileExists(atPath: favorites.path), "nothing was saved")
+    }
+
+    /// Issue 24: the screen was drawn three times at start and twice per key, on the terminal's
+    /// main screen (its scrollback filled with screens); a paste was keys (a "q" in it quit); a
+    /// read starting with Escape was thrown away whole.
+    @Test func oneRedrawPerKeyOnTheAlternateScreenAndPastedTextIsText() throws {
+        let directory = try PrimeTimeExecutable.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try TerminalRun(["--favorites-file", directory.appendingPathComponent("favorites.json").path,
+                                   "--latency-ms", "0", "--log-file", directory.appendingPathComponent("primetime.log").path])
+        try run.waitForScreen(containing: "Keys: ")
+        run.settle()
+        #expect(run.screensSinceSend == 1, "one screen at start: the launch's answer changes nothing shown")
+        #expect(run.textBeforeFirstScreen.contains("\u{1B}[?1049h"), "the alternate screen")
+        #expect(run.textBeforeFirstScreen.contains("\u{1B}[?2004h"), "bracketed paste")
+
+        run.send("+")
+        try run.waitForScreen(containing: "Count: 1")
+        run.settle()
+        #expect(run.screensSinceSend == 1, "one redraw for one key")
+        run.send("++")
+        try run.waitForScreen(containing: "Count: 3")
+        run.settle()
+        #expect(run.screensSinceSend == 1, "one redraw for one read, however many keys it holds")
+
+        // Pasted text is text: the "q" and the Return in it neither quit nor run anything.
+        run.send("\u{1B}[200~q\r+\u{1B}[201~")
+        try run.waitForScreen(containing: ":q +_", "Count: 3")
+        #expect(run.process.isRunning)
+        // Escape on its own cancels (once no sequence follows it).
+        run.send("\u{1B}")
+        try run.waitForScreen(containing: "Keys: ", excluding: ":q +_")
+        // Escape and a key in one read: the Escape cancels, the key is not lost.
+        run.send(":")
+        try run.waitForScreen(containing: ":_")
+        run.send("\u{1B}+")
+        try run.waitForScreen(containing: "Count: 4", "Keys: ", excluding: ":_")
+
+        run.send("q")
+        let exit = try run.waitForExit()
+        #expect(exit.status == 0)
+        #expect(run.isCookedWithEcho, "the terminal is restored")
+        let end = run.textAfterLastScreen
+        #expect(end.contains("\u{1B}[?2004l") && end.contains("\u{1B}[?1049l"), "bracketed paste off, main screen back")
+    }
+
+    /// Issue 24: nothing was redrawn on a resize, and the keys and help were laid out for no width
+    /// (the terminal wrapped them mid-word).
+    @Test func aResizeRedrawsTheScreenLaidOutForTheNewSize() throws {
+        let directory = try PrimeTimeExecutable.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try TerminalRun(["--favorites-file", directory.appendingPathComponent("favorites.json").path,
+                                   "--latency-ms", "0", "--log-file", directory.appendingPathComponent("primetime.log").path])
+        try run.waitForScreen(containing: "Keys: ")
+        let size = TerminalSize(width: 40, height: 12)
+        run.resize(to: size)
+        let resized = try run.waitForScreen(containing: "Keys: ")
+        #expect(resized.lines == TerminalScreen.interactiveLines(
+            AppState(favoritesFileStatus: .inSync), notice: nil, prompt: nil, showsHelp: false, size: size))
+        #expect(resized.lines.allSatisfy { $0.count <= 40 })
+        run.send("h")
+        let help = try run.waitForScreen(containing: "Keys and commands")
+        #expect(help.lines.allSatisfy { $0.count <= 40 }, "\(help.lines)")
+        #expect(help.lines.count <= 12, "\(help.lines)")
+        run.send("q")
+        #expect(try run.waitForExit().status == 0)
     }
 }
 
@@ -243,6 +331,35 @@ final class TerminalRun {
         var settings = termios()
         guard tcgetattr(device, &settings) == 0 else { return false }
         return settings.c_lflag & tcflag_t(ICANON) != 0 && settings.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    /// How many screens the program drew since the last ``send(_:)`` (or ``resize(to:)``).
+    var screensSinceSend: Int {
+        String(decoding: output[mark...], as: UTF8.self).components(separatedBy: "\u{1B}[2J").count - 1
+    }
+
+    /// What the program wrote before its first screen: how it set the terminal up.
+    var textBeforeFirstScreen: String {
+        String(decoding: output, as: UTF8.self).components(separatedBy: "\u{1B}[2J").first ?? ""
+    }
+
+    /// Reads what the program draws for `duration` more, so that a redraw it was going to make
+    /// has been made (one that comes within the same turn takes a few milliseconds at most).
+    func settle(for duration: Duration = .milliseconds(300)) {
+        let end = ContinuousClock.now.advanced(by: duration)
+        while ContinuousClock.now < end {
+            _ = readMore(waitingUpTo: 20)
+        }
+    }
+
+    /// Sets the terminal's size and tells the program, as a terminal emulator does (the
+    /// pseudo-terminal is not the program's controlling terminal, so the kernel does not send the
+    /// SIGWINCH itself). The screens it causes are the ones waited for next.
+    func resize(to size: TerminalSize) {
+        mark = output.count
+        var window = winsize(ws_row: UInt16(size.height), ws_col: UInt16(size.width), ws_xpixel: 0, ws_ypixel: 0)
+        #expect(ioctl(controller, UInt(TIOCSWINSZ), &window) == 0, "could not resize the terminal")
+        #expect(kill(process.processIdentifier, SIGWINCH) == 0)
     }
 
     /// What the program wrote after it last cleared the screen, escape sequences included.

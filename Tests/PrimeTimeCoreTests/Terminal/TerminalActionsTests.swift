@@ -73,7 +73,7 @@ struct TerminalActionsTests {
         #expect(rejection(.nthPrime, favorites) == "\"nth\" works on the counter screen. Type \"counter\" to go back.")
         #expect(rejection(.showFavorites, modal) == "\"favorites\" is not available on \"is this prime?\". Type \"dismiss\" to close it.")
         var computing = counter
-        computing.isNthPrimeRequestInFlight = true
+        computing.nthPrimeRequestedN = 3
         #expect(rejection(.nthPrime, computing) == "Already computing; wait for the answer.")
     }
 
@@ -111,5 +111,21 @@ struct TerminalActionsTests {
         #expect(rejection(.deleteFavorite(number: -1), one) == "There is no favorite number -1: the list has 1 favorite.")
         one.favoritePrimes = []
         #expect(rejection(.deleteFavorite(number: 1), one) == "There is no favorite number 1: the list is empty.")
+    }
+
+    /// Issue 24: interactive mode said "Type \"dismiss\"" where the user presses "d".
+    @Test func interactiveModeSaysWhichKeyToPress() {
+        func rejection(_ command: TerminalCommand, _ state: AppState) -> String? {
+            if case let .failure(rejection) = command.actions(in: state, mode: .interactive) { return rejection.message }
+            return nil
+        }
+        #expect(rejection(.increment, favorites) == "\"inc\" works on the counter screen. Press \"c\" to go back.")
+        #expect(rejection(.decrement, modal) == "\"dec\" is not available on \"is this prime?\". Press \"d\" to close it.")
+        #expect(rejection(.isThisPrime, answered) == "\"prime\" is not available while the answer is shown. Press \"d\" first.")
+        #expect(rejection(.saveFavorite, counter) == "\"save\" works on \"is this prime?\". Press \"p\" to open it.")
+        #expect(rejection(.removeFavorite, favorites) == "\"remove\" works on \"is this prime?\". Press \"c\", then \"p\".")
+        #expect(rejection(.saveFile, counter) == "\"save-file\" works on the favorite primes screen. Press \"f\" to go there.")
+        #expect(TerminalMode.interactive.ask("load") == "Type \":load\"")
+        #expect(TerminalMode.line.ask("counter", then: "prime") == "Type \"counter\", then \"prime\"")
     }
 }

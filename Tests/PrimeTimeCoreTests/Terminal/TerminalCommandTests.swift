@@ -52,15 +52,36 @@ struct TerminalCommandTests {
         #expect(TerminalCommands.parse(key: "\u{7}") == .invalid(message: "Unknown key \"\\u{7}\". Press \"h\" for help."))
     }
 
+    /// Each command starts an entry of its own (a long summary continues on the lines under it,
+    /// to fit 80 columns: see TerminalLayoutTests).
     @Test func theHelpListsEveryCommandOnce() {
         let help = TerminalCommands.helpLines
-        #expect(help.count == TerminalCommands.table.count)
-        for (line, spec) in zip(help, TerminalCommands.table) {
-            #expect(line.contains(spec.usage))
-            #expect(line.contains(spec.summary))
+        let entries = help.filter { !$0.hasPrefix("      ") }
+        #expect(entries.count == TerminalCommands.table.count)
+        for (line, spec) in zip(entries, TerminalCommands.table) {
+            #expect(line.hasPrefix("  \(spec.usage)"))
+            #expect(line.contains(spec.summary.split(separator: " ").prefix(2).joined(separator: " ")))
         }
         #expect(help[0].hasPrefix("  +  inc"))
         #expect(TerminalHelp.lines.contains(where: { $0.contains("del N") }))
+    }
+
+    /// Issue 24: `del 99999999999999999999` said "Usage: del N (a number, as listed)", as if no
+    /// number had been typed.
+    @Test func numbersTooLargeSaySo() throws {
+        #expect(TerminalCommands.parse("del 99999999999999999999")
+                == .invalid(message: "There is no favorite number 99999999999999999999: the number is too large."))
+        #expect(TerminalCommands.parse("del -99999999999999999999")
+                == .invalid(message: "There is no favorite number -99999999999999999999: favorites are numbered from 1."))
+        let huge = String(repeating: "9", count: 2_000)
+        #expect(TerminalCommands.parse("del \(huge)")
+                == .invalid(message: "There is no favorite number \(String(repeating: "9", count: 39))…: the number is too large."))
+        #expect(TerminalCommands.parse("del 9223372036854775807") == .command(.deleteFavorite(number: .max)))
+        #expect(TerminalOptions.parse(["--latency-ms", "99999999999999999999"]) == .failure(TerminalOptionsError(
+            "--latency-ms 99999999999999999999 is too large: at most 600000 (ten minutes).")))
+        #expect(TerminalOptions.parse(["--latency-ms", "600001"]) == .failure(TerminalOptionsError(
+            "--latency-ms 600001 is too large: at most 600000 (ten minutes).")))
+        #expect(try TerminalOptions.parse(["--latency-ms", "600000"]).get().latencyMilliseconds == 600_000)
     }
 
     // MARK: - Options

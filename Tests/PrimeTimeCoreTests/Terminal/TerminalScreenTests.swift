@@ -26,7 +26,7 @@ struct TerminalScreenTests {
     }
 
     @Test func nthPrimeComputingAndAnswered() {
-        #expect(TerminalScreen.lines(AppState(count: 3, isNthPrimeRequestInFlight: true)) == [
+        #expect(TerminalScreen.lines(AppState(count: 3, nthPrimeRequestedN: 3)) == [
             "== Counter ==", "Count: 3", "Computing the 3rd prime…", "Favorites: 0 | Log: off",
         ])
         #expect(TerminalScreen.lines(AppState(count: 3, nthPrimeAlert: NthPrimeAlert(n: 3, prime: 5))) == [
@@ -68,5 +68,34 @@ struct TerminalScreenTests {
                 == "Keys: s save  d dismiss  l log  h help  q quit  : command")
         #expect(TerminalScreen.keyLine(AppState(screen: .favoritePrimes))
                 == "Keys: c counter  l log  h help  q quit  : command")
+    }
+
+    /// Issue 24: "Computing the nth prime…" showed the count, not the n asked (press n at 5, then
+    /// +: it said "Computing the 6th prime…", then answered "The 5th prime is 11").
+    @Test func computingNamesTheNAskedNotTheCount() {
+        #expect(TerminalScreen.lines(AppState(count: 6, nthPrimeRequestedN: 5))
+                == ["== Counter ==", "Count: 6", "Computing the 5th prime…", "Favorites: 0 | Log: off"])
+    }
+
+    /// Issue 24: a negative n was "the -1st prime".
+    @Test func aNegativeNHasNoOrdinal() {
+        #expect(TerminalScreen.lines(AppState(count: -1, nthPrimeRequestedN: -1))[2] == "Computing prime number -1…")
+        #expect(TerminalScreen.lines(AppState(count: -1, nthPrimeAlert: NthPrimeAlert(n: -1, prime: nil)))[2]
+                == "There is no prime number -1: primes are counted from 1.  (dismiss)")
+    }
+
+    /// Issue 24: interactive mode said "(dismiss)", a command's name, where a key is pressed.
+    @Test func interactiveModeNamesTheKeys() {
+        let answered = AppState(count: 3, nthPrimeAlert: NthPrimeAlert(n: 3, prime: 5), message: "Saved 1 favorite to f.json.")
+        #expect(TerminalScreen.lines(answered, mode: .interactive) == [
+            "== Counter ==", "Count: 3", "The 3rd prime is 5.  (press d to dismiss)",
+            "Message: Saved 1 favorite to f.json.  (press d to dismiss)", "Favorites: 0 | Log: off",
+        ])
+        #expect(TerminalScreen.lines(AppState(count: 7, isPrimeModalShown: true), mode: .interactive)[2]
+                == "7 is prime.  (press s to save)")
+        #expect(TerminalScreen.lines(AppState(count: 7, favoritePrimes: [7], isPrimeModalShown: true), mode: .interactive)[2]
+                == "7 is prime, and a favorite.  (press r to remove)")
+        #expect(TerminalScreen.lines(AppState(screen: .favoritePrimes), mode: .interactive)[1]
+                == "(none yet: on the counter, press \"p\" then \"s\")")
     }
 }

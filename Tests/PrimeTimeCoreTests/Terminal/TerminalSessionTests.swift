@@ -14,7 +14,7 @@ struct TerminalSessionTests {
     final class World {
         let stub = FileStub()
         var logged: [String] = []
-        init(file: Result<[Int]?, FavoritesFileError>) { stub.loadResult = file }
+        init(file: Result<FavoritesFileRead, FavoritesFileError>) { stub.loadResult = file }
 
         var saved: [[Int]] { stub.saved }
 
@@ -36,7 +36,7 @@ struct TerminalSessionTests {
     }
 
     @Test func aScriptPrintsTheStateAfterEachCommandWithEffectsFinished() async {
-        let world = World(file: .success(nil))
+        let world = World(file: .success(.missing))
         let (status, output) = await run("inc; inc; prime; save; dismiss; nth", world: world)
         #expect(status == 0)
         #expect(output == [
@@ -54,7 +54,7 @@ struct TerminalSessionTests {
     }
 
     @Test func badCommandsChangeNothingTheRestRunsAndTheStatusIsOne() async {
-        let world = World(file: .success([2, 3]))
+        let world = World(file: .success(.primes([2, 3])))
         let (status, output) = await run("xyz\ninc 3\nsave\nfavorites\ndel 5\ndel 1", world: world)
         #expect(status == 1)
         #expect(output.contains("! Unknown command \"xyz\". Type \"help\" for the list."))
@@ -83,7 +83,7 @@ struct TerminalSessionTests {
     }
 
     @Test func helpListsTheCommandsAndQuitStops() async {
-        let world = World(file: .success(nil))
+        let world = World(file: .success(.missing))
         let (status, output) = await run("help; quit; inc", world: world)
         #expect(status == 0)
         #expect(output.contains(TerminalCommands.helpLines[0]))
@@ -92,13 +92,13 @@ struct TerminalSessionTests {
     }
 
     @Test func commentsAndBlankLinesAreSkipped() async {
-        let world = World(file: .success(nil))
+        let world = World(file: .success(.missing))
         let (_, output) = await run("# counting\n\ninc", world: world)
         #expect(output.filter { $0.hasPrefix(">") } == ["> inc"])
     }
 
     @Test func loggingWritesActionsWhileOn() async {
-        let world = World(file: .success(nil))
+        let world = World(file: .success(.missing))
         let (_, output) = await run("log; inc; log; inc", world: world)
         #expect(output.contains("Favorites: 0 | Log: on"))
         // The toggle on, the increment, the toggle off: three reports; the last inc is not logged.
@@ -108,7 +108,7 @@ struct TerminalSessionTests {
 
     /// A session whose nth-prime answers come from `nthPrime`, the rest from a `World` with no file.
     func session(nthPrime: @escaping (Int) -> Effect<Int?>) -> TerminalSession {
-        var environment = World(file: .success(nil)).environment
+        var environment = World(file: .success(.missing)).environment
         environment.nthPrime = nthPrime
         return TerminalSession(environment: environment)
     }
@@ -140,5 +140,36 @@ struct TerminalSessionTests {
         #expect(await session.finishEffects(limit: .milliseconds(50)) == false)
         #expect(clock.now - start >= .milliseconds(50))
         #expect(session.store.runningEffectCount == 1)
+    }
+
+    /// Issue 24: press n at 5, then +: the screen said "Computing the 6th prime…", then answered
+    /// "The 5th prime is 11".
+    @Test func theNthPrimeBeingComputedIsTheOneAsked() async {
+        let scheduler = DispatchQueue.test
+        var environment = World(file: .success(.missing)).environment
+        environment.mainQueue = scheduler.eraseToAnyScheduler()
+        environment.nthPrime = NthPrimeEnvironment.computing(on: scheduler.eraseToAnyScheduler(), latency: .milliseconds(400))
+        let session = TerminalSession(environment: environment, initialState: AppState(count: 5))
+        session.launch()
+        await scheduler.advance()
+        _ = session.run(.command(.nthPrime))
+        _ = session.run(.command(.increment))
+        #expect(session.lines() == ["== Counter ==", "Count: 6", "Computing the 5th prime…", "Favorites: 0 | Log: off"])
+        await scheduler.advance(by: .milliseconds(400))
+        #expect(session.lines()[2] == "The 5th prime is 11.  (dismiss)")
+    }
+
+    /// Issue 24: `save-file` and `load` said nothing when they worked.
+    @Test func saveFileAndLoadSayWhatTheyDid() async {
+        let world = World(file: .success(.primes([2, 3])))
+        let (status, output) = await run("favorites; save-file; dismiss; load", world: world)
+        #expect(status == 0)
+        #expect(output.contains("Message: Saved 2 favorites to the favorites file.  (dismiss)"))
+        #expect(output.suffix(6) == [
+            "> load", "== Favorite primes ==", "1. 2", "2. 3",
+            "Message: Read 2 favorites from the favorites file.  (dismiss)", "Favorites: 2 | Log: off",
+        ])
+        // At launch, a good read says nothing.
+        #expect(output.prefix(3) == ["== Counter ==", "Count: 0", "Favorites: 2 | Log: off"])
     }
 }
