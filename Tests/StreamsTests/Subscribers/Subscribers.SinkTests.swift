@@ -86,7 +86,7 @@ struct SinkTests {
             let captured = Captured()
             weakCaptured = captured
             sink = Subscribers.Sink(receiveCompletion: { _ in _ = captured },
-                                    receiveValue: { _ = captured; log.entries.append("\($0)") })
+                                    receiveValue: { _ = captured; log.append("\($0)") })
             subject.subscribe(sink!)
         }
         subject.send(1)
