@@ -52,11 +52,13 @@ public struct AppState: Equatable, Sendable {
     ///   - screen: The screen shown.
     ///   - isPrimeModalShown: Whether the "is this prime?" modal is shown.
     ///   - nthPrimeAlert: The nth-prime answer on screen, if any.
-    ///   - isNthPrimeRequestInFlight: Whether an nth-prime question is being computed.
+    ///   - nthPrimeRequestedN: The n of the nth-prime question being computed, or `nil` when none
+    ///     is.
     ///   - activityFeed: The favorites added and removed, oldest first.
     ///   - isLogging: Whether actions and state changes are logged.
-    ///   - message: A problem with the favorites file to show, if any.
+    ///   - message: What to tell the user about the favorites file, if anything.
     ///   - favoritesFileStatus: What the app knows about the favorites file.
+    ///   - favoritesFileRequest: The save or load of the favorites file in flight, if any.
     public init(
         count: Int = 0,
         favoritePrimes: [Int] = [],

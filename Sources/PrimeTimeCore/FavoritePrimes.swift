@@ -124,6 +124,11 @@ public struct FavoritesFileSkippedEntry: Equatable, Sendable, CustomStringConver
     public var problem: Problem
 
     /// An entry at `position` (from 1), shown as `entry`, left out because of `problem`.
+    ///
+    /// - Parameters:
+    ///   - position: Where the entry is in the list, from 1.
+    ///   - entry: The entry as the report shows it.
+    ///   - problem: What is wrong with it.
     public init(position: Int, entry: String, problem: Problem) {
         self.position = position
         self.entry = entry
@@ -159,6 +164,12 @@ public struct FavoritesFileSkipped: Equatable, Sendable {
     public var advice: String?
 
     /// A report on the file at `path`: `entries` left out, `kept` favorites read.
+    ///
+    /// - Parameters:
+    ///   - path: The file's path, as shown to the user.
+    ///   - entries: The entries left out, in file order.
+    ///   - kept: How many favorites were read from the file.
+    ///   - advice: What became of the file, a sentence appended to the message; none by default.
     public init(path: String, entries: [FavoritesFileSkippedEntry], kept: Int, advice: String? = nil) {
         self.path = path
         self.entries = entries

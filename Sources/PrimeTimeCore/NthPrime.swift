@@ -37,6 +37,9 @@ public struct NthPrimeAlert: Equatable, Sendable {
 
     /// How the `n`th prime is named in a sentence: "the 6th prime", "the 0th prime", and, since
     /// a negative number has no ordinal, "prime number -1".
+    ///
+    /// - Parameter n: Which prime.
+    /// - Returns: Its name, such as "the 6th prime".
     public static func name(_ n: Int) -> String {
         n >= 0 ? "the \(Primes.ordinal(n)) prime" : "prime number \(n)"
     }

@@ -21,6 +21,9 @@ public struct TerminalFrames: Sendable {
     /// The bytes that draw `lines` (home, clear the screen, the lines), or `nil` when the terminal
     /// shows them already. Lines are separated by `\r\n`, with none after the last, so that a
     /// screen exactly as tall as the terminal does not scroll it.
+    ///
+    /// - Parameter lines: The screen's lines.
+    /// - Returns: The bytes to write, or `nil` when there is nothing to write.
     public mutating func frame(_ lines: [String]) -> String? {
         guard lines != shown else { return nil }
         shown = lines
@@ -82,6 +85,13 @@ public final class InteractiveTerminal {
     /// Interactive mode on `session`, for a terminal of `size`; activity times are shown with
     /// `time`, screens are written with `write`. A redraw for an effect's answer is run by
     /// `schedule` (by default on the main queue, after the work in hand).
+    ///
+    /// - Parameters:
+    ///   - session: The session the keys drive; it is put in interactive mode.
+    ///   - size: The terminal's size.
+    ///   - time: A closure that formats an activity-feed time, or `nil` to leave the times out.
+    ///   - write: A closure that writes a screen's bytes to the terminal.
+    ///   - schedule: A closure that runs a redraw later; on the main queue by default.
     public init(
         session: TerminalSession, size: TerminalSize, time: ((Date) -> String)? = nil,
         write: @escaping (String) -> Void,
@@ -99,6 +109,8 @@ public final class InteractiveTerminal {
 
     /// Starts the app (reads the favorites file), writes the first screen, and from then on
     /// redraws when the state changes. Returns the launch's tasks.
+    ///
+    /// - Returns: The tasks of the effects launching started.
     @discardableResult
     public func start() -> [StoreTask] {
         isRunning = true
@@ -119,6 +131,9 @@ public final class InteractiveTerminal {
     }
 
     /// Runs the inputs in one read of the keyboard, then redraws once.
+    ///
+    /// - Parameter bytes: The bytes one read from the terminal returned.
+    /// - Returns: ``Outcome/quit`` if the user quit, else ``Outcome/running``.
     public func receive(_ bytes: [UInt8]) -> Outcome {
         let wasTyping = keys.prompt != nil
         return run(keys.receive(bytes), wasTyping: wasTyping)
@@ -130,12 +145,16 @@ public final class InteractiveTerminal {
 
     /// No more input came in time: runs what was waiting (an Escape on its own cancels the command
     /// being typed), then redraws if that changed anything.
+    ///
+    /// - Returns: ``Outcome/quit`` if the user quit, else ``Outcome/running``.
     public func flushInput() -> Outcome {
         let wasTyping = keys.prompt != nil
         return run(keys.flush(), wasTyping: wasTyping)
     }
 
     /// The terminal is now `size`: lays the screen out again and writes it.
+    ///
+    /// - Parameter size: The terminal's new size.
     public func resize(to size: TerminalSize) {
         self.size = size
         frames.invalidate()

@@ -80,6 +80,11 @@ public enum TerminalMode: Equatable, Sendable {
     /// let line = TerminalMode.line.ask("dismiss")            // Type "dismiss"
     /// let keys = TerminalMode.interactive.ask("dismiss")     // Press "d"
     /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The name of the command to ask for.
+    ///   - next: The name of the command to ask for after it, or `nil`.
+    /// - Returns: The request, starting with "Type" or "Press".
     public func ask(_ name: String, then next: String? = nil) -> String {
         let names = [name] + (next.map { [$0] } ?? [])
         let keys = names.compactMap { name in TerminalCommands.table.first { $0.name == name }?.key }
@@ -92,6 +97,9 @@ public enum TerminalMode: Equatable, Sendable {
 
     /// What the screen says can be done about what it shows, after it: in line mode the command
     /// (`(dismiss)`), in interactive mode the key (`(press d to dismiss)`).
+    ///
+    /// - Parameter name: The name of the command.
+    /// - Returns: The hint, in parentheses.
     public func hint(_ name: String) -> String {
         guard self == .interactive, let key = TerminalCommands.table.first(where: { $0.name == name })?.key else {
             return "(\(name))"
@@ -237,6 +245,9 @@ public enum TerminalCommands {
     /// let lines = TerminalCommands.helpLines(width: 80)
     /// // "  +  inc        [counter]                 Add one to the count.", ...
     /// ```
+    ///
+    /// - Parameter width: The longest a line may be, in characters.
+    /// - Returns: The lines of the list.
     public static func helpLines(width: Int) -> [String] {
         let usageWidth = table.map(\.usage.count).max() ?? 0
         let screensWidth = (table.map(\.screens.count).max() ?? 0) + 2

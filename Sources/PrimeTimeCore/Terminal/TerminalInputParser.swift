@@ -21,6 +21,9 @@ public struct UTF8StreamDecoder: Sendable {
 
     /// The text in `bytes`, after what was pending; the start of a character at the end is kept
     /// for the next piece.
+    ///
+    /// - Parameter bytes: The next piece of the bytes.
+    /// - Returns: The text that can be decoded now.
     public mutating func decode(_ bytes: [UInt8]) -> String {
         let input = pending + bytes
         let split = Self.completeLength(input)
@@ -29,6 +32,8 @@ public struct UTF8StreamDecoder: Sendable {
     }
 
     /// What is pending, as replacement characters (input ended inside a character).
+    ///
+    /// - Returns: What was pending, as a replacement character; empty when nothing was.
     public mutating func finish() -> String {
         defer { pending = [] }
         return String(decoding: pending, as: UTF8.self)
@@ -138,6 +143,9 @@ public struct TerminalInputParser: Sendable {
     }
 
     /// The events in `bytes`, one read's worth, in order.
+    ///
+    /// - Parameter bytes: The bytes one read from the terminal returned.
+    /// - Returns: The events the bytes complete, in order; what waits for more input is kept.
     public mutating func receive(_ bytes: [UInt8]) -> [TerminalInputEvent] {
         var events: [TerminalInputEvent] = []
         for scalar in decoder.decode(bytes).unicodeScalars {
@@ -154,6 +162,8 @@ public struct TerminalInputParser: Sendable {
     /// No more input came: what waits becomes events. An Escape on its own is the Escape key; the
     /// start of a sequence is an unknown sequence; an unfinished paste ends (with the part of an
     /// end marker it held, as text).
+    ///
+    /// - Returns: The events of what was waiting, in order.
     public mutating func flush() -> [TerminalInputEvent] {
         var events: [TerminalInputEvent] = []
         let pending = decoder.finish()

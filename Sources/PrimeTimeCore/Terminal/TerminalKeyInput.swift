@@ -38,6 +38,8 @@ public struct TerminalKeyInput: Sendable {
 
     /// The inputs of what was waiting for more input that did not come: an Escape on its own is
     /// the Escape key (it cancels the command being typed).
+    ///
+    /// - Returns: The inputs of what was waiting, in order.
     public mutating func flush() -> [ParsedInput] {
         parser.flush().compactMap { receive($0) }
     }

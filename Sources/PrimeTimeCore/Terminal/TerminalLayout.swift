@@ -6,6 +6,10 @@ public struct TerminalSize: Equatable, Sendable {
     public var height: Int
 
     /// A size of `width` columns and `height` rows (each at least 1).
+    ///
+    /// - Parameters:
+    ///   - width: Columns; less than 1 counts as 1.
+    ///   - height: Rows; less than 1 counts as 1.
     public init(width: Int, height: Int) {
         self.width = max(width, 1)
         self.height = max(height, 1)
@@ -32,6 +36,12 @@ public enum TerminalLayout {
     /// let lines = TerminalLayout.wrap("Keys: + inc  - dec  p prime", width: 12, indent: 2)
     /// // ["Keys: + inc", "  - dec  p", "  prime"]
     /// ```
+    ///
+    /// - Parameters:
+    ///   - text: The text to wrap.
+    ///   - width: The longest a line may be, in characters.
+    ///   - indent: How many spaces start the lines after the first; none by default.
+    /// - Returns: The lines, at least one.
     public static func wrap(_ text: String, width: Int, indent: Int = 0) -> [String] {
         let width = max(width, 1)
         let indent = min(max(indent, 0), width - 1)
@@ -66,6 +76,13 @@ public enum TerminalLayout {
     /// `items` (such as `+ inc`) on lines of at most `width` characters, `separator` between
     /// two on a line; an item is never split across lines unless it alone is wider than a
     /// line. The lines after the first start with `indent` spaces.
+    ///
+    /// - Parameters:
+    ///   - items: The items, in order.
+    ///   - width: The longest a line may be, in characters.
+    ///   - separator: What goes between two items on a line; two spaces by default.
+    ///   - indent: How many spaces start the lines after the first; none by default.
+    /// - Returns: The lines; none when there are no items.
     public static func flow(_ items: [String], width: Int, separator: String = "  ", indent: Int = 0) -> [String] {
         let padding = String(repeating: " ", count: min(max(indent, 0), max(width - 1, 0)))
         var lines: [String] = []
@@ -86,6 +103,11 @@ public enum TerminalLayout {
 
     /// Each of `lines` wrapped to `width`, continuing under itself: a line's wrapped part is
     /// indented by its own leading spaces and two more, so that it reads as one entry.
+    ///
+    /// - Parameters:
+    ///   - lines: The lines to wrap.
+    ///   - width: The longest a line may be, in characters.
+    /// - Returns: The wrapped lines, in order.
     public static func wrapEach(_ lines: [String], width: Int) -> [String] {
         lines.flatMap { line in
             let leading = line.prefix(while: { $0 == " " }).count
@@ -97,6 +119,12 @@ public enum TerminalLayout {
     /// stay in sight: the prompt or the keys). When they do not fit, the end of the body gives
     /// way to a line saying how many lines are not shown (`… 7 more lines`); when even the
     /// bottom does not fit, its end does.
+    ///
+    /// - Parameters:
+    ///   - body: The lines at the top, which give way first.
+    ///   - bottom: The lines that stay in sight.
+    ///   - size: The terminal's size.
+    /// - Returns: The screen's lines.
     public static func fit(body: [String], bottom: [String], size: TerminalSize) -> [String] {
         let height = size.height
         let all = body + [""] + bottom

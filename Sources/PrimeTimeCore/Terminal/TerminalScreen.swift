@@ -109,6 +109,11 @@ public enum TerminalScreen {
     /// The keys that do something where the user is, then `: command` and `(h: all commands)`,
     /// on as many lines of at most `width` characters as they need; a key and its name are never
     /// split.
+    ///
+    /// - Parameters:
+    ///   - state: The app's state.
+    ///   - width: The longest a line may be, in characters.
+    /// - Returns: The lines of keys.
     public static func keyLines(_ state: AppState, width: Int) -> [String] {
         var items = keyItems(state) + ["(h: all commands)"]
         items[0] = "Keys: " + items[0]
@@ -131,6 +136,15 @@ public enum TerminalScreen {
     /// the state), or the keys that apply. It fits the size: lines are wrapped at spaces, and
     /// when they are too many for the height, the end of the state gives way to a line saying
     /// so (the bottom always shows).
+    ///
+    /// - Parameters:
+    ///   - state: The app's state.
+    ///   - notice: The front end's notice to show, or `nil`.
+    ///   - prompt: The command being typed after `:`, or `nil` when none is.
+    ///   - showsHelp: Whether the list of keys and commands is shown.
+    ///   - size: The terminal's size.
+    ///   - time: A closure that formats an activity-feed time, or `nil` to leave the times out.
+    /// - Returns: The screen's lines.
     public static func interactiveLines(
         _ state: AppState, notice: String?, prompt: String?, showsHelp: Bool, size: TerminalSize,
         time: ((Date) -> String)? = nil
