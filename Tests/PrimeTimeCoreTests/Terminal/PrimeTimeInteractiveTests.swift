@@ -294,10 +294,13 @@ final class TerminalRun {
         while true {
             let screens = String(decoding: output[mark...], as: UTF8.self)
                 .components(separatedBy: "\u{1B}[2J").dropFirst().map { Screen(text: Self.plain($0)) }
-            if let screen = screens.last(where: { screen in
+            if let index = screens.lastIndex(where: { screen in
                 texts.allSatisfy(screen.text.contains) && !excluded.contains(where: screen.text.contains)
             }) {
-                return screen
+                // The last screen read may be cut where a read ended (a slow machine, a sanitizer):
+                // it is whole once the program has gone quiet.
+                if index < screens.count - 1 || !readWaiting(upTo: 150) { return screens[index] }
+                continue
             }
             guard readMore() else { throw failure(waitingFor: description, sourceLocation) }
         }
@@ -371,6 +374,17 @@ final class TerminalRun {
     /// Reads what the program drew, waiting up to `milliseconds` (and never past the deadline)
     /// for it; `false` when nothing came and there is no time left, or the program has exited
     /// and drawn everything.
+    /// Reads what the program writes within `milliseconds`: whether anything came.
+    private func readWaiting(upTo milliseconds: Int32) -> Bool {
+        var request = pollfd(fd: controller, events: Int16(POLLIN), revents: 0)
+        guard poll(&request, 1, milliseconds) > 0, request.revents & Int16(POLLIN) != 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        output += buffer[..<count]
+        return true
+    }
+
     private func readMore(waitingUpTo milliseconds: Int32 = 50) -> Bool {
         let remaining = deadline - ContinuousClock.now
         let left = Int32(max(0, min(Double(milliseconds), remaining / .milliseconds(1))))
