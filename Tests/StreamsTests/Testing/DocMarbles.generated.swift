@@ -1221,8 +1221,8 @@ let docMarbleSources: [DocMarbleSource] = [
         file: #"Sources/Streams/Streams.docc/DemandAndBackpressure.md"#,
         annotations: [#"<!-- marble guide-demand source scheduler demand=2 demand=10@10: (1...5).publisher -->"#],
         text: #"""
-        upstream: (1...5).publisher    (a sequence, which produces a value only when one is asked for)
-        demand:   .max(2) at the start, .max(10) at tick 10
+                  (1...5).publisher: a value only when one is asked for
+                  demand: .max(2) at the start, .max(10) at tick 10
         output:   [12]---------[345|]
         """#),
     DocMarbleSource(
@@ -1240,7 +1240,7 @@ let docMarbleSources: [DocMarbleSource] = [
         output:   --1-----27-----     (a stays live after b arrives)
 
                   map { ... }.switchToLatest()
-        output:   --1--;---7-----     (a was cancelled when b arrived: 2 never comes)
+        output:   --1--;---7-----     (a cancelled when b came: 2 never comes)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Streams.docc/MergeZipCombineLatest.md"#,
