@@ -8,6 +8,15 @@
         module names; `_Concurrency` is an underscored implementation module that readers never
         import, and Swift re-exports it: `AsyncSequence` is the standard library's. Any other
         underscored extended module fails the build until it is added to UNDERSCORED.
+
+    docs-site.py link-sections ARCHIVE ARTICLE...
+        Adds each heading of the given articles of ARCHIVE to the archive's linkable-entities.json,
+        the file DocC reads to resolve links into an archive given as `--dependency`. DocC finds
+        a link to a heading of another archive's article (`<doc:/Contract/StreamContract#S7>`) in
+        that archive's link hierarchy, but writes only the article itself to
+        linkable-entities.json, so the link fails ("Resolved ... but don't have any content to
+        display for it"). With the headings added, a rule ID cited in a module's doc comment
+        links to its rule.
 """
 import glob
 import json
@@ -59,9 +68,59 @@ def extended_modules(graphs):
         print('  %s: extensions to %s listed under %s' % (module, extended, public))
 
 
+def headings(page):
+    """(anchor, title) of each heading of a render JSON page."""
+    found = []
+
+    def walk(content):
+        for block in content:
+            if block.get('type') == 'heading' and block.get('anchor'):
+                found.append((block['anchor'], block['text']))
+            for key in ('content', 'items'):
+                if isinstance(block.get(key), list):
+                    walk(block[key])
+    for section in page.get('primaryContentSections', []):
+        walk(section.get('content', []))
+    return found
+
+
+def link_sections(archive, articles):
+    entities_path = os.path.join(archive, 'linkable-entities.json')
+    entities = load(entities_path)
+    known = {entity['referenceURL'] for entity in entities}
+    for name in articles:
+        article = next((entity for entity in entities
+                        if entity['kind'] in ('org.swift.docc.kind.article', 'org.swift.docc.kind.collection')
+                        and 'usr' not in entity
+                        and entity['referenceURL'].rsplit('/', 1)[-1] == name), None)
+        if article is None:
+            fail('%s has no article %s' % (archive, name))
+        page = load(os.path.join(archive, 'data', article['path'].strip('/') + '.json'))
+        sections = headings(page)
+        if not sections:
+            fail('the article %s of %s has no headings' % (name, archive))
+        for anchor, title in sections:
+            reference = '%s#%s' % (article['referenceURL'], anchor)
+            if reference in known:
+                continue
+            entities.append({
+                'kind': 'org.swift.docc.kind.article',  # DocC reads no kind of its own for a section
+                'language': article['language'],
+                'availableLanguages': article['availableLanguages'],
+                'path': '%s#%s' % (article['path'], anchor),
+                'referenceURL': reference,
+                'title': title,
+                'abstract': [],
+            })
+        print('  %s: %d headings linkable from other modules' % (name, len(sections)))
+    save(entities_path, entities)
+
+
 def main(arguments):
     if len(arguments) >= 2 and arguments[0] == 'extended-modules':
         extended_modules(arguments[1])
+    elif len(arguments) >= 3 and arguments[0] == 'link-sections':
+        link_sections(arguments[1], arguments[2:])
     else:
         print(__doc__, file=sys.stderr)
         return 2

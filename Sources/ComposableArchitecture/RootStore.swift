@@ -1,8 +1,8 @@
 import Dispatch
 import Streams
 
-/// The engine of a root store: the one send loop, which implements rules A1–A4 of
-/// Docs/Contract.md (iterative, drained before `send` returns, breadth-first with one
+/// The engine of a root store: the one send loop, which implements rules A1–A4 of the
+/// [store contract](doc:/Contract/StoreContract) (iterative, drained before `send` returns, breadth-first with one
 /// publication per round, effect bookkeeping that never leaks).
 ///
 /// Inlinable, so that a store's `send` is compiled for the app's concrete state and action

@@ -15,7 +15,7 @@ import Streams
 /// let c = store.publisher(for: \.counter.count).sink { print("count:", $0) }
 /// ```
 ///
-/// The store's rules are A1–A12 in the repository's Docs/Contract.md (part 2). The send loop
+/// The store's rules are A1–A12, in the [store contract](doc:/Contract/StoreContract). The send loop
 /// that implements them is in one place, the root store's engine (`RootStore.swift`), which
 /// `TestStore` drives too. What ``send(_:)`` guarantees:
 /// - It is iterative (A1): an action sent while a send is running — by an effect, an observer of

@@ -15,7 +15,7 @@ public enum NoneRequestBehavior: Sendable {
     case isIgnored
 }
 
-/// Runs the stream contract's rules S1–S9 (CONTRACT.md) against a publisher and records a test
+/// Runs the rules S1–S9 of the [stream contract](doc:/Contract/StreamContract) against a publisher and records a test
 /// issue, naming the rule, for each one it breaks.
 ///
 /// `makePublisher` is called once per check, so it must make a fresh publisher each time, and

@@ -269,7 +269,7 @@ final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>:
 where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
     /// Subscribes the suffix as source 1: a closure made in `init`, where the concrete types are
     /// known, because ``sourceFinished(generation:)`` is reached through the base class and runs
-    /// unspecialized (A1: 1.32× faster; Docs/Performance.md, "Specialization closures").
+    /// unspecialized (workload `A1`: 1.32× faster; Docs/Performance.md, "Specialization closures").
     @usableFromInline let subscribeSuffix: (ConcatenateSubscription, Suffix) -> Void
 
     @inlinable

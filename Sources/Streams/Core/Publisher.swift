@@ -4,7 +4,7 @@
 /// then hands the subscriber a ``Subscription``; the subscriber asks for values through it
 /// (``Subscribers/Demand``), and the publisher sends at most that many values, followed by at most
 /// one completion: `.finished` or `.failure(Failure)`. The rules every publisher in this library
-/// keeps are listed, with IDs, in Docs/Contract.md (S1–S16).
+/// keeps are listed, with IDs, in the [stream contract](doc:/Contract/StreamContract) (S1–S16).
 ///
 /// Implement ``receive(subscriber:)`` to write a publisher; call ``subscribe(_:)->()`` to
 /// use one. Most code never implements a publisher: it starts from a source (``Just``,

@@ -1,6 +1,6 @@
 /// A type that receives values and a completion from a publisher.
 ///
-/// A subscriber's life, in order (Docs/Contract.md, S2–S4): one ``receive(subscription:)``, any number of
+/// A subscriber's life, in order (S2–S4 of the [stream contract](doc:/Contract/StreamContract)): one ``receive(subscription:)``, any number of
 /// ``receive(_:)`` calls (never more than it asked for), then at most one
 /// ``receive(completion:)``. The publisher never calls it from two threads at once (S3).
 ///

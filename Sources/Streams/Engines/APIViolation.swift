@@ -1,6 +1,6 @@
 /// Where reports of broken contract rules go.
 ///
-/// By default a violation stops the program with a message naming the rule (Docs/Contract.md). A
+/// By default a violation stops the program with a message naming the rule (see the [stream contract](doc:/Contract/StreamContract)). A
 /// test can bind `current` to record violations instead (StreamsTesting's
 /// `recordingAPIViolations`), so that a contract check can assert that, say, `request(.none)`
 /// is reported, without crashing the test process. Reading it costs nothing until a violation
