@@ -17,14 +17,29 @@
         linkable-entities.json, so the link fails ("Resolved ... but don't have any content to
         display for it"). With the headings added, a rule ID cited in a module's doc comment
         links to its rule.
+
+    docs-site.py landing SITE LANDING_ARCHIVE
+        Makes the landing article of LANDING_ARCHIVE (the one page of Docs/Landing.docc) the
+        site's /documentation page: replaces the content, topics and references of the page that
+        `docc merge` synthesized (a grid of the modules in alphabetical order) with the article's,
+        and copies the article's images into the site. Then checks the result (as `check` does).
+
+    docs-site.py check SITE
+        Fails unless the site's /documentation page is the landing article (its title, its first
+        topic is Streams), every reference it uses is in its `references`, each image it shows
+        is in the site, and no page of the sidebar is an underscored module.
 """
 import glob
 import json
 import os
+import shutil
 import sys
 
 # Underscored modules the standard library re-exports, and the module readers know them by.
 UNDERSCORED = {'_Concurrency': 'Swift', '_StringProcessing': 'Swift'}
+# What the landing page must start with (Docs/Landing.docc/Landing.md).
+LANDING_TITLE = 'Streams'
+FIRST_MODULE = 'doc://org.streams.Streams/documentation/Streams'
 
 
 def fail(message):
@@ -116,11 +131,86 @@ def link_sections(archive, articles):
     save(entities_path, entities)
 
 
+def references_used(value, found):
+    """Every `identifier` a page's content or topics points at."""
+    if isinstance(value, dict):
+        if value.get('type') in ('reference', 'image') and 'identifier' in value:
+            found.add(value['identifier'])
+        for key, item in value.items():
+            if key in ('identifiers',) and isinstance(item, list):
+                found.update(item)
+            else:
+                references_used(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            references_used(item, found)
+    return found
+
+
+def landing(site, landing_archive):
+    pages = glob.glob(os.path.join(landing_archive, 'data', 'documentation', '*.json'))
+    if len(pages) != 1:
+        fail('%s should have one page (the landing article), has %d' % (landing_archive, len(pages)))
+    article = load(pages[0])
+    root_path = os.path.join(site, 'data', 'documentation.json')
+    root = load(root_path)
+    # Keep what makes it the site's root (its identifier, kind, hierarchy); take the rest.
+    for key in ('abstract', 'primaryContentSections', 'topicSections', 'topicSectionsStyle',
+                'seeAlsoSections', 'references'):
+        if key in article:
+            root[key] = article[key]
+        else:
+            root.pop(key, None)
+    root['metadata']['title'] = article['metadata']['title']
+    save(root_path, root)
+    # The images the article shows (DocC puts them in images/<bundle identifier>/).
+    for folder in glob.glob(os.path.join(landing_archive, 'images', '*')):
+        destination = os.path.join(site, 'images', os.path.basename(folder))
+        shutil.rmtree(destination, ignore_errors=True)
+        shutil.copytree(folder, destination)
+    check(site)
+
+
+def check(site):
+    root = load(os.path.join(site, 'data', 'documentation.json'))
+    if root['metadata'].get('title') != LANDING_TITLE or not root.get('primaryContentSections'):
+        fail('the site\'s landing page is not Docs/Landing.docc\'s article')
+    topics = [identifier for section in root.get('topicSections', []) for identifier in section['identifiers']]
+    if not topics or topics[0] != FIRST_MODULE:
+        fail('the landing page\'s first topic is not the Streams module: %s' % topics[:1])
+    references = root.get('references', {})
+    missing = references_used({key: root[key] for key in root if key != 'references'}, set()) - set(references)
+    if missing:
+        fail('the landing page uses references it does not define: %s' % sorted(missing))
+    for identifier, reference in references.items():
+        if reference.get('type') == 'image':
+            for variant in reference['variants']:
+                if not os.path.exists(os.path.join(site, variant['url'].lstrip('/'))):
+                    fail('the landing page shows %s, which is not in the site' % variant['url'])
+    index = load(os.path.join(site, 'index', 'index.json'))
+
+    def walk(node):
+        title = node.get('title') or ''
+        if node.get('type') in ('module', 'extension') and title.startswith('_'):
+            fail('the sidebar lists the underscored module %s (%s)' % (title, node.get('path')))
+        for child in node.get('children', []):
+            walk(child)
+    for nodes in index['interfaceLanguages'].values():
+        for node in nodes:
+            walk(node)
+    print('  the landing page is Docs/Landing.docc\'s, with %d references; no underscored module in the sidebar'
+          % len(references))
+
+
 def main(arguments):
     if len(arguments) >= 2 and arguments[0] == 'extended-modules':
         extended_modules(arguments[1])
     elif len(arguments) >= 3 and arguments[0] == 'link-sections':
         link_sections(arguments[1], arguments[2:])
+    elif len(arguments) == 3 and arguments[0] == 'landing':
+        landing(arguments[1], arguments[2])
+    elif len(arguments) == 2 and arguments[0] == 'check':
+        check(arguments[1])
     else:
         print(__doc__, file=sys.stderr)
         return 2
