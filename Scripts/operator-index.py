@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Generates the operator index article (operator -> publisher -> source -> tests -> guide).
 
+Every operator is a symbol link. Overloads of one name are told apart as DocC asks: by return type
+(``Publisher/map(_:)->Publishers.Map<Self,T>``) where that is unique, else by DocC's hash of the
+symbol (HASHES below).
+
 Usage:
   Scripts/operator-index.py           rewrite Sources/Streams/Streams.docc/OperatorIndex.md
   Scripts/operator-index.py --check   exit 1 (and show a diff) when the committed article is not
@@ -71,19 +75,39 @@ GUIDES_BY_FAMILY = {
 # Return types that are types of the Streams module (linked); anything else is code voice.
 LINKABLE_TYPE = re.compile(r'^(Publishers\.\w+|AnyCancellable|AsyncPublisher|AsyncThrowingPublisher|'
                            r'Just|Empty|Fail|Future|Deferred|Record|AnyPublisher)$')
+# DocC's hash of the symbol, for the overloads whose return types do not tell them apart, by
+# signature (see `declarations`). A declaration whose signature changes gets a new hash: the script
+# then fails and asks for it. DocC prints the hash in its warning about an ambiguous link.
+HASHES = {
+    'extension Publisher | public func flatMap<T, P: Publisher>(maxPublishers: Subscribers.Demand = '
+    '.unlimited, _ transform: @escaping (Output) -> P) -> Publishers.FlatMap<P, Self> where T == '
+    'P.Output, Failure == P.Failure': '-60vvr',
+    'extension Publisher where Failure == Never | public func flatMap<P: Publisher>(maxPublishers: '
+    'Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P) -> Publishers.FlatMap<P, '
+    'Self> where P.Failure == Never': '-6wpbd',
+    'extension Publisher where Output: Publisher, Output.Failure == Failure | public func '
+    'switchToLatest() -> Publishers.SwitchToLatest<Output, Self>': '-7j10o',
+    'extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never | public '
+    'func switchToLatest() -> Publishers.SwitchToLatest<Output, Self>': '-z434',
+    'extension Publisher where Failure == Never | public var values: AsyncPublisher<Self>': '-2iy2q',
+    'extension Publisher | public var values: AsyncThrowingPublisher<Self>': '-156lz',
+}
 EXTENSION = re.compile(r'^extension\s+(\S+?)(\s*\{|\s+where\b)')
 MEMBER = re.compile(r'^    public\s+(?:func|var)\s+(`?\w+`?)')
 
 
 def declarations(path):
-    """Yields (extended protocol, name, labels or None for a property, return type or None) of each
-    operator in `path`."""
+    """Yields (extended protocol, name, labels or None for a property, return type or None,
+    signature) of each operator in `path`. The signature is the extension's header and the
+    declaration up to its body, with runs of spaces made one: what tells overloads apart."""
     lines = path.read_text().splitlines()
     extended = None
+    header_line = ''
     for number, line in enumerate(lines):
         header = EXTENSION.match(line)
         if header:
             extended = header.group(1) if header.group(1) in ('Publisher', 'ConnectablePublisher') else None
+            header_line = line.rstrip(' {')
             continue
         if line.startswith('}'):
             extended = None
@@ -97,13 +121,15 @@ def declarations(path):
         while '{' not in signature and end + 1 < len(lines):
             end += 1
             signature += ' ' + lines[end].strip()
+        key = ' '.join((header_line + ' | ' + signature[:signature.index('{')]).split())
+        key = key.replace('( ', '(').replace(' )', ')')
         if re.match(r'^\s*public\s+var\b', line):
             returned = re.search(r':\s*([^{]+?)\s*\{', signature).group(1)
-            yield extended, name, None, returned
+            yield extended, name, None, returned, key
             continue
         labels, rest = parameter_labels(signature[signature.index(name) + len(name):])
         returned = re.match(r'\s*->\s*(.+?)\s*(?:\bwhere\b.*)?\{', rest)
-        yield extended, name, labels, returned.group(1) if returned else None
+        yield extended, name, labels, returned.group(1) if returned else None, key
 
 
 def parameter_labels(text):
@@ -156,7 +182,8 @@ def return_type_cell(returned):
 
 
 def operators():
-    """(family, file stem, file name, [(title, [return cells])]) in family and file order.
+    """(family, file stem, file name, [(title, return type, signature)]) in family and file order,
+    and how many operators (in all files) have each title.
 
     A generated file (`<File>.generated.swift`, made by Scripts/generate-sources) belongs to its
     hand-written `<File>.swift`: it comes right after it and shares its stem (tests, guides)."""
@@ -167,26 +194,71 @@ def operators():
             return (path.name.removesuffix('.generated.swift').removesuffix('.swift'),
                     path.name.endswith('.generated.swift'))
         for path in sorted((SOURCES / family).glob('*.swift'), key=order):
-            rows = {}
-            for extended, name, labels, returned in declarations(path):
+            rows = []
+            for extended, name, labels, returned, signature in declarations(path):
                 title = f'{extended}/{operator_title(name, labels)}'
                 all_titles[title] = all_titles.get(title, 0) + 1
-                cell = return_type_cell(returned)
-                cells = rows.setdefault(title, [])
-                if cell not in cells:
-                    cells.append(cell)
+                rows.append((title, returned, signature))
             if rows:
-                found.append((family, order(path)[0], path.name, list(rows.items())))
+                found.append((family, order(path)[0], path.name, rows))
     return found, all_titles
+
+
+def docc_type(returned):
+    """A return type as DocC spells it in a disambiguation (`->Publishers.Map<Self,T>`): no
+    spaces, and the protocol's associated types qualified (`Output` is `Self.Output`)."""
+    if returned is None:
+        return '()'
+    return re.sub(r'(?<![\w.])(Output|Failure)\b', r'Self.\1', re.sub(r'\s+', '', returned))
+
+
+def symbol_links(found, all_titles):
+    """{signature: the symbol link of that operator}: the title alone when no other operator has
+    it, else the title and what tells it apart from the others for DocC: its return type
+    (`->Publishers.Map<Self,T>`), or, when that does not (a property, or overloads that return
+    the same type), DocC's hash of the symbol (HASHES)."""
+    links, errors = {}, []
+    groups = {}
+    for _, _, name, rows in found:
+        for title, returned, signature in rows:
+            groups.setdefault(title, []).append((name, returned, signature))
+    for title, members in groups.items():
+        if all_titles[title] == 1:
+            links[members[0][2]] = f'``{title}``'
+            continue
+        by_type = {}
+        for _, returned, signature in members:
+            is_property = '(' not in title
+            if not is_property:
+                by_type.setdefault(docc_type(returned), []).append(signature)
+        for name, returned, signature in members:
+            if signature in HASHES:
+                suffix = HASHES[signature]
+            elif '(' in title and len(by_type[docc_type(returned)]) == 1:
+                suffix = '->' + docc_type(returned)
+            else:
+                errors.append(f'{name}: {title} has overloads DocC tells apart only by a hash; add '
+                              f'the hash DocC suggests for it (build the docs with the link without '
+                              f'one) to HASHES, under the key {signature!r}')
+                continue
+            links[signature] = f'``{title}{suffix}``'
+    if errors:
+        sys.exit('\n'.join(errors))
+    return links
 
 
 def guides_cell(family, stem):
     names = GUIDES_BY_FILE.get(stem, GUIDES_BY_FAMILY.get(family, []))
-    return ', '.join(f'<doc:{name}>' for name in names) or '—'
+    return ', '.join(f'<doc:{name}>' for name in names)
 
 
 def generate():
     found, all_titles = operators()
+    links = symbol_links(found, all_titles)
+    unused = set(HASHES) - set(links)
+    if unused:
+        sys.exit('operator-index.py: HASHES has keys no operator has now (remove them, and add the '
+                 'hashes DocC suggests for the new declarations):\n' + '\n'.join(sorted(unused)))
     out = [
         '# Operator index',
         '',
@@ -197,28 +269,30 @@ def generate():
         '',
         'This page is generated from the sources by `Scripts/operator-index.py`; do not edit it by '
         'hand. `Scripts/operator-index.py --check`, which `Scripts/build-docs` runs first, fails when this '
-        'page is not what the script generates from the sources now. Source paths are relative to the repository root. Each '
-        'operator file has one test file, mirroring its folder under `Tests/StreamsTests/`. An operator '
-        'with several overloads under one name (for example `combineLatest(_:_:)` with and without a '
-        'transform) is listed once, with what each overload returns; ``Publisher`` lists every overload.',
+        'page is not what the script generates from the sources now.',
+        '',
+        'Each entry is one source file: its operators, each with the publisher it returns, then the '
+        'file, its tests and its guides. Source paths are relative to the repository root; each '
+        'operator file has one test file, mirroring its folder under `Tests/StreamsTests/`. '
+        'Overloads of one name (for example `combineLatest(_:_:)` with and without a transform) '
+        'are listed one by one, each linking to its own page; ``Publisher`` lists them all too.',
         '',
     ]
     for family, heading in FAMILIES:
         sections = [(stem, name, rows) for f, stem, name, rows in found if f == family]
         if not sections:
             continue
-        out += [f'### {heading}', '',
-                '| Operator | Returns | Source | Tests | Guides |',
-                '| --- | --- | --- | --- | --- |']
+        out += [f'### {heading}', '']
         for stem, name, rows in sections:
-            source = f'`Sources/Streams/{family}/{name}`'
+            entries = [f'{links[signature]} → {return_type_cell(returned)}' for _, returned, signature in rows]
             test_path = TESTS / family / f'{stem}Tests.swift'
-            tests = f'`Tests/StreamsTests/{family}/{stem}Tests.swift`' if test_path.exists() else '—'
+            where = [f'Source: `Sources/Streams/{family}/{name}`.']
+            if test_path.exists():
+                where.append(f'Tests: `Tests/StreamsTests/{family}/{stem}Tests.swift`.')
             guides = guides_cell(family, stem)
-            for title, cells in rows:
-                operator = f'``{title}``' if all_titles[title] == 1 else f"`{title.split('/')[1]}`"
-                out.append(f"| {operator} | {', '.join(cells)} | {source} | {tests} | {guides} |")
-        out.append('')
+            if guides:
+                where.append(f'Guides: {guides}.')
+            out += [f"- {', '.join(entries)}", '', f"  {' '.join(where)}", '']
     out += [
         '## See Also',
         '',

@@ -2,7 +2,9 @@ import Dispatch
 import Streams
 
 /// Runs `body` on the main actor: now when already on the main queue, else as soon as the main
-/// queue gets to it (A9).
+/// queue gets to it ([A9]).
+///
+/// [A9]: doc:/Contract/StoreContract#A9
 @usableFromInline
 package func onMainQueue(_ body: @escaping @MainActor () -> Void) {
     if MainQueue.isCurrent {
@@ -12,13 +14,17 @@ package func onMainQueue(_ body: @escaping @MainActor () -> Void) {
     }
 }
 
-/// Where effects deliver actions, from any thread (A9), each with the id of the effect that
+/// Where effects deliver actions, from any thread ([A9]), each with the id of the effect that
 /// sent it.
 ///
 /// On the main queue an action is handed to the store at once, so actions that effects send
-/// synchronously run within the send that started them (A1–A3). From another thread it is
+/// synchronously run within the send that started them ([A1]–[A3]). From another thread it is
 /// queued here and one main-queue block hands over everything queued, in order. Actions need not
 /// be `Sendable`: an effect hands each one over, and only the main actor uses it afterwards.
+///
+/// [A1]: doc:/Contract/StoreContract#A1
+/// [A3]: doc:/Contract/StoreContract#A3
+/// [A9]: doc:/Contract/StoreContract#A9
 @usableFromInline
 package final class ActionInbox<Action>: @unchecked Sendable {  // `immediate`, `queued` and `scheduled` guarded by `lock`
     @usableFromInline let lock = Lock()

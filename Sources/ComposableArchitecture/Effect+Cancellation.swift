@@ -203,7 +203,9 @@ package final class CancellationRegistry: @unchecked Sendable {  // `running`, `
     ///
     /// The starting effect is not registered yet, nor are the effects it is part of that are
     /// starting too: a `cancellable(id:cancelInFlight: true)` nested inside another under the
-    /// same `id` cancels only the other effects, never the one it is part of (A6).
+    /// same `id` cancels only the other effects, never the one it is part of ([A6]).
+    ///
+    /// [A6]: doc:/Contract/StoreContract#A6
     func prepare(id: CancelID, epoch: UInt64, cancelInFlight: Bool) -> Bool {
         lock.lock()
         guard epochs[id, default: 0] == epoch else {
@@ -293,9 +295,12 @@ struct CancellableEffect<Output>: Publisher {
 /// when its identifier is cancelled, cancels the work and finishes the store's subscriber.
 ///
 /// Values and the completion pass straight through (nothing is buffered, so what the work sends
-/// while it is being subscribed to arrives, A6). A cancel by identifier that comes while a value
+/// while it is being subscribed to arrives, [A6]). A cancel by identifier that comes while a value
 /// is being delivered on another thread finishes the subscriber right after that value, on
-/// that thread, so the subscriber is never called twice at once (S3).
+/// that thread, so the subscriber is never called twice at once ([S3]).
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [A6]: doc:/Contract/StoreContract#A6
 final class CancellableEffectSubscription<Downstream: Subscriber>: CancellableEffectHandle, Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable  // all mutable state guarded by `lock`
 where Downstream.Failure == Never {

@@ -577,7 +577,11 @@ struct EmittingEffect<Output>: Publisher {
 /// Values wait in ``buffer`` until there is demand. Whoever finds nobody draining becomes the
 /// drainer and delivers, one value at a time and never under the lock, until the buffer or the
 /// demand runs out; everybody else only appends. So the subscriber is never called twice at
-/// once (S3), reentrant requests do not recurse (S8), and no value is sent without demand (S1).
+/// once ([S3]), reentrant requests do not recurse ([S8]), and no value is sent without demand ([S1]).
+///
+/// [S1]: doc:/Contract/StreamContract#S1
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S8]: doc:/Contract/StreamContract#S8
 final class EffectEmitter<Output>: Subscription, CustomStringConvertible,
     @unchecked Sendable  // all mutable state guarded by `lock`
 {

@@ -56,7 +56,7 @@ extension Effect {
     }
 
     /// Starts the effect only once no other effect with the same `id` has been started for
-    /// `dueTime`: each new one replaces the one waiting (A8).
+    /// `dueTime`: each new one replaces the one waiting ([A8]).
     ///
     /// The classic use is a search field: every keystroke returns a search effect debounced
     /// under one identifier, and only the last one, once typing has paused, runs. It is
@@ -90,6 +90,8 @@ extension Effect {
     ///   cancels this one.
     /// - Threading: the work is started and its actions are delivered on `scheduler`.
     /// - Complexity: as ``deferred(for:scheduler:options:)`` plus `cancellable(id:)`.
+    ///
+    /// [A8]: doc:/Contract/StoreContract#A8
     public func debounce<ID: Hashable & Sendable, S: Scheduler>(
         id: ID,
         for dueTime: S.SchedulerTimeType.Stride,
@@ -124,7 +126,7 @@ extension Effect {
     }
 
     /// Sends at most one action per `interval` among all the effects throttled under `id`: the
-    /// first at once, the others held until the interval is over (A8).
+    /// first at once, the others held until the interval is over ([A8]).
     ///
     /// The effects throttled under one identifier share a window, kept per identifier by the
     /// store tree (two stores never share it). An action that comes when no action was sent
@@ -165,6 +167,8 @@ extension Effect {
     ///   identifier should be used for one type of action; using two schedulers with one
     ///   identifier starts a new window whenever the scheduler changes.
     /// - Complexity: O(1) per action, one lock; one scheduled action per held window.
+    ///
+    /// [A8]: doc:/Contract/StoreContract#A8
     public func throttle<ID: Hashable & Sendable, S: Scheduler>(
         id: ID,
         for interval: S.SchedulerTimeType.Stride,
@@ -298,7 +302,9 @@ extension Effect {
 
 // MARK: - Internal: throttle state
 
-/// The throttle windows of one store tree, one per identifier (A8).
+/// The throttle windows of one store tree, one per identifier ([A8]).
+///
+/// [A8]: doc:/Contract/StoreContract#A8
 package final class ThrottleRegistry: @unchecked Sendable {  // `gates` guarded by `lock`
     private let lock = Lock()
     private var gates: [CancelID: AnyObject] = [:]

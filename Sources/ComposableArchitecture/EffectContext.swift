@@ -9,7 +9,9 @@ import Dispatch
 package final class EffectContext: Sendable {
     /// The cancellable effects running under each identifier.
     package let cancellations = CancellationRegistry()
-    /// The throttle window of each identifier (A8).
+    /// The throttle window of each identifier ([A8]).
+    ///
+    /// [A8]: doc:/Contract/StoreContract#A8
     package let throttles = ThrottleRegistry()
 
     /// A new, independent set of identifiers.

@@ -60,7 +60,7 @@ public struct Reducer<State, Action, Environment> {
         Reducer { _, _, _ in .none }
     }
 
-    /// Runs `reducers` in order on the same state and merges their effects (A12).
+    /// Runs `reducers` in order on the same state and merges their effects ([A12]).
     ///
     /// ```swift
     /// let appReducer = Reducer<AppState, AppAction, AppEnvironment>.combine(
@@ -70,14 +70,18 @@ public struct Reducer<State, Action, Environment> {
     ///
     /// - Parameter reducers: The reducers to run, in order.
     /// - Returns: One reducer that runs them all.
+    ///
+    /// [A12]: doc:/Contract/StoreContract#A12
     public static func combine(_ reducers: Reducer...) -> Reducer {
         combine(reducers)
     }
 
-    /// Runs `reducers` in order on the same state and merges their effects (A12).
+    /// Runs `reducers` in order on the same state and merges their effects ([A12]).
     ///
     /// - Parameter reducers: The reducers to run, in order.
     /// - Returns: One reducer that runs them all.
+    ///
+    /// [A12]: doc:/Contract/StoreContract#A12
     public static func combine(_ reducers: [Reducer]) -> Reducer {
         Reducer { state, action, environment in
             .merge(reducers.map { $0.reducer(&state, action, environment) })
@@ -92,7 +96,7 @@ public struct Reducer<State, Action, Environment> {
         .combine(self, other)
     }
 
-    /// Turns this child reducer into one on a parent's state and actions (A12).
+    /// Turns this child reducer into one on a parent's state and actions ([A12]).
     ///
     /// The parent reducer runs this one only for actions that are `action`'s case, on the part
     /// of the parent's state at `state`, with the environment `environment` makes from the
@@ -112,6 +116,8 @@ public struct Reducer<State, Action, Environment> {
     ///   - toLocalEnvironment: A closure that takes the parent's environment and returns this
     ///     reducer's.
     /// - Returns: A reducer on the parent's state, actions and environment.
+    ///
+    /// [A12]: doc:/Contract/StoreContract#A12
     public func pullback<GlobalState, GlobalAction, GlobalEnvironment>(
         state toLocalState: WritableKeyPath<GlobalState, State>,
         action toLocalAction: CasePath<GlobalAction, Action>,

@@ -1,14 +1,17 @@
 import Dispatch
 import Streams
 
-/// The engine of a root store: the one send loop, which implements rules A1–A4 of
-/// Docs/Contract.md (iterative, drained before `send` returns, breadth-first with one
+/// The engine of a root store: the one send loop, which implements rules [A1]–[A4] of the
+/// [store contract](doc:/Contract/StoreContract) (iterative, drained before `send` returns, breadth-first with one
 /// publication per round, effect bookkeeping that never leaks).
 ///
 /// Inlinable, so that a store's `send` is compiled for the app's concrete state and action
 /// types: a send whose reducer returns `.none` allocates nothing and costs little more than the
 /// reducer. ``Store`` and `TestStore` both run their reducer here; a test store watches the loop
 /// through ``instrumentation``.
+///
+/// [A1]: doc:/Contract/StoreContract#A1
+/// [A4]: doc:/Contract/StoreContract#A4
 @MainActor
 @usableFromInline
 package final class RootStore<State, Action> {
@@ -85,8 +88,11 @@ package final class RootStore<State, Action> {
         snapshot ?? state
     }
 
-    /// Sends `action` (A1–A3): runs it, the actions its effects send synchronously and the ones
+    /// Sends `action` ([A1]–[A3]): runs it, the actions its effects send synchronously and the ones
     /// sent while the state is published, then returns. A send from inside the loop is queued.
+    ///
+    /// [A1]: doc:/Contract/StoreContract#A1
+    /// [A3]: doc:/Contract/StoreContract#A3
     @inlinable
     package func send(_ action: Action) -> StoreTask {
         if isSending {
@@ -164,7 +170,9 @@ package final class RootStore<State, Action> {
     ///
     /// An effect made by `Effect(value:)` is not subscribed to: its action is queued at once.
     /// Any other effect gets a subscriber, which is stored only if the effect has not finished
-    /// once subscribed to (A4).
+    /// once subscribed to ([A4]).
+    ///
+    /// [A4]: doc:/Contract/StoreContract#A4
     @inlinable
     func start(_ effect: Effect<Action>) -> (id: Int, isRunning: Bool)? {
         let id = effects.nextID()

@@ -4,9 +4,11 @@ import Streams
 /// The running effects of a store tree (the subscriptions to effects that have not finished),
 /// each with an id, and the tasks waiting for them.
 ///
-/// An effect that finished while the store subscribed to it is never entered here (A4); one that
+/// An effect that finished while the store subscribed to it is never entered here ([A4]); one that
 /// finishes or is cancelled later leaves at once. When the store tree goes away, so does this
 /// book, and the effects still in it are cancelled.
+///
+/// [A4]: doc:/Contract/StoreContract#A4
 @MainActor
 @usableFromInline
 package final class RunningEffects {
@@ -41,7 +43,9 @@ package final class RunningEffects {
         running[id] != nil
     }
 
-    /// An effect finished (or was cancelled): forget it at once (A4) and wake its waiters.
+    /// An effect finished (or was cancelled): forget it at once ([A4]) and wake its waiters.
+    ///
+    /// [A4]: doc:/Contract/StoreContract#A4
     @usableFromInline
     func finished(_ id: Int) {
         running[id] = nil
@@ -77,11 +81,14 @@ package final class RunningEffects {
     }
 }
 
-/// The store's subscriber to one effect: it hands the effect's actions to the store (A9) and
+/// The store's subscriber to one effect: it hands the effect's actions to the store ([A9]) and
 /// tells the running effects when the effect is done.
 ///
 /// It is its own cancellable: an effect that finishes while it is being subscribed to costs no
-/// `AnyCancellable` and no entry in ``RunningEffects`` (A4).
+/// `AnyCancellable` and no entry in ``RunningEffects`` ([A4]).
+///
+/// [A4]: doc:/Contract/StoreContract#A4
+/// [A9]: doc:/Contract/StoreContract#A9
 @usableFromInline
 final class StoreEffectSubscriber<Action>: Subscriber, Cancellable, @unchecked Sendable {  // mutable fields guarded by `lock`
     @usableFromInline typealias Input = Action

@@ -5,7 +5,7 @@ import Streams
 /// reducer returns and feeds their actions back in.
 ///
 /// A store lives on the main actor, and so does its state: the state is only ever changed there
-/// (A9), by the reducer. An effect may send actions from any thread; an action sent from
+/// ([A9]), by the reducer. An effect may send actions from any thread; an action sent from
 /// another thread is handed to the main queue and runs there, after what is running now.
 ///
 /// ```swift
@@ -15,17 +15,17 @@ import Streams
 /// let c = store.publisher(for: \.counter.count).sink { print("count:", $0) }
 /// ```
 ///
-/// The store's rules are A1–A12 in the repository's Docs/Contract.md (part 2). The send loop
+/// The store's rules are [A1]–[A12], in the [store contract](doc:/Contract/StoreContract). The send loop
 /// that implements them is in one place, the root store's engine (`RootStore.swift`), which
 /// `TestStore` drives too. What ``send(_:)`` guarantees:
-/// - It is iterative (A1): an action sent while a send is running — by an effect, an observer of
+/// - It is iterative ([A1]): an action sent while a send is running — by an effect, an observer of
 ///   the state, a deinit — is queued and run, first in first out, by the running loop; a million
 ///   actions chained through synchronous effects run without the stack growing.
-/// - The queue is empty before the outermost `send` returns (A2), including actions sent while
+/// - The queue is empty before the outermost `send` returns ([A2]), including actions sent while
 ///   the state is being published.
 /// - Actions that effects send synchronously run within the same outermost send, breadth-first;
-///   observers then see the state once, the final one (A3).
-/// - Effects are tracked by id (A4): one that completes while it is being subscribed to is never
+///   observers then see the state once, the final one ([A3]).
+/// - Effects are tracked by id ([A4]): one that completes while it is being subscribed to is never
 ///   stored, and `Effect(value:)` is not even subscribed to; one that finishes or is cancelled
 ///   is removed at once; ``Effect/none`` allocates nothing; effects hold the store weakly, and
 ///   when the store goes away its running effects are cancelled.
@@ -60,6 +60,13 @@ import Streams
 /// A store costs nothing for observation until something observes it: reading ``state``,
 /// asking for ``publisher`` or ``objectWillChange``. A scope nobody observes never computes its
 /// state: sending through it costs about what sending to the root does.
+///
+/// [A1]: doc:/Contract/StoreContract#A1
+/// [A2]: doc:/Contract/StoreContract#A2
+/// [A3]: doc:/Contract/StoreContract#A3
+/// [A4]: doc:/Contract/StoreContract#A4
+/// [A9]: doc:/Contract/StoreContract#A9
+/// [A12]: doc:/Contract/StoreContract#A12
 public final class Store<State, Action> {
     /// What this store is: the root of a store tree, which runs the reducer, or a scope of
     /// another store.
@@ -192,7 +199,7 @@ public final class Store<State, Action> {
     }
 
     /// A store of part of this store's state and a subset of its actions, for a child feature's
-    /// view (A10).
+    /// view ([A10]).
     ///
     /// The child's state is `toLocalState` applied to this store's state. It is computed when
     /// the child is first observed (its ``state`` read, its ``publisher`` or ``objectWillChange``
@@ -220,6 +227,8 @@ public final class Store<State, Action> {
     ///   - fromLocalAction: A closure that takes a child action and returns the action to send to
     ///     this store.
     /// - Returns: A store of the child's state and actions.
+    ///
+    /// [A10]: doc:/Contract/StoreContract#A10
     @MainActor
     @inlinable
     public func scope<LocalState, LocalAction>(

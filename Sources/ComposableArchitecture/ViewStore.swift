@@ -34,13 +34,17 @@ import Streams
 /// A view store is also an `ObservableObject` (``objectWillChange`` fires before each change it
 /// passes on) and `Observable` (a read of ``state``, or of a part of it through a dynamic member
 /// such as `viewStore.count`, inside `withObservationTracking` is told of the next change it
-/// passes on, once). Both follow the store's rules (A1–A12, Docs/Contract.md part 2): a send,
-/// and every action it causes synchronously, is seen at most once, with the final state (A3).
+/// passes on, once). Both follow the [store contract](doc:/Contract/StoreContract) ([A1]–[A12]): a send,
+/// and every action it causes synchronously, is seen at most once, with the final state ([A3]).
 ///
 /// A view store lives on the main actor, as its store does. It keeps its store alive (it sends
 /// to it); the store does not keep the view store. A subscription to its ``publisher`` keeps the
 /// view store alive until the subscription is cancelled. To give a child view part of the state,
 /// scope the store (``Store/scope(state:action:)``) and make a view store of the child store.
+///
+/// [A1]: doc:/Contract/StoreContract#A1
+/// [A3]: doc:/Contract/StoreContract#A3
+/// [A12]: doc:/Contract/StoreContract#A12
 @MainActor
 @dynamicMemberLookup
 public final class ViewStore<State, Action> {

@@ -41,7 +41,7 @@ public enum Exhaustivity: Sendable, Hashable {
 /// }
 /// ```
 ///
-/// It is exhaustive by default (``Exhaustivity/on``, Docs/Contract.md rule A11). The test fails, at
+/// It is exhaustive by default (``Exhaustivity/on``, rule [A11] of the [store contract](doc:/Contract/StoreContract)). The test fails, at
 /// the file and line of the step, with a readable diff (``/ComposableArchitecture/Diff``: `- expected`, `+ actual`), on:
 /// - a state change the step did not assert, or asserted wrongly;
 /// - an asserted change that did not happen;
@@ -60,11 +60,15 @@ public enum Exhaustivity: Sendable, Hashable {
 ///
 /// The test store drives a real ``/ComposableArchitecture/Store``, with its own cancellation identifiers (tests running
 /// in parallel never cancel each other's effects): the actions run in the store's own send loop
-/// (Docs/Contract.md, A1–A4), and the test store watches it, recording each action with the
+/// ([A1]–[A4]), and the test store watches it, recording each action with the
 /// state before and after it and the effects it started. So an action an effect sends on the
 /// main queue runs at once (after the action running now), one sent from another thread runs
 /// when the main queue gets to it, exactly as in the app. Actions sent back run as they arrive
 /// and are kept, with the state they left, until the test asserts them.
+///
+/// [A1]: doc:/Contract/StoreContract#A1
+/// [A4]: doc:/Contract/StoreContract#A4
+/// [A11]: doc:/Contract/StoreContract#A11
 @MainActor
 public final class TestStore<State: Equatable, Action, Environment> {
     private let core: TestStoreRecorder<State, Action, Environment>

@@ -16,13 +16,17 @@ extension NotificationCenter {
     ///   dropped, as in Combine. `request(.none)` is accepted and does nothing.
     /// - Threading: a notification is delivered on the thread that posts it. Notifications
     ///   posted on several threads at once, or from inside the subscriber, are delivered one at
-    ///   a time (S3): the later ones are handed to the thread that is delivering, which delivers
-    ///   them in order after the current one, without recursion (S11).
+    ///   a time ([S3]): the later ones are handed to the thread that is delivering, which delivers
+    ///   them in order after the current one, without recursion ([S11]).
     /// - Completion: never completes.
-    /// - Cancellation: removes the observer from the center and releases the subscriber (S7).
+    /// - Cancellation: removes the observer from the center and releases the subscriber ([S7]).
     /// - Combine compatibility: as Combine, except that a notification posted while another is
     ///   being delivered to the same subscriber is delivered after it rather than recursively or
     ///   in parallel.
+    ///
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S11]: doc:/Contract/StreamContract#S11
     public struct Publisher: Streams.Publisher, Equatable {
         /// A notification.
         public typealias Output = Notification

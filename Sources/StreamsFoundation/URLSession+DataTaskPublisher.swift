@@ -19,15 +19,19 @@ extension URLSession {
     /// ```
     ///
     /// - Demand: the data task is created and resumed at the first request; nothing happens
-    ///   before, and later requests change nothing. `request(.none)` is an API violation (S9),
+    ///   before, and later requests change nothing. `request(.none)` is an API violation ([S9]),
     ///   as Combine traps.
     /// - Completion: a response ends the stream with one value, `(data, response)` (empty data
     ///   when the task gave none), then `.finished`. An error ends it with `.failure`: the
     ///   task's `URLError`, or `URLError(.unknown)` for any other error or a missing response.
     /// - Cancellation: cancels the data task; the subscriber then receives nothing more and is
-    ///   released (S6, S7).
+    ///   released ([S6], [S7]).
     /// - Threading: the value and the completion arrive on the session's delegate queue.
     /// - Combine compatibility: as Combine.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     public struct DataTaskPublisher: Streams.Publisher {
         /// The data and the response.
         public typealias Output = (data: Data, response: URLResponse)

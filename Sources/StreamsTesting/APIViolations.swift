@@ -3,7 +3,7 @@ import Streams
 /// Runs `body` with contract violations recorded instead of stopping the program, and returns
 /// the messages reported on this task while it ran.
 ///
-/// A publisher that detects a broken rule (for example `request(.none)`, S9) normally stops the
+/// A publisher that detects a broken rule (for example `request(.none)`, [S9]) normally stops the
 /// program with a message naming the rule. Inside this function the message is collected and the
 /// publisher carries on as if the call had not been made, so a test can assert it:
 ///
@@ -18,6 +18,8 @@ import Streams
 ///
 /// - Parameter body: The code to run.
 /// - Returns: The messages of the violations reported while `body` ran, in order.
+///
+/// [S9]: doc:/Contract/StreamContract#S9
 public func recordingAPIViolations(_ body: () throws -> Void) rethrows -> [String] {
     let messages = ViolationLog()
     try APIViolationReporter.$current.withValue({ messages.append($0) }) {

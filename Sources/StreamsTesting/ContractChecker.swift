@@ -2,12 +2,16 @@ import Dispatch
 import Streams
 import Testing
 
-/// What a publisher does when asked for `.none` (rule S9), as Combine's does.
+/// What a publisher does when asked for `.none` (rule [S9]), as Combine's does.
+///
+/// [S9]: doc:/Contract/StreamContract#S9
 public enum NoneRequestBehavior: Sendable {
-    /// Reports an API violation naming S9: the publishers where Combine traps (`Just`, `Future`,
+    /// Reports an API violation naming [S9]: the publishers where Combine traps (`Just`, `Future`,
     /// subjects, `Optional` and `Result` publishers, `dropFirst`, `drop(while:)`, `collect(_:)`,
     /// `flatMap`, `switchToLatest`, `replaceError`, `replaceEmpty`, `catch`), and an operator
     /// that passes requests straight on to one of them (`map`, `handleEvents`, ...).
+    ///
+    /// [S9]: doc:/Contract/StreamContract#S9
     case isViolation
     /// Accepts it and does nothing: most operators (one with a subscription of its own does not
     /// pass `.none` on), `buffer`, `Publishers.Sequence`, and an operator that passes requests
@@ -15,7 +19,7 @@ public enum NoneRequestBehavior: Sendable {
     case isIgnored
 }
 
-/// Runs the stream contract's rules S1–S9 (CONTRACT.md) against a publisher and records a test
+/// Runs the rules [S1]–[S9] of the [stream contract](doc:/Contract/StreamContract) against a publisher and records a test
 /// issue, naming the rule, for each one it breaks.
 ///
 /// `makePublisher` is called once per check, so it must make a fresh publisher each time, and
@@ -23,22 +27,22 @@ public enum NoneRequestBehavior: Sendable {
 /// sequence, `Just`, an operator chain on one, ...). Time-based publishers are checked with the
 /// TestScheduler instead. The checks:
 ///
-/// - S1: requesting `.max(1)` at a time never yields more values than requested; demand returned
+/// - [S1]: requesting `.max(1)` at a time never yields more values than requested; demand returned
 ///   from `receive(_:)` is honoured; both give the same values as unlimited demand (when
 ///   `deterministic`).
-/// - S2, S3, S4: the subscription comes first, once; signals never overlap; nothing follows the
+/// - [S2], [S3], [S4]: the subscription comes first, once; signals never overlap; nothing follows the
 ///   completion (watched by ``RecordingSubscriber`` in every run).
-/// - S5: a completion that arrives without demand is accepted (nothing to check: it is allowed).
-/// - S6: nothing arrives once `cancel()` has returned: `cancel()` twice, then `request`,
+/// - [S5]: a completion that arrives without demand is accepted (nothing to check: it is allowed).
+/// - [S6]: nothing arrives once `cancel()` has returned: `cancel()` twice, then `request`,
 ///   delivers nothing; cancelling after the first value of a stepwise run, then requesting
 ///   more, delivers nothing more; cancelling inside the first value stops delivery; `request`
-///   racing `cancel` on two threads never breaks S3 or crashes, and nothing arrives after both
+///   racing `cancel` on two threads never breaks [S3] or crashes, and nothing arrives after both
 ///   have returned.
-/// - S7: after `cancel()`, and after the completion, the subscription no longer keeps the
+/// - [S7]: after `cancel()`, and after the completion, the subscription no longer keeps the
 ///   subscriber alive.
-/// - S8: requesting from inside `receive(subscription:)` and `receive(_:)` delivers the same
+/// - [S8]: requesting from inside `receive(subscription:)` and `receive(_:)` delivers the same
 ///   values, without the stack growing with the number of values (checked from 100 values on).
-/// - S9: `request(.none)` is reported as a violation, or ignored, as `requestingNone` says.
+/// - [S9]: `request(.none)` is reported as a violation, or ignored, as `requestingNone` says.
 ///   Combine traps only for a few publishers (see ``NoneRequestBehavior``); most operators
 ///   ignore it, so pass `.isIgnored` for them. The default, `.isViolation`, is kept for the
 ///   callers that check a trapping publisher without naming it.
@@ -57,6 +61,16 @@ public enum NoneRequestBehavior: Sendable {
 ///   - requestingNone: What the publisher does when asked for `.none`: reports a violation (by
 ///     default) or ignores it.
 ///   - sourceLocation: Where to report a failure; the caller's location by default.
+///
+/// [S1]: doc:/Contract/StreamContract#S1
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S4]: doc:/Contract/StreamContract#S4
+/// [S5]: doc:/Contract/StreamContract#S5
+/// [S6]: doc:/Contract/StreamContract#S6
+/// [S7]: doc:/Contract/StreamContract#S7
+/// [S8]: doc:/Contract/StreamContract#S8
+/// [S9]: doc:/Contract/StreamContract#S9
 public func checkContract<P: Publisher>(
     _ makePublisher: @escaping () -> P,
     deterministic: Bool = true,

@@ -25,7 +25,7 @@ import Testing
 ///
 /// A marble diagram is a fenced code block whose info string is exactly `text`: in a doc
 /// comment of a `.swift` file in `Sources`, in `Docs/*.md`, or in a catalog's article
-/// (`Sources/<Module>/<Module>.docc/*.md`). No other block is read, so text that is not a
+/// (`Sources/<Module>/<Module>.docc/*.md`, `Docs/*.docc/*.md`). No other block is read, so text that is not a
 /// diagram (a screen, a file format) goes in a block with another info string (`console`,
 /// `html`), and every `text` block must be run or say why not.
 ///

@@ -5,7 +5,7 @@ import Testing
 /// fixed script of signals, in order, whatever the subscriber asked for.
 ///
 /// Use it to check that an operator ignores a value or completion that arrives before its
-/// upstream subscription or after the upstream's end, and cancels a second subscription (rule S2),
+/// upstream subscription or after the upstream's end, and cancels a second subscription (rule [S2]),
 /// as Combine's operators do. ``checkIgnoresMisbehavingUpstream(_:value:failure:settle:sourceLocation:)``
 /// runs the usual scripts.
 ///
@@ -14,6 +14,8 @@ import Testing
 /// let subscriber = RecordingSubscriber<Int, Never>(demand: .unlimited)
 /// upstream.map { $0 * 2 }.subscribe(subscriber)
 /// ```
+///
+/// [S2]: doc:/Contract/StreamContract#S2
 public struct MisbehavingPublisher<Output, Failure: Error>: Publisher {
     /// One signal of the script.
     public enum Signal {
@@ -65,7 +67,7 @@ public struct MisbehavingPublisher<Output, Failure: Error>: Publisher {
     }
 }
 
-/// Checks rule S2's part about misbehaving upstreams for the operator `makeOperator` builds on
+/// Checks rule [S2]'s part about misbehaving upstreams for the operator `makeOperator` builds on
 /// top of an upstream: a value or completion that reaches the operator before its upstream
 /// subscription, or after the upstream's completion, is ignored, and a second upstream
 /// subscription is cancelled. Combine's operators behave this way.
@@ -91,6 +93,8 @@ public struct MisbehavingPublisher<Output, Failure: Error>: Publisher {
 ///     `nil` by default.
 ///   - settle: A closure run after each subscription, to let an operator on a scheduler deliver.
 ///   - sourceLocation: Where to report a failure; the caller's location by default.
+///
+/// [S2]: doc:/Contract/StreamContract#S2
 public func checkIgnoresMisbehavingUpstream<Output, Failure: Error, P: Publisher>(
     _ makeOperator: (MisbehavingPublisher<Output, Failure>) -> P,
     value: Output,
@@ -148,7 +152,7 @@ public func checkIgnoresMisbehavingUpstream<Output, Failure: Error, P: Publisher
 
 /// Checks that an operator that keeps no state and hands the upstream's subscription straight
 /// down (`map`, `breakpoint`, `assertNoFailure`, ...) is transparent to a misbehaving upstream,
-/// as Combine's are (rule S2): whatever the upstream sends out of order reaches the downstream
+/// as Combine's are (rule [S2]): whatever the upstream sends out of order reaches the downstream
 /// unchanged, for the next stateful subscriber to ignore.
 ///
 /// Runs the scripts of ``checkIgnoresMisbehavingUpstream(_:value:failure:settle:sourceLocation:)``
@@ -170,6 +174,8 @@ public func checkIgnoresMisbehavingUpstream<Output, Failure: Error, P: Publisher
 ///   - failure: An error of the upstream's type, to also check the scripts that end with a failure;
 ///     `nil` by default.
 ///   - sourceLocation: Where to report a failure; the caller's location by default.
+///
+/// [S2]: doc:/Contract/StreamContract#S2
 public func checkPassesMisbehavingUpstreamThrough<Output, Failure: Error, P: Publisher>(
     _ makeOperator: (MisbehavingPublisher<Output, Failure>) -> P,
     value: Output,

@@ -5,9 +5,9 @@ import Synchronization
 /// step, how much to ask for.
 ///
 /// It also watches the publisher for broken contract rules and lists them in ``violations``:
-/// a value beyond the demand it asked for (S1), a signal before the subscription or a second
-/// subscription (S2, which it cancels), two calls at once or one nested in another (S3), anything
-/// after the completion (S4). A well-behaved publisher leaves ``violations`` empty.
+/// a value beyond the demand it asked for ([S1]), a signal before the subscription or a second
+/// subscription ([S2], which it cancels), two calls at once or one nested in another ([S3]), anything
+/// after the completion ([S4]). A well-behaved publisher leaves ``violations`` empty.
 ///
 /// ```swift
 /// let subscriber = RecordingSubscriber<Int, Never>(demand: .max(2))
@@ -19,6 +19,11 @@ import Synchronization
 /// ```
 ///
 /// - Threading: every member may be used from any thread.
+///
+/// [S1]: doc:/Contract/StreamContract#S1
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S4]: doc:/Contract/StreamContract#S4
 public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     @unchecked Sendable  // all mutable state is guarded by `lock`; hooks are immutable
 {
@@ -107,9 +112,11 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     // MARK: Controlling it
 
-    /// Asks the subscription for `demand` more values (counted for the S1 check).
+    /// Asks the subscription for `demand` more values (counted for the [S1] check).
     ///
     /// - Parameter demand: How many more values to ask for.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
     public func request(_ demand: Subscribers.Demand) {
         lock.lock()
         let subscription = _subscription
@@ -127,7 +134,9 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         subscription?.cancel()
     }
 
-    /// Lets go of the subscription (for release checks, S7).
+    /// Lets go of the subscription (for release checks, [S7]).
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
     public func releaseSubscription() {
         lock.lock()
         let subscription = _subscription

@@ -16,12 +16,14 @@ import Streams
 ///
 /// ``send(_:)`` delivers to every subscriber still attached *whether or not it asked for the
 /// value*: the test is the publisher here, and decides. ``demand`` tells what is outstanding.
-/// A subscriber is let go when it cancels or after the completion, as a real publisher must (S7).
+/// A subscriber is let go when it cancels or after the completion, as a real publisher must ([S7]).
 ///
 /// - Threading: every member may be used from any thread; `send` calls subscribers on the
 ///   calling thread. A subscriber gets values and the completion only once it has its
 ///   subscription: what another thread sends while it is being subscribed passes it by (a
 ///   completion waits for it). Sends from several threads at once are not serialized.
+///
+/// [S7]: doc:/Contract/StreamContract#S7
 public final class TestPublisher<Output, Failure: Error>: Publisher,
     @unchecked Sendable  // all mutable state is guarded by `lock`
 {
@@ -121,7 +123,9 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
         private var _demand: Subscribers.Demand = .none
         private var _isCancelled = false
         /// Whether the subscriber has returned from `receive(subscription:)`: until then it
-        /// gets nothing (S3), and a completion waits in `pendingCompletion`.
+        /// gets nothing ([S3]), and a completion waits in `pendingCompletion`.
+        ///
+        /// [S3]: doc:/Contract/StreamContract#S3
         private var isHandedOver = false
         private var pendingCompletion: Subscribers.Completion<Failure>?
         private let onCancel: (@Sendable () -> Void)?

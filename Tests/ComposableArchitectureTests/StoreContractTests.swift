@@ -3,7 +3,8 @@ import Dispatch
 import StreamsTesting
 import Testing
 
-/// One test (at least) per rule of Docs/Contract.md part 2, named after the rule.
+/// One test (at least) per rule of the store contract (Docs/Contract.docc/StoreContract.md),
+/// named after the rule.
 @MainActor
 @Suite("Store contract (A1–A10, A12)")
 struct StoreContractTests {

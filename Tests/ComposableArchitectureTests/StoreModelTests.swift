@@ -4,7 +4,8 @@ import Foundation
 import StreamsTesting
 import Testing
 
-// The store against a model of its rules (Docs/Contract.md, A1–A12).
+// The store against a model of its rules (A1–A12, the store contract:
+// Docs/Contract.docc/StoreContract.md).
 //
 // A random program — sends to the root store, to a scope, to an `ifLet` child store, and moves of
 // a TestScheduler's clock — runs on a real `Store` and on `StoreModel`, a plain first-in first-out

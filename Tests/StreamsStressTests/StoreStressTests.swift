@@ -4,9 +4,10 @@ import Streams
 import Synchronization
 import Testing
 
-/// The store with effects on real threads (Docs/Contract.md A4, A5, A9, A10): actions sent from
-/// many threads at once, cancellation racing an effect's own completion, and scoped stores and
-/// root stores released while their effects still run. CI runs these under ThreadSanitizer.
+/// The store with effects on real threads (the store contract's A4, A5, A9, A10, in
+/// Docs/Contract.docc/StoreContract.md): actions sent from many threads at once,
+/// cancellation racing an effect's own completion, and scoped stores and root stores released
+/// while their effects still run. CI runs these under ThreadSanitizer.
 @MainActor
 @Suite("Store under concurrency")
 struct StoreStressTests {

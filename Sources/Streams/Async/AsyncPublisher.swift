@@ -26,10 +26,10 @@ extension Publisher where Failure == Never {
     /// //         30
     /// ```
     ///
-    /// - Demand: `.max(1)` per `next()`, never more (S16).
+    /// - Demand: `.max(1)` per `next()`, never more ([S16]).
     /// - Completion: `.finished` ends the sequence (`next()` returns `nil`).
     /// - Cancellation: cancelling the task that waits in `next()` cancels the subscription, and
-    ///   that `next()`, every other waiting one and every later one return `nil` (S16); a task
+    ///   that `next()`, every other waiting one and every later one return `nil` ([S16]); a task
     ///   cancelled before its first `next()` gets `nil` at once, and a subscription that comes
     ///   after the cancel is cancelled. Dropping the iterator (leaving the loop with `break`)
     ///   cancels the subscription too.
@@ -37,11 +37,14 @@ extension Publisher where Failure == Never {
     ///   under a lock. Copies of one iterator used from several tasks share one subscription:
     ///   `next()` calls waiting at the same time each ask for one value and are served in the
     ///   order they were made, as in Combine. A value that comes before the subscription, and
-    ///   anything after the end, is ignored (S2); a completion that comes before the
+    ///   anything after the end, is ignored ([S2]); a completion that comes before the
     ///   subscription ends the sequence, as in Combine (a subscription after it is cancelled).
     /// - Combine compatibility: as Combine (which does not document that leaving the loop
     ///   cancels the subscription).
     /// - Complexity: one lock and one continuation per value.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S16]: doc:/Contract/StreamContract#S16
     @inlinable
     public var values: AsyncPublisher<Self> {
         AsyncPublisher(self)
@@ -80,7 +83,7 @@ extension Publisher {
     /// //         failed: Boom()
     /// ```
     ///
-    /// - Demand: `.max(1)` per `next()`, never more (S16).
+    /// - Demand: `.max(1)` per `next()`, never more ([S16]).
     /// - Completion: `.finished` ends the sequence; `.failure(error)` is thrown by `next()`.
     /// - Cancellation: cancelling the waiting task cancels the subscription; `next()` then
     ///   returns `nil` (it does not throw `CancellationError`). Dropping the iterator cancels too.
@@ -88,6 +91,8 @@ extension Publisher {
     /// - Threading: as the non-throwing `values`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: one lock and one continuation per value.
+    ///
+    /// [S16]: doc:/Contract/StreamContract#S16
     @inlinable
     public var values: AsyncThrowingPublisher<Self> {
         AsyncThrowingPublisher(self)
@@ -256,7 +261,7 @@ final class AsyncIteration<Output, Failure: Error>: Sendable {
 }
 
 /// The subscriber behind an async iterator: a state machine under a lock that asks for one
-/// value per `next()` (S16) and wakes each waiting `next()` exactly once, in the order they
+/// value per `next()` ([S16]) and wakes each waiting `next()` exactly once, in the order they
 /// were made.
 ///
 /// Each `next()` gets a ticket: a slot in ``slots``, which holds its continuation while it
@@ -269,11 +274,14 @@ final class AsyncIteration<Output, Failure: Error>: Sendable {
 ///
 /// A value before the subscription is dropped, and every `next()` waiting then returns `nil`, as
 /// in Combine (a later `next()` waits for the subscription). Anything after the end, and a value
-/// nobody asked for, are ignored; a second subscription is cancelled (S2). A completion before the subscription ends
+/// nobody asked for, are ignored; a second subscription is cancelled ([S2]). A completion before the subscription ends
 /// the sequence, as Combine's iterator does, and the subscription is cancelled when it comes. Cancelling (the task of a waiting
 /// `next()`, or dropping the iterator) cancels the subscription and every waiting `next()`
 /// returns `nil`; cancelling before the subscription arrives ends the sequence and the
 /// subscription is cancelled when it comes.
+///
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S16]: doc:/Contract/StreamContract#S16
 @usableFromInline
 final class AsyncIterationSubscriber<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     @unchecked Sendable  // all mutable state guarded by `lock`

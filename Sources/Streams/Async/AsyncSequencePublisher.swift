@@ -31,16 +31,21 @@
 ///   it has ended only when asked for an element, `.finished` arrives once the subscriber has
 ///   asked for one more element than there are (an unlimited subscriber always has).
 /// - Completion: `.finished` when the sequence ends; `.failure(error)` when it throws.
-/// - Cancellation: cancels the iterating task and lets go of the subscriber (S6, S7); nothing
-///   is delivered afterwards. Asking for `.none` is an API violation (S9).
+/// - Cancellation: cancels the iterating task and lets go of the subscriber ([S6], [S7]); nothing
+///   is delivered afterwards. Asking for `.none` is an API violation ([S9]).
 /// - Threading: values and the completion are delivered from the iterating task (Swift's
-///   global concurrent executor), one at a time (S3); use `receive(on:)` to move them.
+///   global concurrent executor), one at a time ([S3]); use `receive(on:)` to move them.
 /// - Combine compatibility: not in Combine. The sequence must be `Sendable` (it is iterated
 ///   in a task of its own). A top-level type of Streams rather than an `AsyncSequence.publisher`
 ///   property or a member of `Publishers`: a library may declare those names itself, and must
 ///   compile unchanged against Streams (and `.publisher` on a type that is both a `Sequence`
 ///   and an `AsyncSequence` stays the synchronous `Sequence` one).
 /// - Complexity: one lock per element, and a suspension while the subscriber has no demand.
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S6]: doc:/Contract/StreamContract#S6
+/// [S7]: doc:/Contract/StreamContract#S7
+/// [S9]: doc:/Contract/StreamContract#S9
 public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher {
     /// The sequence's elements.
     public typealias Output = Base.Element
@@ -212,9 +217,12 @@ class AsyncSequenceIteration<Base: AsyncSequence & Sendable>: @unchecked Sendabl
 
 /// The subscription of ``AsyncSequencePublisher``: the iteration and the downstream.
 ///
-/// Only the iterating task calls the downstream, so calls never overlap (S3), and a request
-/// from inside `receive(_:)` only adds demand (S8). The downstream is guarded by the
+/// Only the iterating task calls the downstream, so calls never overlap ([S3]), and a request
+/// from inside `receive(_:)` only adds demand ([S8]). The downstream is guarded by the
 /// iteration's lock.
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S8]: doc:/Contract/StreamContract#S8
 @usableFromInline
 final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable, Downstream: Subscriber>:
     AsyncSequenceIteration<Base>, Subscription, CustomStringConvertible,

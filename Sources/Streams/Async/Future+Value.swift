@@ -2,7 +2,7 @@ extension Future where Failure == Never {
     /// The future's value, awaited: `let x = await future.value`.
     ///
     /// Subscribes to the future and returns its value as soon as the promise has been called
-    /// (at once, if it already has). Every caller gets the same value (S12).
+    /// (at once, if it already has). Every caller gets the same value ([S12]).
     ///
     /// <!-- marble future-value-promise scheduler source row=1: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
     /// <!-- marble future-value scheduler source async row=2: recordingAwait(on: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }) { await $0.value } -->
@@ -27,6 +27,8 @@ extension Future where Failure == Never {
     ///   await a value that is not `Sendable`; the promise may be called from any thread.
     /// - Combine compatibility: as Combine (which does not document cancellation).
     /// - Complexity: O(1); one lock and one continuation.
+    ///
+    /// [S12]: doc:/Contract/StreamContract#S12
     nonisolated(nonsending) public var value: Output {
         get async {
             switch await awaitedResult {
@@ -41,7 +43,7 @@ extension Future {
     ///
     /// Subscribes to the future and returns its value, or throws its error, as soon as the
     /// promise has been called (at once, if it already has). Every caller gets the same result
-    /// (S12).
+    /// ([S12]).
     ///
     /// <!-- marble future-value-throwing-promise scheduler source row=1: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } } -->
     /// <!-- marble future-value-throwing scheduler source async row=2: recordingAwait(on: Future<String, MarbleFailure> { promise in scheduler.atTick(3) { promise(.failure(MarbleFailure())) } }) { try await $0.value } -->
@@ -65,6 +67,8 @@ extension Future {
     ///   await a value that is not `Sendable`; the promise may be called from any thread.
     /// - Combine compatibility: as Combine (which does not document cancellation).
     /// - Complexity: O(1); one lock and one continuation.
+    ///
+    /// [S12]: doc:/Contract/StreamContract#S12
     nonisolated(nonsending) public var value: Output {
         get async throws {
             try await awaitedResult.get()

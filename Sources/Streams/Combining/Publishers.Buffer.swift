@@ -53,20 +53,20 @@ extension Publisher {
     /// - Demand: the upstream is asked as `prefetch` says, never for what the downstream asks,
     ///   and before the downstream gets its subscription (as Combine does), so values a
     ///   synchronous upstream sends at once are already in the buffer (or dropped from it) when
-    ///   the downstream first asks. Values go downstream only against its demand (S1), oldest
-    ///   first. `request(.none)` is accepted and does nothing (S9).
+    ///   the downstream first asks. Values go downstream only against its demand ([S1]), oldest
+    ///   first. `request(.none)` is accepted and does nothing ([S9]).
     /// - Completion: `.finished` waits until every buffered value has been delivered and the
-    ///   downstream has demand left, as Combine does (S5): after the last value it waits for a
+    ///   downstream has demand left, as Combine does ([S5]): after the last value it waits for a
     ///   request. An upstream failure goes out at once if the downstream has no demand, or after
     ///   the buffered values its demand allows; values still waiting are discarded. The
     ///   `customError` failure cancels the upstream at once and goes out at the downstream's
     ///   next request, after the buffered values that request allows.
     /// - Misbehaving upstream: a value or completion before the subscription or after the
-    ///   upstream's end is ignored; a second subscription is cancelled (S2).
-    /// - Cancellation: cancels the upstream and discards the buffered values (S7).
+    ///   upstream's end is ignored; a second subscription is cancelled ([S2]).
+    /// - Cancellation: cancels the upstream and discards the buffered values ([S7]).
     /// - Threading: values from the upstream and requests from the downstream may come on
-    ///   different threads; the downstream is called by one of them at a time (S3), in a loop
-    ///   rather than by recursion (S8). Nothing is called while the operator's lock is held.
+    ///   different threads; the downstream is called by one of them at a time ([S3]), in a loop
+    ///   rather than by recursion ([S8]). Nothing is called while the operator's lock is held.
     /// - Combine compatibility: as Combine, including the order: the prefetch request, then the
     ///   downstream's subscription. Combine's documentation says that `.byRequest` "forwards the
     ///   downstream's requests", but Combine asks the upstream for `.unlimited` at subscription,
@@ -76,11 +76,19 @@ extension Publisher {
     ///   synchronous upstream, the buffer fills after its downstream has its subscription, not
     ///   before: the relay passes on a request made while its subscriber receives its
     ///   subscription once that call has returned, so that nothing reaches the subscriber from
-    ///   another thread meanwhile (S3), where Combine passes it on at once. And Combine asks an
+    ///   another thread meanwhile ([S3]), where Combine passes it on at once. And Combine asks an
     ///   upstream that has finished, or that `customError` cancelled, for the `.keepFull`
     ///   refill; this asks it for nothing more.
     /// - Complexity: O(1) amortized per value, one lock per value in and out; memory for up to
     ///   `size` values.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S8]: doc:/Contract/StreamContract#S8
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func buffer(
         size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>
@@ -171,8 +179,10 @@ extension Publishers {
 /// serialized delivery of ``SerialDelivery``: the buffered values are its queue, and whoever
 /// holds the drain token delivers them while there is demand, then the completion once it is
 /// due; whoever finds the token taken only records its value or demand. A request made from
-/// inside `receive(_:)` is one of those: it adds demand and returns (S8). The lock guards every
+/// inside `receive(_:)` is one of those: it adds demand and returns ([S8]). The lock guards every
 /// `var` and is never held while calling out.
+///
+/// [S8]: doc:/Contract/StreamContract#S8
 @usableFromInline
 final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     SerialDelivery,
@@ -197,7 +207,9 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
     // (Docs/Performance.md, "`@exclusivity(unchecked)`").
     @usableFromInline let size: Int
     @usableFromInline let prefetch: Publishers.PrefetchStrategy
-    /// `nil` once the stream has ended, to let go of a `customError` closure (S7).
+    /// `nil` once the stream has ended, to let go of a `customError` closure ([S7]).
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
     @exclusivity(unchecked) @usableFromInline var whenFull: Publishers.BufferingStrategy<Failure>?
     /// `nil` once the stream has ended.
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?

@@ -34,17 +34,22 @@ extension Publisher {
     /// - Demand: the operator counts the subscriber's demand (requested plus returned, minus
     ///   delivered) and passes requests to the upstream as they come; the replacement is asked
     ///   for everything still outstanding when it is subscribed. Asking for `.none` is an API
-    ///   violation (S9).
+    ///   violation ([S9]).
     /// - Completion: the upstream's `.finished` as is; after a failure, the replacement's
     ///   completion. What a source sends before its subscription or after its end is ignored, and a
-    ///   second subscription is cancelled (S2).
+    ///   second subscription is cancelled ([S2]).
     /// - Cancellation: cancels the upstream or the replacement, whichever is live, and lets go
-    ///   of the subscriber and of `handler` (S6, S7). `handler` is let go once it has run.
+    ///   of the subscriber and of `handler` ([S6], [S7]). `handler` is let go once it has run.
     /// - Threading: `handler` runs, and the replacement is subscribed, on the thread of the
     ///   upstream's failure.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
     ///   more demand.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
     where Output == P.Output {
@@ -82,12 +87,14 @@ extension Publisher {
     ///   the publisher `handler` returns, or fails with the error `handler` throws.
     /// - Demand: counted and carried over to the replacement, as for ``catch(_:)``.
     /// - Completion: the upstream's `.finished`; after a failure, the replacement's completion,
-    ///   or a failure with the error `handler` threw (S14; the upstream has already ended, so
+    ///   or a failure with the error `handler` threw ([S14]; the upstream has already ended, so
     ///   there is nothing to cancel).
     /// - Cancellation: as for ``catch(_:)``.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
     ///   more demand.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P>
     where Output == P.Output {

@@ -41,25 +41,31 @@ extension Publisher {
     /// - Returns: A ``Publishers/CombineLatest`` that sends a tuple of both publishers' latest
     ///   values each time either sends a value, once both have sent one.
     /// - Demand: each of the downstream's requests, and demand it returns from `receive(_:)`,
-    ///   is passed to every upstream. A tuple goes out only against demand (S1): when a value
+    ///   is passed to every upstream. A tuple goes out only against demand ([S1]): when a value
     ///   arrives while the downstream has no demand, its tuple is dropped, but the value is
     ///   remembered, so the next tuple sent has it. Asking for `.none` does nothing and is not
-    ///   passed on, as in Combine (S9).
+    ///   passed on, as in Combine ([S9]).
     /// - Completion: `.finished` once every upstream has finished (if one finishes without ever
     ///   sending a value, nothing is ever sent, and the stream still waits for the others). The
     ///   first failure cancels the other upstreams and goes down at once. What an upstream sends
     ///   before its subscription or after its end is ignored, and a second subscription is
-    ///   cancelled (S2).
+    ///   cancelled ([S2]).
     /// - Cancellation: cancels every upstream and lets go of the downstream and the latest
-    ///   values (S7).
+    ///   values ([S7]).
     /// - Threading: the upstreams may send from several threads at once; the downstream is
-    ///   called one signal at a time (S3), by the thread whose value completes a tuple or the one
+    ///   called one signal at a time ([S3]), by the thread whose value completes a tuple or the one
     ///   already delivering.
     /// - Combine compatibility: as Combine, which also drops a tuple that finds no demand.
     ///   Combine returns the demand that the downstream returns only to the upstream that sent
     ///   the value, so the other upstreams can stall; here every upstream gets it. The
     ///   downstream has its subscription before the upstreams are subscribed.
     /// - Complexity: O(1) per value; the tuple copies the latest value of each upstream.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func combineLatest<P: Publisher>(_ other: P) -> Publishers.CombineLatest<Self, P>
     where P.Failure == Failure {

@@ -27,12 +27,14 @@ extension Publisher {
     /// - Demand: counted and carried over, as for `append(_:)` with a publisher.
     /// - Completion: `.finished` once the upstream finishes; the upstream's failure as is. What a
     ///   source sends before its subscription or after its end is ignored, and a second subscription
-    ///   is cancelled (S2).
+    ///   is cancelled ([S2]).
     /// - Cancellation: cancels whichever part is live; the upstream is never subscribed if
     ///   cancelled before the values are through.
     /// - Combine compatibility: as Combine. On a `Publishers.Sequence` of a
     ///   `RangeReplaceableCollection` it returns a `Publishers.Sequence` of the joined elements.
     /// - Complexity: O(1) per value.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
     @inlinable
     public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
         Publishers.Concatenate(prefix: Publishers.Sequence(sequence: elements), suffix: self)
@@ -201,16 +203,20 @@ extension Publisher {
     /// - Demand: the operator counts the subscriber's demand (requested plus returned, minus
     ///   delivered). Requests go to the live publisher as they come; the next one is asked for
     ///   everything still outstanding when it is subscribed (nothing, if nothing is). Asking for
-    ///   `.none` does nothing, as in Combine (S9).
+    ///   `.none` does nothing, as in Combine ([S9]).
     /// - Completion: `.finished` once the second publisher finishes; a failure of either at
     ///   once, and the second is then never subscribed.
     /// - Cancellation: cancels whichever is live and lets go of the subscriber and of the
-    ///   publisher not yet subscribed (S6, S7).
+    ///   publisher not yet subscribed ([S6], [S7]).
     /// - Threading: values and the completion arrive on the live publisher's thread; the second
     ///   publisher is subscribed on the thread on which the first finished.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
     ///   more demand.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
     where Failure == P.Failure, Output == P.Output {
@@ -269,7 +275,7 @@ final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>:
 where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
     /// Subscribes the suffix as source 1: a closure made in `init`, where the concrete types are
     /// known, because ``sourceFinished(generation:)`` is reached through the base class and runs
-    /// unspecialized (A1: 1.32× faster; Docs/Performance.md, "Specialization closures").
+    /// unspecialized (workload `A1`: 1.32× faster; Docs/Performance.md, "Specialization closures").
     @usableFromInline let subscribeSuffix: (ConcatenateSubscription, Suffix) -> Void
 
     @inlinable

@@ -41,24 +41,29 @@ extension Publisher {
     ///   the upstream has sent its subscription is passed on when it does). A value dropped
     ///   before the trigger fires uses up the demand it was sent for, as Combine documents: it
     ///   is not asked for again. The trigger is asked for `.max(1)`. Asking for `.none` does
-    ///   nothing and is not passed on (S9).
+    ///   nothing and is not passed on ([S9]).
     /// - Completion: the upstream's completion as is, at any time (the trigger, fired or not,
     ///   is then cancelled); the trigger's completion if it comes before its value (the upstream
     ///   is then cancelled); after its value, the trigger's completion is ignored. What the
     ///   upstream or the trigger sends before its subscription or after its end is ignored, and
-    ///   a second subscription is cancelled (S2).
+    ///   a second subscription is cancelled ([S2]).
     /// - Cancellation: a cancel from downstream cancels both publishers, the trigger also after
     ///   its value: it stays subscribed until the stream ends.
     /// - Threading: the two publishers may send on different threads; the downstream is never
-    ///   called by both at once (S3). A trigger completion that arrives while an upstream value
+    ///   called by both at once ([S3]). A trigger completion that arrives while an upstream value
     ///   is being delivered on another thread is sent right after that value.
     /// - Combine compatibility: as Combine, including the order of subscriptions (the
     ///   subscriber's, then the trigger's, then the upstream's, so a trigger that fires at once,
     ///   `Just`, lets every upstream value through), the demand that dropped values use up, and
     ///   the trigger kept subscribed after its value. Combine never cancels the trigger once it
-    ///   has fired, so it outlives the stream; this cancels it when the stream ends (S7).
+    ///   has fired, so it outlives the stream; this cancels it when the stream ends ([S7]).
     /// - Complexity: O(1) per value; two uncontended locks per value passed on, one per value
     ///   dropped.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
     where P.Failure == Failure {

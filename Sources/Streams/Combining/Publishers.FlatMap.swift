@@ -37,27 +37,27 @@ extension Publisher {
     /// - Demand: the upstream is asked for `maxPublishers` values when it subscribes, and for
     ///   one more each time an inner publisher finishes (not at all for `.none`). The
     ///   subscriber's demand is shared by the inner publishers without ever being exceeded
-    ///   (S1): each inner publisher is asked for one value at a time, and again once that value
+    ///   ([S1]): each inner publisher is asked for one value at a time, and again once that value
     ///   is delivered; a value that finds no demand waits, one per inner publisher, until the
     ///   subscriber asks for more. A value an inner publisher sends while another's is being
     ///   delivered (from inside the subscriber, or from another thread) waits for that call to
-    ///   return (S3); its publisher's `send` gets `.none`, and the publisher is asked for its
+    ///   return ([S3]); its publisher's `send` gets `.none`, and the publisher is asked for its
     ///   next value (`request(.max(1))`) once the value has gone out. Once the subscriber's
     ///   demand is `.unlimited`, every inner publisher is asked for `.unlimited`; what they
     ///   send then goes out after the values already waiting. Asking for `.none` is an API
-    ///   violation (S9).
+    ///   violation ([S9]).
     /// - Completion: `.finished` once the upstream and all inner publishers have finished and
     ///   every waiting value is delivered. The first failure, of the upstream or of an inner
     ///   publisher, cancels the upstream and every other inner publisher and goes down next: after
     ///   the values the subscriber had already asked for (a value sent while the subscriber was
-    ///   being called waits for that call to return, S11), and instead of the values still
+    ///   being called waits for that call to return, [S11]), and instead of the values still
     ///   waiting for demand, which are dropped. What the upstream or an inner publisher sends before its
-    ///   subscription or after its end is ignored, and a second subscription is cancelled (S2).
+    ///   subscription or after its end is ignored, and a second subscription is cancelled ([S2]).
     /// - Cancellation: cancels the upstream and every inner publisher, and lets go of the
-    ///   subscriber, `transform` and the waiting values (S6, S7).
+    ///   subscriber, `transform` and the waiting values ([S6], [S7]).
     /// - Threading: `transform` runs on the upstream's thread; values are delivered on the
     ///   thread of the inner publisher that sends them. Inner publishers may send from several
-    ///   threads at once; the subscriber is still called by one thread at a time (S3): a value
+    ///   threads at once; the subscriber is still called by one thread at a time ([S3]): a value
     ///   that arrives while another thread is delivering, or is subscribing an inner publisher,
     ///   is handed to that thread, which delivers it next, and the sending thread returns at
     ///   once.
@@ -65,12 +65,12 @@ extension Publisher {
     ///   inner publisher, one waiting value per inner publisher, values still waiting for
     ///   demand dropped on failure), with three differences. When an inner publisher fails, Combine leaves the
     ///   upstream subscription uncancelled; here it is cancelled, as every publisher that ends
-    ///   early does (S15). With `maxPublishers: .none`, Combine requests `.none` from the
-    ///   upstream, an API violation here (S9); nothing is requested instead. A value an inner
+    ///   early does ([S15]). With `maxPublishers: .none`, Combine requests `.none` from the
+    ///   upstream, an API violation here ([S9]); nothing is requested instead. A value an inner
     ///   publisher sends while another's is being delivered is delivered by Combine nested in
     ///   that call, and the demand for its next value comes back as what its `send` returns
     ///   (OpenCombine's `testChildValueReceivedWhileSendingValue`, run against Combine, records
-    ///   no second request); here it waits for the call to return (S3), and the publisher is
+    ///   no second request); here it waits for the call to return ([S3]), and the publisher is
     ///   asked with `request(.max(1))`: the same values, in the same order, the same demand.
     /// - Complexity: O(1) per value and per inner publisher. No object is allocated per inner
     ///   publisher (its state is a slot in the subscription, reused once the inner is over; a
@@ -81,6 +81,15 @@ extension Publisher {
     ///   completion take no lock of their own, and its values take none while the subscriber's
     ///   demand is unlimited (one each otherwise), so such an inner costs one lock round trip
     ///   in all (two with a limited `maxPublishers`), where one that answers later costs five.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S11]: doc:/Contract/StreamContract#S11
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func flatMap<T, P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited,

@@ -32,15 +32,18 @@ extension Publisher where Failure == Never {
     ///
     /// - Returns: A connectable publisher that subscribes to this one when you call `connect()`.
     /// - Demand: the upstream is asked for `.unlimited` at connect; each subscriber's demand is
-    ///   its own, and a subscriber without demand misses the values sent meanwhile (S10).
+    ///   its own, and a subscriber without demand misses the values sent meanwhile ([S10]).
     /// - Completion: the upstream's completion goes to every subscriber, and at once to every
     ///   later one.
     /// - Cancellation: a subscriber's cancel detaches it; the connection's cancel cancels the
     ///   upstream. `connect()` returns an ``AnyCancellable``: dropping it disconnects.
-    /// - Threading: as ``PassthroughSubject``'s: subscribers are called one at a time (S3).
+    /// - Threading: as ``PassthroughSubject``'s: subscribers are called one at a time ([S3]).
     /// - Combine compatibility: as Combine: only for publishers that cannot fail. Copies of the
     ///   returned value share one subject.
     /// - Complexity: O(1) per subscriber; the subject's cost per value.
+    ///
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S10]: doc:/Contract/StreamContract#S10
     @inlinable
     public func makeConnectable() -> Publishers.MakeConnectable<Self> {
         Publishers.MakeConnectable(upstream: self)

@@ -37,20 +37,20 @@ extension Publisher {
     ///
     /// - Parameter other: The publisher to merge with this one.
     /// - Returns: A ``Publishers/Merge`` that sends the values of both publishers as they arrive.
-    /// - Demand: never more values than the downstream asked for (S1). With `.unlimited` demand,
+    /// - Demand: never more values than the downstream asked for ([S1]). With `.unlimited` demand,
     ///   every upstream is asked for `.unlimited` and values go straight through. With limited
     ///   demand, each upstream is asked for one value at a time, also before any demand: a value
     ///   that arrives without demand waits, and its upstream is asked for the next one only once
     ///   it has been delivered. So at most one value per upstream waits, and waiting values go
     ///   out in the order they arrived, as demand comes: no upstream starves another. Asking for
-    ///   `.none` does nothing and is not passed on, as in Combine (S9).
+    ///   `.none` does nothing and is not passed on, as in Combine ([S9]).
     /// - Completion: `.finished` once every upstream has finished and every waiting value has
     ///   been delivered. The first failure cancels the other upstreams and goes down at once;
     ///   values still waiting for demand are dropped. What an upstream sends before its
-    ///   subscription or after its end is ignored, and a second subscription is cancelled (S2).
-    /// - Cancellation: cancels every upstream and lets go of the downstream (S7).
+    ///   subscription or after its end is ignored, and a second subscription is cancelled ([S2]).
+    /// - Cancellation: cancels every upstream and lets go of the downstream ([S7]).
     /// - Threading: the upstreams may send from several threads at once. The downstream is
-    ///   called one signal at a time (S3): a value that arrives while another is being delivered
+    ///   called one signal at a time ([S3]): a value that arrives while another is being delivered
     ///   is delivered right after it, by the thread already delivering.
     /// - Combine compatibility: as Combine, which also keeps one value per upstream under
     ///   limited demand. Combine documents no order for waiting values; here it is the order of
@@ -58,6 +58,12 @@ extension Publisher {
     ///   once the stream has ended, the rest are not subscribed.
     /// - Complexity: O(1) per value: a lock taken twice, no allocation when values do not have
     ///   to wait.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge<Self, P>
     where P.Output == Output, P.Failure == Failure {

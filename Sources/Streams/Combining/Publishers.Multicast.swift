@@ -45,7 +45,7 @@ extension Publisher {
     /// - Demand: each subscriber gets a subscription of the multicast's own (described as
     ///   `"Multicast"`, as in Combine) that passes its requests to the subject; its demand is
     ///   its own, as the subject keeps it (a ``PassthroughSubject`` drops a value for a
-    ///   subscriber without demand, S10). The subject decides what the upstream is asked for:
+    ///   subscriber without demand, [S10]). The subject decides what the upstream is asked for:
     ///   a ``PassthroughSubject`` asks for `.unlimited` once one of its subscribers has asked
     ///   for something (so a connection without subscribers asks for nothing), a
     ///   ``CurrentValueSubject`` at connect.
@@ -54,13 +54,16 @@ extension Publisher {
     /// - Cancellation: a subscriber's cancel detaches it from the subject; the connection's
     ///   cancel cancels the upstream. `connect()` returns an ``AnyCancellable``: dropping it
     ///   disconnects, so keep it for as long as values should flow.
-    /// - Threading: as the subject's: subscribers are called one at a time (S3), and
+    /// - Threading: as the subject's: subscribers are called one at a time ([S3]), and
     ///   `connect()` and its cancel may be called from any thread.
     /// - Combine compatibility: as Combine, where each `connect()` subscribes the subject to
     ///   the upstream again, even while connected. Combine makes the subject on first use;
     ///   this library makes it with the publisher, which calls `createSubject` exactly once
     ///   without taking a lock.
     /// - Complexity: O(1) per subscriber; the subject's cost per value.
+    ///
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S10]: doc:/Contract/StreamContract#S10
     @inlinable
     public func multicast<S: Subject>(_ createSubject: @escaping () -> S) -> Publishers.Multicast<Self, S>
     where S.Output == Output, S.Failure == Failure {

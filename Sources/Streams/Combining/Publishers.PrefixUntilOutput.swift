@@ -39,29 +39,35 @@ extension Publisher {
     ///   then finishes.
     /// - Demand: the downstream's demand goes to the upstream unchanged (what it asks for while
     ///   it receives its subscription is passed on right after). The trigger is asked for
-    ///   `.max(1)`. Asking for `.none` does nothing and is not passed on (S9).
+    ///   `.max(1)`. Asking for `.none` does nothing and is not passed on ([S9]).
     /// - Completion: `.finished` at the trigger's first value; before that, the upstream's
     ///   completion as is (the trigger is then cancelled). What the upstream or the trigger sends
     ///   before its subscription or after its end is ignored, and a second subscription is
-    ///   cancelled (S2). A trigger that fires before the upstream's subscription has arrived
+    ///   cancelled ([S2]). A trigger that fires before the upstream's subscription has arrived
     ///   gives the subscriber its subscription and `.finished` at once; the upstream's
     ///   subscription is cancelled when it arrives.
-    /// - Cancellation: the trigger's value cancels both publishers (S15); a cancel from downstream
+    /// - Cancellation: the trigger's value cancels both publishers ([S15]); a cancel from downstream
     ///   cancels both too.
     /// - Threading: the two publishers may send on different threads; the downstream is never
-    ///   called by both at once (S3). A trigger value that arrives while the subscriber is given
+    ///   called by both at once ([S3]). A trigger value that arrives while the subscriber is given
     ///   its subscription or an upstream value on another thread ends the stream right after.
     /// - Combine compatibility: the order of events is Combine's: the trigger is subscribed
     ///   first, then the upstream, and the subscriber gets its subscription when the upstream's
     ///   arrives, so a trigger that fires at once (`Just`) finishes the stream before any
     ///   upstream value. Four differences keep rules Combine breaks here: a trigger that fires
     ///   before the upstream's subscription has arrived makes Combine send `.finished` to a
-    ///   subscriber that has no subscription (S2), where this sends the subscription first;
+    ///   subscriber that has no subscription ([S2]), where this sends the subscription first;
     ///   Combine passes on a request made inside `receive(subscription:)` at once, where this
-    ///   passes it on when that call has returned (S3); Combine lets go of the trigger after
-    ///   its value without cancelling it, where this cancels it (S7, S15); and Combine passes
-    ///   `request(.none)` to the upstream (S9).
+    ///   passes it on when that call has returned ([S3]); Combine lets go of the trigger after
+    ///   its value without cancelling it, where this cancels it ([S7], [S15]); and Combine passes
+    ///   `request(.none)` to the upstream ([S9]).
     /// - Complexity: O(1) per value; two uncontended locks per value.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
         Publishers.PrefixUntilOutput(upstream: self, other: publisher)

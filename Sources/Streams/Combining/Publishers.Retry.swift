@@ -41,18 +41,24 @@ extension Publisher {
     /// - Demand: the operator counts the subscriber's demand (requested plus returned, minus
     ///   delivered) and passes requests to the live attempt as they come; each new attempt is
     ///   asked for everything still outstanding. Asking for `.none` does nothing, as in
-    ///   Combine (S9).
+    ///   Combine ([S9]).
     /// - Completion: `.finished` when an attempt finishes; the failure of the last allowed
     ///   attempt. What a source sends before its subscription or after its end is ignored, and a
-    ///   second subscription is cancelled (S2).
+    ///   second subscription is cancelled ([S2]).
     /// - Cancellation: cancels the live attempt and lets go of the subscriber and the upstream
-    ///   publisher (S6, S7).
+    ///   publisher ([S6], [S7]).
     /// - Threading: a new attempt is subscribed on the thread of the previous one's failure. An
     ///   upstream that fails while being subscribed does not nest a new subscription inside the
-    ///   old one: the attempts run one after another in a loop (S8).
+    ///   old one: the attempts run one after another in a loop ([S8]).
     /// - Combine compatibility: as Combine, including a negative count meaning "without limit".
     /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
     ///   more demand.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S8]: doc:/Contract/StreamContract#S8
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
@@ -106,7 +112,9 @@ extension Publishers.Retry: Sendable where Upstream: Sendable {}
 /// The subscription of `retry`: each attempt is a new generation of source subscribed to the
 /// same upstream (the context). ``subscribeAttempts()`` runs the subscriptions in a loop, so an
 /// attempt that fails inside its own subscription makes the loop go round again instead of
-/// nesting a subscription (S8).
+/// nesting a subscription ([S8]).
+///
+/// [S8]: doc:/Contract/StreamContract#S8
 @usableFromInline
 final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
     SwitchingSubscription<Downstream, Upstream>, @unchecked Sendable  // state guarded by the base's `lock`

@@ -41,7 +41,7 @@ extension Publisher {
     /// - Returns: A publisher, a class, whose subscribers share one subscription to this publisher.
     /// - Demand: the upstream is asked for `.unlimited` once a subscriber has asked for a value
     ///   (as Combine's ``PassthroughSubject`` does), not before; each subscriber's demand is its
-    ///   own, and a subscriber without demand misses the values sent meanwhile (S10). Each
+    ///   own, and a subscriber without demand misses the values sent meanwhile ([S10]). Each
     ///   subscriber's subscription is described as `"Multicast"`, as in Combine.
     /// - Completion: the upstream's completion goes to every subscriber, and at once to every
     ///   later one; the upstream is not subscribed again after it has completed.
@@ -49,7 +49,7 @@ extension Publisher {
     ///   upstream (a subscriber counts until it cancels, also after it has completed, as in
     ///   Combine). Cancelling twice counts once.
     /// - Threading: subscribing, cancelling and the upstream's values may come from any
-    ///   threads; each subscriber is called one at a time (S3). The upstream is subscribed on
+    ///   threads; each subscriber is called one at a time ([S3]). The upstream is subscribed on
     ///   the thread of the first subscriber.
     /// - Combine compatibility: as Combine, where `share()` is `multicast` through a
     ///   ``PassthroughSubject`` with ``ConnectablePublisher/autoconnect()``; it is a class, so
@@ -57,6 +57,9 @@ extension Publisher {
     ///   ``ConnectablePublisher/autoconnect()`` counts them.
     /// - Complexity: O(1) per subscriber; per value, the subject's cost plus one uncontended
     ///   lock per subscriber.
+    ///
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S10]: doc:/Contract/StreamContract#S10
     @inlinable
     public func share() -> Publishers.Share<Self> {
         Publishers.Share(upstream: self)

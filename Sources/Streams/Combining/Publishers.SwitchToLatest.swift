@@ -36,22 +36,29 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     ///   subscriber's demand itself (requested plus returned, minus delivered). Requests go to
     ///   the current inner publisher; a new inner publisher is asked for everything still
     ///   outstanding, so switching never gives the inner publishers together more than the
-    ///   subscriber asked for (S1). Asking for `.none` is an API violation (S9).
+    ///   subscriber asked for ([S1]). Asking for `.none` is an API violation ([S9]).
     /// - Completion: `.finished` once the upstream and the current inner publisher have both
     ///   finished. A failure of either cancels the other and goes down next (after a value sent
     ///   while the subscriber was being called, which waits for that call to return). What the upstream
     ///   or an inner publisher sends before its subscription or after its end is ignored, and a
-    ///   second subscription is cancelled (S2).
+    ///   second subscription is cancelled ([S2]).
     /// - Cancellation: cancels the upstream and the current inner publisher, and lets go of the
-    ///   subscriber (S6, S7).
+    ///   subscriber ([S6], [S7]).
     /// - Threading: values are delivered on the thread of the inner publisher that sends them.
     ///   The upstream and the inner publishers may send from different threads; the subscriber
-    ///   is still called by one thread at a time (S3): a value that arrives while another
+    ///   is still called by one thread at a time ([S3]): a value that arrives while another
     ///   thread is delivering is handed to that thread, which delivers it next.
     /// - Combine compatibility: as Combine. A value an inner publisher sends without demand
-    ///   (which breaks S1) is dropped, where Combine stops the program.
+    ///   (which breaks [S1]) is dropped, where Combine stops the program.
     /// - Complexity: O(1) per value: the subscription's one lock, taken twice (before and after
     ///   the delivery).
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)

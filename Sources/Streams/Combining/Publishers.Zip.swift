@@ -42,23 +42,29 @@ extension Publisher {
     /// - Demand: each upstream is asked for exactly what the downstream asks for (requests and
     ///   demand returned from `receive(_:)` alike): `n` tuples need `n` values from each, so zip
     ///   never asks an upstream for a value it could not pair within the downstream's demand.
-    ///   A tuple goes out only against demand (S1); an upstream that sends more than it was asked
+    ///   A tuple goes out only against demand ([S1]); an upstream that sends more than it was asked
     ///   for has its extra values kept for later pairs. Asking for `.none` does nothing and is not
-    ///   passed on, as in Combine (S9).
+    ///   passed on, as in Combine ([S9]).
     /// - Completion: `.finished` as soon as an upstream has finished and has no value left to
     ///   pair: at once, or right after the tuple that takes its last value. No more tuples can
     ///   come, so the other upstreams are cancelled then (before that last tuple goes down). The
     ///   first failure cancels the other upstreams and goes down at once; unpaired values are
     ///   dropped. What an upstream sends before its subscription or after its end is ignored, and a
-    ///   second subscription is cancelled (S2).
-    /// - Cancellation: cancels every upstream and lets go of the downstream (S7).
+    ///   second subscription is cancelled ([S2]).
+    /// - Cancellation: cancels every upstream and lets go of the downstream ([S7]).
     /// - Threading: the upstreams may send from several threads at once; the downstream is
-    ///   called one signal at a time (S3), by the thread that completes a tuple or the one
+    ///   called one signal at a time ([S3]), by the thread that completes a tuple or the one
     ///   already delivering.
     /// - Combine compatibility: as Combine. Combine gives the downstream its subscription once
     ///   every upstream is subscribed; here the downstream has it first, and an upstream that
     ///   subscribes after a request is asked for everything requested so far.
     /// - Complexity: O(1) amortized per value; memory for the values waiting for a partner.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func zip<P: Publisher>(_ other: P) -> Publishers.Zip<Self, P> where P.Failure == Failure {
         Publishers.Zip(self, other)

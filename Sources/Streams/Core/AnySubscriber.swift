@@ -34,11 +34,13 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// Wraps `subject`, as `Publisher.subscribe(_ subject:)` does: the first subscription, every
     /// value and the first completion are sent into it; a second subscription is cancelled, and
-    /// anything after the completion is ignored (S2), as in Combine. Its description is
+    /// anything after the completion is ignored ([S2]), as in Combine. Its description is
     /// `"Subject"`.
     ///
     /// - Parameter subject: The subject to send the subscription, the values and the completion
     ///   into.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
     public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
         self.init(SubjectSubscriber(subject))
     }

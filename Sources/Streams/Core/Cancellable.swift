@@ -2,8 +2,10 @@ import Synchronization
 
 /// Something that can be stopped: a subscription, a subscriber, a scheduled piece of work.
 ///
-/// `cancel()` must be safe to call from any thread and more than once (S6); calls after the
+/// `cancel()` must be safe to call from any thread and more than once ([S6]); calls after the
 /// first do nothing.
+///
+/// [S6]: doc:/Contract/StreamContract#S6
 public protocol Cancellable {
     /// Stops the activity and frees what it holds.
     func cancel()

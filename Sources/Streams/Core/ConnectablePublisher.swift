@@ -225,7 +225,9 @@ final class AutoconnectConnection: @unchecked Sendable {  // every field guarded
 
 /// Subscribes one downstream to the connectable upstream and is the subscription the
 /// downstream receives, so that it sees the downstream leave (cancel). Cancel and completion
-/// both let go of the downstream and the upstream subscription (S7); only a cancel uncounts it.
+/// both let go of the downstream and the upstream subscription ([S7]); only a cancel uncounts it.
+///
+/// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // `downstream`, `upstream` guarded by `lock`

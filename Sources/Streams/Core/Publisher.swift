@@ -4,7 +4,7 @@
 /// then hands the subscriber a ``Subscription``; the subscriber asks for values through it
 /// (``Subscribers/Demand``), and the publisher sends at most that many values, followed by at most
 /// one completion: `.finished` or `.failure(Failure)`. The rules every publisher in this library
-/// keeps are listed, with IDs, in Docs/Contract.md (S1–S16).
+/// keeps are listed, with IDs, in the [stream contract](doc:/Contract/StreamContract) ([S1]–[S16]).
 ///
 /// Implement ``receive(subscriber:)`` to write a publisher; call ``subscribe(_:)->()`` to
 /// use one. Most code never implements a publisher: it starts from a source (``Just``,
@@ -16,6 +16,9 @@
 ///     .sink { print($0) }
 /// // Prints: 10, 20, 30 (one per line)
 /// ```
+///
+/// [S1]: doc:/Contract/StreamContract#S1
+/// [S16]: doc:/Contract/StreamContract#S16
 public protocol Publisher<Output, Failure> {
     /// The kind of values this publisher produces.
     associatedtype Output
@@ -25,11 +28,15 @@ public protocol Publisher<Output, Failure> {
     /// Attaches `subscriber` to this publisher. Called by ``subscribe(_:)->()``; call that
     /// instead, which is the public entry point.
     ///
-    /// An implementation must call `subscriber.receive(subscription:)` exactly once (S2), then
-    /// deliver no more values than requested (S1) and at most one completion (S4).
+    /// An implementation must call `subscriber.receive(subscription:)` exactly once ([S2]), then
+    /// deliver no more values than requested ([S1]) and at most one completion ([S4]).
     ///
     /// - Parameter subscriber: The subscriber to attach; it receives a subscription, then the
     ///   values it asks for and the completion.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S4]: doc:/Contract/StreamContract#S4
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
 

@@ -4,7 +4,10 @@
 /// The library has two: ``PassthroughSubject`` (no memory; a value sent while a subscriber has no
 /// demand is dropped for that subscriber) and ``CurrentValueSubject`` (keeps the latest value and
 /// gives it to each new subscriber). Both are thread-safe, deliver to subscribers in subscription
-/// order (S10), and accept `send` from inside a subscriber (S11).
+/// order ([S10]), and accept `send` from inside a subscriber ([S11]).
+///
+/// [S10]: doc:/Contract/StreamContract#S10
+/// [S11]: doc:/Contract/StreamContract#S11
 public protocol Subject<Output, Failure>: AnyObject, Publisher {
     /// Sends a value to the subscribers.
     ///

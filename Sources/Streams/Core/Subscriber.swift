@@ -1,12 +1,16 @@
 /// A type that receives values and a completion from a publisher.
 ///
-/// A subscriber's life, in order (Docs/Contract.md, S2–S4): one ``receive(subscription:)``, any number of
+/// A subscriber's life, in order ([S2]–[S4] of the [stream contract](doc:/Contract/StreamContract)): one ``receive(subscription:)``, any number of
 /// ``receive(_:)`` calls (never more than it asked for), then at most one
-/// ``receive(completion:)``. The publisher never calls it from two threads at once (S3).
+/// ``receive(completion:)``. The publisher never calls it from two threads at once ([S3]).
 ///
 /// The subscriber controls the flow: it asks for values with `subscription.request(_:)` and by
 /// returning more demand from ``receive(_:)``. Most code uses the ready-made subscribers
 /// `sink(receiveCompletion:receiveValue:)` and `assign(to:on:)` rather than implementing this.
+///
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S4]: doc:/Contract/StreamContract#S4
 public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
     /// The kind of values this subscriber receives.
     associatedtype Input

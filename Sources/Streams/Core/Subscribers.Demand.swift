@@ -3,7 +3,7 @@ extension Subscribers {
     ///
     /// A subscriber passes demand to `Subscription.request(_:)` and returns it from
     /// `Subscriber.receive(_:)`; the two add up. A publisher never sends more values than the
-    /// outstanding demand (S1).
+    /// outstanding demand ([S1]).
     ///
     /// Arithmetic saturates, as Combine documents: anything added to ``unlimited`` is
     /// ``unlimited``, a sum that would overflow becomes ``unlimited``, ``unlimited`` minus anything
@@ -14,6 +14,8 @@ extension Subscribers {
     /// let fewer = d - 7                               // max(0)
     /// let more = d + .unlimited                       // unlimited
     /// ```
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
     @frozen
     public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {
         /// The count; `unlimitedRawValue` means unlimited. Never above it.
@@ -29,13 +31,17 @@ extension Subscribers {
         @inlinable public static var unlimited: Demand { Demand(rawValue: unlimitedRawValue) }
 
         /// No values. Returned from `receive(_:)` to ask for nothing more; *requesting* it is an API
-        /// violation (S9).
+        /// violation ([S9]).
+        ///
+        /// [S9]: doc:/Contract/StreamContract#S9
         @inlinable public static var none: Demand { Demand(rawValue: 0) }
 
-        /// A demand for at most `value` values. A negative `value` is an API violation (S9).
+        /// A demand for at most `value` values. A negative `value` is an API violation ([S9]).
         ///
         /// - Parameter value: The most values to ask for; not negative.
         /// - Returns: A demand for at most `value` values.
+        ///
+        /// [S9]: doc:/Contract/StreamContract#S9
         @inlinable
         public static func max(_ value: Int) -> Demand {
             if value < 0 {

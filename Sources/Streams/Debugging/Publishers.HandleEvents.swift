@@ -51,13 +51,13 @@ extension Publisher {
     /// - Demand: passes through unchanged. The downstream gets a subscription of this operator,
     ///   so that `receiveRequest` sees its requests, but each request goes on to the upstream
     ///   as it is: asking for `.none` does what the upstream does with it (`Publishers.Sequence`
-    ///   ignores it, `Just` reports it, S9).
+    ///   ignores it, `Just` reports it, [S9]).
     /// - Completion: passes through, after `receiveCompletion`. The closures are released
-    ///   after the completion (S7), and nothing the upstream sends later is passed on (S4). A
+    ///   after the completion ([S7]), and nothing the upstream sends later is passed on ([S4]). A
     ///   value or completion that arrives before the upstream's subscription is ignored too,
-    ///   without running a closure, and a second subscription is cancelled (S2).
+    ///   without running a closure, and a second subscription is cancelled ([S2]).
     /// - Cancellation: `receiveCancel` runs once, then the upstream is cancelled and the
-    ///   closures are released (S6, S7); later requests and cancels do nothing and run no
+    ///   closures are released ([S6], [S7]); later requests and cancels do nothing and run no
     ///   closure.
     /// - Threading: each closure runs on the thread of its event: `receiveOutput` and
     ///   `receiveCompletion` where the upstream delivers, `receiveRequest` and `receiveCancel`
@@ -70,6 +70,12 @@ extension Publisher {
     /// - Complexity: O(1) per event; one uncontended lock per value, one more when
     ///   `receiveOutput` is given (to notice a cancel from inside it) and one more when the
     ///   downstream returns demand and `receiveRequest` is given.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S4]: doc:/Contract/StreamContract#S4
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func handleEvents(
         receiveSubscription: ((any Subscription) -> Void)? = nil,

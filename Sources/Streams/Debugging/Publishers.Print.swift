@@ -38,12 +38,12 @@ extension Publisher {
     /// - Demand: passes through unchanged, and is logged. The downstream gets a subscription of
     ///   this operator, so that its requests and cancel can be logged, but each request goes on
     ///   to the upstream as it is: asking for `.none` does what the upstream does with it
-    ///   (`Publishers.Sequence` ignores it, `Just` reports it, S9).
+    ///   (`Publishers.Sequence` ignores it, `Just` reports it, [S9]).
     /// - Completion: logged, then passed on; nothing the upstream sends afterwards is passed on
-    ///   or logged (S4), and the stream is let go (S7). A value or completion that arrives
+    ///   or logged ([S4]), and the stream is let go ([S7]). A value or completion that arrives
     ///   before the upstream's subscription is ignored and not logged, and a second
-    ///   subscription is cancelled (S2).
-    /// - Cancellation: `receive cancel` is logged once, then the upstream is cancelled (S6, S7);
+    ///   subscription is cancelled ([S2]).
+    /// - Cancellation: `receive cancel` is logged once, then the upstream is cancelled ([S6], [S7]);
     ///   later requests and cancels do nothing and log nothing.
     /// - Threading: each line is written with three `write(_:)` calls, as Combine makes them
     ///   (`""`, the line, `"\n"`), on the thread of an event: a value's where the upstream delivers, a request's where the
@@ -58,6 +58,12 @@ extension Publisher {
     ///   upstream sends out of order.
     /// - Complexity: O(1) per event besides formatting the value and writing the line; two
     ///   uncontended locks per value.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S4]: doc:/Contract/StreamContract#S4
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> Publishers.Print<Self> {
         Publishers.Print(upstream: self, prefix: prefix, to: stream)

@@ -1,6 +1,6 @@
 /// Where reports of broken contract rules go.
 ///
-/// By default a violation stops the program with a message naming the rule (Docs/Contract.md). A
+/// By default a violation stops the program with a message naming the rule (see the [stream contract](doc:/Contract/StreamContract)). A
 /// test can bind `current` to record violations instead (StreamsTesting's
 /// `recordingAPIViolations`), so that a contract check can assert that, say, `request(.none)`
 /// is reported, without crashing the test process. Reading it costs nothing until a violation
@@ -27,10 +27,12 @@ package func reportAPIViolation(
 }
 
 extension Subscribers.Demand {
-    /// Rule S9, for the publishers where Combine traps on a zero request (`Just`, `Future`,
+    /// Rule [S9], for the publishers where Combine traps on a zero request (`Just`, `Future`,
     /// subjects, `Optional`/`Result` publishers, `dropFirst`, `drop(while:)`, `collect(_:)`,
     /// `flatMap`, `switchToLatest`, `replaceError`, `replaceEmpty`, `catch`): reports `.none` as
     /// an API violation and returns `false`. Every other publisher ignores `.none` instead.
+    ///
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     package func isValidRequest(
         of publisher: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line

@@ -338,7 +338,9 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     /// the queue's flag.)
     @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Output>()
     /// The drain token (see ``DrainToken``). The subscribing thread holds it until the
-    /// downstream has its subscription, so that nothing is delivered before (S2).
+    /// downstream has its subscription, so that nothing is delivered before ([S2]).
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
     @usableFromInline let token = DrainToken(held: true)
     /// The downstream, `Downstream?` (a generic parameter, see ``OptionalValue``), until the
     /// stream lets go of it.
@@ -564,7 +566,9 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     /// Delivers the completion and lets go of the downstream and the rules: call with the phase
     /// `done`, the lock released and the token kept for good. Nobody else touches the
     /// downstream or the rules again (every other call checks the phase under the lock first),
-    /// so they are taken without the lock and let go of here (S7).
+    /// so they are taken without the lock and let go of here ([S7]).
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
     @inlinable
     func deliverCompletion(_ completion: Subscribers.Completion<any Error>) {
         let downstream = self.downstream.take()

@@ -21,16 +21,16 @@ import Synchronization
 /// delivered). Each inner is asked for one value at a time (for `.unlimited` once the
 /// downstream's demand is): a value is delivered if there is demand, and the inner is asked for
 /// the next; otherwise it waits in the queue (`serial.pending`), and the inner is asked for the next once it has gone
-/// out. So at most one value per inner waits (more only from an inner that breaks S1), and the
-/// downstream never gets more than it asked for (S1).
+/// out. So at most one value per inner waits (more only from an inner that breaks [S1]), and the
+/// downstream never gets more than it asked for ([S1]).
 ///
 /// **Locking and delivery.** One lock guards everything, the slots included, and is never held
 /// while calling out. The downstream is called only by the holder of the *drain token*
 /// (``SerialDelivery``; `serial` holds the token and the queue), who owns `downstream` while it holds the token: a thread that finds the token
 /// free (and demand, so nothing waits) delivers its value in place; one that finds it taken
 /// queues the value and returns at once, and the holder delivers it before giving the token back
-/// (S3). A request from inside `receive(_:)` only adds to the count, and the holder's loop
-/// carries on, so the stack does not grow (S8). The completion goes through the token too:
+/// ([S3]). A request from inside `receive(_:)` only adds to the count, and the holder's loop
+/// carries on, so the stack does not grow ([S8]). The completion goes through the token too:
 /// `.finished` after the waiting values; a failure after the values the subscriber had asked
 /// for when it came, before the others (they are dropped, as in Combine).
 ///
@@ -61,7 +61,7 @@ import Synchronization
 /// (``takeTransformLocked()``), which lets go of it when it closes the window.
 ///
 /// **Ending.** `cancel()` and the completion let go of the downstream, the upstream and inner
-/// subscriptions, `transform` and the waiting values, after unlocking (S7); if `cancel()` comes
+/// subscriptions, `transform` and the waiting values, after unlocking ([S7]); if `cancel()` comes
 /// while the token holder is delivering, the holder lets go of the downstream when it is done,
 /// and if it comes while an inner is subscribed in place, the subscribing thread lets go of
 /// `transform` when the subscribe call has returned. Subscriptions are held as
@@ -71,6 +71,11 @@ import Synchronization
 /// the drain loop.
 /// An inner publisher holds this object through its subscriber until it completes or is
 /// cancelled; the ending cancels every inner still live.
+///
+/// [S1]: doc:/Contract/StreamContract#S1
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S7]: doc:/Contract/StreamContract#S7
+/// [S8]: doc:/Contract/StreamContract#S8
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber, HeldDownstream: OptionalValue>:
     Subscriber, Subscription, InnerSubscriberParent, FlatteningSubscription, CustomStringConvertible,
@@ -162,7 +167,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Whether `inPlaceSubscription` is set (a flag: reading the enum's case from the field
     /// copies the existential).
     @exclusivity(unchecked) @usableFromInline var inPlaceKept = false
-    /// Whether the inner has sent its subscription (its values are taken from then on, S2).
+    /// Whether the inner has sent its subscription (its values are taken from then on, [S2]).
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
     @exclusivity(unchecked) @usableFromInline var inPlaceSubscribed = false
     /// Whether the inner has completed.
     @exclusivity(unchecked) @usableFromInline var inPlaceEnded = false
@@ -278,7 +285,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     /// Whether `slot` still belongs to the inner of `generation`, and that inner has sent its
     /// subscription (or is being subscribed in place): only then are its value and completion
-    /// taken (S2). Call with the lock held.
+    /// taken ([S2]). Call with the lock held.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
     @inlinable @inline(__always)
     func isLive(_ slot: Int, _ generation: Int) -> Bool {
         withSlot(slot) { $0.isLive && ($0.isSubscribed || $0.isInPlace) && $0.generation == generation }

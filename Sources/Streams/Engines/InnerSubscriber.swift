@@ -2,7 +2,7 @@
 ///
 /// An operator that subscribes publishers of its own (the *inners*) must tell their signals
 /// apart, and must recognise a signal from an inner that is already over (finished, failed,
-/// cancelled or replaced) so that it can ignore it (S2, S4). `InnerSubscriber` does that
+/// cancelled or replaced) so that it can ignore it ([S2], [S4]). `InnerSubscriber` does that
 /// without an object per inner: it is a struct holding the operator's subscription (its
 /// *parent*), the inner's *slot* (where the parent keeps that inner's state; always 0 for
 /// `switchToLatest`, which has one inner at a time) and the slot's *generation* (bumped each
@@ -11,7 +11,11 @@
 ///
 /// It holds the parent strongly: an inner keeps the operator's subscription alive until it
 /// completes or is cancelled, and the parent lets go of the inner's subscription when the
-/// stream ends, so the cycle is broken then (S7).
+/// stream ends, so the cycle is broken then ([S7]).
+///
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S4]: doc:/Contract/StreamContract#S4
+/// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 struct InnerSubscriber<Parent: InnerSubscriberParent>: Subscriber, CustomStringConvertible {
     @usableFromInline typealias Input = Parent.InnerInput
@@ -77,9 +81,13 @@ enum FlatteningDelivery<Downstream: Subscriber, Item> {
     case request(any Subscription, Subscribers.Demand)
     /// `.unlimited` for each of these (flatMap: the subscriber's demand became unlimited).
     case unlimit(ContiguousArray<any Subscription>)
-    /// The completion; the subscriber and the values still waiting are let go of after it (S7).
+    /// The completion; the subscriber and the values still waiting are let go of after it ([S7]).
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
     case end(Subscribers.Completion<Downstream.Failure>, Downstream?, FIFOQueue<Item>)
-    /// Only let go of, after unlocking (S7): the stream was cancelled while the token was held.
+    /// Only let go of, after unlocking ([S7]): the stream was cancelled while the token was held.
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
     case letGo(Downstream?)
 }
 

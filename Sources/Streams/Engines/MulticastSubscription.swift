@@ -19,11 +19,14 @@ import Synchronization
 /// A subscriber's subscription to ``Publishers/Multicast`` (and `share()`): it subscribes to the
 /// subject for the downstream and gives the downstream itself, described as `"Multicast"` as in
 /// Combine. Requests and `cancel()` go to the subject's subscription; values and the completion
-/// come from the subject, one at a time (S3).
+/// come from the subject, one at a time ([S3]).
 ///
 /// A value takes no lock: `downstream` never changes, and `isDone` is an atomic flag. The
 /// downstream is released with this object, which the subject lets go of when it is cancelled
-/// or finished (S7).
+/// or finished ([S7]).
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // `subjectSubscription` is guarded by `lock`; `isDone` is atomic
@@ -101,8 +104,11 @@ final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscript
 /// `.unlimited`, once one of its subscribers has demand) reaches the upstream through it, as in
 /// Combine. Its cancel makes the subject forget it, so a share connected and disconnected many
 /// times leaves nothing behind. A value or completion before the upstream's subscription or
-/// after the end is ignored (S2). Cancel and completion let go of the subject and the upstream
-/// subscription (S7).
+/// after the end is ignored ([S2]). Cancel and completion let go of the subject and the upstream
+/// subscription ([S7]).
+///
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 final class ShareFeed<Input, Failure: Error>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // `subject` and `upstream` are guarded by `lock`

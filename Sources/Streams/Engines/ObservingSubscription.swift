@@ -38,11 +38,18 @@ final class EventHooks<Input, Failure: Error> {
 /// Unlike a struct subscriber, it stands between the downstream and the upstream subscription,
 /// so that it sees the downstream's `request` and `cancel`. It adds no demand bookkeeping:
 /// requests go to the upstream subscription as they are (also `.none`, which the upstream
-/// reports or ignores, S9), so S1 is the upstream's to keep. What it adds: after `cancel()` or
-/// the completion, nothing more is delivered or run (S4, S6), and the downstream, the upstream
-/// subscription and the hooks are let go (S7). A value or completion that arrives before the
+/// reports or ignores, [S9]), so [S1] is the upstream's to keep. What it adds: after `cancel()` or
+/// the completion, nothing more is delivered or run ([S4], [S6]), and the downstream, the upstream
+/// subscription and the hooks are let go ([S7]). A value or completion that arrives before the
 /// upstream's subscription or after the end is ignored, without running a hook, and a second
-/// upstream subscription is cancelled (S2).
+/// upstream subscription is cancelled ([S2]).
+///
+/// [S1]: doc:/Contract/StreamContract#S1
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S4]: doc:/Contract/StreamContract#S4
+/// [S6]: doc:/Contract/StreamContract#S6
+/// [S7]: doc:/Contract/StreamContract#S7
+/// [S9]: doc:/Contract/StreamContract#S9
 @usableFromInline
 final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // `downstream`, `hooks` and `upstream` are guarded by `lock`

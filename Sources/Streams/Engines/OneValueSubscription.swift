@@ -11,9 +11,9 @@ import Synchronization
 /// `Optional.Publisher`): the value and `.finished` go out on the first request.
 ///
 /// State machine: one atomic byte, `state`. Whoever sets `done` first (the first valid request, or
-/// `cancel()`) moves the downstream and the value out of the object and so releases them (S7):
+/// `cancel()`) moves the downstream and the value out of the object and so releases them ([S7]):
 /// the request after delivering, `cancel()` at once. `cancelled`, set by `cancel()`, tells a
-/// delivery in progress not to send the completion (S6). No lock.
+/// delivery in progress not to send the completion ([S6]). No lock.
 ///
 /// Storage: the downstream and its value (the `Pending` pair) sit in `words`, raw memory inside
 /// the object, initialized exactly while `done` is not set (in a block of their own when they do
@@ -24,6 +24,9 @@ import Synchronization
 /// find the pair (a subscription dropped unused) gets its type from the object's own class
 /// metadata instead of looking it up (Docs/Performance.md, "A one-value subscription that holds
 /// its pair in raw words").
+///
+/// [S6]: doc:/Contract/StreamContract#S6
+/// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 final class OneValueSubscription<Pending: OneValuePendingDelivery>: Subscription, CustomStringConvertible,
     @unchecked Sendable  // `words` is owned by whoever sets `done` first

@@ -35,8 +35,10 @@
 /// running state, and what to send once the upstream has finished.
 ///
 /// A reduction is a small struct (an accumulator and the user's closure). It lives inside the
-/// subscription and is only touched from the upstream's serialized signals (S3), so it needs no
+/// subscription and is only touched from the upstream's serialized signals ([S3]), so it needs no
 /// lock of its own.
+///
+/// [S3]: doc:/Contract/StreamContract#S3
 @usableFromInline
 protocol Reduction {
     /// The upstream's values.
@@ -58,13 +60,18 @@ protocol Reduction {
     /// ``demandFactor``; `replaceEmpty` asks for both, as Combine does.
     var asksForUnlimited: Bool { get }
 
-    /// Whether `request(.none)` is reported as a broken rule (S9), as Combine traps for
+    /// Whether `request(.none)` is reported as a broken rule ([S9]), as Combine traps for
     /// `collect(_:)` and `replaceEmpty`. The default, `false`, accepts it and does nothing.
+    ///
+    /// [S9]: doc:/Contract/StreamContract#S9
     var rejectsRequestForNone: Bool { get }
 
     /// Takes in one upstream value and says what to do: nothing yet, send a value on now, or
-    /// finish early with the answer (which cancels the upstream, S15). A thrown error fails the
-    /// stream and cancels the upstream (S14); only the `try` operators throw.
+    /// finish early with the answer (which cancels the upstream, [S15]). A thrown error fails the
+    /// stream and cancels the upstream ([S14]); only the `try` operators throw.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
+    /// [S15]: doc:/Contract/StreamContract#S15
     mutating func reduce(_ input: Input) throws -> ReductionStep<Output>
 
     /// The value to send after the upstream finished, or `nil` to send only `.finished`.
@@ -96,8 +103,10 @@ enum ReductionStep<Output> {
 /// The reduction of the operators that look for one value and stop there: `first(where:)`,
 /// `contains(where:)`, and `allSatisfy`, which looks for the first value that fails its
 /// predicate. At the first value for which `predicate` returns `stopsAt`, the search finishes
-/// early with `found(value)` (which cancels the upstream, S15); if the upstream finishes first,
+/// early with `found(value)` (which cancels the upstream, [S15]); if the upstream finishes first,
 /// the answer is `notFound`. Each operator's file says how it sets one up.
+///
+/// [S15]: doc:/Contract/StreamContract#S15
 @usableFromInline
 struct SearchReduction<Input, Output>: Reduction {
     @usableFromInline let predicate: (Input) throws -> Bool
@@ -126,14 +135,18 @@ struct SearchReduction<Input, Output>: Reduction {
 /// this file.
 ///
 /// A value or completion that comes before the upstream's subscription, or after the upstream's
-/// part is over, is ignored, and a second upstream subscription is cancelled (S2). `cancel()` lets go of the downstream, the upstream and any waiting answer
-/// (S7), and nothing is delivered after it (S6), not even the completion that would follow an
+/// part is over, is ignored, and a second upstream subscription is cancelled ([S2]). `cancel()` lets go of the downstream, the upstream and any waiting answer
+/// ([S7]), and nothing is delivered after it ([S6]), not even the completion that would follow an
 /// answer being delivered while it was called.
 ///
 /// The reduction, with the user's closures, is dropped as soon as the upstream's part is over
 /// (its completion, or an early answer), even while the answer waits for demand. After a
 /// `cancel()` it goes with this object, once the cancelled upstream and the downstream let go of
 /// it (a sink does at once): dropping it from `cancel()`'s thread would take the lock per value.
+///
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S6]: doc:/Contract/StreamContract#S6
+/// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 final class ReducingSubscription<Reducing: Reduction, UpstreamFailure: Error, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -164,10 +177,15 @@ where Downstream.Input == Reducing.Output {
     /// (there are none, or the upstream only sent them because more was asked for), so then the
     /// downstream is waiting for it.
     @usableFromInline var demanded = false
-    /// `nil` once the upstream's part is over; values that still arrive are ignored (S4).
+    /// `nil` once the upstream's part is over; values that still arrive are ignored ([S4]).
+    ///
+    /// [S4]: doc:/Contract/StreamContract#S4
     @exclusivity(unchecked) @usableFromInline var reduction: Reducing?
-    /// Whether the upstream's subscription has come; signals before it are ignored (S2). Set
-    /// and read only from the upstream's serialized signals (S3).
+    /// Whether the upstream's subscription has come; signals before it are ignored ([S2]). Set
+    /// and read only from the upstream's serialized signals ([S3]).
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S3]: doc:/Contract/StreamContract#S3
     @exclusivity(unchecked) @usableFromInline var isSubscribed = false
     /// The reduction's ``Reduction/demandFactor``.
     @usableFromInline let demandFactor: Int?

@@ -58,11 +58,14 @@ import Synchronization
 ///   one request right after, with the operator's `upFrontDemand` (`dropFirst(n)` asks for the
 ///   `n` values it drops, as in Combine). Later requests go straight to the
 ///   upstream while live, unless `.unlimited` was asked up front. `request(.none)` is never
-///   passed on: it is ignored, or reported (S9) where Combine traps.
+///   passed on: it is ignored, or reported ([S9]) where Combine traps.
 /// - After the end, requests and cancels are swallowed; the upstream is cancelled at most once,
 ///   and not at all once it has completed. After `cancel()` returns, nothing more reaches the
-///   downstream, even from an upstream that keeps sending (S6); only a value the upstream was
+///   downstream, even from an upstream that keeps sending ([S6]); only a value the upstream was
 ///   already delivering on another thread at that moment may still arrive.
+///
+/// [S6]: doc:/Contract/StreamContract#S6
+/// [S9]: doc:/Contract/StreamContract#S9
 @usableFromInline
 final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -96,7 +99,9 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// Asked of the upstream once the downstream has this subscription, on top of what it asked
     /// for meanwhile. With `.unlimited`, later requests are not passed on.
     @usableFromInline let upFrontDemand: Subscribers.Demand
-    /// Whether `request(.none)` is reported as a violation of S9 (Combine traps) or ignored.
+    /// Whether `request(.none)` is reported as a violation of [S9] (Combine traps) or ignored.
+    ///
+    /// [S9]: doc:/Contract/StreamContract#S9
     @usableFromInline let reportsNoneRequests: Bool
 
     @inlinable
@@ -159,24 +164,31 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
 /// at the top of this file.
 ///
 /// A value or completion that arrives before the subscription or after the end is ignored, and
-/// a second subscription is cancelled (S2). The downstream is let go at the completion, at the
+/// a second subscription is cancelled ([S2]). The downstream is let go at the completion, at the
 /// operator's own end, after a `cancel()` made while it received a value, and otherwise with
-/// this object when the upstream lets go of it (S7).
+/// this object when the upstream lets go of it ([S7]).
 ///
 /// Subclasses override `receive(_:)`, starting with `guard isLive else { return .none }`, and
 /// may override ``complete(_:)`` and ``willHandOver()``; ``StepRelaySubscriber`` is the one
 /// most operators use.
+///
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline typealias Failure = UpstreamFailure
 
     /// What the downstream receives.
     @usableFromInline let subscription: RelaySubscription<Downstream>
-    /// The downstream, until the end. Only the upstream's serialized signals touch it (S3),
+    /// The downstream, until the end. Only the upstream's serialized signals touch it ([S3]),
     /// never two at once.
+    ///
+    /// [S3]: doc:/Contract/StreamContract#S3
     @exclusivity(unchecked) @usableFromInline final var downstream: Downstream?
     /// A completion that came while the downstream was still receiving its subscription, sent
-    /// right after (S3). Guarded by `subscription.lock`.
+    /// right after ([S3]). Guarded by `subscription.lock`.
+    ///
+    /// [S3]: doc:/Contract/StreamContract#S3
     @usableFromInline final var waitingCompletion: Subscribers.Completion<UpstreamFailure>?
 
     @inlinable
@@ -321,8 +333,11 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     ///
     /// The downstream is moved out for the call and back in after it rather than copied, which
     /// would retain and release it for every value. Safe because only the upstream's signals
-    /// touch it while live, and they never overlap or nest (S3). If the downstream cancelled
-    /// while it received `input`, it is let go of here (S7) instead of being put back.
+    /// touch it while live, and they never overlap or nest ([S3]). If the downstream cancelled
+    /// while it received `input`, it is let go of here ([S7]) instead of being put back.
+    ///
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S7]: doc:/Contract/StreamContract#S7
     @inlinable @inline(__always)
     final func forward(_ input: Downstream.Input) -> Subscribers.Demand {
         guard let downstream = self.downstream.take() else { return .none }
@@ -333,8 +348,11 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
         return demand
     }
 
-    /// Ends the stream early (S14, S15): cancels the upstream and sends `completion`, unless the
+    /// Ends the stream early ([S14], [S15]): cancels the upstream and sends `completion`, unless the
     /// stream has already ended (then only lets go of the downstream).
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     final func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
         let subscription = self.subscription
@@ -372,9 +390,11 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
 ///
 /// A step is a small struct: the user's closure, if the operator has one, and any per-value
 /// state (how many values are left to drop, the running result of `tryScan`, ...). It lives in
-/// a ``StepRelaySubscriber`` and only the upstream's serialized signals (S3) touch it, so it
+/// a ``StepRelaySubscriber`` and only the upstream's serialized signals ([S3]) touch it, so it
 /// needs no lock. The subscriber is generic over it, so each operator's step is specialized and
 /// inlined into the per-value path.
+///
+/// [S3]: doc:/Contract/StreamContract#S3
 @usableFromInline
 protocol RelayStep {
     /// The upstream's values.
@@ -383,7 +403,9 @@ protocol RelayStep {
     associatedtype Output
 
     /// Takes in one upstream value and says what to do with it. A thrown error cancels the
-    /// upstream and fails the stream (S14); only the `try` operators throw.
+    /// upstream and fails the stream ([S14]); only the `try` operators throw.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     mutating func next(_ input: Input) throws -> RelayAction<Output>
 }
 
@@ -396,9 +418,13 @@ enum RelayAction<Output> {
     case drop
     /// Send nothing and ask for nothing (the value was asked for up front, as by `dropFirst`).
     case ignore
-    /// Send this value, then finish (S15): the upstream is cancelled.
+    /// Send this value, then finish ([S15]): the upstream is cancelled.
+    ///
+    /// [S15]: doc:/Contract/StreamContract#S15
     case sendAndFinish(Output)
-    /// Send nothing and finish (S15): the upstream is cancelled.
+    /// Send nothing and finish ([S15]): the upstream is cancelled.
+    ///
+    /// [S15]: doc:/Contract/StreamContract#S15
     case finish
 }
 
@@ -407,7 +433,9 @@ enum RelayAction<Output> {
 final class StepRelaySubscriber<Step: RelayStep, UpstreamFailure: Error, Downstream: Subscriber>:
     RelaySubscriber<Step.Input, UpstreamFailure, Downstream>
 where Downstream.Input == Step.Output {
-    /// Touched only by the upstream's serialized signals (S3).
+    /// Touched only by the upstream's serialized signals ([S3]).
+    ///
+    /// [S3]: doc:/Contract/StreamContract#S3
     @exclusivity(unchecked) @usableFromInline final var step: Step
 
     @inlinable
@@ -451,9 +479,11 @@ extension Publisher {
     /// - Parameters:
     ///   - upFrontDemand: asked of the upstream once the subscriber has its subscription, on
     ///     top of what it asked for meanwhile (`dropFirst(n)` asks for the `n` it drops).
-    ///   - reportsNoneRequests: whether `request(.none)` is reported (S9), where Combine traps.
+    ///   - reportsNoneRequests: whether `request(.none)` is reported ([S9]), where Combine traps.
     ///   - handsOverFirst: whether the subscriber gets its subscription before the upstream is
     ///     subscribed (Combine's `dropFirst`), rather than when the upstream's arrives.
+    ///
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     func subscribe<Step: RelayStep, S: Subscriber>(
         _ subscriber: S, through step: Step, name: StaticString,

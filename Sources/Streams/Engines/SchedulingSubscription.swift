@@ -13,24 +13,32 @@
 /// `throttle` put a value in when its time has come; `debounce`'s completion waits like `delay`'s
 /// events). The events wait in the queue of a ``SerialDelivery`` whose drain hands the *due* ones
 /// to the downstream, one at a time, in order, outside the lock; whoever finds the drain token
-/// taken leaves its events to its holder. So calls into the downstream never overlap (S3),
+/// taken leaves its events to its holder. So calls into the downstream never overlap ([S3]),
 /// even on a concurrent scheduler, their order is the queue's whatever order the scheduler runs
 /// work in, and a request from inside `receive(_:)` that makes the upstream send again through
-/// the `ImmediateScheduler` adds to the running drain instead of growing the stack (S8).
+/// the `ImmediateScheduler` adds to the running drain instead of growing the stack ([S8]).
 ///
-/// After `cancel()`, or once the completion is delivered, nothing more goes out (S4, S6), and the
+/// After `cancel()`, or once the completion is delivered, nothing more goes out ([S4], [S6]), and the
 /// downstream, the upstream subscription, the queue, the waiting value and the timer are let go,
-/// after unlocking (S7). Work still in the scheduler keeps this object (not the downstream) alive
+/// after unlocking ([S7]). Work still in the scheduler keeps this object (not the downstream) alive
 /// until it runs; then it finds the phase `done` and does nothing.
 ///
-/// `request(.none)` is accepted and does nothing, as in Combine (S9). Subclasses take the
+/// `request(.none)` is accepted and does nothing, as in Combine ([S9]). Subclasses take the
 /// upstream's values and completion only while the phase is `running`: what a misbehaving
 /// upstream sends before its subscription or after its end is ignored, and a second
-/// subscription is cancelled (S2).
+/// subscription is cancelled ([S2]).
 ///
 /// Subclasses implement the upstream's `receive(_:)` and `receive(completion:)`, and
 /// ``addDemand(_:)``, which takes the downstream's requests and the demand it returns from
 /// `receive(_:)`.
+///
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S4]: doc:/Contract/StreamContract#S4
+/// [S6]: doc:/Contract/StreamContract#S6
+/// [S7]: doc:/Contract/StreamContract#S7
+/// [S8]: doc:/Contract/StreamContract#S8
+/// [S9]: doc:/Contract/StreamContract#S9
 @usableFromInline
 class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     ScheduledWorkTarget, SerialDelivery, @unchecked Sendable  // all mutable state is guarded by `lock`
@@ -169,7 +177,9 @@ class SchedulingSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     }
 
     /// Called once, without the lock held, when the stream ends (cancelled or completed), to let
-    /// go of what a subclass keeps (S7).
+    /// go of what a subclass keeps ([S7]).
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
     @inlinable
     func didEnd() {}
 

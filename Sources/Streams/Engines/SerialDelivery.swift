@@ -2,7 +2,7 @@ import Synchronization
 
 /// Serialized delivery: the queue and *drain token* with which everything that can be called
 /// from several threads at once calls its subscriber one signal at a time, in order, without
-/// holding a lock while it calls (S3, S8, S11). Subjects, the combining operators, `flatMap`,
+/// holding a lock while it calls ([S3], [S8], [S11]). Subjects, the combining operators, `flatMap`,
 /// `switchToLatest`, `buffer`, `receive(on:)` and the time operators use it (the guide
 /// `SerializedDelivery.md` tells the story; this is the reference).
 ///
@@ -39,7 +39,7 @@ import Synchronization
 /// item beyond what the queue's array grows to.
 ///
 /// Payloads of ``DrainStep/stop(_:)`` and deliveries that ``deliver(_:)`` ignores are dropped
-/// after unlocking: that is how a user lets go of what the stream ends with (S7) without
+/// after unlocking: that is how a user lets go of what the stream ends with ([S7]) without
 /// calling a `deinit` under its lock.
 ///
 /// ## Performance
@@ -59,6 +59,11 @@ import Synchronization
 /// nothing waits, as subjects and `merge` do) is ``SerialQueue/takeToken()``, the call, then
 /// ``drainLocked()`` for whatever arrived meanwhile: the same two lock round trips a hand-written
 /// loop needs.
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S7]: doc:/Contract/StreamContract#S7
+/// [S8]: doc:/Contract/StreamContract#S8
+/// [S11]: doc:/Contract/StreamContract#S11
 @usableFromInline
 struct SerialQueue<Item> {
     /// Items waiting for the token holder, oldest first.
@@ -106,7 +111,9 @@ struct DrainToken: ~Copyable {
     @usableFromInline let state: Atomic<UInt8>
 
     /// A free token, or one `held` by the creating thread (which then gives the subscription to
-    /// the downstream before anything is delivered, S2).
+    /// the downstream before anything is delivered, [S2]).
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
     @inlinable
     init(held: Bool) { state = Atomic(held ? DrainToken.held : DrainToken.free) }
 

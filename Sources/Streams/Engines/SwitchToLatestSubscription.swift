@@ -6,20 +6,25 @@
 /// The downstream's demand is counted here (requested plus returned, minus delivered).
 /// Requests go on to the current inner publisher; a new one is asked for all that is
 /// outstanding when its subscription arrives. A value reserves one unit of demand as it comes
-/// in, and one that finds no demand is dropped (only an inner publisher breaking S1 sends one),
-/// so switching never lets more through than was asked for (S1).
+/// in, and one that finds no demand is dropped (only an inner publisher breaking [S1] sends one),
+/// so switching never lets more through than was asked for ([S1]).
 ///
 /// Signals come from the upstream's thread and the current inner publisher's, which may
 /// differ, and an old inner publisher may still be delivering when a new one starts. So the
 /// downstream is called only by the holder of the *drain token* (``SerialDelivery``: `serial`
 /// holds the token and the queue): the thread that finds it free takes it, delivers, and before
-/// giving it back delivers whatever other threads queued meanwhile, in order, in a loop (S3, S8). Demand the downstream returns for a
+/// giving it back delivers whatever other threads queued meanwhile, in order, in a loop ([S3], [S8]). Demand the downstream returns for a
 /// queued value is requested from the current inner publisher. The completion goes through the
 /// same token, after the queued values (every one of them was asked for), a failure too.
 ///
 /// `cancel()` and the completion let go of the downstream, both subscriptions and the queue,
-/// after unlocking (S7); the token holder lets go of the downstream if `cancel()` came while it
+/// after unlocking ([S7]); the token holder lets go of the downstream if `cancel()` came while it
 /// was delivering.
+///
+/// [S1]: doc:/Contract/StreamContract#S1
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S7]: doc:/Contract/StreamContract#S7
+/// [S8]: doc:/Contract/StreamContract#S8
 @usableFromInline
 final class SwitchToLatestSubscription<Inner: Publisher, Downstream: Subscriber>:
     Subscriber, Subscription, InnerSubscriberParent, FlatteningSubscription, CustomStringConvertible,

@@ -7,22 +7,28 @@
 /// from `receive(_:)`, minus delivered. Each request goes on to the live source; when a source
 /// ends and the operator moves to the next one, the next is asked for everything still
 /// outstanding in one request: unmet demand carries over, and the sources together are never
-/// asked for more than the downstream wants (S1). A value beyond the count (only a source that
-/// breaks S1 sends one) is dropped.
+/// asked for more than the downstream wants ([S1]). A value beyond the count (only a source that
+/// breaks [S1] sends one) is dropped.
 ///
 /// Each source is subscribed with a ``SwitchingSourceSubscriber`` stamped with the source's
 /// *generation*; once a source has completed, the generation moves on and anything that
-/// source still sends is ignored (S4). A value or completion a source sends before its
-/// subscription is ignored too, and a second subscription is cancelled (S2). Only one source is live at a time and the next one is
+/// source still sends is ignored ([S4]). A value or completion a source sends before its
+/// subscription is ignored too, and a second subscription is cancelled ([S2]). Only one source is live at a time and the next one is
 /// subscribed from the previous one's completion, so the downstream is only called from the
-/// live source's signals, which never overlap (S3); `request` and `cancel` touch only the lock
+/// live source's signals, which never overlap ([S3]); `request` and `cancel` touch only the lock
 /// and the live source's subscription, so they never call the downstream.
 ///
 /// Subclasses decide what comes next in ``sourceFinished(generation:)`` and
 /// ``sourceFailed(_:generation:)``: subscribe the next source with ``subscribe(_:generation:)``,
 /// or end with ``finish(_:)``. What they need for that (the suffix, the handler, the publisher
 /// to retry) is the `context`, guarded by the lock and let go, after unlocking, when the
-/// stream ends (S7).
+/// stream ends ([S7]).
+///
+/// [S1]: doc:/Contract/StreamContract#S1
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S4]: doc:/Contract/StreamContract#S4
+/// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, CustomStringConvertible,
     @unchecked Sendable  // all mutable state is guarded by `lock`
@@ -47,7 +53,9 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
     /// Completed or cancelled.
     @exclusivity(unchecked) @usableFromInline var isDone = false
     @usableFromInline let name: StaticString
-    /// Whether `request(.none)` is reported as an API violation (S9) rather than ignored.
+    /// Whether `request(.none)` is reported as an API violation ([S9]) rather than ignored.
+    ///
+    /// [S9]: doc:/Contract/StreamContract#S9
     @usableFromInline let reportsNoneRequest: Bool
 
     @inlinable

@@ -7,7 +7,7 @@
 ///   request to the upstream and never drop a value. `debounce` and `throttle` choose which
 ///   values go out, so they ask the upstream for `.unlimited` once the downstream has the
 ///   subscription, as Combine does, and keep the downstream's demand here (``demand``): a value
-///   whose time comes without demand is dropped (S1).
+///   whose time comes without demand is dropped ([S1]).
 /// - **One restartable timer** (`debounce`'s quiet time, `timeout`'s deadline). Timers are
 ///   numbered by ``generation``; whatever makes the running timer stale (a newer value, the
 ///   upstream's completion, the timer firing) bumps the number under the lock with
@@ -25,6 +25,8 @@
 /// timer and calling the upstream happen after unlocking. Scheduled work captures this object
 /// only (see ``SchedulingSubscription/action(_:)``) and runs through ``perform(_:)``, which hands
 /// `.timerFired` to ``timerFired(generation:)`` and `.emit` to ``emit()``.
+///
+/// [S1]: doc:/Contract/StreamContract#S1
 @usableFromInline
 class TimedSubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingSubscription<Downstream>,
     @unchecked Sendable  // all mutable state (here and in the base class) is guarded by `lock`

@@ -2,10 +2,12 @@
 /// its subscribers, and the one running connection.
 ///
 /// A timer is a connectable, multicast source: every subscriber attached when a tick fires gets
-/// that tick's value, if it has demand for one; a subscriber without demand misses it (S1), as
+/// that tick's value, if it has demand for one; a subscriber without demand misses it ([S1]), as
 /// in Combine. Each subscriber has its own ``TimerSubscription`` with its own demand. The
 /// repeating schedule holds this object weakly, so a timer nobody can reach any more (no
 /// publisher, no subscriber, no connection) stops by itself.
+///
+/// [S1]: doc:/Contract/StreamContract#S1
 @usableFromInline
 final class TimerCore<Value>: @unchecked Sendable {  // `subscriptions`, `connection` guarded by `lock`; `currentValue` immutable
     let lock = Lock()
@@ -131,7 +133,9 @@ where Downstream.Failure == Never {
     var downstream: Downstream?
     var demand = Subscribers.Demand.none
     /// A tick that arrives while the previous one is still being delivered is missed, like one
-    /// without demand: two calls into one subscriber never overlap (S3).
+    /// without demand: two calls into one subscriber never overlap ([S3]).
+    ///
+    /// [S3]: doc:/Contract/StreamContract#S3
     var delivering = false
 
     init(core: TimerCore<Downstream.Input>, downstream: Downstream) {

@@ -11,7 +11,7 @@
 ///   are cancelled and the downstream finishes. The trigger's completion changes nothing.
 /// - `drop`: values are dropped until the trigger sends a value; then values pass. The trigger
 ///   stays subscribed until the stream ends (its later signals are ignored), as in Combine; the
-///   end cancels it (S7). A trigger completion that comes before its value ends the stream with
+///   end cancels it ([S7]). A trigger completion that comes before its value ends the stream with
 ///   it (the upstream is cancelled).
 ///
 /// The order of subscriptions is Combine's. `drop`: the downstream gets this subscription
@@ -19,21 +19,25 @@
 /// before the upstream's subscription arrives is kept and passed on when it does. `prefix`: the
 /// trigger is subscribed, then the upstream, and the downstream gets this subscription when the
 /// upstream's arrives (then, as during any handover, its requests are added up and passed on
-/// right after, S3). If the trigger fires before that, the downstream gets this subscription
+/// right after, [S3]). If the trigger fires before that, the downstream gets this subscription
 /// and `.finished` at once, and the upstream's subscription is cancelled when it arrives
-/// (Combine sends that `.finished` without a subscription before it, which S2 forbids). Demand
+/// (Combine sends that `.finished` without a subscription before it, which [S2] forbids). Demand
 /// then goes straight to the upstream. The trigger is asked for `.max(1)`.
 ///
 /// The two publishers may send on different threads, so the downstream can be called from two
 /// sides: the upstream's handover, values and completion, and the end that the trigger causes.
-/// Neither is ever passed on while the other is being passed on (S3): the upstream's side calls
+/// Neither is ever passed on while the other is being passed on ([S3]): the upstream's side calls
 /// with `isCalling` set, and an end that comes from the trigger side meanwhile is kept in
 /// `deferredCompletion` and sent by the upstream's thread right after its call returns. The
 /// same holds when the downstream itself makes the trigger fire from inside `receive(_:)`: no
 /// nested call, no deadlock. Nothing is called while `lock` is held.
 ///
 /// What either publisher sends before its subscription, or after it is over, is ignored, and a
-/// second subscription is cancelled (S2).
+/// second subscription is cancelled ([S2]).
+///
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // every `var` is guarded by `lock`
@@ -57,24 +61,33 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     /// Whether the downstream has been given this subscription (or is being given it).
     @usableFromInline var isHandedOver: Bool
     /// The downstream is being given this subscription by the upstream's thread: its requests
-    /// are added up in `pendingDemand` and passed on right after (S3).
+    /// are added up in `pendingDemand` and passed on right after ([S3]).
+    ///
+    /// [S3]: doc:/Contract/StreamContract#S3
     @usableFromInline var isHandingOver = false
     /// `nil` before the upstream's subscription arrives and once the stream has ended.
     @usableFromInline var upstream: (any Subscription)?
     /// The trigger's subscription; `nil` before it arrives and once the trigger is done with.
     @usableFromInline var trigger: (any Subscription)?
-    /// Whether the trigger's subscription has arrived (a second one is cancelled, S2).
+    /// Whether the trigger's subscription has arrived (a second one is cancelled, [S2]).
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
     @usableFromInline var hasTrigger = false
     /// Whether the trigger has sent its value: what it sends afterwards is ignored.
     @usableFromInline var hasTriggerFired = false
-    /// Whether the trigger has completed: what it sends afterwards is ignored (S2).
+    /// Whether the trigger has completed: what it sends afterwards is ignored ([S2]).
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
     @usableFromInline var hasTriggerCompleted = false
     /// Demand asked for before the upstream's subscription arrived, or during the handover.
     @usableFromInline var pendingDemand = Subscribers.Demand.none
     /// Whether upstream values go downstream: from the start for `prefix`, after the trigger's
     /// value for `drop`.
     @usableFromInline var isOpen: Bool
-    /// Completed or cancelled: nothing more goes downstream (S4, S6).
+    /// Completed or cancelled: nothing more goes downstream ([S4], [S6]).
+    ///
+    /// [S4]: doc:/Contract/StreamContract#S4
+    /// [S6]: doc:/Contract/StreamContract#S6
     @usableFromInline var isDone = false
     /// The upstream's side is calling the downstream right now (the handover or a value).
     @usableFromInline var isCalling = false
@@ -260,7 +273,9 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     /// Ends the stream from the trigger's side: cancels both publishers and sends `completion`,
     /// now, or right after the upstream's side has returned from the downstream. A downstream
     /// that has not been given this subscription yet (`prefix`, the upstream's has not arrived)
-    /// gets it first (S2).
+    /// gets it first ([S2]).
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
     @usableFromInline
     func end(with completion: Subscribers.Completion<Failure>) {
         lock.lock()

@@ -61,12 +61,15 @@ extension Publisher {
     /// - Returns: A publisher that sends the non-`nil` results of `transform`, and fails with the
     ///   error it throws.
     /// - Demand: as ``compactMap(_:)``; `request(.none)` is ignored.
-    /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled, S14).
+    /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled, [S14]).
     /// - Cancellation: the subscriber gets a subscription of its own (`TryCompactMap` in
     ///   `print()`): `cancel()` cancels the upstream once; after it, or after the end, requests
-    ///   and cancels are ignored and nothing more is delivered (S6).
+    ///   and cancels are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the transform.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
         Publishers.TryCompactMap(upstream: self, transform: transform)

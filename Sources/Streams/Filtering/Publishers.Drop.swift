@@ -28,19 +28,23 @@ extension Publisher {
     ///   the upstream's subscription arrives, the operator asks it for everything the subscriber
     ///   has asked for until then plus `count`, the values that will be dropped (`count` alone
     ///   if it has asked for nothing yet); later requests pass through. `request(.none)` is an
-    ///   API violation (S9), as in Combine.
+    ///   API violation ([S9]), as in Combine.
     /// - Completion: passes through unchanged, also while values are still being dropped. One
-    ///   that comes before the upstream's subscription is ignored (S2).
+    ///   that comes before the upstream's subscription is ignored ([S2]).
     /// - Cancellation: the subscriber gets a subscription of its own (`Drop` in `print()`):
     ///   `cancel()` cancels the upstream once (a cancel before the upstream's subscription has
     ///   arrived cancels it when it does); after it, or after the completion, requests and
-    ///   cancels are ignored and nothing more is delivered (S6).
+    ///   cancels are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine, including the order (the subscriber's subscription
     ///   first, then the upstream's) and the up-front demand. Combine passes on a completion
-    ///   that comes before the upstream's subscription (S2), and does not cancel an upstream
-    ///   subscription that arrives after a cancel (S6). On a ``Publishers/Sequence`` it is
+    ///   that comes before the upstream's subscription ([S2]), and does not cancel an upstream
+    ///   subscription that arrives after a cancel ([S6]). On a ``Publishers/Sequence`` it is
     ///   applied to the sequence itself and returns a `Publishers.Sequence`, as in Combine.
     /// - Complexity: O(1) per value.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
         Publishers.Drop(upstream: self, count: count)

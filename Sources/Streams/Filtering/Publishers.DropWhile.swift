@@ -29,13 +29,16 @@ extension Publisher {
     /// - Returns: A publisher that sends the upstream's values from the first that fails
     ///   `predicate` on.
     /// - Demand: passes through; each dropped value gives back `.max(1)` to upstream.
-    ///   `request(.none)` is an API violation (S9), as in Combine.
+    ///   `request(.none)` is an API violation ([S9]), as in Combine.
     /// - Completion: passes through unchanged.
     /// - Cancellation: the subscriber gets a subscription of its own (`DropWhile` in `print()`):
     ///   `cancel()` cancels the upstream once; after it, or after the completion, requests and
-    ///   cancels are ignored and nothing more is delivered (S6).
+    ///   cancels are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate while dropping.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func drop(while predicate: @escaping (Output) -> Bool) -> Publishers.DropWhile<Self> {
         Publishers.DropWhile(upstream: self, predicate: predicate)
@@ -45,7 +48,7 @@ extension Publisher {
     /// error fails the stream.
     ///
     /// As ``drop(while:)``; when `predicate` throws, `tryDrop` cancels the upstream and finishes
-    /// with `.failure(error)` (S14). The failure type becomes `any Error`.
+    /// with `.failure(error)` ([S14]). The failure type becomes `any Error`.
     ///
     /// <!-- marble tryDropWhile: $0.tryDrop { Int(try failOnX($0))! < 3 } -->
     /// ```text
@@ -71,11 +74,14 @@ extension Publisher {
     ///   to start passing values on; it may throw to fail the stream.
     /// - Returns: A publisher that sends the upstream's values from the first that fails
     ///   `predicate` on, and fails with the error `predicate` throws.
-    /// - Demand: as ``drop(while:)``, including the API violation for `request(.none)` (S9).
+    /// - Demand: as ``drop(while:)``, including the API violation for `request(.none)` ([S9]).
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: as ``drop(while:)``; the subscription is `TryDropWhile` in `print()`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate while dropping.
+    ///
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {
         Publishers.TryDropWhile(upstream: self, predicate: predicate)

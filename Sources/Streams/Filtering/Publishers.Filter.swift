@@ -36,7 +36,7 @@ extension Publisher {
     /// stream.
     ///
     /// When the predicate throws, `tryFilter` cancels the upstream and finishes with
-    /// `.failure(error)` (S14).
+    /// `.failure(error)` ([S14]).
     ///
     /// <!-- marble tryFilter: $0.tryFilter { Int(try failOnX($0))!.isMultiple(of: 2) } -->
     /// ```text
@@ -64,9 +64,12 @@ extension Publisher {
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`TryFilter` in `print()`):
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
-    ///   are ignored and nothing more is delivered (S6).
+    ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
         Publishers.TryFilter(upstream: self, isIncluded: isIncluded)

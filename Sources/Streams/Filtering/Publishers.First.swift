@@ -27,18 +27,22 @@ extension Publisher {
     /// - Returns: A publisher that sends the upstream's first value, if any, then finishes.
     /// - Demand: asks the upstream for `.unlimited` once the subscriber has its subscription;
     ///   the subscriber's requests are not passed on. The first value is held until the
-    ///   subscriber has asked for something, then sent with `.finished` (S5). So with
+    ///   subscriber has asked for something, then sent with `.finished` ([S5]). So with
     ///   `CurrentValueSubject(1).first()`, a `send(0)` before the first request still gives 1.
     ///   `request(.none)` is ignored.
     /// - Completion: `.finished` right after the first value; an upstream `.finished` with no
-    ///   value waits for a request too (S5); a failure is passed on at once.
-    /// - Cancellation: cancels the upstream as soon as the first value arrives (S15). The
+    ///   value waits for a request too ([S5]); a failure is passed on at once.
+    /// - Cancellation: cancels the upstream as soon as the first value arrives ([S15]). The
     ///   subscriber gets a subscription of its own (`First` in `print()`): `cancel()` cancels
     ///   the upstream once, or drops a held value; after it, or after the end, requests and
-    ///   cancels are ignored and nothing more is delivered (S6).
+    ///   cancels are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine, including the up-front `.unlimited` and the held
     ///   answer.
     /// - Complexity: O(1) per value.
+    ///
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func first() -> Publishers.First<Self> {
         Publishers.First(upstream: self)
@@ -71,13 +75,16 @@ extension Publisher {
     /// - Returns: A publisher that sends the first value that satisfies `predicate`, if any, then
     ///   finishes.
     /// - Demand: as ``first()``: `.unlimited` up front, and the matching value is held until
-    ///   the subscriber has asked for something (S5).
+    ///   the subscriber has asked for something ([S5]).
     /// - Completion: `.finished` right after the matching value; an upstream `.finished` with
-    ///   no match waits for a request too (S5); a failure is passed on at once.
-    /// - Cancellation: cancels the upstream as soon as a value matches (S15); otherwise as
+    ///   no match waits for a request too ([S5]); a failure is passed on at once.
+    /// - Cancellation: cancels the upstream as soon as a value matches ([S15]); otherwise as
     ///   ``first()``. The subscription is `TryFirst` in `print()`, Combine's name for it.
     /// - Combine compatibility: as ``first()``.
     /// - Complexity: O(1) per value plus the predicate.
+    ///
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
         Publishers.FirstWhere(upstream: self, predicate: predicate)
@@ -87,7 +94,7 @@ extension Publisher {
     /// error fails the stream.
     ///
     /// As ``first(where:)``; when `predicate` throws, `tryFirst` cancels the upstream and
-    /// finishes with `.failure(error)` (S14). The failure type becomes `any Error`.
+    /// finishes with `.failure(error)` ([S14]). The failure type becomes `any Error`.
     ///
     /// <!-- marble tryFirstWhere: $0.tryFirst { Int(try failOnX($0))!.isMultiple(of: 2) } -->
     /// ```text
@@ -114,12 +121,16 @@ extension Publisher {
     /// - Returns: A publisher that sends the first value that satisfies `predicate`, if any, then
     ///   finishes, or fails with the error `predicate` throws.
     /// - Demand: as ``first(where:)``.
-    /// - Completion: `.finished` right after the matching value (held until a request, S5), a
+    /// - Completion: `.finished` right after the matching value (held until a request, [S5]), a
     ///   failure with the thrown error, or the upstream's completion if it comes first.
     /// - Cancellation: cancels the upstream as soon as a value matches or the predicate throws
-    ///   (S14, S15); otherwise as ``first()``, with the subscription named `TryFirstWhere`.
+    ///   ([S14], [S15]); otherwise as ``first()``, with the subscription named `TryFirstWhere`.
     /// - Combine compatibility: as ``first()``.
     /// - Complexity: O(1) per value plus the predicate.
+    ///
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S14]: doc:/Contract/StreamContract#S14
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
         Publishers.TryFirstWhere(upstream: self, predicate: predicate)

@@ -24,16 +24,21 @@ extension Publisher {
     /// - Returns: A publisher that sends the upstream's last value, if any, once the upstream has
     ///   finished.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the value waits
-    ///   until the downstream has asked for one (S1). `request(.none)` is accepted and does
-    ///   nothing (S9), as in Combine.
+    ///   until the downstream has asked for one ([S1]). `request(.none)` is accepted and does
+    ///   nothing ([S9]), as in Combine.
     /// - Completion: the value (if any) and `.finished` after the upstream finishes, once the
     ///   downstream has asked for a value: an empty upstream's bare `.finished` waits for a
-    ///   request too, as in Combine (S5). An upstream failure is passed on at once.
-    /// - Cancellation: cancels the upstream (S7).
+    ///   request too, as in Combine ([S5]). An upstream failure is passed on at once.
+    /// - Cancellation: cancels the upstream ([S7]).
     /// - Threading: the value goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func last() -> Publishers.Last<Self> {
         Publishers.Last(upstream: self)
@@ -76,7 +81,7 @@ extension Publisher {
     /// upstream finishes; a thrown error fails the stream.
     ///
     /// It works like ``last(where:)``. When the predicate throws, `tryLast(where:)` cancels the
-    /// upstream and fails with the error at once (S14). The failure type becomes `any Error`.
+    /// upstream and fails with the error at once ([S14]). The failure type becomes `any Error`.
     ///
     /// <!-- marble tryLastWhere: $0.tryLast { Int(try failOnX($0))! < 3 } -->
     /// ```text
@@ -105,9 +110,12 @@ extension Publisher {
     /// - Demand: as ``last()``.
     /// - Completion: the value (if any) and `.finished`, or a failure with the thrown error
     ///   (upstream cancelled) or the upstream's error.
-    /// - Cancellation: cancels the upstream (S7).
+    /// - Cancellation: cancels the upstream ([S7]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the predicate.
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
         Publishers.TryLastWhere(upstream: self, predicate: predicate)

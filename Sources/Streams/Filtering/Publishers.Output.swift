@@ -28,13 +28,16 @@ extension Publisher {
     /// - Demand: passes through; each value before `index` gives back `.max(1)`.
     ///   `request(.none)` is ignored.
     /// - Completion: `.finished` right after the value; before it, the upstream's completion.
-    /// - Cancellation: cancels the upstream as soon as the value has been sent (S15). The
+    /// - Cancellation: cancels the upstream as soon as the value has been sent ([S15]). The
     ///   subscriber gets a subscription of its own (`Output` in `print()`): `cancel()` cancels
     ///   the upstream once; after it, or after the end, requests and cancels are ignored and
-    ///   nothing more is delivered (S6).
+    ///   nothing more is delivered ([S6]).
     /// - Combine compatibility: it is `output(in: index...index)`: as Combine, except that it
     ///   finishes right after the value (see ``output(in:)``).
     /// - Complexity: O(1) per value.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func output(at index: Int) -> Publishers.Output<Self> {
         if index < 0 {
@@ -74,13 +77,15 @@ extension Publisher {
     ///   `request(.none)` is ignored.
     /// - Completion: `.finished` right after the range's last value, or for an empty range at
     ///   the upstream's first value; before that, the upstream's completion.
-    /// - Cancellation: cancels the upstream as soon as the range is done (S15); otherwise as
+    /// - Cancellation: cancels the upstream as soon as the range is done ([S15]); otherwise as
     ///   ``output(at:)``.
     /// - Combine compatibility: as Combine, and the range is resolved against `0..<Int.max`,
     ///   except for when a non-empty range ends: Combine sends `.finished` and cancels the
     ///   upstream only when the value *after* the range arrives; this finishes right after the
-    ///   range's last value (S15), which ends the stream sooner with the same values.
+    ///   range's last value ([S15]), which ends the stream sooner with the same values.
     /// - Complexity: O(1) per value.
+    ///
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
         // Resolving `..<-1` against 0..<Int.max would trap in the standard library without a
@@ -122,13 +127,15 @@ extension Publisher {
     /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: `.finished` right after the last value (for `prefix(0)`, at the first
     ///   value); before that, the upstream's completion.
-    /// - Cancellation: cancels the upstream as soon as `maxLength` values have been sent (S15);
+    /// - Cancellation: cancels the upstream as soon as `maxLength` values have been sent ([S15]);
     ///   otherwise as ``output(at:)``.
     /// - Combine compatibility: it is `output(in: 0..<maxLength)`: as Combine, except that it
     ///   finishes right after the last value (see ``output(in:)``). On a
     ///   ``Publishers/Sequence`` it is applied to the sequence itself and returns a
     ///   `Publishers.Sequence`.
     /// - Complexity: O(1) per value.
+    ///
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
         if maxLength < 0 {

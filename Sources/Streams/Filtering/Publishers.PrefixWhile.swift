@@ -31,12 +31,15 @@ extension Publisher {
     /// - Demand: passes through unchanged; `request(.none)` is ignored.
     /// - Completion: `.finished` at the first value that fails the predicate; before that, the
     ///   upstream's completion as is.
-    /// - Cancellation: cancels the upstream as soon as a value fails the predicate (S15). The
+    /// - Cancellation: cancels the upstream as soon as a value fails the predicate ([S15]). The
     ///   subscriber gets a subscription of its own (`PrefixWhile` in `print()`): `cancel()`
     ///   cancels the upstream once; after it, or after the end, requests and cancels are
-    ///   ignored and nothing more is delivered (S6).
+    ///   ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
         Publishers.PrefixWhile(upstream: self, predicate: predicate)
@@ -46,7 +49,7 @@ extension Publisher {
     /// stream.
     ///
     /// As ``prefix(while:)``; when `predicate` throws, `tryPrefix` cancels the upstream and
-    /// finishes with `.failure(error)` (S14). The failure type becomes `any Error`.
+    /// finishes with `.failure(error)` ([S14]). The failure type becomes `any Error`.
     ///
     /// <!-- marble tryPrefixWhile: $0.tryPrefix { Int(try failOnX($0))! < 3 } -->
     /// ```text
@@ -78,10 +81,13 @@ extension Publisher {
     /// - Completion: `.finished` at the first value that fails the predicate, a failure with
     ///   the thrown error, or the upstream's completion if it comes first.
     /// - Cancellation: cancels the upstream as soon as a value fails the predicate or the
-    ///   predicate throws (S14, S15); otherwise as ``prefix(while:)``, with the subscription
+    ///   predicate throws ([S14], [S15]); otherwise as ``prefix(while:)``, with the subscription
     ///   named `TryPrefixWhile`.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func tryPrefix(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryPrefixWhile<Self> {
         Publishers.TryPrefixWhile(upstream: self, predicate: predicate)

@@ -27,9 +27,11 @@ extension Publisher where Output: Equatable {
     /// - Completion: passes through unchanged.
     /// - Cancellation: the subscriber gets a subscription of its own (`RemoveDuplicates` in `print()`):
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
-    ///   are ignored and nothing more is delivered (S6).
+    ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine: a ``Publishers/RemoveDuplicates`` comparing with `==`.
     /// - Complexity: O(1) per value; no lock and no allocation per value.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
     @inlinable
     public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: ==)
@@ -69,10 +71,12 @@ extension Publisher {
     /// - Completion: passes through unchanged.
     /// - Cancellation: the subscriber gets a subscription of its own (`RemoveDuplicates` in `print()`):
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
-    ///   are ignored and nothing more is delivered (S6).
+    ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine; `previous` is the last value *passed on*, not the
     ///   last value received.
     /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
     @inlinable
     public func removeDuplicates(
         by predicate: @escaping (Output, Output) -> Bool
@@ -84,7 +88,7 @@ extension Publisher {
     /// passed on before them; a thrown error fails the stream.
     ///
     /// As ``removeDuplicates(by:)``; when `predicate` throws, `tryRemoveDuplicates` cancels the
-    /// upstream and finishes with `.failure(error)` (S14). The failure type becomes `any Error`.
+    /// upstream and finishes with `.failure(error)` ([S14]). The failure type becomes `any Error`.
     ///
     /// <!-- marble tryRemoveDuplicates: $0.tryRemoveDuplicates { try failOnX($1) == $0 } -->
     /// ```text
@@ -116,9 +120,12 @@ extension Publisher {
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`TryRemoveDuplicates` in `print()`):
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
-    ///   are ignored and nothing more is delivered (S6).
+    ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryRemoveDuplicates(
         by predicate: @escaping (Output, Output) throws -> Bool

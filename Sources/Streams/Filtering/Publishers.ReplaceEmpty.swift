@@ -28,15 +28,20 @@ extension Publisher {
     /// - Demand: asks the upstream for `.unlimited` once the downstream has the subscription, as
     ///   Combine does, and passes the downstream's requests (and the demand it returns for a
     ///   value) up as well; so the upstream's values can reach a downstream that has not asked
-    ///   for them. The replacement waits until the downstream has asked for a value (S1).
-    ///   `request(.none)` is an API violation (S9), as in Combine.
+    ///   for them. The replacement waits until the downstream has asked for a value ([S1]).
+    ///   `request(.none)` is an API violation ([S9]), as in Combine.
     /// - Completion: a failure passes through, without a replacement; `.finished` passes
     ///   through, after the replacement if there was no value.
-    /// - Cancellation: cancels the upstream, and no replacement is sent (S6, S7).
+    /// - Cancellation: cancels the upstream, and no replacement is sent ([S6], [S7]).
     /// - Threading: values go out on the upstream's thread; the replacement on the thread that
     ///   completes the upstream, or on the thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine, including the `.unlimited` request.
     /// - Complexity: O(1) per value.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
         Publishers.ReplaceEmpty(upstream: self, output: output)
@@ -98,7 +103,9 @@ struct ReplaceEmptyReduction<Input>: Reduction {
     @inlinable var demandFactor: Int? { 1 }
     /// As Combine: `.unlimited` up front, and the downstream's demand passed up as well.
     @inlinable var asksForUnlimited: Bool { true }
-    /// Combine traps for `request(.none)` here (S9).
+    /// Combine traps for `request(.none)` here ([S9]).
+    ///
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable var rejectsRequestForNone: Bool { true }
 
     @inlinable

@@ -5,7 +5,7 @@ extension Publisher {
     /// it finishes without one.
     ///
     /// The answer is known at the first value that fails `predicate`: `allSatisfy` then cancels
-    /// the upstream (S15) and sends `false`, then `.finished`. If the upstream finishes first, it
+    /// the upstream ([S15]) and sends `false`, then `.finished`. If the upstream finishes first, it
     /// sends `true`; so does an upstream without values, as for `Sequence.allSatisfy`.
     ///
     /// <!-- marble allSatisfy: $0.ints.allSatisfy { $0.isMultiple(of: 2) } -->
@@ -27,16 +27,22 @@ extension Publisher {
     /// - Returns: A publisher that sends one Boolean: `false` at the first value that fails
     ///   `predicate`, or `true` if the upstream finishes without one.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the answer waits
-    ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
-    ///   nothing (S9), as in Combine.
-    /// - Completion: the answer and `.finished`, once the downstream has asked for a value (S5);
+    ///   until the downstream has asked for a value ([S1]). `request(.none)` is accepted and does
+    ///   nothing ([S9]), as in Combine.
+    /// - Completion: the answer and `.finished`, once the downstream has asked for a value ([S5]);
     ///   an upstream failure before the answer is passed on at once.
-    /// - Cancellation: cancels the upstream (S7); it also does so itself at the first value that
-    ///   fails the predicate (S15).
+    /// - Cancellation: cancels the upstream ([S7]); it also does so itself at the first value that
+    ///   fails the predicate ([S15]).
     /// - Threading: the answer goes out on the thread that delivers the deciding value or the
     ///   completion, or on the thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the predicate.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func allSatisfy(_ predicate: @escaping (Output) -> Bool) -> Publishers.AllSatisfy<Self> {
         Publishers.AllSatisfy(upstream: self, predicate: predicate)
@@ -46,7 +52,7 @@ extension Publisher {
     /// `true` when it finishes without one; a thrown error fails the stream.
     ///
     /// It works like ``allSatisfy(_:)``. When the predicate throws, `tryAllSatisfy` cancels the
-    /// upstream and fails with the error at once (S14). The failure type becomes `any Error`.
+    /// upstream and fails with the error at once ([S14]). The failure type becomes `any Error`.
     ///
     /// <!-- marble tryAllSatisfy: $0.tryAllSatisfy { Int(try failOnX($0))!.isMultiple(of: 2) } -->
     /// ```text
@@ -75,9 +81,12 @@ extension Publisher {
     /// - Demand: as ``allSatisfy(_:)``.
     /// - Completion: the answer and `.finished`, or a failure with the thrown error (upstream
     ///   cancelled) or the upstream's error.
-    /// - Cancellation: cancels the upstream (S7).
+    /// - Cancellation: cancels the upstream ([S7]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the predicate.
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Publishers.TryAllSatisfy<Self> {
         Publishers.TryAllSatisfy(upstream: self, predicate: predicate)

@@ -4,7 +4,7 @@ extension Publisher where Output: Equatable {
     /// Sends `true` as soon as the upstream sends a value equal to `output`, or `false` when it
     /// finishes without one.
     ///
-    /// The answer is known at the first equal value: `contains` then cancels the upstream (S15)
+    /// The answer is known at the first equal value: `contains` then cancels the upstream ([S15])
     /// and sends `true`, then `.finished`. If the upstream finishes first, it sends `false`.
     ///
     /// <!-- marble contains: $0.contains("2") -->
@@ -25,16 +25,22 @@ extension Publisher where Output: Equatable {
     /// - Returns: A publisher that sends one Boolean: `true` at the first value equal to `output`,
     ///   or `false` if the upstream finishes without one.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the answer waits
-    ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
-    ///   nothing (S9), as in Combine.
-    /// - Completion: the answer and `.finished`, once the downstream has asked for a value (S5);
+    ///   until the downstream has asked for a value ([S1]). `request(.none)` is accepted and does
+    ///   nothing ([S9]), as in Combine.
+    /// - Completion: the answer and `.finished`, once the downstream has asked for a value ([S5]);
     ///   an upstream failure before the answer is passed on at once.
-    /// - Cancellation: cancels the upstream (S7); it also does so itself when it finds the
-    ///   value (S15).
+    /// - Cancellation: cancels the upstream ([S7]); it also does so itself when it finds the
+    ///   value ([S15]).
     /// - Threading: the answer goes out on the thread that delivers the deciding value or the
     ///   completion, or on the thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func contains(_ output: Output) -> Publishers.Contains<Self> {
         Publishers.Contains(upstream: self, output: output)
@@ -46,7 +52,7 @@ extension Publisher {
     /// when it finishes without one.
     ///
     /// The answer is known at the first value that satisfies `predicate`: `contains(where:)`
-    /// then cancels the upstream (S15) and sends `true`, then `.finished`. If the upstream
+    /// then cancels the upstream ([S15]) and sends `true`, then `.finished`. If the upstream
     /// finishes first, it sends `false`.
     ///
     /// <!-- marble containsWhere: $0.ints.contains { $0 > 1 } -->
@@ -69,6 +75,8 @@ extension Publisher {
     /// - Demand, completion, cancellation: as ``Publisher/contains(_:)``.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the predicate.
+    ///
+    /// [S15]: doc:/Contract/StreamContract#S15
     @inlinable
     public func contains(where predicate: @escaping (Output) -> Bool) -> Publishers.ContainsWhere<Self> {
         Publishers.ContainsWhere(upstream: self, predicate: predicate)
@@ -78,7 +86,7 @@ extension Publisher {
     /// or `false` when it finishes without one; a thrown error fails the stream.
     ///
     /// It works like ``contains(where:)``. When the predicate throws, `tryContains(where:)`
-    /// cancels the upstream and fails with the error at once (S14). The failure type becomes
+    /// cancels the upstream and fails with the error at once ([S14]). The failure type becomes
     /// `any Error`.
     ///
     /// <!-- marble tryContainsWhere: $0.tryContains { Int(try failOnX($0))! > 1 } -->
@@ -108,9 +116,12 @@ extension Publisher {
     /// - Demand: as ``Publisher/contains(_:)``.
     /// - Completion: the answer and `.finished`, or a failure with the thrown error (upstream
     ///   cancelled) or the upstream's error.
-    /// - Cancellation: cancels the upstream (S7).
+    /// - Cancellation: cancels the upstream ([S7]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the predicate.
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryContainsWhere<Self> {
         Publishers.TryContainsWhere(upstream: self, predicate: predicate)

@@ -21,15 +21,19 @@
 /// ```
 ///
 /// - Threading: ``send()`` may be called from any thread. A subscriber is called one call at a
-///   time (S3), subscribers in subscription order; a ``send()`` made from inside a subscriber,
+///   time ([S3]), subscribers in subscription order; a ``send()`` made from inside a subscriber,
 ///   or while another thread is delivering, is delivered after the current signal, without
-///   recursion (S11).
+///   recursion ([S11]).
 /// - Demand: as in Combine, the amount is ignored: once a subscriber has asked for at least one
 ///   value it receives every later signal. A subscriber that has not asked yet receives nothing.
 ///   `request(.none)` is accepted and does nothing.
 /// - Completion: never completes.
-/// - Cancellation: a cancelled subscriber is removed at once and released (S7).
+/// - Cancellation: a cancelled subscriber is removed at once and released ([S7]).
 /// - Combine compatibility: as Combine.
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S7]: doc:/Contract/StreamContract#S7
+/// [S11]: doc:/Contract/StreamContract#S11
 public final class ObservableObjectPublisher: Publisher, Sendable {
     /// Signals carry no value.
     public typealias Output = Void
@@ -66,7 +70,9 @@ final class ObservableObjectSubscription<Downstream: Subscriber>: Subscriber, Su
 
     private let lock = Lock()
     /// Cleared by `cancel()`, so that a subscription kept after cancelling does not keep the
-    /// subscriber alive (S7).
+    /// subscriber alive ([S7]).
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
     private var downstream: Downstream?
     private var upstream: Subscription?
     private var requested = false

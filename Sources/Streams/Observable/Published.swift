@@ -31,17 +31,22 @@
 /// - Threading: reading, setting and subscribing may happen on any thread (the state sits
 ///   behind a lock), so an `@unchecked Sendable` class may set a property from several threads,
 ///   and `$name` may be handed to other threads when `Value` is `Sendable`. Subscribers are
-///   called one at a time (S3), in subscription order. A set made while another set of the same
+///   called one at a time ([S3]), in subscription order. A set made while another set of the same
 ///   property is being delivered (from inside a subscriber, or on another thread) is not
 ///   delivered recursively: it is delivered after the current value reaches every subscriber
-///   (S11), and the property takes the new value as soon as that set returns. The property's
+///   ([S11]), and the property takes the new value as soon as that set returns. The property's
 ///   final value is always the last value its subscribers received.
 /// - Demand: as ``CurrentValueSubject``: a subscriber that had no demand when values were set
-///   receives the latest value when it asks (S10); asking for `.none` is an API violation (S9).
+///   receives the latest value when it asks ([S10]); asking for `.none` is an API violation ([S9]).
 /// - Completion: never completes.
 /// - Combine compatibility: as Combine, except that a set from inside one of the property's
 ///   subscribers is queued instead of being delivered recursively, and the last value set wins
 ///   (see "Deviations from Combine").
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S9]: doc:/Contract/StreamContract#S9
+/// [S10]: doc:/Contract/StreamContract#S10
+/// [S11]: doc:/Contract/StreamContract#S11
 @propertyWrapper
 public struct Published<Value> {
     /// The property's state, shared by every copy of this wrapper and by its publishers.
@@ -118,13 +123,17 @@ public struct Published<Value> {
     /// ```
     ///
     /// - Demand: the current value waits for the first request; a subscriber without demand
-    ///   when values are set receives the latest when it asks (S10). `.none` is an API
-    ///   violation (S9).
+    ///   when values are set receives the latest when it asks ([S10]). `.none` is an API
+    ///   violation ([S9]).
     /// - Completion: never completes.
-    /// - Cancellation: a cancelled subscriber is removed at once and released (S7). A
+    /// - Cancellation: a cancelled subscriber is removed at once and released ([S7]). A
     ///   subscription does not keep the object that owns the property alive.
     /// - Combine compatibility: as Combine (the subscription's `description` is
     ///   `"PublishedSubject"`).
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S10]: doc:/Contract/StreamContract#S10
     public struct Publisher: Streams.Publisher {
         /// The property's type.
         public typealias Output = Value

@@ -25,16 +25,22 @@ extension Publisher {
     /// - Returns: A publisher that sends one array of all the upstream's values when the upstream
     ///   finishes.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the array waits
-    ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
-    ///   nothing (S9), as in Combine.
+    ///   until the downstream has asked for a value ([S1]). `request(.none)` is accepted and does
+    ///   nothing ([S9]), as in Combine.
     /// - Completion: the array and `.finished` after the upstream finishes, once the downstream
-    ///   has asked for a value (S5); an upstream failure is passed on at once and the values
+    ///   has asked for a value ([S5]); an upstream failure is passed on at once and the values
     ///   collected so far are dropped.
-    /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
+    /// - Cancellation: cancels the upstream; nothing is sent afterwards ([S6], [S7]).
     /// - Threading: the array goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: amortized O(1) per value; O(n) memory.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func collect() -> Publishers.Collect<Self> {
         Publishers.Collect(upstream: self)
@@ -68,15 +74,20 @@ extension Publisher {
     ///   ones in a shorter array when the upstream finishes.
     /// - Demand: a request for `n` arrays asks the upstream for `n * count` values, and demand
     ///   returned from the downstream's `receive(_:)` is multiplied the same way. So the upstream
-    ///   never sends a value that no array has been asked for (S1). `request(.none)` is an API
-    ///   violation (S9), as Combine traps.
+    ///   never sends a value that no array has been asked for ([S1]). `request(.none)` is an API
+    ///   violation ([S9]), as Combine traps.
     /// - Completion: the last, shorter array (if any) and `.finished`, at once (the upstream only
     ///   sent those values because another array was asked for), as in Combine; a failure is
     ///   passed on at once, without the values of the unfinished array.
-    /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
+    /// - Cancellation: cancels the upstream; nothing is sent afterwards ([S6], [S7]).
     /// - Threading: arrays go out on the upstream's thread.
     /// - Combine compatibility: as Combine. A `count` below 1 stops the program.
     /// - Complexity: amortized O(1) per value; O(`count`) memory.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
         Publishers.CollectByCount(upstream: self, count: count)
@@ -188,7 +199,9 @@ struct CollectByCountReduction<Input>: Reduction {
     }
 
     @inlinable var demandFactor: Int? { count }
-    /// Combine traps for `request(.none)` here (S9).
+    /// Combine traps for `request(.none)` here ([S9]).
+    ///
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable var rejectsRequestForNone: Bool { true }
 
     @inlinable

@@ -24,17 +24,22 @@ extension Publisher where Output: Comparable {
     /// - Returns: A publisher that sends the upstream's smallest value, if any, when the upstream
     ///   finishes.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the value waits
-    ///   until the downstream has asked for one (S1). `request(.none)` is accepted and does
-    ///   nothing (S9), as in Combine.
+    ///   until the downstream has asked for one ([S1]). `request(.none)` is accepted and does
+    ///   nothing ([S9]), as in Combine.
     /// - Completion: the value (if any) and `.finished` after the upstream finishes, once the
     ///   downstream has asked for a value: an empty upstream's bare `.finished` waits for a
-    ///   request too, as in Combine (S5). An upstream failure is passed on at once.
-    /// - Cancellation: cancels the upstream (S7).
+    ///   request too, as in Combine ([S5]). An upstream failure is passed on at once.
+    /// - Cancellation: cancels the upstream ([S7]).
     /// - Threading: the value goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine. (Combine's documentation says the upstream is asked
     ///   only after the first request; Combine itself, like Streams, asks at once.)
     /// - Complexity: O(1) per value.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func min() -> Publishers.Comparison<Self> {
         min(by: <)
@@ -146,7 +151,7 @@ extension Publisher {
     /// upstream finishes; a thrown error fails the stream.
     ///
     /// It works like ``min(by:)``. When the closure throws, `tryMin(by:)` cancels the upstream
-    /// and fails with the error at once (S14). The failure type becomes `any Error`.
+    /// and fails with the error at once ([S14]). The failure type becomes `any Error`.
     ///
     /// <!-- marble tryMinBy: $0.tryMin { try failOnX($0) < failOnX($1) } -->
     /// ```text
@@ -175,9 +180,12 @@ extension Publisher {
     /// - Demand: as ``Publisher/min()``.
     /// - Completion: the value (if any) and `.finished`, or a failure with the thrown error
     ///   (upstream cancelled) or the upstream's error.
-    /// - Cancellation: cancels the upstream (S7).
+    /// - Cancellation: cancels the upstream ([S7]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the closure.
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryMin(
         by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
@@ -189,7 +197,7 @@ extension Publisher {
     /// upstream finishes; a thrown error fails the stream.
     ///
     /// It works like ``max(by:)``. When the closure throws, `tryMax(by:)` cancels the upstream
-    /// and fails with the error at once (S14). The failure type becomes `any Error`.
+    /// and fails with the error at once ([S14]). The failure type becomes `any Error`.
     ///
     /// <!-- marble tryMaxBy: $0.tryMax { try failOnX($0) < failOnX($1) } -->
     /// ```text
@@ -219,9 +227,12 @@ extension Publisher {
     /// - Demand: as ``Publisher/min()``.
     /// - Completion: the value (if any) and `.finished`, or a failure with the thrown error
     ///   (upstream cancelled) or the upstream's error.
-    /// - Cancellation: cancels the upstream (S7).
+    /// - Cancellation: cancels the upstream ([S7]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond the closure.
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryMax(
         by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool

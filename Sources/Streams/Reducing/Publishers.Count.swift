@@ -23,15 +23,20 @@ extension Publisher {
     /// - Returns: A publisher that sends the number of the upstream's values when the upstream
     ///   finishes.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the count waits
-    ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
-    ///   nothing (S9), as in Combine.
+    ///   until the downstream has asked for a value ([S1]). `request(.none)` is accepted and does
+    ///   nothing ([S9]), as in Combine.
     /// - Completion: the count and `.finished` after the upstream finishes, once the downstream
-    ///   has asked for a value (S5); an upstream failure is passed on at once, without a count.
-    /// - Cancellation: cancels the upstream (S7).
+    ///   has asked for a value ([S5]); an upstream failure is passed on at once, without a count.
+    /// - Cancellation: cancels the upstream ([S7]).
     /// - Threading: the count goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func count() -> Publishers.Count<Self> {
         Publishers.Count(upstream: self)

@@ -29,12 +29,16 @@ extension Publisher {
     /// - Demand: hands the upstream's own subscription to the downstream, then asks the
     ///   upstream for `.unlimited`, as Combine does; the downstream's requests (including
     ///   `.none`) and its `cancel()` go straight to the upstream.
-    /// - Completion: the upstream's, passed on at once: it needs no demand (S5).
-    /// - Cancellation: the downstream cancels the upstream's subscription itself (S7).
+    /// - Completion: the upstream's, passed on at once: it needs no demand ([S5]).
+    /// - Cancellation: the downstream cancels the upstream's subscription itself ([S7]).
     /// - Threading: the completion goes out on the upstream's thread.
     /// - Combine compatibility: as Combine. Like Combine's, it keeps no state, so it passes a
-    ///   misbehaving upstream's signals on unchanged (S2): the next stateful subscriber ignores them.
+    ///   misbehaving upstream's signals on unchanged ([S2]): the next stateful subscriber ignores them.
     /// - Complexity: O(1) per value.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S7]: doc:/Contract/StreamContract#S7
     @inlinable
     public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
         Publishers.IgnoreOutput(upstream: self)

@@ -28,15 +28,21 @@ extension Publisher {
     ///     returns the new result.
     /// - Returns: A publisher that sends the final result when the upstream finishes.
     /// - Demand: asks the upstream for `.unlimited` as soon as it is subscribed; the result waits
-    ///   until the downstream has asked for a value (S1). `request(.none)` is accepted and does
-    ///   nothing (S9), as in Combine.
+    ///   until the downstream has asked for a value ([S1]). `request(.none)` is accepted and does
+    ///   nothing ([S9]), as in Combine.
     /// - Completion: the result and `.finished` after the upstream finishes, once the downstream
-    ///   has asked for a value (S5); an upstream failure is passed on at once, without a result.
-    /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
+    ///   has asked for a value ([S5]); an upstream failure is passed on at once, without a result.
+    /// - Cancellation: cancels the upstream; nothing is sent afterwards ([S6], [S7]).
     /// - Threading: the result goes out on the thread that completes the upstream, or on the
     ///   thread of the request that finds it waiting.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond `nextPartialResult`.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func reduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
@@ -48,7 +54,7 @@ extension Publisher {
     /// the upstream finishes; a thrown error fails the stream.
     ///
     /// It works like ``reduce(_:_:)``. When `nextPartialResult` throws, `tryReduce` cancels the
-    /// upstream and fails with the error at once (S14). The failure type becomes `any Error`.
+    /// upstream and fails with the error at once ([S14]). The failure type becomes `any Error`.
     ///
     /// <!-- marble tryReduce: $0.tryReduce(0) { $0 + Int(try failOnX($1))! } -->
     /// ```text
@@ -79,9 +85,13 @@ extension Publisher {
     /// - Demand: as ``reduce(_:_:)``.
     /// - Completion: the result and `.finished`, or a failure with the thrown error (upstream
     ///   cancelled) or the upstream's error.
-    /// - Cancellation: cancels the upstream; nothing is sent afterwards (S6, S7).
+    /// - Cancellation: cancels the upstream; nothing is sent afterwards ([S6], [S7]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value beyond `nextPartialResult`.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryReduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T

@@ -30,7 +30,7 @@ public protocol SchedulerTimeIntervalConvertible {
 
 /// Something that runs closures: now, after a moment, or repeatedly. Time-based operators
 /// (`delay`, `debounce`, `receive(on:)`, ...) do all their waiting through one, so a test can
-/// swap in a virtual-time scheduler and control time exactly (S13).
+/// swap in a virtual-time scheduler and control time exactly ([S13]).
 ///
 /// `DispatchQueue`, `RunLoop` and `OperationQueue` are schedulers, as in Combine, as are
 /// ``ImmediateScheduler`` (runs everything at once) and ``AnyScheduler`` (type-erased, to inject
@@ -45,6 +45,8 @@ public protocol SchedulerTimeIntervalConvertible {
 ///
 /// - Combine compatibility: the actions are `@Sendable`: a scheduler may run them on another
 ///   thread, and Swift 6 checks what they capture (see "Deviations from Combine").
+///
+/// [S13]: doc:/Contract/StreamContract#S13
 public protocol Scheduler<SchedulerTimeType> {
     /// The scheduler's notion of a point in time; its `Stride` is a duration.
     associatedtype SchedulerTimeType: Strideable where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible

@@ -1,7 +1,7 @@
 /// A publisher that makes a new publisher for each subscriber, when it subscribes.
 ///
 /// Use it to delay work until someone subscribes, or to give each subscriber its own run of the
-/// work (unlike ``Future``, which runs once, at creation) (S12).
+/// work (unlike ``Future``, which runs once, at creation) ([S12]).
 ///
 /// <!-- marble deferred scheduler source row=1: Deferred { Just(seconds(scheduler.now)) } -->
 /// <!-- marble deferred-later scheduler source subscribe=2 row=2: Deferred { Just(seconds(scheduler.now)) } -->
@@ -18,8 +18,11 @@
 /// _ = deferred.sink { print($0) }   // Prints: 2
 /// ```
 ///
-/// - Demand: whatever the made publisher does; `request(.none)` too is answered by it (S9).
+/// - Demand: whatever the made publisher does; `request(.none)` too is answered by it ([S9]).
 /// - Combine compatibility: as Combine.
+///
+/// [S9]: doc:/Contract/StreamContract#S9
+/// [S12]: doc:/Contract/StreamContract#S12
 public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     /// The deferred publisher's output type.
     public typealias Output = DeferredPublisher.Output

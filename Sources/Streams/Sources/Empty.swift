@@ -14,9 +14,12 @@
 /// // Prints: finished
 /// ```
 ///
-/// - Demand: finishes without waiting for demand (S5). Its subscription ignores every request,
-///   `.none` included, as in Combine (S9).
+/// - Demand: finishes without waiting for demand ([S5]). Its subscription ignores every request,
+///   `.none` included, as in Combine ([S9]).
 /// - Combine compatibility: as Combine.
+///
+/// [S5]: doc:/Contract/StreamContract#S5
+/// [S9]: doc:/Contract/StreamContract#S9
 public struct Empty<Output, Failure: Error>: Publisher, Equatable {
     /// Whether the publisher finishes as soon as it is subscribed to (`true`) or never (`false`).
     public let completeImmediately: Bool

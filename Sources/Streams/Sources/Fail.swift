@@ -13,9 +13,12 @@
 /// // Prints: failure(Oops())
 /// ```
 ///
-/// - Demand: fails without waiting for demand (S5). Its subscription ignores every request,
-///   `.none` included, as in Combine (S9).
+/// - Demand: fails without waiting for demand ([S5]). Its subscription ignores every request,
+///   `.none` included, as in Combine ([S9]).
 /// - Combine compatibility: as Combine.
+///
+/// [S5]: doc:/Contract/StreamContract#S5
+/// [S9]: doc:/Contract/StreamContract#S9
 public struct Fail<Output, Failure: Error>: Publisher {
     /// The error the publisher fails with.
     public let error: Failure

@@ -2,7 +2,7 @@
 ///
 /// The closure you give it runs once, right away, in `init`, with a *promise*: call the promise
 /// with `.success(value)` or `.failure(error)` when the work is done, from any thread. Every
-/// subscriber, early or late, receives that same result (S12). A second call of the promise is
+/// subscriber, early or late, receives that same result ([S12]). A second call of the promise is
 /// ignored.
 ///
 /// <!-- marble future scheduler source row=1: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
@@ -21,13 +21,19 @@
 /// // Prints, a moment later: 42
 /// ```
 ///
-/// - Demand: the value waits for demand; a failure is delivered without it (S5). Asking for
-///   `.none` is an API violation (S9).
+/// - Demand: the value waits for demand; a failure is delivered without it ([S5]). Asking for
+///   `.none` is an API violation ([S9]).
 /// - Threading: the promise is `@Sendable` and may be called from any thread; results are
 ///   delivered on the thread that calls the promise, or that requests or subscribes after it.
-/// - Cancellation: a cancelled subscriber is released and receives nothing more (S6, S7).
+/// - Cancellation: a cancelled subscriber is released and receives nothing more ([S6], [S7]).
 /// - Combine compatibility: as Combine, except that ``Promise`` is `@Sendable`, so that the
 ///   everyday `DispatchQueue.global().async { promise(...) }` compiles in Swift 6 mode.
+///
+/// [S5]: doc:/Contract/StreamContract#S5
+/// [S6]: doc:/Contract/StreamContract#S6
+/// [S7]: doc:/Contract/StreamContract#S7
+/// [S9]: doc:/Contract/StreamContract#S9
+/// [S12]: doc:/Contract/StreamContract#S12
 public final class Future<Output, Failure: Error>: Publisher {
     /// The callback that fulfills the future. `@Sendable`: call it from any thread.
     public typealias Promise = @Sendable (Result<Output, Failure>) -> Void

@@ -34,12 +34,14 @@ extension Just {
     }
 
     /// Transforms the value now; a thrown error becomes the failure of the returned
-    /// `Result.Publisher` (S14), as Combine does.
+    /// `Result.Publisher` ([S14]), as Combine does.
     ///
     /// `transform` runs once, when `tryMap` is called.
     ///
     /// - Parameter transform: A closure that takes the value and returns a new one; it may throw.
     /// - Returns: A `Result.Publisher` of the value `transform` returned, or of the error it threw.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Result<T, any Error>.Publisher {
         asResult.tryMap(transform)
@@ -84,13 +86,15 @@ extension Just {
     }
 
     /// Tests the value now; returns a `Result.Publisher` of the answer, or of the error
-    /// `predicate` throws (S14), as Combine does.
+    /// `predicate` throws ([S14]), as Combine does.
     ///
     /// `predicate` runs once, when `tryAllSatisfy` is called.
     ///
     /// - Parameter predicate: A closure that takes the value and returns whether it satisfies the
     ///   condition; it may throw.
     /// - Returns: A `Result.Publisher` of the answer `predicate` gave, or of the error it threw.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         asResult.tryAllSatisfy(predicate)
@@ -108,13 +112,15 @@ extension Just {
     }
 
     /// Tests the value now; returns a `Result.Publisher` of the answer, or of the error
-    /// `predicate` throws (S14), as Combine does.
+    /// `predicate` throws ([S14]), as Combine does.
     ///
     /// `predicate` runs once, when `tryContains(where:)` is called.
     ///
     /// - Parameter predicate: A closure that takes the value and returns whether it is a match; it
     ///   may throw.
     /// - Returns: A `Result.Publisher` of the answer `predicate` gave, or of the error it threw.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         asResult.tryContains(where: predicate)
@@ -298,11 +304,13 @@ extension Just {
     }
 
     /// Calls `predicate` now with the value twice, as Combine does, and returns a
-    /// `Result.Publisher` of the value, or of the error `predicate` throws (S14).
+    /// `Result.Publisher` of the value, or of the error `predicate` throws ([S14]).
     ///
     /// - Parameter predicate: A closure that tells whether a value repeats the one before; it is
     ///   called with the value twice, and may throw.
     /// - Returns: A `Result.Publisher` of the value, or of the error `predicate` threw.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
         asResult.tryRemoveDuplicates(by: predicate)
@@ -370,7 +378,7 @@ extension Just {
     }
 
     /// Combines `initialResult` with the value now; returns a `Result.Publisher` of the result,
-    /// or of the error `nextPartialResult` throws (S14), as Combine does.
+    /// or of the error `nextPartialResult` throws ([S14]), as Combine does.
     ///
     /// `nextPartialResult` runs once, when `tryReduce` is called.
     ///
@@ -379,6 +387,8 @@ extension Just {
     ///   - nextPartialResult: A closure that takes `initialResult` and the value, and returns the
     ///     result; it may throw.
     /// - Returns: A `Result.Publisher` of the result, or of the error `nextPartialResult` threw.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryReduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
@@ -402,7 +412,7 @@ extension Just {
     }
 
     /// Combines `initialResult` with the value now; returns a `Result.Publisher` of the result,
-    /// or of the error `nextPartialResult` throws (S14), as Combine does.
+    /// or of the error `nextPartialResult` throws ([S14]), as Combine does.
     ///
     /// `nextPartialResult` runs once, when `tryScan` is called.
     ///
@@ -411,6 +421,8 @@ extension Just {
     ///   - nextPartialResult: A closure that takes `initialResult` and the value, and returns the
     ///     result; it may throw.
     /// - Returns: A `Result.Publisher` of the result, or of the error `nextPartialResult` threw.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryScan<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T

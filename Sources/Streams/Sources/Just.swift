@@ -14,13 +14,16 @@
 /// // Prints: hello
 /// ```
 ///
-/// - Demand: waits for demand; asking for `.none` is an API violation (S9).
-/// - Cancellation: thread-safe and idempotent, also against a concurrent `request` (S6): the
+/// - Demand: waits for demand; asking for `.none` is an API violation ([S9]).
+/// - Cancellation: thread-safe and idempotent, also against a concurrent `request` ([S6]): the
 ///   value is delivered at most once, and never after `cancel()` returns.
 /// - Combine compatibility: as Combine. The operators Combine declares on `Just` itself (`map`,
 ///   `filter`, `tryMap`, `reduce`, `append`, ...) are declared here too, return the same
 ///   publishers (`Just`, `Optional.Publisher`, `Result.Publisher`, `Publishers.Sequence`) and, as
 ///   in Combine, run their closures when they are called, not when someone subscribes.
+///
+/// [S6]: doc:/Contract/StreamContract#S6
+/// [S9]: doc:/Contract/StreamContract#S9
 public struct Just<Output>: Publisher {
     /// `Just` cannot fail.
     public typealias Failure = Never

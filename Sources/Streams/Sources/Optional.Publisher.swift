@@ -20,13 +20,17 @@ extension Optional {
 
     /// A publisher of at most one value: the wrapped value then `.finished`, or just `.finished`.
     ///
-    /// - Demand: the value waits for demand; `nil` finishes at once (S5). Asking for `.none` is
-    ///   an API violation (S9).
-    /// - Cancellation: thread-safe and idempotent, also against a concurrent `request` (S6).
+    /// - Demand: the value waits for demand; `nil` finishes at once ([S5]). Asking for `.none` is
+    ///   an API violation ([S9]).
+    /// - Cancellation: thread-safe and idempotent, also against a concurrent `request` ([S6]).
     /// - Combine compatibility: as Combine, with the cancellation guarantee above. The operators
     ///   Combine declares on `Optional.Publisher` itself (`map`, `filter`, `count`, `reduce`,
     ///   `replaceEmpty`, ...) are declared here too, return the same publishers and, as in
     ///   Combine, run their closures when they are called.
+    ///
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S9]: doc:/Contract/StreamContract#S9
     public struct Publisher: Streams.Publisher {
         /// The wrapped type.
         public typealias Output = Wrapped

@@ -38,9 +38,11 @@ extension Publishers.Sequence {
     /// - Demand: as for any ``Publishers/Sequence``; the dropped elements are skipped when the
     ///   subscription starts and never count against demand.
     /// - Completion: `.finished` once the sequence is exhausted; when nothing is left after
-    ///   dropping, at once, without waiting for demand (S5).
+    ///   dropping, at once, without waiting for demand ([S5]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) to create; subscribing skips `count` elements.
+    ///
+    /// [S5]: doc:/Contract/StreamContract#S5
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Publishers.Sequence<DropFirstSequence<Elements>, Failure> {
         Publishers.Sequence<DropFirstSequence<Elements>, Failure>(
@@ -224,7 +226,7 @@ extension Publishers.Sequence {
     }
 
     /// Tests the elements now; returns a `Result.Publisher` of the answer, or of the error
-    /// `predicate` throws (S14), as Combine does.
+    /// `predicate` throws ([S14]), as Combine does.
     ///
     /// `predicate` runs when `tryAllSatisfy` is called, up to the first element it rejects or
     /// throws on.
@@ -233,6 +235,8 @@ extension Publishers.Sequence {
     ///   condition; it may throw.
     /// - Returns: A `Result.Publisher` of whether every element satisfies `predicate`, or of the
     ///   error it threw.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryAllSatisfy(_ predicate: @escaping (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(Result { try sequence.allSatisfy(predicate) })
@@ -251,7 +255,7 @@ extension Publishers.Sequence {
     }
 
     /// Searches the elements now; returns a `Result.Publisher` of the answer, or of the error
-    /// `predicate` throws (S14), as Combine does.
+    /// `predicate` throws ([S14]), as Combine does.
     ///
     /// `predicate` runs when `tryContains(where:)` is called, up to the first element it
     /// accepts or throws on.
@@ -260,6 +264,8 @@ extension Publishers.Sequence {
     ///   may throw.
     /// - Returns: A `Result.Publisher` of whether any element satisfies `predicate`, or of the
     ///   error it threw.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryContains(where predicate: @escaping (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(Result { try sequence.contains(where: predicate) })
@@ -290,7 +296,7 @@ extension Publishers.Sequence {
     }
 
     /// Combines the elements now; returns a `Result.Publisher` of the result, or of the error
-    /// `nextPartialResult` throws (S14), as Combine does.
+    /// `nextPartialResult` throws ([S14]), as Combine does.
     ///
     /// `nextPartialResult` runs when `tryReduce` is called, up to the element it throws on.
     ///
@@ -300,6 +306,8 @@ extension Publishers.Sequence {
     ///     returns the new result; it may throw.
     /// - Returns: A `Result.Publisher` of the final result, or of the error `nextPartialResult`
     ///   threw.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryReduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) throws -> T

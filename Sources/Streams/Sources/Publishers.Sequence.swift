@@ -22,11 +22,11 @@ extension Sequence {
 extension Publishers {
     /// A publisher that sends the elements of a sequence, then finishes.
     ///
-    /// Elements go out only as demand allows (S1); the publisher finishes as soon as the sequence
+    /// Elements go out only as demand allows ([S1]); the publisher finishes as soon as the sequence
     /// is exhausted, without waiting for more demand, and an empty sequence finishes at once
-    /// (S5). A subscriber that requests one element at a time, from inside `receive(_:)` or by
+    /// ([S5]). A subscriber that requests one element at a time, from inside `receive(_:)` or by
     /// returning `.max(1)`, is served by a loop, not by recursion: a million elements do not grow
-    /// the stack (S8).
+    /// the stack ([S8]).
     ///
     /// <!-- marble sequence-demand source demand=2: [1, 2, 3].publisher -->
     /// ```text
@@ -41,11 +41,11 @@ extension Publishers {
     /// // Prints: 2, 4, 6
     /// ```
     ///
-    /// - Demand: requesting `.none` is accepted and does nothing, as in Combine (S9).
+    /// - Demand: requesting `.none` is accepted and does nothing, as in Combine ([S9]).
     /// - Threading: `request` and `cancel` may come from any thread; elements are delivered on the
-    ///   thread whose request (or subscription) made them available, one caller at a time (S3).
+    ///   thread whose request (or subscription) made them available, one caller at a time ([S3]).
     /// - Cancellation: stops delivery before the next element and releases the subscriber and the
-    ///   sequence's iterator (S6, S7).
+    ///   sequence's iterator ([S6], [S7]).
     /// - Combine compatibility: as Combine. The operators Combine declares on
     ///   `Publishers.Sequence` itself are declared here too and return the same publishers:
     ///   `map`, `filter`, `scan`, `dropFirst`, `prefix`, `append`, ... give a
@@ -55,6 +55,14 @@ extension Publishers {
     ///   closure or compute an answer read the sequence when they are called, not when someone
     ///   subscribes.
     /// - Complexity: O(1) per element, no lock and no allocation per element.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S8]: doc:/Contract/StreamContract#S8
+    /// [S9]: doc:/Contract/StreamContract#S9
     public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
         /// The sequence's element type.
         public typealias Output = Elements.Element

@@ -19,11 +19,13 @@
 /// // Prints: 1, 2
 /// ```
 ///
-/// - Demand: values wait for demand; with no values, the completion is sent at once (S5).
+/// - Demand: values wait for demand; with no values, the completion is sent at once ([S5]).
 /// - Coding: when its values and failure are `Codable`, so is a record, in Combine's form, so
 ///   either can read a recording the other wrote:
 ///   `{"recording": {"output": [1, 2], "completion": {"success": true}}}`.
 /// - Combine compatibility: as Combine.
+///
+/// [S5]: doc:/Contract/StreamContract#S5
 public struct Record<Output, Failure: Error>: Publisher {
     /// A list of values and the completion that ends them.
     public struct Recording {

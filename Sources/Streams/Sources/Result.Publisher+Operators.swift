@@ -20,7 +20,7 @@ extension Result.Publisher {
         Result<T, Failure>.Publisher(result.map(transform))
     }
 
-    /// Transforms the success value now; a thrown error becomes the failure (S14), and a failure
+    /// Transforms the success value now; a thrown error becomes the failure ([S14]), and a failure
     /// passes through, as Combine does.
     ///
     /// `transform` runs once, when `tryMap` is called, and not at all for a failure.
@@ -29,6 +29,8 @@ extension Result.Publisher {
     ///   throw.
     /// - Returns: A `Result.Publisher` of the value `transform` returned, of the error it threw, or
     ///   of this publisher's failure.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryMap<T>(_ transform: @escaping (Success) throws -> T) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(tryMapResult(transform))
@@ -61,7 +63,7 @@ extension Result.Publisher {
         Result<Bool, Failure>.Publisher(result.map(predicate))
     }
 
-    /// Tests the success value now; a thrown error becomes the failure (S14), and a failure
+    /// Tests the success value now; a thrown error becomes the failure ([S14]), and a failure
     /// passes through, as Combine does.
     ///
     /// `predicate` runs once, when `tryAllSatisfy` is called, and not at all for a failure.
@@ -70,6 +72,8 @@ extension Result.Publisher {
     ///   satisfies the condition; it may throw.
     /// - Returns: A `Result.Publisher` of the answer `predicate` gave, of the error it threw, or of
     ///   this publisher's failure.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryAllSatisfy(_ predicate: @escaping (Success) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(tryMapResult(predicate))
@@ -89,7 +93,7 @@ extension Result.Publisher {
         Result<Bool, Failure>.Publisher(result.map(predicate))
     }
 
-    /// Tests the success value now; a thrown error becomes the failure (S14), and a failure
+    /// Tests the success value now; a thrown error becomes the failure ([S14]), and a failure
     /// passes through, as Combine does.
     ///
     /// `predicate` runs once, when `tryContains(where:)` is called, and not at all for a failure.
@@ -98,6 +102,8 @@ extension Result.Publisher {
     ///   match; it may throw.
     /// - Returns: A `Result.Publisher` of the answer `predicate` gave, of the error it threw, or of
     ///   this publisher's failure.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryContains(where predicate: @escaping (Success) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(tryMapResult(predicate))
@@ -143,13 +149,15 @@ extension Result.Publisher {
     }
 
     /// Calls `areInIncreasingOrder` now with the success value twice, as Combine does, and
-    /// returns a `Result.Publisher` of the value, or of the error it throws (S14); a failure
+    /// returns a `Result.Publisher` of the value, or of the error it throws ([S14]); a failure
     /// passes through.
     ///
     /// - Parameter areInIncreasingOrder: An ordering of two values that may throw; it is called
     ///   with the success value twice.
     /// - Returns: A `Result.Publisher` of the success value, of the error `areInIncreasingOrder`
     ///   threw, or of this publisher's failure.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryMin(by areInIncreasingOrder: @escaping (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
         Result<Success, any Error>.Publisher(tryMapResult { value in
@@ -159,13 +167,15 @@ extension Result.Publisher {
     }
 
     /// Calls `areInIncreasingOrder` now with the success value twice, as Combine does, and
-    /// returns a `Result.Publisher` of the value, or of the error it throws (S14); a failure
+    /// returns a `Result.Publisher` of the value, or of the error it throws ([S14]); a failure
     /// passes through.
     ///
     /// - Parameter areInIncreasingOrder: An ordering of two values that may throw; it is called
     ///   with the success value twice.
     /// - Returns: A `Result.Publisher` of the success value, of the error `areInIncreasingOrder`
     ///   threw, or of this publisher's failure.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryMax(by areInIncreasingOrder: @escaping (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
         Result<Success, any Error>.Publisher(tryMapResult { value in
@@ -213,13 +223,15 @@ extension Result.Publisher {
     }
 
     /// Calls `predicate` now with the success value twice, as Combine does, and returns a
-    /// `Result.Publisher` of the value, or of the error `predicate` throws (S14); a failure
+    /// `Result.Publisher` of the value, or of the error `predicate` throws ([S14]); a failure
     /// passes through.
     ///
     /// - Parameter predicate: A closure that tells whether a value repeats the one before; it is
     ///   called with the success value twice, and may throw.
     /// - Returns: A `Result.Publisher` of the success value, of the error `predicate` threw, or of
     ///   this publisher's failure.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryRemoveDuplicates(by predicate: @escaping (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
         Result<Success, any Error>.Publisher(tryMapResult { value in
@@ -277,7 +289,7 @@ extension Result.Publisher {
     }
 
     /// Combines `initialResult` with the success value now; a thrown error becomes the failure
-    /// (S14), and a failure passes through, as Combine does.
+    /// ([S14]), and a failure passes through, as Combine does.
     ///
     /// `nextPartialResult` runs once, when `tryReduce` is called, and not at all for a failure.
     ///
@@ -287,6 +299,8 @@ extension Result.Publisher {
     ///     returns the result; it may throw.
     /// - Returns: A `Result.Publisher` of the result, of the error `nextPartialResult` threw, or of
     ///   this publisher's failure.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryReduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Success) throws -> T
@@ -310,7 +324,7 @@ extension Result.Publisher {
     }
 
     /// Combines `initialResult` with the success value now; a thrown error becomes the failure
-    /// (S14), and a failure passes through, as Combine does.
+    /// ([S14]), and a failure passes through, as Combine does.
     ///
     /// `nextPartialResult` runs once, when `tryScan` is called, and not at all for a failure.
     ///
@@ -320,6 +334,8 @@ extension Result.Publisher {
     ///     returns the result; it may throw.
     /// - Returns: A `Result.Publisher` of the result, of the error `nextPartialResult` threw, or of
     ///   this publisher's failure.
+    ///
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryScan<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Success) throws -> T

@@ -20,13 +20,17 @@ extension Result {
 
     /// A publisher of one result: a value and `.finished`, or a failure.
     ///
-    /// - Demand: the value waits for demand; a failure is sent at once (S5). Asking for `.none`
-    ///   is an API violation (S9).
-    /// - Cancellation: thread-safe and idempotent, also against a concurrent `request` (S6).
+    /// - Demand: the value waits for demand; a failure is sent at once ([S5]). Asking for `.none`
+    ///   is an API violation ([S9]).
+    /// - Cancellation: thread-safe and idempotent, also against a concurrent `request` ([S6]).
     /// - Combine compatibility: as Combine, with the cancellation guarantee above. The operators
     ///   Combine declares on `Result.Publisher` itself (`map`, `tryMap`, `mapError`, `reduce`,
     ///   `replaceError`, ...) are declared here too, return the same publishers and, as in
     ///   Combine, run their closures when they are called.
+    ///
+    /// [S5]: doc:/Contract/StreamContract#S5
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S9]: doc:/Contract/StreamContract#S9
     public struct Publisher: Streams.Publisher {
         /// The success type.
         public typealias Output = Success

@@ -2,7 +2,7 @@
 ///
 /// A new subscriber receives the current value as soon as it asks for one, then every later
 /// value it has demand for. A subscriber that had no demand when values were sent receives the
-/// *latest* value when demand arrives, not the values it missed (S10). Setting ``value`` is the
+/// *latest* value when demand arrives, not the values it missed ([S10]). Setting ``value`` is the
 /// same as calling ``send(_:)``.
 ///
 /// <!-- marble currentValueSubject: feeding(CurrentValueSubject("0"), from: $0[1]) -->
@@ -22,13 +22,18 @@
 /// ```
 ///
 /// - Threading: as ``PassthroughSubject``: any thread, subscribers called one at a time in
-///   subscription order, reentrant sends queued without recursion (S3, S10, S11). ``value`` is
+///   subscription order, reentrant sends queued without recursion ([S3], [S10], [S11]). ``value`` is
 ///   updated as soon as `send` is called, even if delivery is queued behind another thread's.
-/// - Demand: per subscriber; asking for `.none` is an API violation (S9). A subscriber that asks
+/// - Demand: per subscriber; asking for `.none` is an API violation ([S9]). A subscriber that asks
 ///   from inside `receive(subscription:)` gets the current value inside that request, as in
 ///   Combine (unless another thread is delivering at that moment: then right after). An
 ///   upstream subscription (``send(subscription:)``) is asked for `.unlimited` at once.
 /// - Combine compatibility: as Combine, with subscription-order delivery guaranteed.
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S9]: doc:/Contract/StreamContract#S9
+/// [S10]: doc:/Contract/StreamContract#S10
+/// [S11]: doc:/Contract/StreamContract#S11
 public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     @usableFromInline let core: SubjectCore<Output, Failure>
 

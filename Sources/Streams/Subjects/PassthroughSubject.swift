@@ -1,7 +1,7 @@
 /// A subject that passes each value it is sent to its current subscribers, and keeps nothing.
 ///
 /// Values flow only to subscribers that have asked for them: a subscriber with no outstanding
-/// demand when a value is sent misses that value (S10). A subscriber that arrives after
+/// demand when a value is sent misses that value ([S10]). A subscriber that arrives after
 /// ``send(completion:)`` receives the completion at once.
 ///
 /// <!-- marble passthroughSubject row=2 inputs=1: feeding(PassthroughSubject(), from: $0) -->
@@ -23,16 +23,22 @@
 /// ```
 ///
 /// - Threading: every method may be called from any thread. Subscribers are called one at a time
-///   (S3), in subscription order (S10). A `send` made while another thread is delivering is
+///   ([S3]), in subscription order ([S10]). A `send` made while another thread is delivering is
 ///   delivered by that thread, after the value it is delivering, and the `send` returns at once;
 ///   a `send` from inside a subscriber is delivered after the current value reaches every
-///   subscriber, without recursion (S11).
-/// - Demand: each subscriber's demand is its own. Asking for `.none` is an API violation (S9).
+///   subscriber, without recursion ([S11]).
+/// - Demand: each subscriber's demand is its own. Asking for `.none` is an API violation ([S9]).
 ///   Upstream subscriptions (``send(subscription:)``, `publisher.subscribe(subject)`) are asked
 ///   for `.unlimited` once any subscriber has asked for a value, as in Combine.
-/// - Cancellation: a cancelled subscriber is removed at once and released (S7, S10).
+/// - Cancellation: a cancelled subscriber is removed at once and released ([S7], [S10]).
 /// - Combine compatibility: Combine documents no delivery order; this subject guarantees
 ///   subscription order (see "Deviations from Combine").
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S7]: doc:/Contract/StreamContract#S7
+/// [S9]: doc:/Contract/StreamContract#S9
+/// [S10]: doc:/Contract/StreamContract#S10
+/// [S11]: doc:/Contract/StreamContract#S11
 public final class PassthroughSubject<Output, Failure: Error>: Subject {
     @usableFromInline let core = SubjectCore<Output, Failure>(currentValue: nil)
 

@@ -4,10 +4,10 @@ import Synchronization
 ///
 /// A new subscriber gets its subscription at once, on the subscribing thread, before it is
 /// attached. From then on every call into it (values, completion) happens while holding the
-/// *drain token*, so a subscriber is never called from two threads at once (S3). Work that
+/// *drain token*, so a subscriber is never called from two threads at once ([S3]). Work that
 /// arrives while another caller holds the token — a `send` from another thread, a `send` or
 /// `subscribe` from inside a subscriber, a `cancel`, attaching a new subscriber — is queued under
-/// `lock` and run by the token holder, in order, in a loop instead of by recursion (S11). The
+/// `lock` and run by the token holder, in order, in a loop instead of by recursion ([S11]). The
 /// token holder does not hold `lock` while it calls out.
 ///
 /// The queue and the drain loop are the ``SerialDelivery`` engine's: `serial.pending` holds the
@@ -35,6 +35,9 @@ import Synchronization
 /// CurrentValueSubject's takes `lock` once (to update `currentValue`, which `value` reads from any
 /// thread), takes the token inside it, and gives it back with one compare-and-swap. (With the
 /// token in `serial.isDraining`, both took `lock` twice per value.)
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S11]: doc:/Contract/StreamContract#S11
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Sendable {
     // Guarded by `lock`: serial, queuedValues, completion, currentValue, upstreams.

@@ -9,8 +9,10 @@
 /// subject's requests (a PassthroughSubject asks for `.unlimited` once one of its subscribers has
 /// demand) reach the upstream through it, and values and the completion go into the subject.
 /// A value or completion before the upstream's subscription or after the end (completion or
-/// cancel) is ignored, and a second subscription is cancelled (S2). Cancelling it cancels the
+/// cancel) is ignored, and a second subscription is cancelled ([S2]). Cancelling it cancels the
 /// upstream and lets the subject forget it.
+///
+/// [S2]: doc:/Contract/StreamContract#S2
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // subject and upstream are guarded by `lock`
 {

@@ -18,9 +18,11 @@ extension Publisher where Failure == Never {
     ///   - keyPath: The key path of the property to write each value to.
     ///   - object: The object whose property is written.
     /// - Returns: An ``AnyCancellable``. The subscriber keeps `object` alive until the publisher
-    ///   completes or the cancellable is cancelled or released; then it lets go of it (S7).
+    ///   completes or the cancellable is cancelled or released; then it lets go of it ([S7]).
     ///   Assigning to a property of the object that holds the cancellable makes a cycle; break it
     ///   by cancelling.
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
         subscribe(subscriber)
@@ -33,10 +35,13 @@ extension Subscribers {
     /// `assign(to:on:)`. Asks for unlimited values.
     ///
     /// It holds the object strongly until completion or cancellation, then releases it and its
-    /// subscription (S7). A value or completion before its subscription, or after its completion
-    /// or cancel, is ignored, and a second subscription is cancelled (S2), as Combine's.
+    /// subscription ([S7]). A value or completion before its subscription, or after its completion
+    /// or cancel, is ignored, and a second subscription is cancelled ([S2]), as Combine's.
     ///
     /// - Threading: `cancel()` may be called from any thread.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S7]: doc:/Contract/StreamContract#S7
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
         @unchecked Sendable  // object and upstream are guarded by `lock`
     {
@@ -63,9 +68,11 @@ extension Subscribers {
             self.keyPath = keyPath
         }
 
-        /// Keeps `subscription` and asks it for unlimited values; a second one is cancelled (S2).
+        /// Keeps `subscription` and asks it for unlimited values; a second one is cancelled ([S2]).
         ///
         /// - Parameter subscription: The subscription to the publisher.
+        ///
+        /// [S2]: doc:/Contract/StreamContract#S2
         public func receive(subscription: Subscription) {
             lock.lock()
             guard upstream == nil, !finished else {

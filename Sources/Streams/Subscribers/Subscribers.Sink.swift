@@ -23,7 +23,9 @@ extension Publisher {
     ///   - receiveCompletion: A closure called with the completion.
     ///   - receiveValue: A closure called with each value.
     /// - Returns: An ``AnyCancellable``. Keep it as long as values should flow: dropping or
-    ///   cancelling it cancels the subscription and releases both closures (S7).
+    ///   cancelling it cancels the subscription and releases both closures ([S7]).
+    ///
+    /// [S7]: doc:/Contract/StreamContract#S7
     @inlinable
     public func sink(
         receiveCompletion: consuming @escaping (Subscribers.Completion<Failure>) -> Void,
@@ -65,12 +67,16 @@ extension Subscribers {
     /// closure. Made by `sink(receiveCompletion:receiveValue:)`.
     ///
     /// It cancels its subscription when cancelled; a value or completion before its subscription,
-    /// or after its completion or cancel, is ignored, and a second subscription is cancelled (S2,
-    /// S4), as Combine's. Both closures are released after the completion (S7). When
+    /// or after its completion or cancel, is ignored, and a second subscription is cancelled ([S2],
+    /// [S4]), as Combine's. Both closures are released after the completion ([S7]). When
     /// cancelled directly, the closures go when the sink itself is released (as `sink`'s
     /// `AnyCancellable` releases it at once).
     ///
     /// - Threading: `cancel()` may be called from any thread, at any time.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S4]: doc:/Contract/StreamContract#S4
+    /// [S7]: doc:/Contract/StreamContract#S7
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible {
         /// The whole state in one word: the address of the retained `SinkCore` (the closures and
         /// the subscription; a heap address, so its two low bits are free) with two flags in those
@@ -124,9 +130,11 @@ extension Subscribers {
         }
 
         /// Keeps `subscription` and asks it for unlimited values; a second subscription is
-        /// cancelled (S2), as is one that arrives after cancel.
+        /// cancelled ([S2]), as is one that arrives after cancel.
         ///
         /// - Parameter subscription: The subscription to the publisher.
+        ///
+        /// [S2]: doc:/Contract/StreamContract#S2
         @inlinable
         public func receive(subscription: Subscription) {
             let bits = state.load(ordering: .acquiring)

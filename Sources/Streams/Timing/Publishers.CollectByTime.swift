@@ -45,22 +45,29 @@ extension Publisher {
     /// - Returns: A publisher that sends the values of each time window, or each full group, as one
     ///   array.
     /// - Demand: asks the upstream for `.unlimited` (a window can hold any number of values).
-    ///   An array is only sent when the downstream has asked for one (S1): a window that closes
+    ///   An array is only sent when the downstream has asked for one ([S1]): a window that closes
     ///   without demand keeps its array, in order behind earlier ones, until demand arrives; the
     ///   windows go on meanwhile, so a downstream that never asks makes arrays pile up. Asking for
-    ///   `.none` does nothing and is not passed on, as in Combine (S9).
+    ///   `.none` does nothing and is not passed on, as in Combine ([S9]).
     /// - Completion: `.finished` comes after the waiting arrays and the open window's values (as
     ///   the last array) are sent. A failure is passed on right away (on the scheduler), without
     ///   demand, and the collected values are dropped. What the upstream sends before its
-    ///   subscription or after its end is ignored, and a second subscription is cancelled (S2).
+    ///   subscription or after its end is ignored, and a second subscription is cancelled ([S2]).
     /// - Cancellation: cancels the upstream and the windows' schedule, and drops the collected
-    ///   values (S6, S7).
-    /// - Threading: arrays and the completion are delivered on `scheduler` (S13).
+    ///   values ([S6], [S7]).
+    /// - Threading: arrays and the completion are delivered on `scheduler` ([S13]).
     /// - Combine compatibility: as Combine where Combine documents it (an array per interval; a
     ///   last, shorter array when the upstream finishes; a failure without the collected
     ///   values). Combine does not document what happens to a window that closes without
     ///   demand; here its array waits for demand and is never dropped.
     /// - Complexity: O(1) per value (one lock); the collected values are kept until sent.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S13]: doc:/Contract/StreamContract#S13
     @inlinable
     public func collect<S: Scheduler>(
         _ strategy: Publishers.TimeGroupingStrategy<S>,
@@ -142,10 +149,13 @@ class CollectByTimeCallbacks: @unchecked Sendable {  // no state of its own; the
 /// Values go into the open window's `buffer`. A closed window's array joins the arrays waiting
 /// to be sent, the queue of a ``SerialDelivery``: its drain, run on the scheduler, sends them as
 /// far as the demand allows, then the completion once nothing is left to send. Only the holder
-/// of the drain token sends, so the downstream's calls never overlap (S3), and a request made
-/// from inside `receive(_:)` only adds demand for the running drain to use (S8). Each window
+/// of the drain token sends, so the downstream's calls never overlap ([S3]), and a request made
+/// from inside `receive(_:)` only adds demand for the running drain to use ([S8]). Each window
 /// schedule carries a generation number: a tick of a window that was restarted or cancelled is
 /// ignored.
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S8]: doc:/Contract/StreamContract#S8
 @usableFromInline
 final class CollectByTimeSubscription<Input, UpstreamFailure: Error, Context: Scheduler, Downstream: Subscriber>:
     CollectByTimeCallbacks, Subscriber, Subscription, CustomStringConvertible, SerialDelivery,

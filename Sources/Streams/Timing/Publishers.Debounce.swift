@@ -44,22 +44,29 @@ extension Publisher {
     /// - Demand: asks the upstream for `.unlimited` once the downstream has the subscription (as
     ///   Combine does) and keeps the downstream's demand itself. A value whose time comes while
     ///   the downstream has no outstanding demand is dropped, not kept for a later request
-    ///   (S1; as Combine). Asking for `.none` does nothing and is not passed on, as in Combine
-    ///   (S9).
+    ///   ([S1]; as Combine). Asking for `.none` does nothing and is not passed on, as in Combine
+    ///   ([S9]).
     /// - Completion: `.finished` or a failure is delivered on the scheduler at once, and a value
     ///   still waiting for its time is dropped. Combine does the same (it is not documented; it
     ///   is what Combine is observed to do). To keep that last value, wait for the quiet time
     ///   before completing, or debounce with your own operator. What the upstream sends before its
-    ///   subscription or after its end is ignored, and a second subscription is cancelled (S2).
+    ///   subscription or after its end is ignored, and a second subscription is cancelled ([S2]).
     /// - Cancellation: cancels the upstream and the timer; the waiting value and the downstream
-    ///   are let go at once (S6, S7).
+    ///   are let go at once ([S6], [S7]).
     /// - Threading: values and the completion are delivered from work scheduled on `scheduler`
-    ///   (S13), never two at once.
+    ///   ([S13]), never two at once.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value. Each value takes the subscription's one lock twice (before
     ///   and after scheduling its timer), schedules one timer and cancels the previous one; a
     ///   value that goes out takes the lock three more times (when its timer fires, and before
     ///   and after the delivery).
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S13]: doc:/Contract/StreamContract#S13
     @inlinable
     public func debounce<S: Scheduler>(
         for dueTime: S.SchedulerTimeType.Stride,

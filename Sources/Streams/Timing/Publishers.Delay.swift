@@ -40,21 +40,28 @@ extension Publisher {
     ///   on `scheduler`.
     /// - Demand: requests go straight to the upstream, and demand the downstream returns from
     ///   `receive(_:)` is requested from the upstream when the value is delivered. So the
-    ///   upstream sends only what was asked for (S1); values on their way count against it. Asking
-    ///   for `.none` does nothing and is not passed on, as in Combine (S9).
+    ///   upstream sends only what was asked for ([S1]); values on their way count against it. Asking
+    ///   for `.none` does nothing and is not passed on, as in Combine ([S9]).
     /// - Completion: `.finished` and failures are delayed like values, after every value sent
     ///   before them. A request made while only the completion is still on its way is ignored. What
     ///   the upstream sends before its subscription or after its end is ignored, and a second
-    ///   subscription is cancelled (S2).
+    ///   subscription is cancelled ([S2]).
     /// - Cancellation: cancels the upstream; events on their way are dropped and the downstream
-    ///   is let go at once (S6, S7). Scheduled work keeps the operator's (small) subscription
+    ///   is let go at once ([S6], [S7]). Scheduled work keeps the operator's (small) subscription
     ///   object until it runs, and then does nothing.
-    /// - Threading: every event is delivered from work scheduled on `scheduler` (S13), never two
+    /// - Threading: every event is delivered from work scheduled on `scheduler` ([S13]), never two
     ///   at once.
     /// - Combine compatibility: as Combine, which documents that `Delay` delays "elements and
     ///   completion"; a failure is delayed too.
     /// - Complexity: O(1) amortized per event, one scheduled action and two lock round trips per
     ///   event; O(events on their way) memory.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S13]: doc:/Contract/StreamContract#S13
     @inlinable
     public func delay<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride,

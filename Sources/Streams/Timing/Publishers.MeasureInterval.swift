@@ -39,14 +39,17 @@ extension Publisher {
     /// - Completion: passes through unchanged.
     /// - Cancellation: the subscriber gets a subscription of its own (`MeasureInterval` in
     ///   `print()`): `cancel()` cancels the upstream once; after it, or after the completion,
-    ///   requests and cancels are ignored and nothing more is delivered (S6).
+    ///   requests and cancels are ignored and nothing more is delivered ([S6]).
     /// - Threading: values go out on the upstream's thread, at once: delivering them later
     ///   would add the scheduling delay to what is measured. This is the one time operator that
-    ///   does not deliver on its scheduler (S13 holds: it schedules nothing).
+    ///   does not deliver on its scheduler ([S13] holds: it schedules nothing).
     /// - Combine compatibility: as Combine, which also reads only the scheduler's `now`. Demand
     ///   the subscriber returns for a value is returned to the upstream; Combine passes it on
     ///   as a `request` instead (the same demand either way).
     /// - Complexity: O(1) per value, no lock, no allocation; reads the clock once per value.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S13]: doc:/Contract/StreamContract#S13
     @inlinable
     public func measureInterval<S: Scheduler>(
         using scheduler: S,
@@ -96,7 +99,9 @@ extension Publishers {
 // MARK: - measureInterval: subscriber
 
 /// The subscriber of `measureInterval`: the time of the last event is only touched from the
-/// upstream's serialized signals (S3), so it needs no lock.
+/// upstream's serialized signals ([S3]), so it needs no lock.
+///
+/// [S3]: doc:/Contract/StreamContract#S3
 @usableFromInline
 final class MeasureIntervalSubscriber<Input, Context: Scheduler, Downstream: Subscriber>:
     RelaySubscriber<Input, Downstream.Failure, Downstream>

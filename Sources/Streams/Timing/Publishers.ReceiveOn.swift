@@ -12,7 +12,7 @@ extension Publisher {
     /// Delivers values and the completion on `scheduler`.
     ///
     /// The upstream may send from any thread; `receive(on:)` puts each value and the completion in
-    /// a queue and has the scheduler deliver them, one at a time and in the order they came (S13).
+    /// a queue and has the scheduler deliver them, one at a time and in the order they came ([S13]).
     /// The usual use is to do UI work on the main queue with what a background publisher produced.
     /// Only the delivery moves: the upstream still runs where it ran, and the downstream's
     /// subscription is handed over at once, on the subscribing thread (as in Combine).
@@ -72,22 +72,22 @@ extension Publisher {
     ///   synchronous upstream (`Just`, a sequence) produces its values there; they wait in the
     ///   queue for the scheduler. Demand the downstream returns from `receive(_:)` is requested
     ///   from the upstream on the scheduler, just after that value was delivered. Asking for
-    ///   `.none` does nothing and is not passed on, as in Combine (S9). Values in the queue
+    ///   `.none` does nothing and is not passed on, as in Combine ([S9]). Values in the queue
     ///   were all asked for, so none is
-    ///   delivered without demand (S1).
+    ///   delivered without demand ([S1]).
     /// - Completion: queued behind the values, so it arrives after the last of them; anything
-    ///   the upstream sends after its completion is ignored (S4). What the upstream sends before
-    ///   its subscription or after its end is ignored, and a second subscription is cancelled (S2).
+    ///   the upstream sends after its completion is ignored ([S4]). What the upstream sends before
+    ///   its subscription or after its end is ignored, and a second subscription is cancelled ([S2]).
     /// - Cancellation: `cancel()` cancels the upstream and drops the events still queued; the
-    ///   downstream, the upstream subscription and the queued values are let go at once (S6,
-    ///   S7). Precisely: once `cancel()` has returned, no event is taken out of the queue any
+    ///   downstream, the upstream subscription and the queued values are let go at once ([S6],
+    ///   [S7]). Precisely: once `cancel()` has returned, no event is taken out of the queue any
     ///   more. So a `cancel()` made where no delivery can be under way (inside the downstream's
     ///   `receive(_:)`, or in other work on the same serial scheduler, such as the main queue when
     ///   receiving on the main queue) is followed by nothing at all. Made on another thread while
     ///   the scheduler is delivering, the one event already taken out may still reach the
     ///   downstream after `cancel()` has returned; never more than that one.
     /// - Threading: every value and the completion are delivered by `scheduler`, never two at
-    ///   once (S3), also on a concurrent scheduler such as `DispatchQueue.global()`, also when
+    ///   once ([S3]), also on a concurrent scheduler such as `DispatchQueue.global()`, also when
     ///   the upstream sends from several threads at once. At most one delivery pass is
     ///   scheduled at a time; it delivers what is queued, including events that arrive while it
     ///   runs, and after 64 events hands over to a freshly scheduled pass so that a busy upstream
@@ -102,6 +102,15 @@ extension Publisher {
     ///   one at a time, on any scheduler.
     /// - Complexity: O(1) amortized per event: one uncontended lock to queue it and one to take
     ///   it out, plus one scheduled pass per burst of up to 64 events.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S3]: doc:/Contract/StreamContract#S3
+    /// [S4]: doc:/Contract/StreamContract#S4
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S13]: doc:/Contract/StreamContract#S13
     @inlinable
     public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
@@ -157,7 +166,7 @@ extension Publishers {
 /// means "a delivery pass is scheduled or running": whoever queues an event while the token is
 /// free takes it and schedules a pass; everyone else just queues. A pass (``drain()``) is the
 /// drain loop, run on the scheduler: it takes events out one at a time under the lock and
-/// delivers each outside it, so deliveries never overlap (S3) and keep the queue's order (S13),
+/// delivers each outside it, so deliveries never overlap ([S3]) and keep the queue's order ([S13]),
 /// whatever the scheduler and however many threads the upstream sends from. After
 /// ``batchLimit`` events it schedules its successor and, unless the scheduler ran that at once,
 /// leaves the token to it.
@@ -168,6 +177,9 @@ extension Publishers {
 /// upstream sent inside the first request) delivers as usual, nested like any synchronous
 /// publisher's values; a pass on any other thread leaves the events queued and the handover
 /// schedules a pass when it is done.
+///
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S13]: doc:/Contract/StreamContract#S13
 @usableFromInline
 final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, DeliveryPass, SerialDelivery,
@@ -194,7 +206,9 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
 
     /// Whether a pass that reached its batch limit has scheduled its successor and is waiting to
     /// learn whether it ran at once (a synchronous scheduler), in which case the first pass
-    /// carries on instead of nesting deeper (S8).
+    /// carries on instead of nesting deeper ([S8]).
+    ///
+    /// [S8]: doc:/Contract/StreamContract#S8
     @usableFromInline
     enum Handoff {
         case none
@@ -220,7 +234,9 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
     /// The thread handing the downstream its subscription, while it does.
     @exclusivity(unchecked) @usableFromInline var handoverThread: pthread_t?
     @exclusivity(unchecked) @usableFromInline var isSubscribed = false
-    /// The upstream's completion arrived: later signals are ignored (S4).
+    /// The upstream's completion arrived: later signals are ignored ([S4]).
+    ///
+    /// [S4]: doc:/Contract/StreamContract#S4
     @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?

@@ -40,14 +40,14 @@ extension Publisher {
     /// - Demand: passes through unchanged, but each `request` is scheduled: the upstream sees
     ///   it when the scheduler runs it, not before `request` returns. Demand returned from
     ///   `receive(_:)` goes back to the upstream directly, as the return value. Asking for
-    ///   `.none` does nothing and is not passed on, as in Combine (S9).
+    ///   `.none` does nothing and is not passed on, as in Combine ([S9]).
     /// - Completion: passes through unchanged, on the thread the upstream sends it; the
-    ///   downstream and the upstream subscription are let go (S7). Nothing the upstream sends
-    ///   after it is passed on (S4). What the upstream sends before its subscription or after its
-    ///   end is ignored, and a second subscription is cancelled (S2).
+    ///   downstream and the upstream subscription are let go ([S7]). Nothing the upstream sends
+    ///   after it is passed on ([S4]). What the upstream sends before its subscription or after its
+    ///   end is ignored, and a second subscription is cancelled ([S2]).
     /// - Cancellation: `cancel()` stops delivery at once: whatever the upstream sends after it is
     ///   dropped (a value already being delivered on another thread may still arrive), later
-    ///   requests are not sent, and the downstream is let go (S6, S7). The upstream is cancelled
+    ///   requests are not sent, and the downstream is let go ([S6], [S7]). The upstream is cancelled
     ///   on the scheduler, and let go once that has run.
     /// - Threading: subscribing to the upstream, `request` and `cancel` run on `scheduler`,
     ///   asynchronously for a dispatch queue: `sink` returns before the upstream is subscribed,
@@ -58,6 +58,12 @@ extension Publisher {
     ///   `cancel()` has returned reaches the downstream, even before the scheduled cancel has run.
     /// - Complexity: O(1) per value (one uncontended lock); one scheduled piece of work for the
     ///   subscribe, per request and for the cancel.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S4]: doc:/Contract/StreamContract#S4
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
         Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)

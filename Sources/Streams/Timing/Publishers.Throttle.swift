@@ -47,23 +47,30 @@ extension Publisher {
     /// - Returns: A publisher that sends at most one of the upstream's values per `interval`.
     /// - Demand: asks the upstream for `.unlimited` once the downstream has the subscription (as
     ///   Combine does) and keeps the downstream's demand itself. A value that arrives while the
-    ///   downstream has no outstanding demand and nothing is waiting is dropped (S1; as Combine);
+    ///   downstream has no outstanding demand and nothing is waiting is dropped ([S1]; as Combine);
     ///   the waiting value holds one unit of demand, so replacing it (`latest: true`) needs none.
-    ///   Asking for `.none` does nothing and is not passed on, as in Combine (S9).
+    ///   Asking for `.none` does nothing and is not passed on, as in Combine ([S9]).
     /// - Completion: if a value is waiting, the completion (`.finished` or a failure) is delivered
     ///   right after it, at its time; otherwise at once, on the scheduler. What the upstream sends
     ///   before its subscription or after its end is ignored, and a second subscription is
-    ///   cancelled (S2).
+    ///   cancelled ([S2]).
     /// - Cancellation: cancels the upstream; the waiting value and the downstream are let go at
-    ///   once (S6, S7); the already scheduled delivery then does nothing.
+    ///   once ([S6], [S7]); the already scheduled delivery then does nothing.
     /// - Threading: values and the completion are delivered from work scheduled on `scheduler`
-    ///   (S13), never two at once.
+    ///   ([S13]), never two at once.
     /// - Combine compatibility: as Combine is observed to behave (its documentation only says
     ///   that the first value is delivered, then one per interval): the first value goes out at
     ///   once, not at the end of a first interval, and a completion waits for the waiting value.
     ///   One difference in a corner: Combine drops a value that would replace the waiting one
     ///   when the downstream has no further demand.
     /// - Complexity: O(1) per value, one lock round trip; one scheduled action per value sent.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S13]: doc:/Contract/StreamContract#S13
     @inlinable
     public func throttle<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride,

@@ -43,20 +43,27 @@ extension Publisher {
     /// - Returns: A publisher that passes on the upstream's values and completion, and ends the
     ///   stream when the upstream goes `interval` without a value.
     /// - Demand: requests go straight to the upstream, and demand the downstream returns from
-    ///   `receive(_:)` is requested from the upstream when the value is delivered (S1). The timer
+    ///   `receive(_:)` is requested from the upstream when the value is delivered ([S1]). The timer
     ///   runs whether or not the downstream has asked for anything. Asking for `.none` does nothing
-    ///   and is not passed on, as in Combine (S9).
+    ///   and is not passed on, as in Combine ([S9]).
     /// - Completion: the upstream's completion is passed on (after the values before it); on a
     ///   timeout, the upstream is cancelled and `.finished` or `.failure(customError())` follows
     ///   the values already on their way. What the upstream sends before its subscription or after
-    ///   its end is ignored, and a second subscription is cancelled (S2).
+    ///   its end is ignored, and a second subscription is cancelled ([S2]).
     /// - Cancellation: cancels the upstream and the timer; the downstream and `customError` are
-    ///   let go at once (S6, S7).
+    ///   let go at once ([S6], [S7]).
     /// - Threading: values and the completion are delivered from work scheduled on `scheduler`
-    ///   (S13), never two at once; `customError` runs on the scheduler too.
+    ///   ([S13]), never two at once; `customError` runs on the scheduler too.
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value: a lock round trip, one timer scheduled (the previous one
     ///   cancelled) and one delivery scheduled.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S13]: doc:/Contract/StreamContract#S13
     @inlinable
     public func timeout<S: Scheduler>(
         _ interval: S.SchedulerTimeType.Stride,

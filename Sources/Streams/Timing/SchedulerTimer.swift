@@ -77,16 +77,19 @@ public final class SchedulerTimer<Context: Scheduler>: ConnectablePublisher {
     /// - Returns: A connectable publisher of the scheduler's time at each tick.
     /// - Demand: a tick goes to each subscriber that has demand at that moment; a subscriber
     ///   without demand misses the tick (it is not saved for later). Asking for `.none` does
-    ///   nothing, as in Combine (S9).
+    ///   nothing, as in Combine ([S9]).
     /// - Completion: never completes.
     /// - Cancellation: cancelling a subscriber detaches it; cancelling the connection stops the
     ///   repeating schedule.
-    /// - Threading: ticks are delivered where the scheduler runs its actions (S13).
+    /// - Threading: ticks are delivered where the scheduler runs its actions ([S13]).
     /// - Combine compatibility: not in Combine; shaped as Foundation's
     ///   `Timer.publish(every:tolerance:on:in:options:)`, with a scheduler for the run loop and
     ///   its mode. Replaces `scheduler.timerPublisher(every:)` and `Publishers.Timer(every:scheduler:)`
     ///   of earlier Streams (and of combine-schedulers).
     /// - Complexity: O(subscribers) per tick.
+    ///
+    /// [S9]: doc:/Contract/StreamContract#S9
+    /// [S13]: doc:/Contract/StreamContract#S13
     public static func publish(
         every interval: Context.SchedulerTimeType.Stride,
         tolerance: Context.SchedulerTimeType.Stride? = nil,

@@ -35,7 +35,7 @@ extension Timer {
     ///   - options: Kept for Combine compatibility; a run loop takes no options.
     /// - Returns: A connectable publisher of the date at each tick.
     /// - Demand: a tick goes to each subscriber that has demand at that moment; one without
-    ///   demand misses it. Asking for `.none` does nothing, as in Combine (S9).
+    ///   demand misses it. Asking for `.none` does nothing, as in Combine ([S9]).
     /// - Completion: never completes.
     /// - Cancellation: cancelling a subscriber detaches it; cancelling the connection
     ///   invalidates the timer.
@@ -44,6 +44,8 @@ extension Timer {
     ///   `tolerance` is applied to the timer (Combine ignores it) and that connecting a connected
     ///   publisher returns the running connection instead of starting a second timer.
     /// - Complexity: O(subscribers) per tick.
+    ///
+    /// [S9]: doc:/Contract/StreamContract#S9
     public static func publish(
         every interval: TimeInterval,
         tolerance: TimeInterval? = nil,

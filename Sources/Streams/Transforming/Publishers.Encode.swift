@@ -6,7 +6,7 @@ extension Publisher where Output: Encodable {
     ///
     /// Each value goes through `encoder.encode(_:)` and the result (`Data` for `JSONEncoder`)
     /// is sent on. When encoding throws, the upstream is cancelled and the stream fails with the
-    /// error (S14); the failure type becomes `any Error`.
+    /// error ([S14]); the failure type becomes `any Error`.
     ///
     /// <!-- marble encode: $0.map { legendValue($0, as: Point.self) }.encode(encoder: sortedKeysEncoder).map(utf8) -->
     /// ```text
@@ -34,9 +34,12 @@ extension Publisher where Output: Encodable {
     /// - Completion: the upstream's, or a failure with the encoding error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`Encode` in `print()`):
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
-    ///   are ignored and nothing more is delivered (S6).
+    ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the encoding.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
         Publishers.Encode(upstream: self, encoder: encoder)
@@ -49,7 +52,7 @@ extension Publisher {
     ///
     /// Each value (`Data` for `JSONDecoder`) goes through `decoder.decode(_:from:)` and the
     /// decoded value is sent on. When decoding throws, the upstream is cancelled and the stream
-    /// fails with the error (S14); the failure type becomes `any Error`.
+    /// fails with the error ([S14]); the failure type becomes `any Error`.
     ///
     /// <!-- marble decode: $0.map { Data($0.utf8) }.decode(type: Point.self, decoder: JSONDecoder()) -->
     /// ```text
@@ -77,9 +80,12 @@ extension Publisher {
     /// - Completion: the upstream's, or a failure with the decoding error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`Decode` in `print()`):
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
-    ///   are ignored and nothing more is delivered (S6).
+    ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the decoding.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func decode<Item: Decodable, Coder: TopLevelDecoder>(
         type: Item.Type, decoder: Coder

@@ -38,7 +38,7 @@ extension Publisher {
     /// Transforms each value with a throwing closure; a thrown error fails the stream.
     ///
     /// When `transform` throws, `tryMap` cancels the upstream and finishes with
-    /// `.failure(error)` (S14). The failure type becomes `any Error`.
+    /// `.failure(error)` ([S14]). The failure type becomes `any Error`.
     ///
     /// <!-- marble tryMap: $0.ints.tryMap { try reciprocal($0) } -->
     /// ```text
@@ -67,9 +67,12 @@ extension Publisher {
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`TryMap` in `print()`):
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
-    ///   are ignored and nothing more is delivered (S6).
+    ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine; `map`/`tryMap` after `tryMap` fuse into one `TryMap`.
     /// - Complexity: O(1) per value plus the transform; no lock and no allocation per value.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
         Publishers.TryMap(upstream: self, transform: transform)

@@ -35,18 +35,23 @@ extension Publisher {
     ///   sends `output` and finishes.
     /// - Demand: requests go to the upstream as they are, and the operator counts what the
     ///   downstream may still receive (requested plus returned, minus delivered). The
-    ///   replacement is a value like any other (S1): if the downstream has no demand left when
+    ///   replacement is a value like any other ([S1]): if the downstream has no demand left when
     ///   the failure arrives, the replacement and `.finished` wait for its next request.
-    ///   `request(.none)` is an API violation (S9), as in Combine, and is not passed on.
+    ///   `request(.none)` is an API violation ([S9]), as in Combine, and is not passed on.
     /// - Completion: `.finished` passes through; a failure becomes `output` then `.finished`.
     /// - Cancellation: cancels the upstream, or drops a waiting replacement, and lets go of the
-    ///   downstream (S6, S7); cancelling while the replacement is being received stops the
+    ///   downstream ([S6], [S7]); cancelling while the replacement is being received stops the
     ///   `.finished` that would follow.
     /// - Threading: the replacement is delivered on the thread of the failure, or of the
     ///   request that made room for it.
     /// - Combine compatibility: as Combine, including the replacement waiting for demand and the
     ///   API violation for `request(.none)`. On `Just`, which cannot fail, it returns the `Just`.
     /// - Complexity: O(1) per value.
+    ///
+    /// [S1]: doc:/Contract/StreamContract#S1
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S7]: doc:/Contract/StreamContract#S7
+    /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
     public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
         Publishers.ReplaceError(upstream: self, output: output)

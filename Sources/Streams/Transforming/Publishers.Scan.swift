@@ -30,9 +30,11 @@ extension Publisher {
     /// - Completion: passes through unchanged; `initialResult` alone is never sent.
     /// - Cancellation: goes straight to the upstream subscription: the subscriber gets the
     ///   upstream's own subscription, as in Combine. A value or completion after the completion
-    ///   is ignored (S2).
+    ///   is ignored ([S2]).
     /// - Combine compatibility: as Combine. Each subscription starts again from `initialResult`.
     /// - Complexity: O(1) per value plus the closure.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
     @inlinable
     public func scan<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
@@ -44,7 +46,7 @@ extension Publisher {
     /// stream.
     ///
     /// As ``scan(_:_:)``; when `nextPartialResult` throws, `tryScan` cancels the upstream and
-    /// finishes with `.failure(error)` (S14). The failure type becomes `any Error`.
+    /// finishes with `.failure(error)` ([S14]). The failure type becomes `any Error`.
     ///
     /// <!-- marble tryScan: $0.ints.tryScan(10) { try divide($0, by: $1) } -->
     /// ```text
@@ -78,9 +80,12 @@ extension Publisher {
     /// - Completion: the upstream's, or a failure with the thrown error (upstream cancelled).
     /// - Cancellation: the subscriber gets a subscription of its own (`TryScan` in `print()`):
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
-    ///   are ignored and nothing more is delivered (S6).
+    ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value plus the closure.
+    ///
+    /// [S6]: doc:/Contract/StreamContract#S6
+    /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
     public func tryScan<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
@@ -99,7 +104,10 @@ extension Publisher {
 /// `scan`'s subscriber. As in Combine it hands the downstream the upstream's own subscription,
 /// so `request` and `cancel` cost nothing here; it keeps the running result, and so ignores a
 /// value or completion before its subscription or after the completion, and cancels a second
-/// subscription (S2). Only the upstream's serialized signals (S3) touch it: no lock.
+/// subscription ([S2]). Only the upstream's serialized signals ([S3]) touch it: no lock.
+///
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S3]: doc:/Contract/StreamContract#S3
 @usableFromInline
 final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible

@@ -23,9 +23,9 @@ private struct ExampleBlock {
 }
 
 /// Every ```` ```swift ```` block: of a doc comment in a `.swift` file in `Sources` (a line
-/// `/// ```swift`), or of README.md, `Docs/*.md` and the catalogs' articles
-/// `Sources/<Module>/<Module>.docc/*.md` (a line ```` ```swift ````), in the order of the files'
-/// paths (as UTF-8 bytes) and of the lines.
+/// `/// ```swift`), or of README.md, `Docs/*.md`, the articles of the catalogs in `Docs`
+/// (`Docs/*.docc/*.md`) and the modules' catalogs' articles `Sources/<Module>/<Module>.docc/*.md`
+/// (a line ```` ```swift ````), in the order of the files' paths (as UTF-8 bytes) and of the lines.
 private func blocksInSources() throws -> [ExampleBlock] {
     let files = FileManager.default
     var paths: [String] = []
@@ -48,6 +48,13 @@ private func blocksInSources() throws -> [ExampleBlock] {
     for name in (try? files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Docs").path)) ?? []
     where name.hasSuffix(".md") {
         paths.append("Docs/" + name)
+    }
+    for catalog in (try? files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Docs").path)) ?? []
+    where catalog.hasSuffix(".docc") {
+        for name in (try? files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Docs/" + catalog).path)) ?? []
+        where name.hasSuffix(".md") {
+            paths.append("Docs/\(catalog)/\(name)")
+        }
     }
     for module in try files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Sources").path) {
         let catalog = "Sources/\(module)/\(module).docc"

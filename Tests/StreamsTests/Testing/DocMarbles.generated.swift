@@ -9,22 +9,22 @@ import Testing
 /// Every ```text block of the docs (doc comments in Sources, Docs/*.md, the catalogs' articles), in file order.
 let docMarbleSources: [DocMarbleSource] = [
     DocMarbleSource(
-        file: #"Docs/Contract.md"#,
+        file: #"Docs/Contract.docc/StreamContract.md"#,
         annotations: [#"<!-- marble contract-demand demand=2: $0.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest) -->"#],
         text: #"""
-        upstream: -1-2-3-4-|          (a subscriber asks for .max(2), then nothing more)
-        output:   -1-2-----            (3 and 4 wait in a buffering source, or are never produced)
+        upstream: -1-2-3-4-|    (the subscriber asks for .max(2), then nothing)
+        output:   -1-2-----      (3 and 4 wait in a buffer, or are never made)
         """#),
     DocMarbleSource(
-        file: #"Docs/Contract.md"#,
+        file: #"Docs/Contract.docc/StreamContract.md"#,
         annotations: [#"<!-- marble contract-completion demand=0 demand=1@7: $0.last() -->"#],
         text: #"""
-        upstream: -1-2-|               (the subscriber asks for nothing until tick 7)
+        upstream: -1-2-|         (the subscriber asks for nothing until tick 7)
                   last()
-        output:   -------[2|]          (the answer and the completion arrive with the request)
+        output:   -------[2|]    (the answer and the completion, with the request)
         """#),
     DocMarbleSource(
-        file: #"Docs/Contract.md"#,
+        file: #"Docs/Contract.docc/StreamContract.md"#,
         annotations: [#"<!-- marble contract-try: $0.ints.tryMap { try reciprocal($0) } -->"#],
         text: #"""
         upstream: -1-2-0-3-|
@@ -1221,8 +1221,8 @@ let docMarbleSources: [DocMarbleSource] = [
         file: #"Sources/Streams/Streams.docc/DemandAndBackpressure.md"#,
         annotations: [#"<!-- marble guide-demand source scheduler demand=2 demand=10@10: (1...5).publisher -->"#],
         text: #"""
-        upstream: (1...5).publisher    (a sequence, which produces a value only when one is asked for)
-        demand:   .max(2) at the start, .max(10) at tick 10
+                  (1...5).publisher: a value only when one is asked for
+                  demand: .max(2) at the start, .max(10) at tick 10
         output:   [12]---------[345|]
         """#),
     DocMarbleSource(
@@ -1240,7 +1240,7 @@ let docMarbleSources: [DocMarbleSource] = [
         output:   --1-----27-----     (a stays live after b arrives)
 
                   map { ... }.switchToLatest()
-        output:   --1--;---7-----     (a was cancelled when b arrived: 2 never comes)
+        output:   --1--;---7-----     (a cancelled when b came: 2 never comes)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Streams.docc/MergeZipCombineLatest.md"#,
@@ -1589,17 +1589,17 @@ let docMarbleModuleFiles: [(path: String, fnv1a: UInt64)] = [
 /// One test per annotated output row: the block's diagram, run.
 @Suite("Doc comment marble diagrams")
 struct DocMarbles {
-    @Test("marble-contract-demand (Docs/Contract.md)") func `contract_demand`() {
+    @Test("marble-contract-demand (Docs/Contract.docc/StreamContract.md)") func `contract_demand`() {
         let block = docMarbleSources[0].block
         block.check(demand: .max(2)) { $0.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest) }
     }
 
-    @Test("marble-contract-completion (Docs/Contract.md)") func `contract_completion`() {
+    @Test("marble-contract-completion (Docs/Contract.docc/StreamContract.md)") func `contract_completion`() {
         let block = docMarbleSources[1].block
         block.check(demand: .max(0), later: [7: .max(1)]) { $0.last() }
     }
 
-    @Test("marble-contract-try (Docs/Contract.md)") func `contract_try`() {
+    @Test("marble-contract-try (Docs/Contract.docc/StreamContract.md)") func `contract_try`() {
         let block = docMarbleSources[2].block
         block.check { $0.ints.tryMap { try reciprocal($0) } }
     }

@@ -32,8 +32,9 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// Reads every ```` ```text ```` block as `Scripts/extract-marbles` does: of a doc comment in a
-/// `.swift` file in `Sources` (a line `/// ```text`), or of `Docs/*.md` and the catalogs'
-/// articles `Sources/<Module>/<Module>.docc/*.md` (a line ```` ```text ````). Other fences are
+/// `.swift` file in `Sources` (a line `/// ```text`), or of `Docs/*.md`, the articles of the
+/// catalogs in `Docs` (`Docs/*.docc/*.md`) and the modules' catalogs' articles
+/// `Sources/<Module>/<Module>.docc/*.md` (a line ```` ```text ````). Other fences are
 /// not marble diagrams.
 private func blocksInSources() throws -> [DocMarbleSource] {
     var paths: [String] = []
@@ -54,6 +55,13 @@ private func blocksInSources() throws -> [DocMarbleSource] {
     for name in (try? files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Docs").path)) ?? []
     where name.hasSuffix(".md") {
         paths.append("Docs/" + name)
+    }
+    for catalog in (try? files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Docs").path)) ?? []
+    where catalog.hasSuffix(".docc") {
+        for name in (try? files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Docs/" + catalog).path)) ?? []
+        where name.hasSuffix(".md") {
+            paths.append("Docs/\(catalog)/\(name)")
+        }
     }
     for module in try files.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("Sources").path) {
         let catalog = "Sources/\(module)/\(module).docc"
@@ -132,17 +140,22 @@ struct DocMarblesCurrencyTests {
         print("doc marbles: \(docMarbleModuleFiles.count) other generated files: \(docMarbleModuleFiles.map(\.path))")
     }
 
-    /// Each picture in `Sources/Streams/Streams.docc/Resources` and
-    /// `Sources/ComposableArchitecture/ComposableArchitecture.docc/Resources` is what
-    /// ``MarbleSVG`` draws from its diagram now (the diagrams of that module's doc comments and
-    /// articles). `MARBLES_RECORD=1` writes them instead (`Scripts/extract-marbles` does).
-    @Test(arguments: ["Streams", "ComposableArchitecture"])
-    func thePicturesAreWhatTheDiagramsDrawNow(module: String) throws {
-        let resources = repositoryRoot.appendingPathComponent("Sources/\(module)/\(module).docc/Resources")
+    /// Each picture in the Resources of `Sources/Streams/Streams.docc`,
+    /// `Sources/ComposableArchitecture/ComposableArchitecture.docc` and `Docs/Contract.docc` is
+    /// what ``MarbleSVG`` draws from its diagram now (the diagrams of the doc comments and
+    /// articles under the catalog's `folder`). `MARBLES_RECORD=1` writes them instead
+    /// (`Scripts/extract-marbles` does).
+    @Test(arguments: [
+        (folder: "Sources/Streams/", catalog: "Sources/Streams/Streams.docc"),
+        (folder: "Sources/ComposableArchitecture/", catalog: "Sources/ComposableArchitecture/ComposableArchitecture.docc"),
+        (folder: "Docs/Contract.docc/", catalog: "Docs/Contract.docc"),
+    ])
+    func thePicturesAreWhatTheDiagramsDrawNow(folder: String, catalog: String) throws {
+        let resources = repositoryRoot.appendingPathComponent(catalog + "/Resources")
         let record = ProcessInfo.processInfo.environment["MARBLES_RECORD"] == "1"
         if record { try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true) }
         var expected: Set<String> = []
-        for source in docMarbleSources where source.file.hasPrefix("Sources/\(module)/") {
+        for source in docMarbleSources where source.file.hasPrefix(folder) {
             guard let name = source.name else { continue }
             let file = "marble-\(name).svg"
             expected.insert(file)
@@ -160,11 +173,11 @@ struct DocMarblesCurrencyTests {
             if record {
                 try FileManager.default.removeItem(at: resources.appendingPathComponent(file))
             } else {
-                Issue.record("\(file) draws no diagram in Sources any more: run Scripts/extract-marbles")
+                Issue.record("\(file) draws no diagram in \(folder) any more: run Scripts/extract-marbles")
             }
         }
-        print("doc marbles: \(expected.count) pictures in \(module).docc/Resources")
-        if module == "Streams" {
+        print("doc marbles: \(expected.count) pictures in \(catalog)/Resources")
+        if catalog == "Sources/Streams/Streams.docc" {
             // The article that shows them (Scripts/extract-marbles writes it) shows each one.
             let article = try String(
                 contentsOf: repositoryRoot.appendingPathComponent("Sources/Streams/Streams.docc/MarbleDiagrams.md"), encoding: .utf8)
