@@ -235,7 +235,7 @@ final class TerminalRun {
 
     /// Starts `PrimeTime` with `arguments` on a new pseudo-terminal; every wait must be over
     /// within `timeLimit`.
-    init(_ arguments: [String], timeLimit: Duration = .seconds(10)) throws {
+    init(_ arguments: [String], timeLimit: Duration = .seconds(30)) throws {
         let executable = try #require(PrimeTimeExecutable.url, "PrimeTime not found next to the tests")
         var controller: Int32 = -1, device: Int32 = -1
         try #require(openpty(&controller, &device, nil, nil, nil) == 0, "openpty failed: errno \(errno)")
