@@ -41,6 +41,28 @@ enum LabDocs {
         }
     }
 
+    /// The one-shot command line that runs `chain` on a doc diagram's own rows: the row labelled
+    /// `upstream` (else the first input row) is the upstream, the others are named by their
+    /// labels, and the annotation's `demand=N` and `demand=N@T` become `--demand`.
+    static func arguments(_ diagram: Diagram, chain: String) -> [String]? {
+        guard let (inputs, _) = diagram.rows(), !inputs.isEmpty else { return nil }
+        let block = diagram.block
+        let main = inputs.first { $0.label == "upstream" } ?? inputs[0]
+        guard let mainDiagram = try? block.resolvedDiagram(of: main) else { return nil }
+        var arguments = [chain, mainDiagram]
+        for row in inputs where row != main {
+            guard let label = row.label, let rowDiagram = try? block.resolvedDiagram(of: row) else { return nil }
+            arguments.append("--input=\(label)=\(rowDiagram)")
+        }
+        let demands = diagram.options.filter { $0.hasPrefix("demand=") }.map { option -> String in
+            let value = option.dropFirst("demand=".count)
+            let parts = value.split(separator: "@")
+            return "max(\(parts[0]))" + (parts.count == 2 ? "@\(parts[1])" : "@0")
+        }
+        if !demands.isEmpty { arguments += ["--demand", demands.joined(separator: ",")] }
+        return arguments
+    }
+
     /// The doc diagram named `name`, or `nil` when the sources are not where they were built.
     static func diagram(named name: String) -> Diagram? {
         let sources = root.appendingPathComponent("Sources/Streams")

@@ -79,14 +79,23 @@ struct LabExample: Sendable {
     let diagram: String
     let inputs: [(name: String, diagram: String)]
     let chain: String
+    /// What the subscriber asks for (`--demand`), when not unlimited.
+    let demand: String?
     /// The doc diagram this example is (the `<!-- marble NAME ... -->` annotation's name), if any.
     let docMarble: String?
 
-    init(_ diagram: String, _ chain: String, inputs: [(name: String, diagram: String)] = [], doc docMarble: String? = nil) {
+    init(_ diagram: String, _ chain: String, inputs: [(name: String, diagram: String)] = [], demand: String? = nil,
+         doc docMarble: String? = nil) {
         self.diagram = diagram
         self.chain = chain
         self.inputs = inputs
+        self.demand = demand
         self.docMarble = docMarble
+    }
+
+    /// The example's command line, for `Marbles`.
+    var arguments: [String] {
+        [chain, diagram] + inputs.map { "--input=\($0.name)=\($0.diagram)" } + (demand.map { ["--demand", $0] } ?? [])
     }
 }
 

@@ -107,12 +107,12 @@ enum LabOperators {
             return up.collect(count).map(LabValues.array).lab()
         },
         op("collect(byTime:)", "collect(byTime: TICKS)", "the values of each window of TICKS", .transforming,
-           LabExample("-12---3-4----5|", "collect(byTime: 3)")) { step, up, context throws(LabError) in
+           LabExample("-1-2-3----4|", "collect(byTime: 3)", doc: "collectByTime")) { step, up, context throws(LabError) in
             let ticks = try step.arguments(["byTime"], usage: "collect(byTime: TICKS)")[0]!.integer(atLeast: 1)
             return up.collect(.byTime(context.scheduler, context.stride(ticks))).map(LabValues.array).lab()
         },
         op("collect(byTimeOrCount:)", "collect(byTimeOrCount: TICKS, COUNT)", "the values of each window of TICKS, or of COUNT values",
-           .transforming, LabExample("-123---4-5----6|", "collect(byTimeOrCount: 3, 2)")) { step, up, context throws(LabError) in
+           .transforming, LabExample("-123-----4|", "collect(byTimeOrCount: 3, 2)", doc: "collectByTimeOrCount")) { step, up, context throws(LabError) in
             let arguments = try step.arguments(["byTimeOrCount", nil], usage: "collect(byTimeOrCount: TICKS, COUNT)")
             let ticks = try arguments[0]!.integer(atLeast: 1), count = try arguments[1]!.integer(atLeast: 1)
             return up.collect(.byTimeOrCount(context.scheduler, context.stride(ticks), count)).map(LabValues.array).lab()
@@ -170,7 +170,7 @@ enum LabOperators {
             return up.drop { formula.testing($0, in: "drop(while:)", log: log) }.lab()
         },
         op("tryDrop(while:)", "tryDrop(while: PREDICATE)", "as drop(while:); fails where the predicate does not apply",
-           .filtering, LabExample("-1-x-3-|", "tryDrop(while: x<3)")) { step, up, _ throws(LabError) in
+           .filtering, LabExample("-1-x-5-|", "tryDrop(while: x<3)", doc: "tryDropWhile")) { step, up, _ throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["while"], usage: "tryDrop(while: PREDICATE)")[0]!)
             return up.tryDrop { try formula.throwingTest($0) }.lab()
         },
@@ -191,7 +191,7 @@ enum LabOperators {
             return up.prefix { formula.testing($0, in: "prefix(while:)", log: log) }.lab()
         },
         op("tryPrefix(while:)", "tryPrefix(while: PREDICATE)", "as prefix(while:); fails where the predicate does not apply",
-           .filtering, LabExample("-1-x-3-|", "tryPrefix(while: x<3)")) { step, up, _ throws(LabError) in
+           .filtering, LabExample("-1-2-x-3-|", "tryPrefix(while: x<3)", doc: "tryPrefixWhile")) { step, up, _ throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["while"], usage: "tryPrefix(while: PREDICATE)")[0]!)
             return up.tryPrefix { try formula.throwingTest($0) }.lab()
         },
@@ -228,7 +228,7 @@ enum LabOperators {
             return up.last { formula.testing($0, in: "last(where:)", log: log) }.lab()
         },
         op("tryLast(where:)", "tryLast(where: PREDICATE)", "as last(where:); fails where the predicate does not apply",
-           .filtering, LabExample("-1-x-2-|", "tryLast(where: x<3)")) { step, up, _ throws(LabError) in
+           .filtering, LabExample("-1-2-x-3-|", "tryLast(where: x<3)", doc: "tryLastWhere")) { step, up, _ throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["where"], usage: "tryLast(where: PREDICATE)")[0]!)
             return up.tryLast { try formula.throwingTest($0) }.lab()
         },
@@ -396,12 +396,12 @@ enum LabOperators {
             return up.prepend(values).lab()
         },
         op("catch(_:)", "catch(ROW)", "the upstream, and on a failure the row instead", .combining,
-           LabExample("-1-2-#", "catch(b)", inputs: [("b", "-------7-|")])) { step, up, context throws(LabError) in
+           LabExample("-1-2-#", "catch(replacement)", inputs: [("replacement", "------8-9-|")], doc: "catch")) { step, up, context throws(LabError) in
             let other = try context.row(step.arguments([nil], usage: "catch(ROW)")[0]!)
             return up.catch { _ in other }.lab()
         },
         op("switchToLatest", "switchToLatest", "each value names a row: the latest named row's values", .combining,
-           LabExample("-a---b----|", "switchToLatest", inputs: [("a", "--1---2-|"), ("b", "------7---8-|")])) { step, up, context throws(LabError) in
+           LabExample("-a----b------|", "switchToLatest", inputs: [("a", "--1-2---3-|"), ("b", "-------7-8-|")], doc: "switchToLatest")) { step, up, context throws(LabError) in
             try step.noArguments(usage: "switchToLatest (the upstream's values name rows)")
             context.useAllRows()
             let rows = context
@@ -470,7 +470,7 @@ enum LabOperators {
     static let demand: [LabOperator] = [
         op("buffer(size:)", "buffer(size: N, prefetch: keepFull|byRequest, whenFull: dropOldest|dropNewest|fail)",
            "up to N values kept for a subscriber that has not asked yet", .demand,
-           LabExample("-1-2-3-4-|", "buffer(size: 2, prefetch: byRequest, whenFull: dropOldest)")) { step, up, _ throws(LabError) in
+           LabExample("-1-2-3-4-|", "buffer(size: 2, prefetch: byRequest, whenFull: dropOldest)", demand: "max(1)", doc: "buffer")) { step, up, _ throws(LabError) in
             let usage = "buffer(size: N, prefetch: keepFull|byRequest, whenFull: dropOldest|dropNewest|fail)"
             let arguments = try step.arguments(["size", "prefetch", "whenFull"], optional: 2, usage: usage)
             let size = try arguments[0]!.integer(atLeast: 1)

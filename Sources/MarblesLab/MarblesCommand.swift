@@ -93,27 +93,26 @@ public enum MarblesCommand {
         }
         var parts: [String] = []
         for item in found {
-            var setup = LabSetup(diagram: item.example.diagram, chain: item.example.chain, inputs: item.example.inputs)
+            var arguments = item.example.arguments
             var header = "\(item.usage): \(item.summary)"
             if let docName = item.example.docMarble, let doc = LabDocs.diagram(named: docName),
-               let (inputs, _) = doc.rows(), let first = inputs.first,
-               let diagram = try? doc.block.resolvedDiagram(of: first) {
+               let docArguments = LabDocs.arguments(doc, chain: item.example.chain) {
                 header += "\n\nThe docs' diagram (marble-\(docName), \(doc.file)):\n\n" + doc.text
-                setup.diagram = diagram
-                setup.inputs = inputs.dropFirst().compactMap { row in
-                    (try? doc.block.resolvedDiagram(of: row)).map { (name: row.label ?? "", diagram: $0) }
-                }
-                setup.respectsDemand = false
+                arguments = docArguments
             }
-            let command = (["swift run Marbles", shellQuoted(setup.chain), shellQuoted(setup.diagram)]
-                           + setup.inputs.map { "--input " + shellQuoted("\($0.name)=\($0.diagram)") }).joined(separator: " ")
+            guard case .run(let setup) = try LabOptions.parse(arguments).mode else { continue }
+            let command = (["swift run Marbles"] + arguments.map(shellQuoted)).joined(separator: " ")
             parts.append(header + "\n\nRun here (\(command)):\n\n" + show(try LabRunner.run(setup)))
         }
         return parts.joined(separator: "\n\n")
     }
 
     static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        if text.allSatisfy({ $0.isLetter || $0.isNumber || "-_=.,@/".contains($0) }) && !text.hasPrefix("-") { return text }
+        if text.hasPrefix("--"), let equals = text.firstIndex(of: "="), LabOptions.names.contains(String(text[..<equals])) {
+            return String(text[...equals]) + shellQuoted(String(text[text.index(after: equals)...]))
+        }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// `--help`: the usage and the grammar.

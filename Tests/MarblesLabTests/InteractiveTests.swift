@@ -1,5 +1,6 @@
 import Foundation
 @testable import MarblesLab
+import StreamsTesting
 import Testing
 
 /// The interactive lab, driven line by line, and the built `Marbles` executable driven through
@@ -119,5 +120,30 @@ struct InteractiveTests {
         #expect(session.looksLikeOperator("map(x*10) | debounce(2)"))
         #expect(!session.looksLikeOperator("-a-b-|"))
         #expect(!session.looksLikeOperator("abc"))
+    }
+}
+
+/// `--svg FILE`: the picture the docs use, drawn by `MarbleSVG` from the same rows.
+@Suite("Marbles: pictures")
+struct PictureTests {
+    @Test func svgWritesTheDocsPictureOfTheRows() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("marbles-\(UUID().uuidString).svg")
+        defer { try? FileManager.default.removeItem(at: file) }
+        var output = "", errors = ""
+        let status = MarblesCommand.run(
+            ["map(x*10)", "-1-2-|", "--demand", "max(1)@0,unlimited@3", "--svg", file.path],
+            readLine: { nil }, write: { output += $0 }, writeError: { errors += $0 })
+        #expect(status == 0, "\(errors)")
+        let svg = try String(contentsOf: file, encoding: .utf8)
+        let rows = """
+            upstream:          -1-2-|
+                               map(x*10)
+            output:            -a-b-|   (a = 10, b = 20)
+            you asked:         1--'∞'--   (--demand and --cancel-at)
+            asked of upstream: 1--'∞'--
+            """
+        #expect(svg == MarbleSVG.render(MarbleBlock(rows), title: "map(x*10)"))
+        #expect(svg.hasPrefix("<svg"))
+        #expect(output.contains("you asked:         1--∞--   (--demand and --cancel-at)"))
     }
 }

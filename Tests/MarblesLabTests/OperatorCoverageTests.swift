@@ -37,38 +37,42 @@ struct OperatorCoverageTests {
         Array(ticks.reversed().drop(while: \.isEmpty).reversed())
     }
 
-    static func arguments(_ example: LabExample, diagram: String? = nil, inputs: [(name: String, diagram: String)]? = nil) -> [String] {
-        [example.chain, diagram ?? example.diagram] + (inputs ?? example.inputs).map { "--input=\($0.name)=\($0.diagram)" }
-    }
-
     @Test("each operator's example runs in the one-shot form", arguments: LabOperators.all.map(\.key))
     func runs(_ key: String) throws {
         let item = try #require(LabOperators.byKey[key])
-        let run = Self.oneShot(Self.arguments(item.example))
+        let run = Self.oneShot(item.example.arguments)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.errors == "")
         #expect(!run.output.contains("note:"), "\(run.output)")
         _ = try Self.outputTicks(run.output)
     }
 
-    @Test("the one-shot form gives the doc diagram's output",
-          arguments: LabOperators.all.filter { $0.example.docMarble != nil }.map(\.key))
-    func matchesTheDocs(_ key: String) throws {
-        let item = try #require(LabOperators.byKey[key])
-        let name = try #require(item.example.docMarble)
+    /// The doc diagrams the lab can show: the operators' examples, and the variants of a few.
+    static let docDiagrams: [(doc: String, chain: String)] =
+        LabOperators.all.compactMap { item in item.example.docMarble.map { ($0, item.example.chain) } } + [
+            ("throttle-first", "throttle(3)"),
+            ("append-publisher", "append(publisher)"),
+            ("prepend-publisher", "prepend(publisher)"),
+            ("merge-sameType", "merge(with: other)"),
+            ("flatMap-upstreamFails", "flatMap"),
+            ("flatMap-innerFails", "flatMap"),
+            ("switchToLatest-upstreamFails", "switchToLatest"),
+            ("prepend-sequence", "prepend(1, 2)"),
+            ("append-sequence", "append(3, 4)"),
+        ]
+
+    @Test("the one-shot form gives the doc diagram's output", arguments: docDiagrams.map { "\($0.doc): \($0.chain)" })
+    func matchesTheDocs(_ entry: String) throws {
+        let name = String(entry.prefix { $0 != ":" }), chain = String(entry.dropFirst(name.count + 2))
         let doc = try #require(LabDocs.diagram(named: name), "no doc diagram marble-\(name)")
-        let (inputs, output) = try #require(doc.rows())
-        let block = doc.block
-        let main = try block.resolvedDiagram(of: try #require(inputs.first))
-        let others = try inputs.dropFirst().map { (name: $0.label ?? "", diagram: try block.resolvedDiagram(of: $0)) }
-        // The doc's own rows are the example's rows: the example shows the docs' diagram.
-        #expect(main == (try block.resolvedDiagram(of: inputs[0])))
-        let run = Self.oneShot(Self.arguments(item.example, diagram: main, inputs: others))
+        let (_, output) = try #require(doc.rows())
+        let arguments = try #require(LabDocs.arguments(doc, chain: chain))
+        let run = Self.oneShot(arguments)
         #expect(run.status == 0, "\(run.errors)")
-        let expected = try block.ticks(of: output)
+        let expected = try doc.block.ticks(of: output)
         let actual = try Self.outputTicks(run.output)
         #expect(Self.trimmed(actual) == Self.trimmed(expected),
-                "\(name) (\(doc.file)):\n\(doc.text)\n\nthe lab printed:\n\(run.output)")
+                "\(name) (\(doc.file)):\n\(doc.text)\n\nswift run Marbles \(arguments.map(MarblesCommand.shellQuoted).joined(separator: " ")):\n\(run.output)")
     }
 
     @Test func listNamesEveryOperator() {
