@@ -72,9 +72,6 @@ enum LabRender {
         if !legend.isEmpty, let output = result.rows.firstIndex(where: { $0.kind == .output }) {
             comments[output] = "(" + legend.map { "\($0.key) = \($0.value)" }.joined(separator: ", ") + ")"
         }
-        if result.showsDemand, let asked = result.rows.firstIndex(where: { $0.kind == .subscriberDemand }) {
-            comments[asked] = "(--demand and --cancel-at)"
-        }
         for (index, row) in result.rows.enumerated() {
             if row.kind == .output {
                 lines.append(String(repeating: " ", count: labelWidth) + result.operatorLine)

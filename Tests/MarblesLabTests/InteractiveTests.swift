@@ -68,7 +68,7 @@ struct InteractiveTests {
             output:   ---2---4-|
             """))
         #expect(output.contains("output:   ---c-d-[;|]--   (c = (1, a), d = (2, b))"))
-        #expect(output.contains("you asked:         1---1-----   (--demand and --cancel-at)"))
+        #expect(output.contains("you asked:         1---1-----"))
         #expect(output.contains("asked of upstream: 1---1-----"))
         #expect(output.contains("error: '(' is not closed: add ')'"))
         #expect(output.contains("The docs' diagram (marble-removeDuplicates"))
@@ -139,11 +139,11 @@ struct PictureTests {
             upstream:          -1-2-|
                                map(x*10)
             output:            -a-b-|   (a = 10, b = 20)
-            you asked:         1--'∞'--   (--demand and --cancel-at)
+            you asked:         1--'∞'--
             asked of upstream: 1--'∞'--
             """
         #expect(svg == MarbleSVG.render(MarbleBlock(rows), title: "map(x*10)"))
         #expect(svg.hasPrefix("<svg"))
-        #expect(output.contains("you asked:         1--∞--   (--demand and --cancel-at)"))
+        #expect(output.contains("you asked:         1--∞--"))
     }
 }
