@@ -57,7 +57,8 @@ enum LabRender {
         var cells: [[String]] = result.rows.map { row in
             (0..<length).map { $0 < row.ticks.count ? tickText(row.ticks[$0], in: row) : (row.kind == .input ? " " : "-") }
         }
-        // Trailing blanks of an input row that ended: nothing to draw.
+        // An input row shorter than the run is blank after its end. For the terminal every
+        // column is as wide as its widest cell (a group `[ab]` widens its tick in every row).
         if !forPicture {
             for column in 0..<length {
                 let width = cells.map { $0[column].count }.max() ?? 1

@@ -11,10 +11,6 @@ final class LabLog: @unchecked Sendable {  // every field is guarded by `lock`
     private var subscriber: [Marbles.Event] = []
     private var notes: [String] = []
     private var subscribed: Set<String> = []
-    private(set) var tick: Int {
-        get { lock.withLock { currentTick } }
-        set { lock.withLock { currentTick = newValue } }
-    }
     private var currentTick = 0
 
     func output(_ event: Marbles.Event) { lock.withLock { output.append(event) } }
@@ -29,7 +25,8 @@ final class LabLog: @unchecked Sendable {  // every field is guarded by `lock`
             if !notes.contains(text) { notes.append(text) }
         }
     }
-    func setTick(_ tick: Int) { self.tick = tick }
+    /// The tick the run is at, for the notes.
+    func setTick(_ tick: Int) { lock.withLock { currentTick = tick } }
 
     struct Tick {
         var output: [Marbles.Event]

@@ -110,15 +110,15 @@ enum LabRunner {
             times.append(time)
             time = time.advanced(by: tickLength)
         }
-        let driven = LabBox(subscriber)
+        // At each tick, the subscriber's requests and cancel come first, then the rows' events in
+        // order (all scheduled before the subscription), then the work the operators scheduled.
         for index in 0..<length {
-            if let more = later[index] { scheduler.schedule(after: times[index]) { driven.value.request(more) } }
-            if setup.cancelAt == index { scheduler.schedule(after: times[index]) { driven.value.cancel() } }
+            if let more = later[index] { scheduler.schedule(after: times[index]) { subscriber.request(more) } }
+            if setup.cancelAt == index { scheduler.schedule(after: times[index]) { subscriber.cancel() } }
             for (row, ticks) in [(upstream, mainTicks)] + inputTicks.map({ (rows[$0.name]!, $0.ticks) }) where index < ticks.count {
                 let events = ticks[index]
                 guard !events.isEmpty else { continue }
-                let playing = LabBox(row)
-                scheduler.schedule(after: times[index]) { playing.value.play(events) }
+                scheduler.schedule(after: times[index]) { row.play(events) }
             }
         }
         stream.subscribe(subscriber)
@@ -160,11 +160,4 @@ enum LabRunner {
         }
         return LabResult(rows: resultRows, operatorLine: setup.chain, notes: log.allNotes, showsDemand: setup.showsDemand)
     }
-}
-
-/// A value a `@Sendable` closure of the run carries: the run is on one thread (the caller's, and
-/// the test scheduler's work it runs there).
-struct LabBox<Value>: @unchecked Sendable {  // used on the run's one thread only
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
