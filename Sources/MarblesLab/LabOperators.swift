@@ -56,6 +56,7 @@ struct LabOperator: Sendable {
         case filtering = "Filtering"
         case reducing = "Reducing and matching"
         case combining = "Combining several rows"
+        case failures = "Failures"
         case timing = "Timing (one tick = one second)"
         case demand = "Demand"
     }
@@ -124,6 +125,10 @@ extension LabStep {
 }
 
 extension LabArgument {
+    /// The most an argument may be: a number of ticks or values the lab can run (and a tick
+    /// count that cannot overflow the scheduler's nanoseconds).
+    static let largest = 100_000
+
     func integer(atLeast minimum: Int = 0) throws(LabError) -> Int {
         var sign = 1
         var tokens = self.tokens[...]
@@ -135,6 +140,7 @@ extension LabArgument {
             throw error("expected a whole number, found '\(text)'")
         }
         guard sign * value >= minimum else { throw error("expected a number of at least \(minimum), found \(sign * value)") }
+        guard sign * value <= Self.largest else { throw error("expected a number of at most \(Self.largest), found \(sign * value)") }
         return sign * value
     }
 

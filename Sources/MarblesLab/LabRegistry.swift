@@ -13,7 +13,7 @@ private func op(
 
 /// Every operator the lab runs, in the order `--list` shows them.
 enum LabOperators {
-    static let all: [LabOperator] = transforming + filtering + reducing + combining + timing + demand
+    static let all: [LabOperator] = transforming + filtering + reducing + combining + failures + timing + demand
 
     static let byKey: [String: LabOperator] = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
 
@@ -121,11 +121,6 @@ enum LabOperators {
            LabExample("----|", "replaceEmpty(with: 0)", doc: "replaceEmpty")) { step, up, _ throws(LabError) in
             let value = try step.arguments(["with"], usage: "replaceEmpty(with: VALUE)")[0]!.value()
             return up.replaceEmpty(with: value).lab()
-        },
-        op("replaceError(with:)", "replaceError(with: VALUE)", "VALUE and finished, instead of a failure", .transforming,
-           LabExample("-1-2-#", "replaceError(with: 0)", doc: "replaceError")) { step, up, _ throws(LabError) in
-            let value = try step.arguments(["with"], usage: "replaceError(with: VALUE)")[0]!.value()
-            return up.replaceError(with: value).setFailureType(to: MarbleFailure.self).lab()
         },
         op("eraseToAnyPublisher", "eraseToAnyPublisher", "the same events, behind AnyPublisher", .transforming,
            LabExample("-1-2-|", "eraseToAnyPublisher")) { step, up, _ throws(LabError) in
@@ -395,11 +390,6 @@ enum LabOperators {
             }
             return up.prepend(values).lab()
         },
-        op("catch(_:)", "catch(ROW)", "the upstream, and on a failure the row instead", .combining,
-           LabExample("-1-2-#", "catch(replacement)", inputs: [("replacement", "------8-9-|")], doc: "catch")) { step, up, context throws(LabError) in
-            let other = try context.row(step.arguments([nil], usage: "catch(ROW)")[0]!)
-            return up.catch { _ in other }.lab()
-        },
         op("switchToLatest", "switchToLatest", "each value names a row: the latest named row's values", .combining,
            LabExample("-a----b------|", "switchToLatest", inputs: [("a", "--1-2---3-|"), ("b", "-------7-8-|")], doc: "switchToLatest")) { step, up, context throws(LabError) in
             try step.noArguments(usage: "switchToLatest (the upstream's values name rows)")
@@ -416,10 +406,32 @@ enum LabOperators {
         },
         op("flatMap(maxPublishers:)", "flatMap(maxPublishers: DEMAND)", "as flatMap, with at most DEMAND rows at a time", .combining,
            LabExample("-ab---------|", "flatMap(maxPublishers: 1)", inputs: [("a", "--1---2-|"), ("b", "------7---8-|")])) { step, up, context throws(LabError) in
-            let demand = try step.arguments(["maxPublishers"], usage: "flatMap(maxPublishers: DEMAND), as flatMap(maxPublishers: max(1))")[0]!.demand()
+            let argument = try step.arguments(["maxPublishers"], usage: "flatMap(maxPublishers: DEMAND), as flatMap(maxPublishers: max(1))")[0]!
+            let demand = try argument.demand()
+            guard demand > .none else { throw argument.error("flatMap needs room for one row at least: max(1) or more, or unlimited") }
             context.useAllRows()
             let rows = context
             return up.flatMap(maxPublishers: demand) { rows.row(named: $0, by: "flatMap") }.lab()
+        },
+    ]
+
+    // MARK: Failures
+
+    static let failures: [LabOperator] = [
+        op("replaceError(with:)", "replaceError(with: VALUE)", "VALUE and finished, instead of a failure", .failures,
+           LabExample("-1-2-#", "replaceError(with: 0)", doc: "replaceError")) { step, up, _ throws(LabError) in
+            let value = try step.arguments(["with"], usage: "replaceError(with: VALUE)")[0]!.value()
+            return up.replaceError(with: value).setFailureType(to: MarbleFailure.self).lab()
+        },
+        op("catch(_:)", "catch(ROW)", "the upstream, and on a failure the row instead", .failures,
+           LabExample("-1-2-#", "catch(replacement)", inputs: [("replacement", "------8-9-|")], doc: "catch")) { step, up, context throws(LabError) in
+            let other = try context.row(step.arguments([nil], usage: "catch(ROW)")[0]!)
+            return up.catch { _ in other }.lab()
+        },
+        op("retry(_:)", "retry(COUNT)", "subscribes again after a failure, COUNT times; a hot row that failed fails again at once",
+           .failures, LabExample("-1-2-#", "retry(2)")) { step, up, _ throws(LabError) in
+            let count = try step.arguments([nil], usage: "retry(COUNT)")[0]!.integer()
+            return up.retry(count).lab()
         },
     ]
 

@@ -51,6 +51,8 @@ let reservedRowNames: Set<String> = ["x", "acc", "even", "odd", "true", "false",
 enum LabRunner {
     /// The longest a run goes on after its last input tick, waiting for scheduled work.
     static let maximumExtraTicks = 30
+    /// The longest diagram, and the latest tick of `--demand` and `--cancel-at`.
+    static let longest = 1_000
 
     static func run(_ setup: LabSetup) throws(LabError) -> LabResult {
         let mainTicks: [[Marbles.Event]]
@@ -75,6 +77,10 @@ enum LabRunner {
             } catch {
                 throw LabError("in the diagram of \(name): \(error.message)", in: error.source, at: error.column)
             }
+        }
+        for (name, ticks) in [("the diagram", mainTicks)] + inputTicks.map({ ("the diagram of \($0.name)", $0.ticks) })
+        where ticks.count > longest {
+            throw LabError("\(name) has \(ticks.count) ticks; the lab runs \(longest) at most")
         }
         let steps = try LabChain.parse(setup.chain)
 

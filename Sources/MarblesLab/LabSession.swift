@@ -118,7 +118,9 @@ struct LabSession {
             if argument == "off" {
                 setup.cancelAt = nil
             } else {
-                guard let tick = Int(argument), tick >= 0 else { throw LabError(":cancel-at TICK (a whole number from 0) or :cancel-at off") }
+                guard let tick = Int(argument), (0...LabRunner.longest).contains(tick) else {
+                    throw LabError(":cancel-at TICK (a whole number from 0 to \(LabRunner.longest)) or :cancel-at off")
+                }
                 setup.cancelAt = tick
                 setup.showsDemand = true
             }

@@ -221,7 +221,9 @@ struct LabOptions {
             case "--demand": demand = try LabDemandList.parse(try value(for: option, inline: inline))
             case "--cancel-at":
                 let text = try value(for: option, inline: inline)
-                guard let tick = Int(text), tick >= 0 else { throw LabError("--cancel-at \(text): expected a tick, a whole number from 0") }
+                guard let tick = Int(text), (0...LabRunner.longest).contains(tick) else {
+                    throw LabError("--cancel-at \(text): expected a tick, a whole number from 0 to \(LabRunner.longest)")
+                }
                 cancelAt = tick
             case "--svg": svgFile = try value(for: option, inline: inline)
             default:
@@ -269,8 +271,9 @@ enum LabDemandList {
             }
             var tick = 0
             if pieces.count == 2 {
-                guard let value = Int(pieces[1].trimmingCharacters(in: .whitespaces)), value >= 0 else {
-                    throw LabError("--demand: expected a tick after @, a whole number from 0", in: text, at: offset + demandText.count + 2)
+                guard let value = Int(pieces[1].trimmingCharacters(in: .whitespaces)), (0...LabRunner.longest).contains(value) else {
+                    throw LabError("--demand: expected a tick after @, a whole number from 0 to \(LabRunner.longest)",
+                                   in: text, at: offset + demandText.count + 2)
                 }
                 tick = value
             }

@@ -93,6 +93,8 @@ struct GrammarTests {
         ("removeDuplicates(by: x)", 1, "removeDuplicates is written removeDuplicates"),
         ("count(2)", 1, "count is written count"),
         ("buffer(size: 2, whenFull: dropOldest)", 17, "expected 'prefetch:'"),
+        ("flatMap(maxPublishers: none)", 24, "room for one row at least"),
+        ("debounce(9999999)", 10, "at most 100000"),
     ])
     func operatorErrors(chain: String, column: Int, message: String) {
         #expect {
@@ -143,6 +145,7 @@ struct GrammarTests {
         ("max(1)@0,lots@5", 10, "expected a demand"),
         ("max(1)@x", 8, "expected a tick after @"),
         ("max(1)@0,none@3", 10, "asking for none later"),
+        ("max(1)@5000", 8, "from 0 to 1000"),
     ])
     func demandErrors(text: String, column: Int, message: String) {
         #expect {
