@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "StreamsFoundation", targets: ["StreamsFoundation"]),
         .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"]),
         .library(name: "ComposableArchitectureTesting", targets: ["ComposableArchitectureTesting"]),
+        // The marble lab: `swift run Marbles 'filter(even)' '-1-2-3-4-|'`.
+        .executable(name: "Marbles", targets: ["Marbles"]),
     ],
     targets: [
         .target(name: "Streams"),
@@ -23,6 +25,10 @@ let package = Package(
         // The showcase app: its features (not a product), and a terminal front end (`swift run PrimeTime`).
         .target(name: "PrimeTimeCore", dependencies: ["ComposableArchitecture"]),
         .executableTarget(name: "PrimeTime", dependencies: ["PrimeTimeCore"]),
+        // The marble lab: its grammar, operators and runner (MarblesLab), and the executable.
+        .target(name: "MarblesLab", dependencies: ["Streams", "StreamsTesting"]),
+        .executableTarget(name: "Marbles", dependencies: ["MarblesLab"]),
+        .testTarget(name: "MarblesLabTests", dependencies: ["MarblesLab", "Marbles", "StreamsTesting"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsFoundationTests", dependencies: ["StreamsFoundation", "StreamsTesting"]),
         .testTarget(name: "ComposableArchitectureTests",

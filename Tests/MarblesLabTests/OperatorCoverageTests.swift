@@ -1,0 +1,86 @@
+import Foundation
+@testable import MarblesLab
+import StreamsTesting
+import Testing
+
+/// Every operator of `--list`, run through the one-shot form (as `swift run Marbles` runs it), and
+/// compared with the operator's own doc diagram where it has one.
+@Suite("Marbles: every operator of --list")
+struct OperatorCoverageTests {
+    struct OneShot {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    static func oneShot(_ arguments: [String]) -> OneShot {
+        var output = "", errors = ""
+        let status = MarblesCommand.run(arguments, readLine: { nil }, write: { output += $0 }, writeError: { errors += $0 })
+        return OneShot(status: status, output: output, errors: errors)
+    }
+
+    /// The ticks of the printed `output:` row, its legend applied.
+    static func outputTicks(_ printed: String) throws -> [[Marbles.Event]] {
+        let line = try #require(printed.split(separator: "\n").first { $0.hasPrefix("output:") }, "no output row in:\n\(printed)")
+        var diagram = String(line.dropFirst("output:".count))
+        var comment = ""
+        if let range = diagram.range(of: "   (") {
+            comment = String(diagram[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
+            diagram = String(diagram[..<range.lowerBound])
+        }
+        let block = MarbleBlock("output: " + diagram.filter { $0 != " " } + "   " + comment)
+        let row = try #require(block.diagramRows.first)
+        return try block.ticks(of: row)
+    }
+
+    static func trimmed(_ ticks: [[Marbles.Event]]) -> [[Marbles.Event]] {
+        Array(ticks.reversed().drop(while: \.isEmpty).reversed())
+    }
+
+    @Test("each operator's example runs in the one-shot form", arguments: LabOperators.all.map(\.key))
+    func runs(_ key: String) throws {
+        let item = try #require(LabOperators.byKey[key])
+        let run = Self.oneShot(item.example.arguments)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.errors == "")
+        #expect(!run.output.contains("note:"), "\(run.output)")
+        _ = try Self.outputTicks(run.output)
+    }
+
+    /// The doc diagrams the lab can show: the operators' examples, and the variants of a few.
+    static let docDiagrams: [(doc: String, chain: String)] =
+        LabOperators.all.compactMap { item in item.example.docMarble.map { ($0, item.example.chain) } } + [
+            ("throttle-first", "throttle(3)"),
+            ("append-publisher", "append(publisher)"),
+            ("prepend-publisher", "prepend(publisher)"),
+            ("merge-sameType", "merge(with: other)"),
+            ("flatMap-upstreamFails", "flatMap"),
+            ("flatMap-innerFails", "flatMap"),
+            ("switchToLatest-upstreamFails", "switchToLatest"),
+            ("prepend-sequence", "prepend(1, 2)"),
+            ("append-sequence", "append(3, 4)"),
+        ]
+
+    @Test("the one-shot form gives the doc diagram's output", arguments: docDiagrams.map { "\($0.doc): \($0.chain)" })
+    func matchesTheDocs(_ entry: String) throws {
+        let name = String(entry.prefix { $0 != ":" }), chain = String(entry.dropFirst(name.count + 2))
+        let doc = try #require(LabDocs.diagram(named: name), "no doc diagram marble-\(name)")
+        let (_, output) = try #require(doc.rows())
+        let arguments = try #require(LabDocs.arguments(doc, chain: chain))
+        let run = Self.oneShot(arguments)
+        #expect(run.status == 0, "\(run.errors)")
+        let expected = try doc.block.ticks(of: output)
+        let actual = try Self.outputTicks(run.output)
+        #expect(Self.trimmed(actual) == Self.trimmed(expected),
+                "\(name) (\(doc.file)):\n\(doc.text)\n\nswift run Marbles \(arguments.map(MarblesCommand.shellQuoted).joined(separator: " ")):\n\(run.output)")
+    }
+
+    @Test func listNamesEveryOperator() {
+        let run = Self.oneShot(["--list"])
+        #expect(run.status == 0)
+        for item in LabOperators.all {
+            #expect(run.output.contains("  " + item.usage + " "), "\(item.usage) is not in --list")
+        }
+        #expect(Set(LabOperators.all.map(\.key)).count == LabOperators.all.count)
+    }
+}
