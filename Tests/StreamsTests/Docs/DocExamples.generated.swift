@@ -161,27 +161,6 @@ struct AsyncMainDemo {
     func readTheExamplesNames() { _ = subject; _ = subscription; _ = subscriber }
 }
 
-// Sources/Streams/Combining/Publishers.Catch.swift, example 1
-@MainActor private func example_Streams_Combining_Publishers_Catch_1() throws {
-    struct Offline: Error {}
-    let c = Fail<Int, Offline>(error: Offline())
-        .catch { _ in [7, 8].publisher }
-        .sink { print($0) }
-    // Prints: 7, 8 (one per line)
-    func readTheExamplesNames() { _ = c }
-}
-
-// Sources/Streams/Combining/Publishers.Catch.swift, example 2
-@MainActor private func example_Streams_Combining_Publishers_Catch_2() throws {
-    struct Offline: Error {}
-    struct Fatal: Error {}
-    let c = Fail<Int, Offline>(error: Offline())
-        .tryCatch { _ -> Just<Int> in throw Fatal() }
-        .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-    // Prints: failure(Fatal())
-    func readTheExamplesNames() { _ = c }
-}
-
 // Sources/Streams/Combining/Publishers.CombineLatest.generated.swift, example 1
 @MainActor private func example_Streams_Combining_Publishers_CombineLatest_generated_1() throws {
     let a = PassthroughSubject<Int, Never>()
@@ -348,19 +327,6 @@ struct AsyncMainDemo {
     func readTheExamplesNames() { _ = c }
 }
 
-// Sources/Streams/Combining/Publishers.MakeConnectable.swift, example 1
-@MainActor private func example_Streams_Combining_Publishers_MakeConnectable_1() throws {
-    let connectable = [1, 2].publisher.makeConnectable()
-    let c1 = connectable.sink { print("1 got", $0) }
-    let c2 = connectable.sink { print("2 got", $0) }
-    let connection = connectable.connect()
-    // Prints: 1 got 1
-    //         2 got 1
-    //         1 got 2
-    //         2 got 2
-    func readTheExamplesNames() { _ = connectable; _ = c1; _ = c2; _ = connection }
-}
-
 // Sources/Streams/Combining/Publishers.Merge.generated.swift, example 1
 @MainActor private func example_Streams_Combining_Publishers_Merge_generated_1() throws {
     let c = Just(1).merge(with: Just(2), Just(3)).sink { print($0) }
@@ -432,39 +398,6 @@ struct AsyncMainDemo {
     func readTheExamplesNames() { _ = merged; _ = c }
 }
 
-// Sources/Streams/Combining/Publishers.Multicast.swift, example 1
-@MainActor private func example_Streams_Combining_Publishers_Multicast_1() throws {
-    let work = Publishers.Map(upstream: ["a", "b"].publisher) { value -> String in
-        print("work", value)
-        return value
-    }
-    let multicast = work.multicast { PassthroughSubject<String, Never>() }
-    let c1 = multicast.sink { print("1 got", $0) }
-    let c2 = multicast.sink { print("2 got", $0) }
-    let connection = multicast.connect()
-    // Prints: work a
-    //         1 got a
-    //         2 got a
-    //         work b
-    //         1 got b
-    //         2 got b
-    func readTheExamplesNames() { _ = work; _ = multicast; _ = c1; _ = c2; _ = connection }
-}
-
-// Sources/Streams/Combining/Publishers.Multicast.swift, example 2
-@MainActor private func example_Streams_Combining_Publishers_Multicast_2() throws {
-    let subject = CurrentValueSubject<Int, Never>(0)
-    let multicast = [1, 2].publisher.multicast(subject: subject)
-    let c = multicast.sink { print($0) }
-    let connection = multicast.connect()
-    print(subject.value)
-    // Prints: 0
-    //         1
-    //         2
-    //         2
-    func readTheExamplesNames() { _ = subject; _ = multicast; _ = c; _ = connection }
-}
-
 // Sources/Streams/Combining/Publishers.PrefixUntilOutput.swift, example 1
 @MainActor private func example_Streams_Combining_Publishers_PrefixUntilOutput_1() throws {
     let values = PassthroughSubject<Int, Never>()
@@ -479,40 +412,6 @@ struct AsyncMainDemo {
     //         2
     //         finished
     func readTheExamplesNames() { _ = values; _ = stop; _ = c }
-}
-
-// Sources/Streams/Combining/Publishers.Retry.swift, example 1
-@MainActor private func example_Streams_Combining_Publishers_Retry_1() throws {
-    struct Flaky: Error {}
-    var attempts = 0
-    let c = Deferred { () -> AnyPublisher<Int, Flaky> in
-        attempts += 1
-        return attempts < 3 ? Fail(error: Flaky()).eraseToAnyPublisher()
-                            : Just(attempts).setFailureType(to: Flaky.self).eraseToAnyPublisher()
-    }
-    .retry(5)
-    .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-    // Prints: 3
-    //         finished
-    func readTheExamplesNames() { _ = attempts; _ = c }
-}
-
-// Sources/Streams/Combining/Publishers.Share.swift, example 1
-@MainActor private func example_Streams_Combining_Publishers_Share_1() throws {
-    let subject = PassthroughSubject<Int, Never>()
-    let shared = subject
-        .map { value -> Int in print("work", value); return value * 10 }
-        .share()
-    let c1 = shared.sink { print("1 got", $0) }
-    subject.send(1)
-    let c2 = shared.sink { print("2 got", $0) }
-    subject.send(2)
-    // Prints: work 1
-    //         1 got 10
-    //         work 2
-    //         1 got 20
-    //         2 got 20
-    func readTheExamplesNames() { _ = subject; _ = shared; _ = c1; _ = c2 }
 }
 
 // Sources/Streams/Combining/Publishers.SwitchToLatest.swift, example 1
@@ -615,6 +514,122 @@ struct AsyncMainDemo {
     func readTheExamplesNames() { _ = c }
 }
 
+// Sources/Streams/ConveniencePublishers/Deferred.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Deferred_1() throws {
+    var runs = 0
+    let deferred = Deferred { () -> Just<Int> in runs += 1; return Just(runs) }
+    _ = deferred.sink { print($0) }   // Prints: 1
+    _ = deferred.sink { print($0) }   // Prints: 2
+    func readTheExamplesNames() { _ = runs; _ = deferred }
+}
+
+// Sources/Streams/ConveniencePublishers/Empty.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Empty_1() throws {
+    let c = Empty<Int, Never>().sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    // Prints: finished
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ConveniencePublishers/Fail.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Fail_1() throws {
+    struct Oops: Error {}
+    let c = Fail<Int, Oops>(error: Oops()).sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    // Prints: failure(Oops())
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ConveniencePublishers/Future.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Future_1() throws {
+    let future = Future<Int, Never> { promise in
+        DispatchQueue.global().async { promise(.success(42)) }
+    }
+    let c = future.sink { print($0) }
+    // Prints, a moment later: 42
+    func readTheExamplesNames() { _ = future; _ = c }
+}
+
+// Sources/Streams/ConveniencePublishers/Just+Operators.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Just_Operators_1() throws {
+    let first = Just(12).output(in: 0..<10)     // Optional.Publisher(12)
+    let none = Just(12).output(in: -10..<10)    // Optional.Publisher(nil), as in Combine
+    func readTheExamplesNames() { _ = first; _ = none }
+}
+
+// Sources/Streams/ConveniencePublishers/Just.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Just_1() throws {
+    let c = Just("hello").sink { print($0) }
+    // Prints: hello
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ConveniencePublishers/Optional.Publisher+Operators.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Optional_Publisher_Operators_1() throws {
+    let first = Optional(12).publisher.output(in: 0..<10)     // Optional.Publisher(12)
+    let none = Optional(12).publisher.output(in: -10..<10)    // Optional.Publisher(nil)
+    func readTheExamplesNames() { _ = first; _ = none }
+}
+
+// Sources/Streams/ConveniencePublishers/Optional.Publisher.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Optional_Publisher_1() throws {
+    let c = Optional(3).publisher.sink { print($0) }
+    // Prints: 3
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Publishers_Sequence_Operators_1() throws {
+    let c = [1, 2, 3, 4].publisher.dropFirst(2).sink { print($0) }
+    // Prints: 3, 4 (one per line)
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift, example 2
+@MainActor private func example_Streams_ConveniencePublishers_Publishers_Sequence_Operators_2() throws {
+    let c = (0...10).publisher.prefix(2).sink { print($0) }
+    // Prints: 0, 1 (one per line)
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift, example 3
+@MainActor private func example_Streams_ConveniencePublishers_Publishers_Sequence_Operators_3() throws {
+    let doubled: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher.map { $0 * 2 }
+    // doubled.sequence == [2, 4, 6]
+    func readTheExamplesNames() { _ = doubled }
+}
+
+// Sources/Streams/ConveniencePublishers/Publishers.Sequence.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Publishers_Sequence_1() throws {
+    let c = [1, 2, 3].publisher.sink { print($0) }
+    // Prints: 1, 2, 3 (one per line)
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ConveniencePublishers/Publishers.Sequence.swift, example 2
+@MainActor private func example_Streams_ConveniencePublishers_Publishers_Sequence_2() throws {
+    let c = (1...3).publisher.map { $0 * 2 }.sink { print($0) }
+    // Prints: 2, 4, 6
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ConveniencePublishers/Record.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Record_1() throws {
+    let record = Record<Int, Never> { r in
+        r.receive(1)
+        r.receive(2)
+        r.receive(completion: .finished)
+    }
+    let c = record.sink { print($0) }
+    // Prints: 1, 2
+    func readTheExamplesNames() { _ = record; _ = c }
+}
+
+// Sources/Streams/ConveniencePublishers/Result.Publisher.swift, example 1
+@MainActor private func example_Streams_ConveniencePublishers_Result_Publisher_1() throws {
+    let c = Result<Int, Never>.success(7).publisher.sink { print($0) }
+    // Prints: 7
+    func readTheExamplesNames() { _ = c }
+}
+
 // Sources/Streams/Core/AnyPublisher.swift, example 1
 @MainActor private func example_Streams_Core_AnyPublisher_1() throws {
     func evens() -> AnyPublisher<Int, Never> {
@@ -641,28 +656,6 @@ struct AsyncMainDemo {
     subject.sink { print($0) }.store(in: &cancellables)
     cancellables.removeAll()   // cancels the sink
     func readTheExamplesNames() { _ = subject; _ = cancellables }
-}
-
-// Sources/Streams/Core/ConnectablePublisher.swift, example 1
-@MainActor private func example_Streams_Core_ConnectablePublisher_1() throws {
-    let timer = SchedulerTimer.publish(every: .seconds(1), on: DispatchQueue.main)
-    let first = timer.sink { print("first", $0) }
-    let second = timer.sink { print("second", $0) }
-    let connection = timer.connect()    // both start receiving ticks now
-    func readTheExamplesNames() { _ = timer; _ = first; _ = second; _ = connection }
-}
-
-// Sources/Streams/Core/ConnectablePublisher.swift, example 2
-@MainActor private func example_Streams_Core_ConnectablePublisher_2() throws {
-    let scheduler = DispatchQueue.test
-    var ticks: [Int] = []
-    let c = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
-        .autoconnect()
-        .sink { _ in ticks.append(ticks.count + 1) }
-    scheduler.advance(by: .seconds(3))
-    print(ticks)
-    // Prints: [1, 2, 3]
-    func readTheExamplesNames() { _ = scheduler; _ = ticks; _ = c }
 }
 
 // Sources/Streams/Core/Publisher.swift, example 1
@@ -699,20 +692,6 @@ struct AsyncMainDemo {
     func readTheExamplesNames() { _ = point }
 }
 #endif
-
-// Sources/Streams/Debugging/Publishers.AssertNoFailure.swift, example 1
-@MainActor private func example_Streams_Debugging_Publishers_AssertNoFailure_1() throws {
-    struct Oops: Error {}
-    let c = [1, 2].publisher
-        .setFailureType(to: Oops.self)
-        .assertNoFailure("numbers")
-        .sink { print($0) }
-    // Prints: 1
-    //         2
-    // Had the upstream failed, the program would have stopped with the message
-    // "numbers: assertNoFailure() at File.swift:4 received a failure: Oops()"
-    func readTheExamplesNames() { _ = c }
-}
 
 #if canImport(Darwin)
 // Sources/Streams/Debugging/Publishers.Breakpoint.swift, example 1
@@ -766,6 +745,83 @@ struct AsyncMainDemo {
     //         n: receive value: (2)
     //         n: receive finished
     func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ErrorHandling/Publishers.AssertNoFailure.swift, example 1
+@MainActor private func example_Streams_ErrorHandling_Publishers_AssertNoFailure_1() throws {
+    struct Oops: Error {}
+    let c = [1, 2].publisher
+        .setFailureType(to: Oops.self)
+        .assertNoFailure("numbers")
+        .sink { print($0) }
+    // Prints: 1
+    //         2
+    // Had the upstream failed, the program would have stopped with the message
+    // "numbers: assertNoFailure() at File.swift:4 received a failure: Oops()"
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ErrorHandling/Publishers.Catch.swift, example 1
+@MainActor private func example_Streams_ErrorHandling_Publishers_Catch_1() throws {
+    struct Offline: Error {}
+    let c = Fail<Int, Offline>(error: Offline())
+        .catch { _ in [7, 8].publisher }
+        .sink { print($0) }
+    // Prints: 7, 8 (one per line)
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ErrorHandling/Publishers.Catch.swift, example 2
+@MainActor private func example_Streams_ErrorHandling_Publishers_Catch_2() throws {
+    struct Offline: Error {}
+    struct Fatal: Error {}
+    let c = Fail<Int, Offline>(error: Offline())
+        .tryCatch { _ -> Just<Int> in throw Fatal() }
+        .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    // Prints: failure(Fatal())
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ErrorHandling/Publishers.MapError.swift, example 1
+@MainActor private func example_Streams_ErrorHandling_Publishers_MapError_1() throws {
+    struct Timeout: Error {}
+    struct AppError: Error { let reason: String }
+    let c = Fail<Int, Timeout>(error: Timeout())
+        .mapError { _ in AppError(reason: "timed out") }
+        .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    // Prints: failure(AppError(reason: "timed out"))
+    func readTheExamplesNames() { _ = c }
+}
+
+// Sources/Streams/ErrorHandling/Publishers.ReplaceError.swift, example 1
+@MainActor private func example_Streams_ErrorHandling_Publishers_ReplaceError_1() throws {
+    struct Offline: Error {}
+    let prices = PassthroughSubject<Int, Offline>()
+    let c = prices
+        .replaceError(with: 0)
+        .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    prices.send(7)
+    prices.send(completion: .failure(Offline()))
+    // Prints: 7
+    //         0
+    //         finished
+    func readTheExamplesNames() { _ = prices; _ = c }
+}
+
+// Sources/Streams/ErrorHandling/Publishers.Retry.swift, example 1
+@MainActor private func example_Streams_ErrorHandling_Publishers_Retry_1() throws {
+    struct Flaky: Error {}
+    var attempts = 0
+    let c = Deferred { () -> AnyPublisher<Int, Flaky> in
+        attempts += 1
+        return attempts < 3 ? Fail(error: Flaky()).eraseToAnyPublisher()
+                            : Just(attempts).setFailureType(to: Flaky.self).eraseToAnyPublisher()
+    }
+    .retry(5)
+    .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    // Prints: 3
+    //         finished
+    func readTheExamplesNames() { _ = attempts; _ = c }
 }
 
 // Sources/Streams/Filtering/Publishers.CompactMap.swift, example 1
@@ -1278,120 +1334,90 @@ struct AsyncMainDemo {
     }
 }
 
-// Sources/Streams/Sources/Deferred.swift, example 1
-@MainActor private func example_Streams_Sources_Deferred_1() throws {
-    var runs = 0
-    let deferred = Deferred { () -> Just<Int> in runs += 1; return Just(runs) }
-    _ = deferred.sink { print($0) }   // Prints: 1
-    _ = deferred.sink { print($0) }   // Prints: 2
-    func readTheExamplesNames() { _ = runs; _ = deferred }
+// Sources/Streams/Sharing/ConnectablePublisher.swift, example 1
+@MainActor private func example_Streams_Sharing_ConnectablePublisher_1() throws {
+    let timer = SchedulerTimer.publish(every: .seconds(1), on: DispatchQueue.main)
+    let first = timer.sink { print("first", $0) }
+    let second = timer.sink { print("second", $0) }
+    let connection = timer.connect()    // both start receiving ticks now
+    func readTheExamplesNames() { _ = timer; _ = first; _ = second; _ = connection }
 }
 
-// Sources/Streams/Sources/Empty.swift, example 1
-@MainActor private func example_Streams_Sources_Empty_1() throws {
-    let c = Empty<Int, Never>().sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-    // Prints: finished
-    func readTheExamplesNames() { _ = c }
+// Sources/Streams/Sharing/ConnectablePublisher.swift, example 2
+@MainActor private func example_Streams_Sharing_ConnectablePublisher_2() throws {
+    let scheduler = DispatchQueue.test
+    var ticks: [Int] = []
+    let c = SchedulerTimer.publish(every: .seconds(1), on: scheduler)
+        .autoconnect()
+        .sink { _ in ticks.append(ticks.count + 1) }
+    scheduler.advance(by: .seconds(3))
+    print(ticks)
+    // Prints: [1, 2, 3]
+    func readTheExamplesNames() { _ = scheduler; _ = ticks; _ = c }
 }
 
-// Sources/Streams/Sources/Fail.swift, example 1
-@MainActor private func example_Streams_Sources_Fail_1() throws {
-    struct Oops: Error {}
-    let c = Fail<Int, Oops>(error: Oops()).sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-    // Prints: failure(Oops())
-    func readTheExamplesNames() { _ = c }
+// Sources/Streams/Sharing/Publishers.MakeConnectable.swift, example 1
+@MainActor private func example_Streams_Sharing_Publishers_MakeConnectable_1() throws {
+    let connectable = [1, 2].publisher.makeConnectable()
+    let c1 = connectable.sink { print("1 got", $0) }
+    let c2 = connectable.sink { print("2 got", $0) }
+    let connection = connectable.connect()
+    // Prints: 1 got 1
+    //         2 got 1
+    //         1 got 2
+    //         2 got 2
+    func readTheExamplesNames() { _ = connectable; _ = c1; _ = c2; _ = connection }
 }
 
-// Sources/Streams/Sources/Future.swift, example 1
-@MainActor private func example_Streams_Sources_Future_1() throws {
-    let future = Future<Int, Never> { promise in
-        DispatchQueue.global().async { promise(.success(42)) }
+// Sources/Streams/Sharing/Publishers.Multicast.swift, example 1
+@MainActor private func example_Streams_Sharing_Publishers_Multicast_1() throws {
+    let work = Publishers.Map(upstream: ["a", "b"].publisher) { value -> String in
+        print("work", value)
+        return value
     }
-    let c = future.sink { print($0) }
-    // Prints, a moment later: 42
-    func readTheExamplesNames() { _ = future; _ = c }
+    let multicast = work.multicast { PassthroughSubject<String, Never>() }
+    let c1 = multicast.sink { print("1 got", $0) }
+    let c2 = multicast.sink { print("2 got", $0) }
+    let connection = multicast.connect()
+    // Prints: work a
+    //         1 got a
+    //         2 got a
+    //         work b
+    //         1 got b
+    //         2 got b
+    func readTheExamplesNames() { _ = work; _ = multicast; _ = c1; _ = c2; _ = connection }
 }
 
-// Sources/Streams/Sources/Just+Operators.swift, example 1
-@MainActor private func example_Streams_Sources_Just_Operators_1() throws {
-    let first = Just(12).output(in: 0..<10)     // Optional.Publisher(12)
-    let none = Just(12).output(in: -10..<10)    // Optional.Publisher(nil), as in Combine
-    func readTheExamplesNames() { _ = first; _ = none }
+// Sources/Streams/Sharing/Publishers.Multicast.swift, example 2
+@MainActor private func example_Streams_Sharing_Publishers_Multicast_2() throws {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let multicast = [1, 2].publisher.multicast(subject: subject)
+    let c = multicast.sink { print($0) }
+    let connection = multicast.connect()
+    print(subject.value)
+    // Prints: 0
+    //         1
+    //         2
+    //         2
+    func readTheExamplesNames() { _ = subject; _ = multicast; _ = c; _ = connection }
 }
 
-// Sources/Streams/Sources/Just.swift, example 1
-@MainActor private func example_Streams_Sources_Just_1() throws {
-    let c = Just("hello").sink { print($0) }
-    // Prints: hello
-    func readTheExamplesNames() { _ = c }
-}
-
-// Sources/Streams/Sources/Optional.Publisher+Operators.swift, example 1
-@MainActor private func example_Streams_Sources_Optional_Publisher_Operators_1() throws {
-    let first = Optional(12).publisher.output(in: 0..<10)     // Optional.Publisher(12)
-    let none = Optional(12).publisher.output(in: -10..<10)    // Optional.Publisher(nil)
-    func readTheExamplesNames() { _ = first; _ = none }
-}
-
-// Sources/Streams/Sources/Optional.Publisher.swift, example 1
-@MainActor private func example_Streams_Sources_Optional_Publisher_1() throws {
-    let c = Optional(3).publisher.sink { print($0) }
-    // Prints: 3
-    func readTheExamplesNames() { _ = c }
-}
-
-// Sources/Streams/Sources/Publishers.Sequence+Operators.swift, example 1
-@MainActor private func example_Streams_Sources_Publishers_Sequence_Operators_1() throws {
-    let c = [1, 2, 3, 4].publisher.dropFirst(2).sink { print($0) }
-    // Prints: 3, 4 (one per line)
-    func readTheExamplesNames() { _ = c }
-}
-
-// Sources/Streams/Sources/Publishers.Sequence+Operators.swift, example 2
-@MainActor private func example_Streams_Sources_Publishers_Sequence_Operators_2() throws {
-    let c = (0...10).publisher.prefix(2).sink { print($0) }
-    // Prints: 0, 1 (one per line)
-    func readTheExamplesNames() { _ = c }
-}
-
-// Sources/Streams/Sources/Publishers.Sequence+Operators.swift, example 3
-@MainActor private func example_Streams_Sources_Publishers_Sequence_Operators_3() throws {
-    let doubled: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher.map { $0 * 2 }
-    // doubled.sequence == [2, 4, 6]
-    func readTheExamplesNames() { _ = doubled }
-}
-
-// Sources/Streams/Sources/Publishers.Sequence.swift, example 1
-@MainActor private func example_Streams_Sources_Publishers_Sequence_1() throws {
-    let c = [1, 2, 3].publisher.sink { print($0) }
-    // Prints: 1, 2, 3 (one per line)
-    func readTheExamplesNames() { _ = c }
-}
-
-// Sources/Streams/Sources/Publishers.Sequence.swift, example 2
-@MainActor private func example_Streams_Sources_Publishers_Sequence_2() throws {
-    let c = (1...3).publisher.map { $0 * 2 }.sink { print($0) }
-    // Prints: 2, 4, 6
-    func readTheExamplesNames() { _ = c }
-}
-
-// Sources/Streams/Sources/Record.swift, example 1
-@MainActor private func example_Streams_Sources_Record_1() throws {
-    let record = Record<Int, Never> { r in
-        r.receive(1)
-        r.receive(2)
-        r.receive(completion: .finished)
-    }
-    let c = record.sink { print($0) }
-    // Prints: 1, 2
-    func readTheExamplesNames() { _ = record; _ = c }
-}
-
-// Sources/Streams/Sources/Result.Publisher.swift, example 1
-@MainActor private func example_Streams_Sources_Result_Publisher_1() throws {
-    let c = Result<Int, Never>.success(7).publisher.sink { print($0) }
-    // Prints: 7
-    func readTheExamplesNames() { _ = c }
+// Sources/Streams/Sharing/Publishers.Share.swift, example 1
+@MainActor private func example_Streams_Sharing_Publishers_Share_1() throws {
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = subject
+        .map { value -> Int in print("work", value); return value * 10 }
+        .share()
+    let c1 = shared.sink { print("1 got", $0) }
+    subject.send(1)
+    let c2 = shared.sink { print("2 got", $0) }
+    subject.send(2)
+    // Prints: work 1
+    //         1 got 10
+    //         work 2
+    //         1 got 20
+    //         2 got 20
+    func readTheExamplesNames() { _ = subject; _ = shared; _ = c1; _ = c2 }
 }
 
 // Sources/Streams/Streams.docc/Cancellation.md, example 1
@@ -2347,17 +2373,6 @@ final class Puller: Subscriber {
     func readTheExamplesNames() { _ = c }
 }
 
-// Sources/Streams/Transforming/Publishers.MapError.swift, example 1
-@MainActor private func example_Streams_Transforming_Publishers_MapError_1() throws {
-    struct Timeout: Error {}
-    struct AppError: Error { let reason: String }
-    let c = Fail<Int, Timeout>(error: Timeout())
-        .mapError { _ in AppError(reason: "timed out") }
-        .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-    // Prints: failure(AppError(reason: "timed out"))
-    func readTheExamplesNames() { _ = c }
-}
-
 // Sources/Streams/Transforming/Publishers.MapKeyPath.swift, example 1
 @MainActor private func example_Streams_Transforming_Publishers_MapKeyPath_1() throws {
     struct User { let name: String }
@@ -2383,21 +2398,6 @@ final class Puller: Subscriber {
     let c = [Color(r: 1, g: 2, b: 3)].publisher.map(\.r, \.g, \.b).sink { print($0) }
     // Prints: (1, 2, 3)
     func readTheExamplesNames() { _ = c }
-}
-
-// Sources/Streams/Transforming/Publishers.ReplaceError.swift, example 1
-@MainActor private func example_Streams_Transforming_Publishers_ReplaceError_1() throws {
-    struct Offline: Error {}
-    let prices = PassthroughSubject<Int, Offline>()
-    let c = prices
-        .replaceError(with: 0)
-        .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-    prices.send(7)
-    prices.send(completion: .failure(Offline()))
-    // Prints: 7
-    //         0
-    //         finished
-    func readTheExamplesNames() { _ = prices; _ = c }
 }
 
 // Sources/Streams/Transforming/Publishers.Scan.swift, example 1
@@ -2925,8 +2925,6 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Async/Future+Value.swift"#, fnv1a: 0xe99801019384c9bd),
     (file: #"Sources/Streams/Async/Future+Value.swift"#, fnv1a: 0xd18a4f691e361f81),
     (file: #"Sources/Streams/Combining/Publishers.Buffer.swift"#, fnv1a: 0x4e61227b01ee7000),
-    (file: #"Sources/Streams/Combining/Publishers.Catch.swift"#, fnv1a: 0x030cfdd9655230a4),
-    (file: #"Sources/Streams/Combining/Publishers.Catch.swift"#, fnv1a: 0x8a793e99982dbb73),
     (file: #"Sources/Streams/Combining/Publishers.CombineLatest.generated.swift"#, fnv1a: 0x481e3a6e9a25fc28),
     (file: #"Sources/Streams/Combining/Publishers.CombineLatest.generated.swift"#, fnv1a: 0xaeec71b49282a2c1),
     (file: #"Sources/Streams/Combining/Publishers.CombineLatest.generated.swift"#, fnv1a: 0x4a2afe91f146122e),
@@ -2944,7 +2942,6 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Combining/Publishers.FlatMap.swift"#, fnv1a: 0x255df3d6c531304e),
     (file: #"Sources/Streams/Combining/Publishers.FlatMap.swift"#, fnv1a: 0x0739ef7c9e9c18a2),
     (file: #"Sources/Streams/Combining/Publishers.FlatMap.swift"#, fnv1a: 0x79b1d451a62897df),
-    (file: #"Sources/Streams/Combining/Publishers.MakeConnectable.swift"#, fnv1a: 0x166de8e678e4c1e2),
     (file: #"Sources/Streams/Combining/Publishers.Merge.generated.swift"#, fnv1a: 0xe56f301df00548fa),
     (file: #"Sources/Streams/Combining/Publishers.Merge.generated.swift"#, fnv1a: 0xa3d8282cd08ea1f7),
     (file: #"Sources/Streams/Combining/Publishers.Merge.generated.swift"#, fnv1a: 0x686f87680b4c42e4),
@@ -2954,11 +2951,7 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Combining/Publishers.Merge.swift"#, fnv1a: 0x2258421e3877c766),
     (file: #"Sources/Streams/Combining/Publishers.Merge.swift"#, fnv1a: 0x6b14b9aa8bdad06e),
     (file: #"Sources/Streams/Combining/Publishers.Merge.swift"#, fnv1a: 0xb40f3616f0bb096c),
-    (file: #"Sources/Streams/Combining/Publishers.Multicast.swift"#, fnv1a: 0xa017cd7d369eefb0),
-    (file: #"Sources/Streams/Combining/Publishers.Multicast.swift"#, fnv1a: 0x19d921da6ac093d0),
     (file: #"Sources/Streams/Combining/Publishers.PrefixUntilOutput.swift"#, fnv1a: 0x7f15c2df6393b16c),
-    (file: #"Sources/Streams/Combining/Publishers.Retry.swift"#, fnv1a: 0x47f6da869e7190e0),
-    (file: #"Sources/Streams/Combining/Publishers.Share.swift"#, fnv1a: 0x2446fd0dbbf1aecd),
     (file: #"Sources/Streams/Combining/Publishers.SwitchToLatest.swift"#, fnv1a: 0x2dbce2649952d1d6),
     (file: #"Sources/Streams/Combining/Publishers.SwitchToLatest.swift"#, fnv1a: 0x2a8a38eb0fc76c2e),
     (file: #"Sources/Streams/Combining/Publishers.SwitchToLatest.swift"#, fnv1a: 0x1448befbfce4f4ea),
@@ -2969,20 +2962,38 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Combining/Publishers.Zip.generated.swift"#, fnv1a: 0xd4ff4053e28a62ed),
     (file: #"Sources/Streams/Combining/Publishers.Zip.swift"#, fnv1a: 0xb2f719b458df122c),
     (file: #"Sources/Streams/Combining/Publishers.Zip.swift"#, fnv1a: 0x293382fedafc926b),
+    (file: #"Sources/Streams/ConveniencePublishers/Deferred.swift"#, fnv1a: 0x5964590ce8b14e55),
+    (file: #"Sources/Streams/ConveniencePublishers/Empty.swift"#, fnv1a: 0x4d439b878f02a2c0),
+    (file: #"Sources/Streams/ConveniencePublishers/Fail.swift"#, fnv1a: 0x67a88ce6c8c9c612),
+    (file: #"Sources/Streams/ConveniencePublishers/Future.swift"#, fnv1a: 0x8c10bbc24b9ae745),
+    (file: #"Sources/Streams/ConveniencePublishers/Just+Operators.swift"#, fnv1a: 0x9e228db10c497d80),
+    (file: #"Sources/Streams/ConveniencePublishers/Just.swift"#, fnv1a: 0xf9f654ba7a7b2c63),
+    (file: #"Sources/Streams/ConveniencePublishers/Optional.Publisher+Operators.swift"#, fnv1a: 0xea874e1ed599e566),
+    (file: #"Sources/Streams/ConveniencePublishers/Optional.Publisher.swift"#, fnv1a: 0xb47543ff5df0b599),
+    (file: #"Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift"#, fnv1a: 0x399a2b640e6d4d69),
+    (file: #"Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift"#, fnv1a: 0x09e956fb4840999e),
+    (file: #"Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift"#, fnv1a: 0xabaac52b8664ac28),
+    (file: #"Sources/Streams/ConveniencePublishers/Publishers.Sequence.swift"#, fnv1a: 0x7ba9b458337f62cc),
+    (file: #"Sources/Streams/ConveniencePublishers/Publishers.Sequence.swift"#, fnv1a: 0x8e4c888f71122317),
+    (file: #"Sources/Streams/ConveniencePublishers/Record.swift"#, fnv1a: 0xae1ffea1557e440c),
+    (file: #"Sources/Streams/ConveniencePublishers/Result.Publisher.swift"#, fnv1a: 0x69b60790bb3f306b),
     (file: #"Sources/Streams/Core/AnyPublisher.swift"#, fnv1a: 0x729f78887be00a57),
     (file: #"Sources/Streams/Core/AnySubscriber.swift"#, fnv1a: 0x352c45e60d8cb609),
     (file: #"Sources/Streams/Core/Cancellable.swift"#, fnv1a: 0x2926ebedac82f4a6),
-    (file: #"Sources/Streams/Core/ConnectablePublisher.swift"#, fnv1a: 0x70c2b0c719c2df0c),
-    (file: #"Sources/Streams/Core/ConnectablePublisher.swift"#, fnv1a: 0x2994365aa8376594),
     (file: #"Sources/Streams/Core/Publisher.swift"#, fnv1a: 0x7b5031244f3fd841),
     (file: #"Sources/Streams/Core/Subscribers.Demand.swift"#, fnv1a: 0x1015256a1086348b),
     (file: #"Sources/Streams/Core/TopLevelCoding.swift"#, fnv1a: 0xea3aa869c5ce1876),
     (file: #"Sources/Streams/Core/TopLevelCoding.swift"#, fnv1a: 0xe619e45d948ef7d1),
-    (file: #"Sources/Streams/Debugging/Publishers.AssertNoFailure.swift"#, fnv1a: 0xfe5610c9f7782704),
     (file: #"Sources/Streams/Debugging/Publishers.Breakpoint.swift"#, fnv1a: 0xe022c69abaaacf13),
     (file: #"Sources/Streams/Debugging/Publishers.Breakpoint.swift"#, fnv1a: 0x60f0f0d4b9fd8f46),
     (file: #"Sources/Streams/Debugging/Publishers.HandleEvents.swift"#, fnv1a: 0xe3a261a157f9663b),
     (file: #"Sources/Streams/Debugging/Publishers.Print.swift"#, fnv1a: 0xf641a7158cec60b5),
+    (file: #"Sources/Streams/ErrorHandling/Publishers.AssertNoFailure.swift"#, fnv1a: 0x7489ac0b453898bb),
+    (file: #"Sources/Streams/ErrorHandling/Publishers.Catch.swift"#, fnv1a: 0xdb64ccca48c3ba83),
+    (file: #"Sources/Streams/ErrorHandling/Publishers.Catch.swift"#, fnv1a: 0xb5c28a6e16e10d78),
+    (file: #"Sources/Streams/ErrorHandling/Publishers.MapError.swift"#, fnv1a: 0x55db4ac2a4638796),
+    (file: #"Sources/Streams/ErrorHandling/Publishers.ReplaceError.swift"#, fnv1a: 0xa94a79d03bc19367),
+    (file: #"Sources/Streams/ErrorHandling/Publishers.Retry.swift"#, fnv1a: 0x25a7f002fe5cb77b),
     (file: #"Sources/Streams/Filtering/Publishers.CompactMap.swift"#, fnv1a: 0x0b31abcc927aa5db),
     (file: #"Sources/Streams/Filtering/Publishers.CompactMap.swift"#, fnv1a: 0x204abad5e44f1320),
     (file: #"Sources/Streams/Filtering/Publishers.Drop.swift"#, fnv1a: 0x9c149ebbbe457f58),
@@ -3038,21 +3049,12 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0xfc29f3c1af2916e3),
     (file: #"Sources/Streams/Schedulers/Scheduler+Concurrency.swift"#, fnv1a: 0xa574ac42e14b3dd8),
     (file: #"Sources/Streams/Schedulers/Scheduler.swift"#, fnv1a: 0x8a520293402e3b9f),
-    (file: #"Sources/Streams/Sources/Deferred.swift"#, fnv1a: 0x9dbe820ac721979d),
-    (file: #"Sources/Streams/Sources/Empty.swift"#, fnv1a: 0xbb9c8edc04e179b8),
-    (file: #"Sources/Streams/Sources/Fail.swift"#, fnv1a: 0xfc3df5302ab38a5a),
-    (file: #"Sources/Streams/Sources/Future.swift"#, fnv1a: 0xa241235927eb611d),
-    (file: #"Sources/Streams/Sources/Just+Operators.swift"#, fnv1a: 0xcc219b6deb6d2768),
-    (file: #"Sources/Streams/Sources/Just.swift"#, fnv1a: 0x1af8bd34bbe36ceb),
-    (file: #"Sources/Streams/Sources/Optional.Publisher+Operators.swift"#, fnv1a: 0x067737eec610d84e),
-    (file: #"Sources/Streams/Sources/Optional.Publisher.swift"#, fnv1a: 0x8b144e63ce1ed2a1),
-    (file: #"Sources/Streams/Sources/Publishers.Sequence+Operators.swift"#, fnv1a: 0x70e85b67da057301),
-    (file: #"Sources/Streams/Sources/Publishers.Sequence+Operators.swift"#, fnv1a: 0x1e7a9aaed3d43ca6),
-    (file: #"Sources/Streams/Sources/Publishers.Sequence+Operators.swift"#, fnv1a: 0x49551ae2231a2510),
-    (file: #"Sources/Streams/Sources/Publishers.Sequence.swift"#, fnv1a: 0xaa8a7bbe17593f74),
-    (file: #"Sources/Streams/Sources/Publishers.Sequence.swift"#, fnv1a: 0x60227842c0025dcf),
-    (file: #"Sources/Streams/Sources/Record.swift"#, fnv1a: 0xb18a5ad8f262c554),
-    (file: #"Sources/Streams/Sources/Result.Publisher.swift"#, fnv1a: 0x6b2a4f3ad4fc8d23),
+    (file: #"Sources/Streams/Sharing/ConnectablePublisher.swift"#, fnv1a: 0x574b962fa929aa1b),
+    (file: #"Sources/Streams/Sharing/ConnectablePublisher.swift"#, fnv1a: 0x443d47d68e994961),
+    (file: #"Sources/Streams/Sharing/Publishers.MakeConnectable.swift"#, fnv1a: 0x9d8c1edc61d87320),
+    (file: #"Sources/Streams/Sharing/Publishers.Multicast.swift"#, fnv1a: 0xc934340fcd50b782),
+    (file: #"Sources/Streams/Sharing/Publishers.Multicast.swift"#, fnv1a: 0x5f5f717a4ecf88da),
+    (file: #"Sources/Streams/Sharing/Publishers.Share.swift"#, fnv1a: 0xd01dbe1f7c96541b),
     (file: #"Sources/Streams/Streams.docc/Cancellation.md"#, fnv1a: 0x247b80be94dedc53),
     (file: #"Sources/Streams/Streams.docc/Cancellation.md"#, fnv1a: 0xf9161217879c417e),
     (file: #"Sources/Streams/Streams.docc/Cancellation.md"#, fnv1a: 0x0d3a808ddf6408b4),
@@ -3121,11 +3123,9 @@ let docExampleSources: [(file: String, fnv1a: UInt64)] = [
     (file: #"Sources/Streams/Transforming/Publishers.Map.swift"#, fnv1a: 0x7842684923e782b2),
     (file: #"Sources/Streams/Transforming/Publishers.Map.swift"#, fnv1a: 0x6c4a1ebe7a66c11c),
     (file: #"Sources/Streams/Transforming/Publishers.Map.swift"#, fnv1a: 0x42fd360436e2cac6),
-    (file: #"Sources/Streams/Transforming/Publishers.MapError.swift"#, fnv1a: 0x04c72f2928540d11),
     (file: #"Sources/Streams/Transforming/Publishers.MapKeyPath.swift"#, fnv1a: 0x6b7bac7f87b3ce38),
     (file: #"Sources/Streams/Transforming/Publishers.MapKeyPath.swift"#, fnv1a: 0x5ba0f2e6787c480f),
     (file: #"Sources/Streams/Transforming/Publishers.MapKeyPath.swift"#, fnv1a: 0xb4c05a19e77cde1a),
-    (file: #"Sources/Streams/Transforming/Publishers.ReplaceError.swift"#, fnv1a: 0xf27258f92bad1ac4),
     (file: #"Sources/Streams/Transforming/Publishers.Scan.swift"#, fnv1a: 0x03c603d1ffcfb25c),
     (file: #"Sources/Streams/Transforming/Publishers.Scan.swift"#, fnv1a: 0x9f78f8c818ac0170),
     (file: #"Sources/Streams/Transforming/Publishers.SetFailureType.swift"#, fnv1a: 0xbaf214ee5477ad17),

@@ -227,23 +227,6 @@ let docMarbleSources: [DocMarbleSource] = [
         output:   -1--------   (4 pushes 2 out; 3, 4 and `.finished` wait for demand)
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Catch.swift"#,
-        annotations: [#"<!-- marble catch: inputs in inputs[0].catch { _ in inputs[1] } -->"#],
-        text: #"""
-        upstream:    -1-2-^
-        replacement: ------8-9-|    (subscribed when the upstream fails, at tick 5)
-                     catch { _ in replacement }
-        output:      -1-2--8-9-|
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Catch.swift"#,
-        annotations: [#"<!-- marble tryCatch: $0.tryCatch { _ -> Empty<String, DocError> in throw DocError() } -->"#],
-        text: #"""
-        upstream:    -1-2-^
-                     tryCatch { _ in throw Fatal() }
-        output:      -1-2-^        (failure: Fatal())
-        """#),
-    DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.CombineLatest.generated.swift"#,
         annotations: [#"""
 <!-- marble combineLatest3: $0[0].combineLatest($0[1], $0[2]).map { "(\($0), \($1), \($2))" } -->
@@ -425,14 +408,6 @@ let docMarbleSources: [DocMarbleSource] = [
         output:   --1---[27]---8--|
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.MakeConnectable.swift"#,
-        annotations: [#"<!-- marble makeConnectable: $0.assertNoFailure().makeConnectable().autoconnect() -->"#],
-        text: #"""
-        upstream:   -1-2-|        (subscribed at connect(), at tick 0)
-                    makeConnectable()
-        subscriber: -1-2-|        (attached before connect(); every attached one gets the same)
-        """#),
-    DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.Merge.generated.swift"#,
         annotations: [#"<!-- marble merge3: $0[0].merge(with: $0[1], $0[2]) -->"#],
         text: #"""
@@ -526,23 +501,6 @@ let docMarbleSources: [DocMarbleSource] = [
         output: -1-2-3-|
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Multicast.swift"#,
-        annotations: [#"<!-- marble multicast row=2 inputs=1: $0.multicast { PassthroughSubject() }.autoconnect() -->"#, #"<!-- marble multicast-second row=3 inputs=1: $0.multicast { PassthroughSubject() }.autoconnect() -->"#],
-        text: #"""
-        upstream:     -1-2-3-|      (subscribed once, at connect())
-                      multicast { PassthroughSubject() }
-        subscriber 1: -1-2-3-|
-        subscriber 2: -1-2-3-|
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Multicast.swift"#,
-        annotations: [#"<!-- marble multicast-subject: $0.multicast(subject: PassthroughSubject()).autoconnect() -->"#],
-        text: #"""
-        upstream:     -1-2-|        (subscribed at connect())
-                      multicast(subject: subject)
-        subscriber:   -1-2-|
-        """#),
-    DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.PrefixUntilOutput.swift"#,
         annotations: [#"<!-- marble prefixUntilOutput: $0[0].prefix(untilOutputFrom: $0[1]) -->"#],
         text: #"""
@@ -550,24 +508,6 @@ let docMarbleSources: [DocMarbleSource] = [
         trigger:  ----x-----
                   prefix(untilOutputFrom: trigger)
         output:   -a-b[;;|]     (`;;`: the upstream and the trigger are cancelled)
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Retry.swift"#,
-        annotations: [#"<!-- marble retry many: attempts($0).retry(2) -->"#],
-        text: #"""
-        attempt 1: -1-^
-        attempt 2: ----2-3-|        (subscribed when attempt 1 fails, at tick 3)
-                   retry(2)
-        output:    -1--2-3-|
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Combining/Publishers.Share.swift"#,
-        annotations: [#"<!-- marble share row=2 inputs=1: $0.share() -->"#],
-        text: #"""
-        upstream:     -1-2-3-4-|
-                      share()
-        subscriber 1: -1-2-3-4-|     (subscribed at the start)
-        subscriber 2: -----3-4-|     (subscribed after 2)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Combining/Publishers.SwitchToLatest.swift"#,
@@ -690,27 +630,124 @@ let docMarbleSources: [DocMarbleSource] = [
         output: ---x-y-[;|]   (x = "1a", y = "2b")
         """#),
     DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Deferred.swift"#,
+        annotations: [#"<!-- marble deferred scheduler source row=1: Deferred { Just(seconds(scheduler.now)) } -->"#, #"<!-- marble deferred-later scheduler source subscribe=2 row=2: Deferred { Just(seconds(scheduler.now)) } -->"#],
+        text: #"""
+                                     Deferred { Just(now) }
+        subscriber 1 (at tick 0):    [0|]
+        subscriber 2 (at tick 2):    --[2|]     (its own Just, made when it subscribes)
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Empty.swift"#,
+        annotations: [#"<!-- marble empty source row=1: Empty<String, Never>() -->"#, #"<!-- marble empty-never source row=2: Empty<String, Never>(completeImmediately: false) -->"#],
+        text: #"""
+        Empty():                          |
+        Empty(completeImmediately: false): -------   (never sends anything)
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Fail.swift"#,
+        annotations: [#"<!-- marble fail source: Fail<String, DocError>(error: DocError()) -->"#],
+        text: #"Fail(error: e):  ^"#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Future.swift"#,
+        annotations: [#"""
+<!-- marble future scheduler source row=1: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
+"""#, #"""
+<!-- marble future-late scheduler source subscribe=5 row=2: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
+"""#],
+        text: #"""
+                                   promise(.success(a)) at tick 3
+        subscriber (from tick 0):  ---[a|]
+        subscriber (from tick 5):  -----[a|]   (at once, on its first request)
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Just+Operators.swift"#,
+        annotations: [#"<!-- marble just-map source: Just(1).map { $0 * 10 } -->"#],
+        text: #"""
+        Just(1):  [1|]
+                  map { $0 * 10 }
+        output:   [a|]      (a = 10)
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Just.swift"#,
+        annotations: [#"""
+<!-- marble just source: Just("a") -->
+"""#],
+        text: #"Just(a):  [a|]"#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Optional.Publisher.swift"#,
+        annotations: [#"""
+<!-- marble optional source row=1: Optional("a").publisher -->
+"""#, #"<!-- marble optional-nil source row=2: Optional<String>.none.publisher -->"#],
+        text: #"""
+        Optional(a).publisher:  [a|]
+        nil.publisher:          |
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift"#,
+        annotations: [#"<!-- marble sequence-dropFirst source: [1, 2, 3, 4].publisher.dropFirst(2) -->"#],
+        text: #"""
+        [1, 2, 3, 4].publisher:  [1234|]
+                                 dropFirst(2)
+        output:                  [34|]
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift"#,
+        annotations: [#"<!-- marble sequence-prefix source: [1, 2, 3, 4].publisher.prefix(2) -->"#],
+        text: #"""
+        [1, 2, 3, 4].publisher:  [1234|]
+                                 prefix(2)
+        output:                  [12|]
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift"#,
+        annotations: [#"<!-- marble sequence-prepend source: [3, 4].publisher.prepend(1, 2) -->"#],
+        text: #"""
+        [3, 4].publisher:  [34|]
+                           prepend(1, 2)
+        output:            [1234|]
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift"#,
+        annotations: [#"<!-- marble sequence-append source: [1, 2].publisher.append(3, 4) -->"#],
+        text: #"""
+        [1, 2].publisher:  [12|]
+                           append(3, 4)
+        output:            [1234|]
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Publishers.Sequence.swift"#,
+        annotations: [#"<!-- marble sequence source: [1, 2, 3].publisher -->"#],
+        text: #"[1, 2, 3].publisher:  [123|]     (unlimited demand: all at once, then finished)"#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Publishers.Sequence.swift"#,
+        annotations: [#"<!-- marble sequence-demand source demand=2: [1, 2, 3].publisher -->"#],
+        text: #"""
+        elements:        1, 2, 3
+        demand .max(2):  [12]     (3 and the completion wait for more demand)
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Record.swift"#,
+        annotations: [#"""
+<!-- marble record source: Record<String, DocError>(output: ["1", "2"], completion: .failure(DocError())) -->
+"""#],
+        text: #"Record(output: [1, 2], completion: .failure(e)):  [12^]"#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ConveniencePublishers/Result.Publisher.swift"#,
+        annotations: [#"""
+<!-- marble result source row=1: Result<String, DocError>.success("a").publisher -->
+"""#, #"<!-- marble result-failure source row=2: Result<String, DocError>.failure(DocError()).publisher -->"#],
+        text: #"""
+        Result.success(a).publisher:  [a|]
+        Result.failure(e).publisher:  ^
+        """#),
+    DocMarbleSource(
         file: #"Sources/Streams/Core/AnyPublisher.swift"#,
         annotations: [#"<!-- marble eraseToAnyPublisher: $0.eraseToAnyPublisher() -->"#],
         text: #"""
         upstream: -a-b-|
                   eraseToAnyPublisher()
         output:   -a-b-|
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Core/ConnectablePublisher.swift"#,
-        annotations: [#"<!-- marble autoconnect scheduler source: SchedulerTimer.publish(every: .seconds(2), on: scheduler).autoconnect().map(seconds) -->"#],
-        text: #"""
-                SchedulerTimer.publish(every: 2 ticks, on: scheduler).autoconnect(), subscribed at tick 0
-        output: --2-4-6-8-     (each value the scheduler's time, shown in ticks since the start)
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Debugging/Publishers.AssertNoFailure.swift"#,
-        annotations: [#"<!-- marble assertNoFailure: $0.assertNoFailure() -->"#],
-        text: #"""
-        upstream: -1-2-|
-                  assertNoFailure()
-        output:   -1-2-|      (a failure in the upstream stops the program)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Debugging/Publishers.Breakpoint.swift"#,
@@ -745,6 +782,58 @@ let docMarbleSources: [DocMarbleSource] = [
         upstream: -1-2-|
                   print("n")
         output:   -1-2-|        (and the log below)
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ErrorHandling/Publishers.AssertNoFailure.swift"#,
+        annotations: [#"<!-- marble assertNoFailure: $0.assertNoFailure() -->"#],
+        text: #"""
+        upstream: -1-2-|
+                  assertNoFailure()
+        output:   -1-2-|      (a failure in the upstream stops the program)
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ErrorHandling/Publishers.Catch.swift"#,
+        annotations: [#"<!-- marble catch: inputs in inputs[0].catch { _ in inputs[1] } -->"#],
+        text: #"""
+        upstream:    -1-2-^
+        replacement: ------8-9-|    (subscribed when the upstream fails, at tick 5)
+                     catch { _ in replacement }
+        output:      -1-2--8-9-|
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ErrorHandling/Publishers.Catch.swift"#,
+        annotations: [#"<!-- marble tryCatch: $0.tryCatch { _ -> Empty<String, DocError> in throw DocError() } -->"#],
+        text: #"""
+        upstream:    -1-2-^
+                     tryCatch { _ in throw Fatal() }
+        output:      -1-2-^        (failure: Fatal())
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ErrorHandling/Publishers.MapError.swift"#,
+        annotations: [#"<!-- marble mapError: $0.mapError { AppError.network($0) } -->"#],
+        text: #"""
+        upstream: -1-2-^          (fails with NetworkError.timeout)
+                  mapError { AppError.network($0) }
+        output:   -1-2-^          (fails with AppError.network(.timeout))
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ErrorHandling/Publishers.ReplaceError.swift"#,
+        annotations: [#"""
+<!-- marble replaceError: $0.replaceError(with: "0") -->
+"""#],
+        text: #"""
+        upstream: -1-2-^
+                  replaceError(with: 0)
+        output:   -1-2-[0|]
+        """#),
+    DocMarbleSource(
+        file: #"Sources/Streams/ErrorHandling/Publishers.Retry.swift"#,
+        annotations: [#"<!-- marble retry many: attempts($0).retry(2) -->"#],
+        text: #"""
+        attempt 1: -1-^
+        attempt 2: ----2-3-|        (subscribed when attempt 1 fails, at tick 3)
+                   retry(2)
+        output:    -1--2-3-|
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Filtering/Publishers.CompactMap.swift"#,
@@ -1106,116 +1195,45 @@ let docMarbleSources: [DocMarbleSource] = [
         output:   -----[;^]
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Sources/Deferred.swift"#,
-        annotations: [#"<!-- marble deferred scheduler source row=1: Deferred { Just(seconds(scheduler.now)) } -->"#, #"<!-- marble deferred-later scheduler source subscribe=2 row=2: Deferred { Just(seconds(scheduler.now)) } -->"#],
+        file: #"Sources/Streams/Sharing/ConnectablePublisher.swift"#,
+        annotations: [#"<!-- marble autoconnect scheduler source: SchedulerTimer.publish(every: .seconds(2), on: scheduler).autoconnect().map(seconds) -->"#],
         text: #"""
-                                     Deferred { Just(now) }
-        subscriber 1 (at tick 0):    [0|]
-        subscriber 2 (at tick 2):    --[2|]     (its own Just, made when it subscribes)
+                SchedulerTimer.publish(every: 2 ticks, on: scheduler).autoconnect(), subscribed at tick 0
+        output: --2-4-6-8-     (each value the scheduler's time, shown in ticks since the start)
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Sources/Empty.swift"#,
-        annotations: [#"<!-- marble empty source row=1: Empty<String, Never>() -->"#, #"<!-- marble empty-never source row=2: Empty<String, Never>(completeImmediately: false) -->"#],
+        file: #"Sources/Streams/Sharing/Publishers.MakeConnectable.swift"#,
+        annotations: [#"<!-- marble makeConnectable: $0.assertNoFailure().makeConnectable().autoconnect() -->"#],
         text: #"""
-        Empty():                          |
-        Empty(completeImmediately: false): -------   (never sends anything)
+        upstream:   -1-2-|        (subscribed at connect(), at tick 0)
+                    makeConnectable()
+        subscriber: -1-2-|        (attached before connect(); every attached one gets the same)
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Sources/Fail.swift"#,
-        annotations: [#"<!-- marble fail source: Fail<String, DocError>(error: DocError()) -->"#],
-        text: #"Fail(error: e):  ^"#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Sources/Future.swift"#,
-        annotations: [#"""
-<!-- marble future scheduler source row=1: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
-"""#, #"""
-<!-- marble future-late scheduler source subscribe=5 row=2: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } } -->
-"""#],
+        file: #"Sources/Streams/Sharing/Publishers.Multicast.swift"#,
+        annotations: [#"<!-- marble multicast row=2 inputs=1: $0.multicast { PassthroughSubject() }.autoconnect() -->"#, #"<!-- marble multicast-second row=3 inputs=1: $0.multicast { PassthroughSubject() }.autoconnect() -->"#],
         text: #"""
-                                   promise(.success(a)) at tick 3
-        subscriber (from tick 0):  ---[a|]
-        subscriber (from tick 5):  -----[a|]   (at once, on its first request)
+        upstream:     -1-2-3-|      (subscribed once, at connect())
+                      multicast { PassthroughSubject() }
+        subscriber 1: -1-2-3-|
+        subscriber 2: -1-2-3-|
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Sources/Just+Operators.swift"#,
-        annotations: [#"<!-- marble just-map source: Just(1).map { $0 * 10 } -->"#],
+        file: #"Sources/Streams/Sharing/Publishers.Multicast.swift"#,
+        annotations: [#"<!-- marble multicast-subject: $0.multicast(subject: PassthroughSubject()).autoconnect() -->"#],
         text: #"""
-        Just(1):  [1|]
-                  map { $0 * 10 }
-        output:   [a|]      (a = 10)
+        upstream:     -1-2-|        (subscribed at connect())
+                      multicast(subject: subject)
+        subscriber:   -1-2-|
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Sources/Just.swift"#,
-        annotations: [#"""
-<!-- marble just source: Just("a") -->
-"""#],
-        text: #"Just(a):  [a|]"#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Sources/Optional.Publisher.swift"#,
-        annotations: [#"""
-<!-- marble optional source row=1: Optional("a").publisher -->
-"""#, #"<!-- marble optional-nil source row=2: Optional<String>.none.publisher -->"#],
+        file: #"Sources/Streams/Sharing/Publishers.Share.swift"#,
+        annotations: [#"<!-- marble share row=2 inputs=1: $0.share() -->"#],
         text: #"""
-        Optional(a).publisher:  [a|]
-        nil.publisher:          |
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Sources/Publishers.Sequence+Operators.swift"#,
-        annotations: [#"<!-- marble sequence-dropFirst source: [1, 2, 3, 4].publisher.dropFirst(2) -->"#],
-        text: #"""
-        [1, 2, 3, 4].publisher:  [1234|]
-                                 dropFirst(2)
-        output:                  [34|]
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Sources/Publishers.Sequence+Operators.swift"#,
-        annotations: [#"<!-- marble sequence-prefix source: [1, 2, 3, 4].publisher.prefix(2) -->"#],
-        text: #"""
-        [1, 2, 3, 4].publisher:  [1234|]
-                                 prefix(2)
-        output:                  [12|]
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Sources/Publishers.Sequence+Operators.swift"#,
-        annotations: [#"<!-- marble sequence-prepend source: [3, 4].publisher.prepend(1, 2) -->"#],
-        text: #"""
-        [3, 4].publisher:  [34|]
-                           prepend(1, 2)
-        output:            [1234|]
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Sources/Publishers.Sequence+Operators.swift"#,
-        annotations: [#"<!-- marble sequence-append source: [1, 2].publisher.append(3, 4) -->"#],
-        text: #"""
-        [1, 2].publisher:  [12|]
-                           append(3, 4)
-        output:            [1234|]
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Sources/Publishers.Sequence.swift"#,
-        annotations: [#"<!-- marble sequence source: [1, 2, 3].publisher -->"#],
-        text: #"[1, 2, 3].publisher:  [123|]     (unlimited demand: all at once, then finished)"#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Sources/Publishers.Sequence.swift"#,
-        annotations: [#"<!-- marble sequence-demand source demand=2: [1, 2, 3].publisher -->"#],
-        text: #"""
-        elements:        1, 2, 3
-        demand .max(2):  [12]     (3 and the completion wait for more demand)
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Sources/Record.swift"#,
-        annotations: [#"""
-<!-- marble record source: Record<String, DocError>(output: ["1", "2"], completion: .failure(DocError())) -->
-"""#],
-        text: #"Record(output: [1, 2], completion: .failure(e)):  [12^]"#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Sources/Result.Publisher.swift"#,
-        annotations: [#"""
-<!-- marble result source row=1: Result<String, DocError>.success("a").publisher -->
-"""#, #"<!-- marble result-failure source row=2: Result<String, DocError>.failure(DocError()).publisher -->"#],
-        text: #"""
-        Result.success(a).publisher:  [a|]
-        Result.failure(e).publisher:  ^
+        upstream:     -1-2-3-4-|
+                      share()
+        subscriber 1: -1-2-3-4-|     (subscribed at the start)
+        subscriber 2: -----3-4-|     (subscribed after 2)
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Streams.docc/DemandAndBackpressure.md"#,
@@ -1458,14 +1476,6 @@ let docMarbleSources: [DocMarbleSource] = [
         output:   -1-0-3-|
         """#),
     DocMarbleSource(
-        file: #"Sources/Streams/Transforming/Publishers.MapError.swift"#,
-        annotations: [#"<!-- marble mapError: $0.mapError { AppError.network($0) } -->"#],
-        text: #"""
-        upstream: -1-2-^          (fails with NetworkError.timeout)
-                  mapError { AppError.network($0) }
-        output:   -1-2-^          (fails with AppError.network(.timeout))
-        """#),
-    DocMarbleSource(
         file: #"Sources/Streams/Transforming/Publishers.MapKeyPath.swift"#,
         annotations: [#"<!-- marble map-keyPath: $0.map { legendValue($0, as: User.self) }.map(\.name) -->"#],
         text: #"""
@@ -1488,16 +1498,6 @@ let docMarbleSources: [DocMarbleSource] = [
         upstream: -a-|         (a = Color(r: 1, g: 2, b: 3))
                   map(\.r, \.g, \.b)
         output:   -t-|         (t = (1, 2, 3))
-        """#),
-    DocMarbleSource(
-        file: #"Sources/Streams/Transforming/Publishers.ReplaceError.swift"#,
-        annotations: [#"""
-<!-- marble replaceError: $0.replaceError(with: "0") -->
-"""#],
-        text: #"""
-        upstream: -1-2-^
-                  replaceError(with: 0)
-        output:   -1-2-[0|]
         """#),
     DocMarbleSource(
         file: #"Sources/Streams/Transforming/Publishers.Scan.swift"#,
@@ -1651,802 +1651,802 @@ struct DocMarbles {
         block.check(demand: .max(1)) { $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest) }
     }
 
-    @Test("marble-catch (Sources/Streams/Combining/Publishers.Catch.swift)") func `catch`() {
-        let block = docMarbleSources[28].block
-        block.checkMany { inputs in inputs[0].catch { _ in inputs[1] } }
-    }
-
-    @Test("marble-tryCatch (Sources/Streams/Combining/Publishers.Catch.swift)") func `tryCatch`() {
-        let block = docMarbleSources[29].block
-        block.check { $0.tryCatch { _ -> Empty<String, DocError> in throw DocError() } }
-    }
-
     @Test("marble-combineLatest3 (Sources/Streams/Combining/Publishers.CombineLatest.generated.swift)") func `combineLatest3`() {
-        let block = docMarbleSources[30].block
+        let block = docMarbleSources[28].block
         block.checkMany { $0[0].combineLatest($0[1], $0[2]).map { "(\($0), \($1), \($2))" } }
     }
 
     @Test("marble-combineLatest3-transform (Sources/Streams/Combining/Publishers.CombineLatest.generated.swift)") func `combineLatest3_transform`() {
-        let block = docMarbleSources[31].block
+        let block = docMarbleSources[29].block
         block.checkMany { $0[0].ints.combineLatest($0[1].ints, $0[2].ints) { $0 + $1 + $2 } }
     }
 
     @Test("marble-combineLatest4 (Sources/Streams/Combining/Publishers.CombineLatest.generated.swift)") func `combineLatest4`() {
-        let block = docMarbleSources[32].block
+        let block = docMarbleSources[30].block
         block.checkMany { $0[0].combineLatest($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } }
     }
 
     @Test("marble-combineLatest4-transform (Sources/Streams/Combining/Publishers.CombineLatest.generated.swift)") func `combineLatest4_transform`() {
-        let block = docMarbleSources[33].block
+        let block = docMarbleSources[31].block
         block.checkMany { $0[0].ints.combineLatest($0[1].ints, $0[2].ints, $0[3].ints) { $0 + $1 + $2 + $3 } }
     }
 
     @Test("marble-combineLatest (Sources/Streams/Combining/Publishers.CombineLatest.swift)") func `combineLatest`() {
-        let block = docMarbleSources[34].block
+        let block = docMarbleSources[32].block
         block.checkMany { $0[0].combineLatest($0[1]).map { "(\($0), \($1))" } }
     }
 
     @Test("marble-combineLatest-transform (Sources/Streams/Combining/Publishers.CombineLatest.swift)") func `combineLatest_transform`() {
-        let block = docMarbleSources[35].block
+        let block = docMarbleSources[33].block
         block.checkMany { $0[0].ints.combineLatest($0[1].ints) { $0 * $1 } }
     }
 
     @Test("marble-prepend-values (Sources/Streams/Combining/Publishers.Concatenate.swift)") func `prepend_values`() {
-        let block = docMarbleSources[36].block
+        let block = docMarbleSources[34].block
         block.check { $0.prepend("1", "2") }
     }
 
     @Test("marble-prepend-sequence (Sources/Streams/Combining/Publishers.Concatenate.swift)") func `prepend_sequence`() {
-        let block = docMarbleSources[37].block
+        let block = docMarbleSources[35].block
         block.check { $0.prepend(["1", "2"]) }
     }
 
     @Test("marble-prepend-publisher (Sources/Streams/Combining/Publishers.Concatenate.swift)") func `prepend_publisher`() {
-        let block = docMarbleSources[38].block
+        let block = docMarbleSources[36].block
         block.checkMany { $0[1].prepend($0[0]) }
     }
 
     @Test("marble-append-values (Sources/Streams/Combining/Publishers.Concatenate.swift)") func `append_values`() {
-        let block = docMarbleSources[39].block
+        let block = docMarbleSources[37].block
         block.check { $0.append("3", "4") }
     }
 
     @Test("marble-append-sequence (Sources/Streams/Combining/Publishers.Concatenate.swift)") func `append_sequence`() {
-        let block = docMarbleSources[40].block
+        let block = docMarbleSources[38].block
         block.check { $0.append(["3", "4"]) }
     }
 
     @Test("marble-append-publisher (Sources/Streams/Combining/Publishers.Concatenate.swift)") func `append_publisher`() {
-        let block = docMarbleSources[41].block
+        let block = docMarbleSources[39].block
         block.checkMany { $0[0].append($0[1]) }
     }
 
     @Test("marble-dropUntilOutput (Sources/Streams/Combining/Publishers.DropUntilOutput.swift)") func `dropUntilOutput`() {
-        let block = docMarbleSources[42].block
+        let block = docMarbleSources[40].block
         block.checkMany { $0[0].drop(untilOutputFrom: $0[1]) }
     }
 
     @Test("marble-flatMap (Sources/Streams/Combining/Publishers.FlatMap.swift)") func `flatMap`() {
-        let block = docMarbleSources[43].block
+        let block = docMarbleSources[41].block
         block.checkMany { u in u[0].flatMap { $0 == "a" ? u[1] : u[2] } }
     }
 
     @Test("marble-flatMap-upstreamFails (Sources/Streams/Combining/Publishers.FlatMap.swift)") func `flatMap_upstreamFails`() {
-        let block = docMarbleSources[44].block
+        let block = docMarbleSources[42].block
         block.checkMany { u in u[0].flatMap { $0 == "a" ? u[1] : u[2] } }
     }
 
     @Test("marble-flatMap-innerFails (Sources/Streams/Combining/Publishers.FlatMap.swift)") func `flatMap_innerFails`() {
-        let block = docMarbleSources[45].block
+        let block = docMarbleSources[43].block
         block.checkMany { u in u[0].flatMap { $0 == "a" ? u[1] : u[2] } }
     }
 
     @Test("marble-flatMap-never (Sources/Streams/Combining/Publishers.FlatMap.swift)") func `flatMap_never`() {
-        let block = docMarbleSources[46].block
+        let block = docMarbleSources[44].block
         block.checkMany { u in u[0].assertNoFailure().flatMap { $0 == "a" ? u[1].assertNoFailure() : u[2].assertNoFailure() } }
     }
 
-    @Test("marble-makeConnectable (Sources/Streams/Combining/Publishers.MakeConnectable.swift)") func `makeConnectable`() {
-        let block = docMarbleSources[47].block
-        block.check { $0.assertNoFailure().makeConnectable().autoconnect() }
-    }
-
     @Test("marble-merge3 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge3`() {
-        let block = docMarbleSources[48].block
+        let block = docMarbleSources[45].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2]) }
     }
 
     @Test("marble-merge4 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge4`() {
-        let block = docMarbleSources[49].block
+        let block = docMarbleSources[46].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2], $0[3]) }
     }
 
     @Test("marble-merge5 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge5`() {
-        let block = docMarbleSources[50].block
+        let block = docMarbleSources[47].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2], $0[3], $0[4]) }
     }
 
     @Test("marble-merge6 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge6`() {
-        let block = docMarbleSources[51].block
+        let block = docMarbleSources[48].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5]) }
     }
 
     @Test("marble-merge7 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge7`() {
-        let block = docMarbleSources[52].block
+        let block = docMarbleSources[49].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5], $0[6]) }
     }
 
     @Test("marble-merge8 (Sources/Streams/Combining/Publishers.Merge.generated.swift)") func `merge8`() {
-        let block = docMarbleSources[53].block
+        let block = docMarbleSources[50].block
         block.checkMany { $0[0].merge(with: $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7]) }
     }
 
     @Test("marble-merge (Sources/Streams/Combining/Publishers.Merge.swift)") func `merge`() {
-        let block = docMarbleSources[54].block
+        let block = docMarbleSources[51].block
         block.checkMany { $0[0].merge(with: $0[1].map { $0 }) }
     }
 
     @Test("marble-merge-sameType (Sources/Streams/Combining/Publishers.Merge.swift)") func `merge_sameType`() {
-        let block = docMarbleSources[55].block
+        let block = docMarbleSources[52].block
         block.checkMany { $0[0].merge(with: $0[1]) }
     }
 
-    @Test("marble-multicast (Sources/Streams/Combining/Publishers.Multicast.swift)") func `multicast`() {
-        let block = docMarbleSources[56].block
-        block.check(row: 2, inputs: 1) { $0.multicast { PassthroughSubject() }.autoconnect() }
-    }
-
-    @Test("marble-multicast-second (Sources/Streams/Combining/Publishers.Multicast.swift)") func `multicast_second`() {
-        let block = docMarbleSources[56].block
-        block.check(row: 3, inputs: 1) { $0.multicast { PassthroughSubject() }.autoconnect() }
-    }
-
-    @Test("marble-multicast-subject (Sources/Streams/Combining/Publishers.Multicast.swift)") func `multicast_subject`() {
-        let block = docMarbleSources[57].block
-        block.check { $0.multicast(subject: PassthroughSubject()).autoconnect() }
-    }
-
     @Test("marble-prefixUntilOutput (Sources/Streams/Combining/Publishers.PrefixUntilOutput.swift)") func `prefixUntilOutput`() {
-        let block = docMarbleSources[58].block
+        let block = docMarbleSources[53].block
         block.checkMany { $0[0].prefix(untilOutputFrom: $0[1]) }
     }
 
-    @Test("marble-retry (Sources/Streams/Combining/Publishers.Retry.swift)") func `retry`() {
-        let block = docMarbleSources[59].block
-        block.checkMany { attempts($0).retry(2) }
-    }
-
-    @Test("marble-share (Sources/Streams/Combining/Publishers.Share.swift)") func `share`() {
-        let block = docMarbleSources[60].block
-        block.check(row: 2, inputs: 1) { $0.share() }
-    }
-
     @Test("marble-switchToLatest (Sources/Streams/Combining/Publishers.SwitchToLatest.swift)") func `switchToLatest`() {
-        let block = docMarbleSources[61].block
+        let block = docMarbleSources[54].block
         block.checkMany { u in u[0].map { $0 == "a" ? u[1] : u[2] }.switchToLatest() }
     }
 
     @Test("marble-switchToLatest-neverFailingUpstream (Sources/Streams/Combining/Publishers.SwitchToLatest.swift)") func `switchToLatest_neverFailingUpstream`() {
-        let block = docMarbleSources[62].block
+        let block = docMarbleSources[55].block
         block.checkMany { u in u[0].assertNoFailure().map { $0 == "a" ? u[1] : u[2] }.switchToLatest() }
     }
 
     @Test("marble-switchToLatest-neverFailing (Sources/Streams/Combining/Publishers.SwitchToLatest.swift)") func `switchToLatest_neverFailing`() {
-        let block = docMarbleSources[63].block
+        let block = docMarbleSources[56].block
         block.checkMany { u in u[0].assertNoFailure().map { $0 == "a" ? u[1].assertNoFailure() : u[2].assertNoFailure() }.switchToLatest() }
     }
 
     @Test("marble-switchToLatest-upstreamFails (Sources/Streams/Combining/Publishers.SwitchToLatest.swift)") func `switchToLatest_upstreamFails`() {
-        let block = docMarbleSources[64].block
+        let block = docMarbleSources[57].block
         block.checkMany { u in u[0].map { $0 == "a" ? u[1].assertNoFailure() : u[2].assertNoFailure() }.switchToLatest() }
     }
 
     @Test("marble-zip3 (Sources/Streams/Combining/Publishers.Zip.generated.swift)") func `zip3`() {
-        let block = docMarbleSources[65].block
+        let block = docMarbleSources[58].block
         block.checkMany { $0[0].zip($0[1], $0[2]).map { "(\($0), \($1), \($2))" } }
     }
 
     @Test("marble-zip3-transform (Sources/Streams/Combining/Publishers.Zip.generated.swift)") func `zip3_transform`() {
-        let block = docMarbleSources[66].block
+        let block = docMarbleSources[59].block
         block.checkMany { $0[0].zip($0[1], $0[2]) { "\($0)\($1)\($2)" } }
     }
 
     @Test("marble-zip4 (Sources/Streams/Combining/Publishers.Zip.generated.swift)") func `zip4`() {
-        let block = docMarbleSources[67].block
+        let block = docMarbleSources[60].block
         block.checkMany { $0[0].zip($0[1], $0[2], $0[3]).map { "(\($0), \($1), \($2), \($3))" } }
     }
 
     @Test("marble-zip4-transform (Sources/Streams/Combining/Publishers.Zip.generated.swift)") func `zip4_transform`() {
-        let block = docMarbleSources[68].block
+        let block = docMarbleSources[61].block
         block.checkMany { $0[0].zip($0[1], $0[2], $0[3]) { "\($0)\($1)\($2)\($3)" } }
     }
 
     @Test("marble-zip (Sources/Streams/Combining/Publishers.Zip.swift)") func `zip`() {
-        let block = docMarbleSources[69].block
+        let block = docMarbleSources[62].block
         block.checkMany { $0[0].zip($0[1]).map { "(\($0), \($1))" } }
     }
 
     @Test("marble-zip-transform (Sources/Streams/Combining/Publishers.Zip.swift)") func `zip_transform`() {
-        let block = docMarbleSources[70].block
+        let block = docMarbleSources[63].block
         block.checkMany { $0[0].zip($0[1]) { "\($0)\($1)" } }
     }
 
-    @Test("marble-eraseToAnyPublisher (Sources/Streams/Core/AnyPublisher.swift)") func `eraseToAnyPublisher`() {
-        let block = docMarbleSources[71].block
-        block.check { $0.eraseToAnyPublisher() }
-    }
-
-    @Test("marble-autoconnect (Sources/Streams/Core/ConnectablePublisher.swift)") func `autoconnect`() {
-        let block = docMarbleSources[72].block
-        let scheduler = DispatchQueue.test
-        block.check(on: scheduler, source: SchedulerTimer.publish(every: .seconds(2), on: scheduler).autoconnect().map(seconds))
-    }
-
-    @Test("marble-assertNoFailure (Sources/Streams/Debugging/Publishers.AssertNoFailure.swift)") func `assertNoFailure`() {
-        let block = docMarbleSources[73].block
-        block.check { $0.assertNoFailure() }
-    }
-
-    @Test("marble-breakpoint (Sources/Streams/Debugging/Publishers.Breakpoint.swift)") func `breakpoint`() {
-        let block = docMarbleSources[74].block
-        block.check { $0.breakpoint(receiveOutput: { _ in false }) }
-    }
-
-    @Test("marble-breakpointOnError (Sources/Streams/Debugging/Publishers.Breakpoint.swift)") func `breakpointOnError`() {
-        let block = docMarbleSources[75].block
-        block.check { $0.breakpoint(receiveCompletion: { _ in false }) }
-    }
-
-    @Test("marble-handleEvents (Sources/Streams/Debugging/Publishers.HandleEvents.swift)") func `handleEvents`() {
-        let block = docMarbleSources[76].block
-        block.check { $0.handleEvents(receiveOutput: { _ in }) }
-    }
-
-    @Test("marble-print (Sources/Streams/Debugging/Publishers.Print.swift)") func `print`() {
-        let block = docMarbleSources[77].block
-        block.check { $0.print("n", to: DiscardingStream()) }
-    }
-
-    @Test("marble-compactMap (Sources/Streams/Filtering/Publishers.CompactMap.swift)") func `compactMap`() {
-        let block = docMarbleSources[78].block
-        block.check { $0.compactMap { Int($0) } }
-    }
-
-    @Test("marble-tryCompactMap (Sources/Streams/Filtering/Publishers.CompactMap.swift)") func `tryCompactMap`() {
-        let block = docMarbleSources[79].block
-        block.check { $0.tryCompactMap { Int(try failOnX($0)) } }
-    }
-
-    @Test("marble-dropFirst (Sources/Streams/Filtering/Publishers.Drop.swift)") func `dropFirst`() {
-        let block = docMarbleSources[80].block
-        block.check { $0.dropFirst(2) }
-    }
-
-    @Test("marble-dropWhile (Sources/Streams/Filtering/Publishers.DropWhile.swift)") func `dropWhile`() {
-        let block = docMarbleSources[81].block
-        block.check { $0.ints.drop { $0 < 3 } }
-    }
-
-    @Test("marble-tryDropWhile (Sources/Streams/Filtering/Publishers.DropWhile.swift)") func `tryDropWhile`() {
-        let block = docMarbleSources[82].block
-        block.check { $0.tryDrop { Int(try failOnX($0))! < 3 } }
-    }
-
-    @Test("marble-filter (Sources/Streams/Filtering/Publishers.Filter.swift)") func `filter`() {
-        let block = docMarbleSources[83].block
-        block.check { $0.ints.filter { $0.isMultiple(of: 2) } }
-    }
-
-    @Test("marble-tryFilter (Sources/Streams/Filtering/Publishers.Filter.swift)") func `tryFilter`() {
-        let block = docMarbleSources[84].block
-        block.check { $0.tryFilter { Int(try failOnX($0))!.isMultiple(of: 2) } }
-    }
-
-    @Test("marble-first (Sources/Streams/Filtering/Publishers.First.swift)") func `first`() {
-        let block = docMarbleSources[85].block
-        block.check { $0.first() }
-    }
-
-    @Test("marble-firstWhere (Sources/Streams/Filtering/Publishers.First.swift)") func `firstWhere`() {
-        let block = docMarbleSources[86].block
-        block.check { $0.ints.first { $0.isMultiple(of: 2) } }
-    }
-
-    @Test("marble-tryFirstWhere (Sources/Streams/Filtering/Publishers.First.swift)") func `tryFirstWhere`() {
-        let block = docMarbleSources[87].block
-        block.check { $0.tryFirst { Int(try failOnX($0))!.isMultiple(of: 2) } }
-    }
-
-    @Test("marble-last (Sources/Streams/Filtering/Publishers.Last.swift)") func `last`() {
-        let block = docMarbleSources[88].block
-        block.check { $0.last() }
-    }
-
-    @Test("marble-lastWhere (Sources/Streams/Filtering/Publishers.Last.swift)") func `lastWhere`() {
-        let block = docMarbleSources[89].block
-        block.check { $0.ints.last { $0 < 3 } }
-    }
-
-    @Test("marble-tryLastWhere (Sources/Streams/Filtering/Publishers.Last.swift)") func `tryLastWhere`() {
-        let block = docMarbleSources[90].block
-        block.check { $0.tryLast { Int(try failOnX($0))! < 3 } }
-    }
-
-    @Test("marble-outputAt (Sources/Streams/Filtering/Publishers.Output.swift)") func `outputAt`() {
-        let block = docMarbleSources[91].block
-        block.check { $0.output(at: 2) }
-    }
-
-    @Test("marble-outputIn (Sources/Streams/Filtering/Publishers.Output.swift)") func `outputIn`() {
-        let block = docMarbleSources[92].block
-        block.check { $0.output(in: 1...2) }
-    }
-
-    @Test("marble-prefix (Sources/Streams/Filtering/Publishers.Output.swift)") func `prefix`() {
-        let block = docMarbleSources[93].block
-        block.check { $0.prefix(2) }
-    }
-
-    @Test("marble-prefixWhile (Sources/Streams/Filtering/Publishers.PrefixWhile.swift)") func `prefixWhile`() {
-        let block = docMarbleSources[94].block
-        block.check { $0.ints.prefix { $0 < 3 } }
-    }
-
-    @Test("marble-tryPrefixWhile (Sources/Streams/Filtering/Publishers.PrefixWhile.swift)") func `tryPrefixWhile`() {
-        let block = docMarbleSources[95].block
-        block.check { $0.tryPrefix { Int(try failOnX($0))! < 3 } }
-    }
-
-    @Test("marble-removeDuplicates (Sources/Streams/Filtering/Publishers.RemoveDuplicates.swift)") func `removeDuplicates`() {
-        let block = docMarbleSources[96].block
-        block.check { $0.removeDuplicates() }
-    }
-
-    @Test("marble-removeDuplicatesBy (Sources/Streams/Filtering/Publishers.RemoveDuplicates.swift)") func `removeDuplicatesBy`() {
-        let block = docMarbleSources[97].block
-        block.check { $0.removeDuplicates { $0.lowercased() == $1.lowercased() } }
-    }
-
-    @Test("marble-tryRemoveDuplicates (Sources/Streams/Filtering/Publishers.RemoveDuplicates.swift)") func `tryRemoveDuplicates`() {
-        let block = docMarbleSources[98].block
-        block.check { $0.tryRemoveDuplicates { try failOnX($1) == $0 } }
-    }
-
-    @Test("marble-replaceEmpty (Sources/Streams/Filtering/Publishers.ReplaceEmpty.swift)") func `replaceEmpty`() {
-        let block = docMarbleSources[99].block
-        block.check { $0.replaceEmpty(with: "0") }
-    }
-
-    @Test("marble-allSatisfy (Sources/Streams/Matching/Publishers.AllSatisfy.swift)") func `allSatisfy`() {
-        let block = docMarbleSources[100].block
-        block.check { $0.ints.allSatisfy { $0.isMultiple(of: 2) } }
-    }
-
-    @Test("marble-tryAllSatisfy (Sources/Streams/Matching/Publishers.AllSatisfy.swift)") func `tryAllSatisfy`() {
-        let block = docMarbleSources[101].block
-        block.check { $0.tryAllSatisfy { Int(try failOnX($0))!.isMultiple(of: 2) } }
-    }
-
-    @Test("marble-contains (Sources/Streams/Matching/Publishers.Contains.swift)") func `contains`() {
-        let block = docMarbleSources[102].block
-        block.check { $0.contains("2") }
-    }
-
-    @Test("marble-containsWhere (Sources/Streams/Matching/Publishers.Contains.swift)") func `containsWhere`() {
-        let block = docMarbleSources[103].block
-        block.check { $0.ints.contains { $0 > 1 } }
-    }
-
-    @Test("marble-tryContainsWhere (Sources/Streams/Matching/Publishers.Contains.swift)") func `tryContainsWhere`() {
-        let block = docMarbleSources[104].block
-        block.check { $0.tryContains { Int(try failOnX($0))! > 1 } }
-    }
-
-    @Test("marble-observableObject (Sources/Streams/Observable/ObservableObject.swift)") func `observableObject`() {
-        let block = docMarbleSources[105].block
-        block.check { driving(PublishedModel("24"), by: $0) { $0.value = $1 }.objectWillChange }
-    }
-
-    @Test("marble-observableObjectPublisher (Sources/Streams/Observable/ObservableObjectPublisher.swift)") func `observableObjectPublisher`() {
-        let block = docMarbleSources[106].block
-        block.check { driving(ObservableObjectPublisher(), by: $0) { publisher, _ in publisher.send() } }
-    }
-
-    @Test("marble-published (Sources/Streams/Observable/Published.swift)") func `published`() {
-        let block = docMarbleSources[107].block
-        block.check { driving(PublishedModel("20"), by: $0) { $0.value = $1 }.$value }
-    }
-
-    @Test("marble-published-projectedValue (Sources/Streams/Observable/Published.swift)") func `published_projectedValue`() {
-        let block = docMarbleSources[108].block
-        block.check { driving(PublishedModel("0"), by: $0) { $0.value = $1 }.$value }
-    }
-
-    @Test("marble-published-assign (Sources/Streams/Observable/Published.swift)") func `published_assign`() {
-        let block = docMarbleSources[109].block
-        block.check { u in let model = PublishedModel("0"); u.assertNoFailure().assign(to: &model.$value); return model.$value }
-    }
-
-    @Test("marble-collect (Sources/Streams/Reducing/Publishers.Collect.swift)") func `collect`() {
-        let block = docMarbleSources[110].block
-        block.check { $0.ints.collect() }
-    }
-
-    @Test("marble-collectCount (Sources/Streams/Reducing/Publishers.Collect.swift)") func `collectCount`() {
-        let block = docMarbleSources[111].block
-        block.check { $0.ints.collect(2) }
-    }
-
-    @Test("marble-min (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `min`() {
-        let block = docMarbleSources[112].block
-        block.check { $0.ints.min() }
-    }
-
-    @Test("marble-max (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `max`() {
-        let block = docMarbleSources[113].block
-        block.check { $0.ints.max() }
-    }
-
-    @Test("marble-minBy (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `minBy`() {
-        let block = docMarbleSources[114].block
-        block.check { $0.min { $0.count < $1.count } }
-    }
-
-    @Test("marble-maxBy (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `maxBy`() {
-        let block = docMarbleSources[115].block
-        block.check { $0.max { $0.count < $1.count } }
-    }
-
-    @Test("marble-tryMinBy (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `tryMinBy`() {
-        let block = docMarbleSources[116].block
-        block.check { $0.tryMin { try failOnX($0) < failOnX($1) } }
-    }
-
-    @Test("marble-tryMaxBy (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `tryMaxBy`() {
-        let block = docMarbleSources[117].block
-        block.check { $0.tryMax { try failOnX($0) < failOnX($1) } }
-    }
-
-    @Test("marble-count (Sources/Streams/Reducing/Publishers.Count.swift)") func `count`() {
-        let block = docMarbleSources[118].block
-        block.check { $0.count() }
-    }
-
-    @Test("marble-ignoreOutput (Sources/Streams/Reducing/Publishers.IgnoreOutput.swift)") func `ignoreOutput`() {
-        let block = docMarbleSources[119].block
-        block.check { $0.ignoreOutput() }
-    }
-
-    @Test("marble-reduce (Sources/Streams/Reducing/Publishers.Reduce.swift)") func `reduce`() {
-        let block = docMarbleSources[120].block
-        block.check { $0.ints.reduce(0, +) }
-    }
-
-    @Test("marble-tryReduce (Sources/Streams/Reducing/Publishers.Reduce.swift)") func `tryReduce`() {
-        let block = docMarbleSources[121].block
-        block.check { $0.tryReduce(0) { $0 + Int(try failOnX($1))! } }
-    }
-
-    @Test("marble-deferred (Sources/Streams/Sources/Deferred.swift)") func `deferred`() {
-        let block = docMarbleSources[122].block
+    @Test("marble-deferred (Sources/Streams/ConveniencePublishers/Deferred.swift)") func `deferred`() {
+        let block = docMarbleSources[64].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, source: Deferred { Just(seconds(scheduler.now)) }, row: 1)
     }
 
-    @Test("marble-deferred-later (Sources/Streams/Sources/Deferred.swift)") func `deferred_later`() {
-        let block = docMarbleSources[122].block
+    @Test("marble-deferred-later (Sources/Streams/ConveniencePublishers/Deferred.swift)") func `deferred_later`() {
+        let block = docMarbleSources[64].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, source: Deferred { Just(seconds(scheduler.now)) }, row: 2, subscribeAt: 2)
     }
 
-    @Test("marble-empty (Sources/Streams/Sources/Empty.swift)") func `empty`() {
-        let block = docMarbleSources[123].block
+    @Test("marble-empty (Sources/Streams/ConveniencePublishers/Empty.swift)") func `empty`() {
+        let block = docMarbleSources[65].block
         block.check(source: Empty<String, Never>(), row: 1)
     }
 
-    @Test("marble-empty-never (Sources/Streams/Sources/Empty.swift)") func `empty_never`() {
-        let block = docMarbleSources[123].block
+    @Test("marble-empty-never (Sources/Streams/ConveniencePublishers/Empty.swift)") func `empty_never`() {
+        let block = docMarbleSources[65].block
         block.check(source: Empty<String, Never>(completeImmediately: false), row: 2)
     }
 
-    @Test("marble-fail (Sources/Streams/Sources/Fail.swift)") func `fail`() {
-        let block = docMarbleSources[124].block
+    @Test("marble-fail (Sources/Streams/ConveniencePublishers/Fail.swift)") func `fail`() {
+        let block = docMarbleSources[66].block
         block.check(source: Fail<String, DocError>(error: DocError()))
     }
 
-    @Test("marble-future (Sources/Streams/Sources/Future.swift)") func `future`() {
-        let block = docMarbleSources[125].block
+    @Test("marble-future (Sources/Streams/ConveniencePublishers/Future.swift)") func `future`() {
+        let block = docMarbleSources[67].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, source: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }, row: 1)
     }
 
-    @Test("marble-future-late (Sources/Streams/Sources/Future.swift)") func `future_late`() {
-        let block = docMarbleSources[125].block
+    @Test("marble-future-late (Sources/Streams/ConveniencePublishers/Future.swift)") func `future_late`() {
+        let block = docMarbleSources[67].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, source: Future<String, Never> { promise in scheduler.atTick(3) { promise(.success("a")) } }, row: 2, subscribeAt: 5)
     }
 
-    @Test("marble-just-map (Sources/Streams/Sources/Just+Operators.swift)") func `just_map`() {
-        let block = docMarbleSources[126].block
+    @Test("marble-just-map (Sources/Streams/ConveniencePublishers/Just+Operators.swift)") func `just_map`() {
+        let block = docMarbleSources[68].block
         block.check(source: Just(1).map { $0 * 10 })
     }
 
-    @Test("marble-just (Sources/Streams/Sources/Just.swift)") func `just`() {
-        let block = docMarbleSources[127].block
+    @Test("marble-just (Sources/Streams/ConveniencePublishers/Just.swift)") func `just`() {
+        let block = docMarbleSources[69].block
         block.check(source: Just("a"))
     }
 
-    @Test("marble-optional (Sources/Streams/Sources/Optional.Publisher.swift)") func `optional`() {
-        let block = docMarbleSources[128].block
+    @Test("marble-optional (Sources/Streams/ConveniencePublishers/Optional.Publisher.swift)") func `optional`() {
+        let block = docMarbleSources[70].block
         block.check(source: Optional("a").publisher, row: 1)
     }
 
-    @Test("marble-optional-nil (Sources/Streams/Sources/Optional.Publisher.swift)") func `optional_nil`() {
-        let block = docMarbleSources[128].block
+    @Test("marble-optional-nil (Sources/Streams/ConveniencePublishers/Optional.Publisher.swift)") func `optional_nil`() {
+        let block = docMarbleSources[70].block
         block.check(source: Optional<String>.none.publisher, row: 2)
     }
 
-    @Test("marble-sequence-dropFirst (Sources/Streams/Sources/Publishers.Sequence+Operators.swift)") func `sequence_dropFirst`() {
-        let block = docMarbleSources[129].block
+    @Test("marble-sequence-dropFirst (Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift)") func `sequence_dropFirst`() {
+        let block = docMarbleSources[71].block
         block.check(source: [1, 2, 3, 4].publisher.dropFirst(2))
     }
 
-    @Test("marble-sequence-prefix (Sources/Streams/Sources/Publishers.Sequence+Operators.swift)") func `sequence_prefix`() {
-        let block = docMarbleSources[130].block
+    @Test("marble-sequence-prefix (Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift)") func `sequence_prefix`() {
+        let block = docMarbleSources[72].block
         block.check(source: [1, 2, 3, 4].publisher.prefix(2))
     }
 
-    @Test("marble-sequence-prepend (Sources/Streams/Sources/Publishers.Sequence+Operators.swift)") func `sequence_prepend`() {
-        let block = docMarbleSources[131].block
+    @Test("marble-sequence-prepend (Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift)") func `sequence_prepend`() {
+        let block = docMarbleSources[73].block
         block.check(source: [3, 4].publisher.prepend(1, 2))
     }
 
-    @Test("marble-sequence-append (Sources/Streams/Sources/Publishers.Sequence+Operators.swift)") func `sequence_append`() {
-        let block = docMarbleSources[132].block
+    @Test("marble-sequence-append (Sources/Streams/ConveniencePublishers/Publishers.Sequence+Operators.swift)") func `sequence_append`() {
+        let block = docMarbleSources[74].block
         block.check(source: [1, 2].publisher.append(3, 4))
     }
 
-    @Test("marble-sequence (Sources/Streams/Sources/Publishers.Sequence.swift)") func `sequence`() {
-        let block = docMarbleSources[133].block
+    @Test("marble-sequence (Sources/Streams/ConveniencePublishers/Publishers.Sequence.swift)") func `sequence`() {
+        let block = docMarbleSources[75].block
         block.check(source: [1, 2, 3].publisher)
     }
 
-    @Test("marble-sequence-demand (Sources/Streams/Sources/Publishers.Sequence.swift)") func `sequence_demand`() {
-        let block = docMarbleSources[134].block
+    @Test("marble-sequence-demand (Sources/Streams/ConveniencePublishers/Publishers.Sequence.swift)") func `sequence_demand`() {
+        let block = docMarbleSources[76].block
         block.check(source: [1, 2, 3].publisher, demand: .max(2))
     }
 
-    @Test("marble-record (Sources/Streams/Sources/Record.swift)") func `record`() {
-        let block = docMarbleSources[135].block
+    @Test("marble-record (Sources/Streams/ConveniencePublishers/Record.swift)") func `record`() {
+        let block = docMarbleSources[77].block
         block.check(source: Record<String, DocError>(output: ["1", "2"], completion: .failure(DocError())))
     }
 
-    @Test("marble-result (Sources/Streams/Sources/Result.Publisher.swift)") func `result`() {
-        let block = docMarbleSources[136].block
+    @Test("marble-result (Sources/Streams/ConveniencePublishers/Result.Publisher.swift)") func `result`() {
+        let block = docMarbleSources[78].block
         block.check(source: Result<String, DocError>.success("a").publisher, row: 1)
     }
 
-    @Test("marble-result-failure (Sources/Streams/Sources/Result.Publisher.swift)") func `result_failure`() {
-        let block = docMarbleSources[136].block
+    @Test("marble-result-failure (Sources/Streams/ConveniencePublishers/Result.Publisher.swift)") func `result_failure`() {
+        let block = docMarbleSources[78].block
         block.check(source: Result<String, DocError>.failure(DocError()).publisher, row: 2)
     }
 
-    @Test("marble-guide-demand (Sources/Streams/Streams.docc/DemandAndBackpressure.md)") func `guide_demand`() {
+    @Test("marble-eraseToAnyPublisher (Sources/Streams/Core/AnyPublisher.swift)") func `eraseToAnyPublisher`() {
+        let block = docMarbleSources[79].block
+        block.check { $0.eraseToAnyPublisher() }
+    }
+
+    @Test("marble-breakpoint (Sources/Streams/Debugging/Publishers.Breakpoint.swift)") func `breakpoint`() {
+        let block = docMarbleSources[80].block
+        block.check { $0.breakpoint(receiveOutput: { _ in false }) }
+    }
+
+    @Test("marble-breakpointOnError (Sources/Streams/Debugging/Publishers.Breakpoint.swift)") func `breakpointOnError`() {
+        let block = docMarbleSources[81].block
+        block.check { $0.breakpoint(receiveCompletion: { _ in false }) }
+    }
+
+    @Test("marble-handleEvents (Sources/Streams/Debugging/Publishers.HandleEvents.swift)") func `handleEvents`() {
+        let block = docMarbleSources[82].block
+        block.check { $0.handleEvents(receiveOutput: { _ in }) }
+    }
+
+    @Test("marble-print (Sources/Streams/Debugging/Publishers.Print.swift)") func `print`() {
+        let block = docMarbleSources[83].block
+        block.check { $0.print("n", to: DiscardingStream()) }
+    }
+
+    @Test("marble-assertNoFailure (Sources/Streams/ErrorHandling/Publishers.AssertNoFailure.swift)") func `assertNoFailure`() {
+        let block = docMarbleSources[84].block
+        block.check { $0.assertNoFailure() }
+    }
+
+    @Test("marble-catch (Sources/Streams/ErrorHandling/Publishers.Catch.swift)") func `catch`() {
+        let block = docMarbleSources[85].block
+        block.checkMany { inputs in inputs[0].catch { _ in inputs[1] } }
+    }
+
+    @Test("marble-tryCatch (Sources/Streams/ErrorHandling/Publishers.Catch.swift)") func `tryCatch`() {
+        let block = docMarbleSources[86].block
+        block.check { $0.tryCatch { _ -> Empty<String, DocError> in throw DocError() } }
+    }
+
+    @Test("marble-mapError (Sources/Streams/ErrorHandling/Publishers.MapError.swift)") func `mapError`() {
+        let block = docMarbleSources[87].block
+        block.check { $0.mapError { AppError.network($0) } }
+    }
+
+    @Test("marble-replaceError (Sources/Streams/ErrorHandling/Publishers.ReplaceError.swift)") func `replaceError`() {
+        let block = docMarbleSources[88].block
+        block.check { $0.replaceError(with: "0") }
+    }
+
+    @Test("marble-retry (Sources/Streams/ErrorHandling/Publishers.Retry.swift)") func `retry`() {
+        let block = docMarbleSources[89].block
+        block.checkMany { attempts($0).retry(2) }
+    }
+
+    @Test("marble-compactMap (Sources/Streams/Filtering/Publishers.CompactMap.swift)") func `compactMap`() {
+        let block = docMarbleSources[90].block
+        block.check { $0.compactMap { Int($0) } }
+    }
+
+    @Test("marble-tryCompactMap (Sources/Streams/Filtering/Publishers.CompactMap.swift)") func `tryCompactMap`() {
+        let block = docMarbleSources[91].block
+        block.check { $0.tryCompactMap { Int(try failOnX($0)) } }
+    }
+
+    @Test("marble-dropFirst (Sources/Streams/Filtering/Publishers.Drop.swift)") func `dropFirst`() {
+        let block = docMarbleSources[92].block
+        block.check { $0.dropFirst(2) }
+    }
+
+    @Test("marble-dropWhile (Sources/Streams/Filtering/Publishers.DropWhile.swift)") func `dropWhile`() {
+        let block = docMarbleSources[93].block
+        block.check { $0.ints.drop { $0 < 3 } }
+    }
+
+    @Test("marble-tryDropWhile (Sources/Streams/Filtering/Publishers.DropWhile.swift)") func `tryDropWhile`() {
+        let block = docMarbleSources[94].block
+        block.check { $0.tryDrop { Int(try failOnX($0))! < 3 } }
+    }
+
+    @Test("marble-filter (Sources/Streams/Filtering/Publishers.Filter.swift)") func `filter`() {
+        let block = docMarbleSources[95].block
+        block.check { $0.ints.filter { $0.isMultiple(of: 2) } }
+    }
+
+    @Test("marble-tryFilter (Sources/Streams/Filtering/Publishers.Filter.swift)") func `tryFilter`() {
+        let block = docMarbleSources[96].block
+        block.check { $0.tryFilter { Int(try failOnX($0))!.isMultiple(of: 2) } }
+    }
+
+    @Test("marble-first (Sources/Streams/Filtering/Publishers.First.swift)") func `first`() {
+        let block = docMarbleSources[97].block
+        block.check { $0.first() }
+    }
+
+    @Test("marble-firstWhere (Sources/Streams/Filtering/Publishers.First.swift)") func `firstWhere`() {
+        let block = docMarbleSources[98].block
+        block.check { $0.ints.first { $0.isMultiple(of: 2) } }
+    }
+
+    @Test("marble-tryFirstWhere (Sources/Streams/Filtering/Publishers.First.swift)") func `tryFirstWhere`() {
+        let block = docMarbleSources[99].block
+        block.check { $0.tryFirst { Int(try failOnX($0))!.isMultiple(of: 2) } }
+    }
+
+    @Test("marble-last (Sources/Streams/Filtering/Publishers.Last.swift)") func `last`() {
+        let block = docMarbleSources[100].block
+        block.check { $0.last() }
+    }
+
+    @Test("marble-lastWhere (Sources/Streams/Filtering/Publishers.Last.swift)") func `lastWhere`() {
+        let block = docMarbleSources[101].block
+        block.check { $0.ints.last { $0 < 3 } }
+    }
+
+    @Test("marble-tryLastWhere (Sources/Streams/Filtering/Publishers.Last.swift)") func `tryLastWhere`() {
+        let block = docMarbleSources[102].block
+        block.check { $0.tryLast { Int(try failOnX($0))! < 3 } }
+    }
+
+    @Test("marble-outputAt (Sources/Streams/Filtering/Publishers.Output.swift)") func `outputAt`() {
+        let block = docMarbleSources[103].block
+        block.check { $0.output(at: 2) }
+    }
+
+    @Test("marble-outputIn (Sources/Streams/Filtering/Publishers.Output.swift)") func `outputIn`() {
+        let block = docMarbleSources[104].block
+        block.check { $0.output(in: 1...2) }
+    }
+
+    @Test("marble-prefix (Sources/Streams/Filtering/Publishers.Output.swift)") func `prefix`() {
+        let block = docMarbleSources[105].block
+        block.check { $0.prefix(2) }
+    }
+
+    @Test("marble-prefixWhile (Sources/Streams/Filtering/Publishers.PrefixWhile.swift)") func `prefixWhile`() {
+        let block = docMarbleSources[106].block
+        block.check { $0.ints.prefix { $0 < 3 } }
+    }
+
+    @Test("marble-tryPrefixWhile (Sources/Streams/Filtering/Publishers.PrefixWhile.swift)") func `tryPrefixWhile`() {
+        let block = docMarbleSources[107].block
+        block.check { $0.tryPrefix { Int(try failOnX($0))! < 3 } }
+    }
+
+    @Test("marble-removeDuplicates (Sources/Streams/Filtering/Publishers.RemoveDuplicates.swift)") func `removeDuplicates`() {
+        let block = docMarbleSources[108].block
+        block.check { $0.removeDuplicates() }
+    }
+
+    @Test("marble-removeDuplicatesBy (Sources/Streams/Filtering/Publishers.RemoveDuplicates.swift)") func `removeDuplicatesBy`() {
+        let block = docMarbleSources[109].block
+        block.check { $0.removeDuplicates { $0.lowercased() == $1.lowercased() } }
+    }
+
+    @Test("marble-tryRemoveDuplicates (Sources/Streams/Filtering/Publishers.RemoveDuplicates.swift)") func `tryRemoveDuplicates`() {
+        let block = docMarbleSources[110].block
+        block.check { $0.tryRemoveDuplicates { try failOnX($1) == $0 } }
+    }
+
+    @Test("marble-replaceEmpty (Sources/Streams/Filtering/Publishers.ReplaceEmpty.swift)") func `replaceEmpty`() {
+        let block = docMarbleSources[111].block
+        block.check { $0.replaceEmpty(with: "0") }
+    }
+
+    @Test("marble-allSatisfy (Sources/Streams/Matching/Publishers.AllSatisfy.swift)") func `allSatisfy`() {
+        let block = docMarbleSources[112].block
+        block.check { $0.ints.allSatisfy { $0.isMultiple(of: 2) } }
+    }
+
+    @Test("marble-tryAllSatisfy (Sources/Streams/Matching/Publishers.AllSatisfy.swift)") func `tryAllSatisfy`() {
+        let block = docMarbleSources[113].block
+        block.check { $0.tryAllSatisfy { Int(try failOnX($0))!.isMultiple(of: 2) } }
+    }
+
+    @Test("marble-contains (Sources/Streams/Matching/Publishers.Contains.swift)") func `contains`() {
+        let block = docMarbleSources[114].block
+        block.check { $0.contains("2") }
+    }
+
+    @Test("marble-containsWhere (Sources/Streams/Matching/Publishers.Contains.swift)") func `containsWhere`() {
+        let block = docMarbleSources[115].block
+        block.check { $0.ints.contains { $0 > 1 } }
+    }
+
+    @Test("marble-tryContainsWhere (Sources/Streams/Matching/Publishers.Contains.swift)") func `tryContainsWhere`() {
+        let block = docMarbleSources[116].block
+        block.check { $0.tryContains { Int(try failOnX($0))! > 1 } }
+    }
+
+    @Test("marble-observableObject (Sources/Streams/Observable/ObservableObject.swift)") func `observableObject`() {
+        let block = docMarbleSources[117].block
+        block.check { driving(PublishedModel("24"), by: $0) { $0.value = $1 }.objectWillChange }
+    }
+
+    @Test("marble-observableObjectPublisher (Sources/Streams/Observable/ObservableObjectPublisher.swift)") func `observableObjectPublisher`() {
+        let block = docMarbleSources[118].block
+        block.check { driving(ObservableObjectPublisher(), by: $0) { publisher, _ in publisher.send() } }
+    }
+
+    @Test("marble-published (Sources/Streams/Observable/Published.swift)") func `published`() {
+        let block = docMarbleSources[119].block
+        block.check { driving(PublishedModel("20"), by: $0) { $0.value = $1 }.$value }
+    }
+
+    @Test("marble-published-projectedValue (Sources/Streams/Observable/Published.swift)") func `published_projectedValue`() {
+        let block = docMarbleSources[120].block
+        block.check { driving(PublishedModel("0"), by: $0) { $0.value = $1 }.$value }
+    }
+
+    @Test("marble-published-assign (Sources/Streams/Observable/Published.swift)") func `published_assign`() {
+        let block = docMarbleSources[121].block
+        block.check { u in let model = PublishedModel("0"); u.assertNoFailure().assign(to: &model.$value); return model.$value }
+    }
+
+    @Test("marble-collect (Sources/Streams/Reducing/Publishers.Collect.swift)") func `collect`() {
+        let block = docMarbleSources[122].block
+        block.check { $0.ints.collect() }
+    }
+
+    @Test("marble-collectCount (Sources/Streams/Reducing/Publishers.Collect.swift)") func `collectCount`() {
+        let block = docMarbleSources[123].block
+        block.check { $0.ints.collect(2) }
+    }
+
+    @Test("marble-min (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `min`() {
+        let block = docMarbleSources[124].block
+        block.check { $0.ints.min() }
+    }
+
+    @Test("marble-max (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `max`() {
+        let block = docMarbleSources[125].block
+        block.check { $0.ints.max() }
+    }
+
+    @Test("marble-minBy (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `minBy`() {
+        let block = docMarbleSources[126].block
+        block.check { $0.min { $0.count < $1.count } }
+    }
+
+    @Test("marble-maxBy (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `maxBy`() {
+        let block = docMarbleSources[127].block
+        block.check { $0.max { $0.count < $1.count } }
+    }
+
+    @Test("marble-tryMinBy (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `tryMinBy`() {
+        let block = docMarbleSources[128].block
+        block.check { $0.tryMin { try failOnX($0) < failOnX($1) } }
+    }
+
+    @Test("marble-tryMaxBy (Sources/Streams/Reducing/Publishers.Comparison.swift)") func `tryMaxBy`() {
+        let block = docMarbleSources[129].block
+        block.check { $0.tryMax { try failOnX($0) < failOnX($1) } }
+    }
+
+    @Test("marble-count (Sources/Streams/Reducing/Publishers.Count.swift)") func `count`() {
+        let block = docMarbleSources[130].block
+        block.check { $0.count() }
+    }
+
+    @Test("marble-ignoreOutput (Sources/Streams/Reducing/Publishers.IgnoreOutput.swift)") func `ignoreOutput`() {
+        let block = docMarbleSources[131].block
+        block.check { $0.ignoreOutput() }
+    }
+
+    @Test("marble-reduce (Sources/Streams/Reducing/Publishers.Reduce.swift)") func `reduce`() {
+        let block = docMarbleSources[132].block
+        block.check { $0.ints.reduce(0, +) }
+    }
+
+    @Test("marble-tryReduce (Sources/Streams/Reducing/Publishers.Reduce.swift)") func `tryReduce`() {
+        let block = docMarbleSources[133].block
+        block.check { $0.tryReduce(0) { $0 + Int(try failOnX($1))! } }
+    }
+
+    @Test("marble-autoconnect (Sources/Streams/Sharing/ConnectablePublisher.swift)") func `autoconnect`() {
+        let block = docMarbleSources[134].block
+        let scheduler = DispatchQueue.test
+        block.check(on: scheduler, source: SchedulerTimer.publish(every: .seconds(2), on: scheduler).autoconnect().map(seconds))
+    }
+
+    @Test("marble-makeConnectable (Sources/Streams/Sharing/Publishers.MakeConnectable.swift)") func `makeConnectable`() {
+        let block = docMarbleSources[135].block
+        block.check { $0.assertNoFailure().makeConnectable().autoconnect() }
+    }
+
+    @Test("marble-multicast (Sources/Streams/Sharing/Publishers.Multicast.swift)") func `multicast`() {
+        let block = docMarbleSources[136].block
+        block.check(row: 2, inputs: 1) { $0.multicast { PassthroughSubject() }.autoconnect() }
+    }
+
+    @Test("marble-multicast-second (Sources/Streams/Sharing/Publishers.Multicast.swift)") func `multicast_second`() {
+        let block = docMarbleSources[136].block
+        block.check(row: 3, inputs: 1) { $0.multicast { PassthroughSubject() }.autoconnect() }
+    }
+
+    @Test("marble-multicast-subject (Sources/Streams/Sharing/Publishers.Multicast.swift)") func `multicast_subject`() {
         let block = docMarbleSources[137].block
+        block.check { $0.multicast(subject: PassthroughSubject()).autoconnect() }
+    }
+
+    @Test("marble-share (Sources/Streams/Sharing/Publishers.Share.swift)") func `share`() {
+        let block = docMarbleSources[138].block
+        block.check(row: 2, inputs: 1) { $0.share() }
+    }
+
+    @Test("marble-guide-demand (Sources/Streams/Streams.docc/DemandAndBackpressure.md)") func `guide_demand`() {
+        let block = docMarbleSources[139].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, source: (1...5).publisher, demand: .max(2), later: [10: .max(10)])
     }
 
     @Test("marble-guide-flatMap (Sources/Streams/Streams.docc/FlatMapAndSwitchToLatest.md)") func `guide_flatMap`() {
-        let block = docMarbleSources[138].block
+        let block = docMarbleSources[140].block
         block.checkMany(row: 4) { u in u[0].flatMap { $0 == "a" ? u[1] : u[2] } }
     }
 
     @Test("marble-guide-switchToLatest (Sources/Streams/Streams.docc/FlatMapAndSwitchToLatest.md)") func `guide_switchToLatest`() {
-        let block = docMarbleSources[138].block
+        let block = docMarbleSources[140].block
         block.checkMany(row: 5) { u in u[0].map { $0 == "a" ? u[1] : u[2] }.switchToLatest() }
     }
 
     @Test("marble-guide-merge (Sources/Streams/Streams.docc/MergeZipCombineLatest.md)") func `guide_merge`() {
-        let block = docMarbleSources[139].block
+        let block = docMarbleSources[141].block
         block.checkMany(row: 3) { u in u[0].merge(with: u[1]) }
     }
 
     @Test("marble-guide-zip (Sources/Streams/Streams.docc/MergeZipCombineLatest.md)") func `guide_zip`() {
-        let block = docMarbleSources[139].block
+        let block = docMarbleSources[141].block
         block.checkMany(row: 6) { u in u[0].zip(u[1]) { $0 + $1 } }
     }
 
     @Test("marble-guide-combineLatest (Sources/Streams/Streams.docc/MergeZipCombineLatest.md)") func `guide_combineLatest`() {
-        let block = docMarbleSources[139].block
+        let block = docMarbleSources[141].block
         block.checkMany(row: 9) { u in u[0].combineLatest(u[1]) { $0 + $1 } }
     }
 
     @Test("marble-guide-share (Sources/Streams/Streams.docc/ShareAndMulticast.md)") func `guide_share`() {
-        let block = docMarbleSources[140].block
+        let block = docMarbleSources[142].block
         block.check(row: 2, inputs: 1) { $0.share() }
     }
 
     @Test("marble-guide-share-late (Sources/Streams/Streams.docc/ShareAndMulticast.md)") func `guide_share_late`() {
-        let block = docMarbleSources[140].block
+        let block = docMarbleSources[142].block
         block.check(row: 3, inputs: 1, subscribeAt: 4) { $0.share() }
     }
 
     @Test("marble-guide-debounce (Sources/Streams/Streams.docc/Time.md)") func `guide_debounce`() {
-        let block = docMarbleSources[141].block
+        let block = docMarbleSources[143].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, row: 2) { $0.debounce(for: .seconds(2), scheduler: scheduler) }
     }
 
     @Test("marble-guide-throttle-latest (Sources/Streams/Streams.docc/Time.md)") func `guide_throttle_latest`() {
-        let block = docMarbleSources[141].block
+        let block = docMarbleSources[143].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, row: 4) { $0.throttle(for: .seconds(3), scheduler: scheduler, latest: true) }
     }
 
     @Test("marble-guide-throttle-first (Sources/Streams/Streams.docc/Time.md)") func `guide_throttle_first`() {
-        let block = docMarbleSources[141].block
+        let block = docMarbleSources[143].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, row: 5) { $0.throttle(for: .seconds(3), scheduler: scheduler, latest: false) }
     }
 
     @Test("marble-guide-delay (Sources/Streams/Streams.docc/Time.md)") func `guide_delay`() {
-        let block = docMarbleSources[141].block
+        let block = docMarbleSources[143].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, row: 7) { $0.delay(for: .seconds(2), scheduler: scheduler) }
     }
 
     @Test("marble-guide-timeout (Sources/Streams/Streams.docc/Time.md)") func `guide_timeout`() {
-        let block = docMarbleSources[141].block
+        let block = docMarbleSources[143].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, row: 9) { $0.timeout(.seconds(3), scheduler: scheduler) }
     }
 
     @Test("marble-currentValueSubject (Sources/Streams/Subjects/CurrentValueSubject.swift)") func `currentValueSubject`() {
-        let block = docMarbleSources[142].block
+        let block = docMarbleSources[144].block
         block.checkMany { feeding(CurrentValueSubject("0"), from: $0[1]) }
     }
 
     @Test("marble-passthroughSubject (Sources/Streams/Subjects/PassthroughSubject.swift)") func `passthroughSubject`() {
-        let block = docMarbleSources[143].block
+        let block = docMarbleSources[145].block
         block.check(row: 2, inputs: 1) { feeding(PassthroughSubject(), from: $0) }
     }
 
     @Test("marble-assign (Sources/Streams/Subscribers/Subscribers.Assign.swift)") func `assign`() {
-        let block = docMarbleSources[144].block
+        let block = docMarbleSources[146].block
         block.check { u in recordingCalls(of: u.assertNoFailure()) { $0.assign(to: \.value, on: PropertyLog($1)) } }
     }
 
     @Test("marble-sink (Sources/Streams/Subscribers/Subscribers.Sink.swift)") func `sink`() {
-        let block = docMarbleSources[145].block
+        let block = docMarbleSources[147].block
         block.check { u in recordingCalls(of: u) { $0.sink(receiveCompletion: $1.send(completion:), receiveValue: $1.send(_:)) } }
     }
 
     @Test("marble-sink-receiveValue (Sources/Streams/Subscribers/Subscribers.Sink.swift)") func `sink_receiveValue`() {
-        let block = docMarbleSources[146].block
+        let block = docMarbleSources[148].block
         block.check { u in recordingCalls(of: u.assertNoFailure()) { $0.sink(receiveValue: $1.send(_:)) } }
     }
 
     @Test("marble-collectByTime (Sources/Streams/Timing/Publishers.CollectByTime.swift)") func `collectByTime`() {
-        let block = docMarbleSources[147].block
+        let block = docMarbleSources[149].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, row: 2) { $0.ints.collect(.byTime(scheduler, .seconds(3))) }
     }
 
     @Test("marble-collectByTimeOrCount (Sources/Streams/Timing/Publishers.CollectByTime.swift)") func `collectByTimeOrCount`() {
-        let block = docMarbleSources[147].block
+        let block = docMarbleSources[149].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, row: 4) { $0.ints.collect(.byTimeOrCount(scheduler, .seconds(3), 2)) }
     }
 
     @Test("marble-debounce (Sources/Streams/Timing/Publishers.Debounce.swift)") func `debounce`() {
-        let block = docMarbleSources[148].block
+        let block = docMarbleSources[150].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler) { $0.debounce(for: .seconds(2), scheduler: scheduler) }
     }
 
     @Test("marble-delay (Sources/Streams/Timing/Publishers.Delay.swift)") func `delay`() {
-        let block = docMarbleSources[149].block
+        let block = docMarbleSources[151].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler) { $0.delay(for: .seconds(2), scheduler: scheduler) }
     }
 
     @Test("marble-measureInterval (Sources/Streams/Timing/Publishers.MeasureInterval.swift)") func `measureInterval`() {
-        let block = docMarbleSources[150].block
+        let block = docMarbleSources[152].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler) { $0.measureInterval(using: scheduler).map { $0.magnitude / 1_000_000_000 } }
     }
 
     @Test("marble-receiveOn (Sources/Streams/Timing/Publishers.ReceiveOn.swift)") func `receiveOn`() {
-        let block = docMarbleSources[151].block
+        let block = docMarbleSources[153].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler) { $0.receive(on: scheduler) }
     }
 
     @Test("marble-subscribeOn (Sources/Streams/Timing/Publishers.SubscribeOn.swift)") func `subscribeOn`() {
-        let block = docMarbleSources[152].block
+        let block = docMarbleSources[154].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler) { $0.subscribe(on: scheduler) }
     }
 
     @Test("marble-throttle-latest (Sources/Streams/Timing/Publishers.Throttle.swift)") func `throttle_latest`() {
-        let block = docMarbleSources[153].block
+        let block = docMarbleSources[155].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, row: 2) { $0.throttle(for: .seconds(3), scheduler: scheduler, latest: true) }
     }
 
     @Test("marble-throttle-first (Sources/Streams/Timing/Publishers.Throttle.swift)") func `throttle_first`() {
-        let block = docMarbleSources[153].block
+        let block = docMarbleSources[155].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, row: 3) { $0.throttle(for: .seconds(3), scheduler: scheduler, latest: false) }
     }
 
     @Test("marble-timeout (Sources/Streams/Timing/Publishers.Timeout.swift)") func `timeout`() {
-        let block = docMarbleSources[154].block
+        let block = docMarbleSources[156].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler) { $0.timeout(.seconds(3), scheduler: scheduler) }
     }
 
     @Test("marble-SchedulerTimer-publish (Sources/Streams/Timing/SchedulerTimer.swift)") func `SchedulerTimer_publish`() {
-        let block = docMarbleSources[155].block
+        let block = docMarbleSources[157].block
         let scheduler = DispatchQueue.test
         block.check(on: scheduler, source: SchedulerTimer.publish(every: .seconds(2), on: scheduler).autoconnect().map(seconds))
     }
 
     @Test("marble-timer-publisher (Sources/Streams/Timing/Timer.TimerPublisher.swift)") func `timer_publisher`() async {
-        let block = docMarbleSources[156].block
+        let block = docMarbleSources[158].block
         let scheduler = DispatchQueue.test
         await block.checkAsync(on: scheduler, source: scheduler.turningRunLoop(first: 1, every: 2) { runLoop in Timer.publish(every: 0.05, on: runLoop, in: .default).autoconnect() }.namedInOrder())
     }
 
     @Test("marble-encode (Sources/Streams/Transforming/Publishers.Encode.swift)") func `encode`() {
-        let block = docMarbleSources[157].block
+        let block = docMarbleSources[159].block
         block.check { $0.map { legendValue($0, as: Point.self) }.encode(encoder: sortedKeysEncoder).map(utf8) }
     }
 
     @Test("marble-decode (Sources/Streams/Transforming/Publishers.Encode.swift)") func `decode`() {
-        let block = docMarbleSources[158].block
+        let block = docMarbleSources[160].block
         block.check { $0.map { Data($0.utf8) }.decode(type: Point.self, decoder: JSONDecoder()) }
     }
 
     @Test("marble-map (Sources/Streams/Transforming/Publishers.Map.swift)") func `map`() {
-        let block = docMarbleSources[159].block
+        let block = docMarbleSources[161].block
         block.check { $0.ints.map { $0 * 10 } }
     }
 
     @Test("marble-tryMap (Sources/Streams/Transforming/Publishers.Map.swift)") func `tryMap`() {
-        let block = docMarbleSources[160].block
+        let block = docMarbleSources[162].block
         block.check { $0.ints.tryMap { try reciprocal($0) } }
     }
 
     @Test("marble-replaceNil (Sources/Streams/Transforming/Publishers.Map.swift)") func `replaceNil`() {
-        let block = docMarbleSources[161].block
+        let block = docMarbleSources[163].block
         block.check { $0.map { Int($0) }.replaceNil(with: 0) }
     }
 
-    @Test("marble-mapError (Sources/Streams/Transforming/Publishers.MapError.swift)") func `mapError`() {
-        let block = docMarbleSources[162].block
-        block.check { $0.mapError { AppError.network($0) } }
-    }
-
     @Test("marble-map-keyPath (Sources/Streams/Transforming/Publishers.MapKeyPath.swift)") func `map_keyPath`() {
-        let block = docMarbleSources[163].block
+        let block = docMarbleSources[164].block
         block.check { $0.map { legendValue($0, as: User.self) }.map(\.name) }
     }
 
     @Test("marble-map-keyPaths2 (Sources/Streams/Transforming/Publishers.MapKeyPath.swift)") func `map_keyPaths2`() {
-        let block = docMarbleSources[164].block
+        let block = docMarbleSources[165].block
         block.check { $0.map { legendValue($0, as: Point.self) }.map(\.x, \.y) }
     }
 
     @Test("marble-map-keyPaths3 (Sources/Streams/Transforming/Publishers.MapKeyPath.swift)") func `map_keyPaths3`() {
-        let block = docMarbleSources[165].block
-        block.check { $0.map { legendValue($0, as: Color.self) }.map(\.r, \.g, \.b) }
-    }
-
-    @Test("marble-replaceError (Sources/Streams/Transforming/Publishers.ReplaceError.swift)") func `replaceError`() {
         let block = docMarbleSources[166].block
-        block.check { $0.replaceError(with: "0") }
+        block.check { $0.map { legendValue($0, as: Color.self) }.map(\.r, \.g, \.b) }
     }
 
     @Test("marble-scan (Sources/Streams/Transforming/Publishers.Scan.swift)") func `scan`() {
