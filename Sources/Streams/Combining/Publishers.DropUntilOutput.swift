@@ -71,8 +71,47 @@ extension Publisher {
     }
 }
 
-// The publisher types (`Publishers.DropUntilOutput`) are declared in
-// Publishers.DropUntilOutput.generated.swift, made by Scripts/generate-sources from
-// Scripts/templates/PublisherTypes.template: each one holds the operator's parameters, and its
+// MARK: - Publisher types
+
+// The publisher types (`Publishers.DropUntilOutput`) hold the operators' parameters; each one's
 // `receive(subscriber:)` subscribes through the logic below.
+
+extension Publishers {
+    /// The publisher of ``Publisher/drop(untilOutputFrom:)``: the upstream's values after a
+    /// second publisher has sent a value.
+    public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
+    where Upstream.Failure == Other.Failure {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type (the trigger's too).
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are passed on once the trigger has fired.
+        public let upstream: Upstream
+        /// The trigger: its first value lets the upstream's values through.
+        public let other: Other
+
+        /// Creates a publisher of `upstream`'s values after `other` has sent a value.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are passed on once the trigger has fired.
+        ///   - other: The trigger: its first value lets the upstream's values through.
+        @inlinable
+        public init(upstream: Upstream, other: Other) {
+            self.upstream = upstream
+            self.other = other
+        }
+
+        /// Subscribes `subscriber`, then the trigger, then the upstream.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            UntilOutputSubscription.subscribe(subscriber, to: upstream, until: other, mode: .drop, name: "DropUntilOutput")
+        }
+    }
+}
+
+extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
+extension Publishers.DropUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
 

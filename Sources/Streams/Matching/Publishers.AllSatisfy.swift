@@ -93,10 +93,78 @@ extension Publisher {
     }
 }
 
-// The publisher types (`Publishers.AllSatisfy` and `Publishers.TryAllSatisfy`) are declared in
-// Publishers.AllSatisfy.generated.swift, made by Scripts/generate-sources from
-// Scripts/templates/PublisherTypes.template: each one holds the operator's parameters, and its
-// `receive(subscriber:)` subscribes through the logic below.
+// MARK: - Publisher types
+
+// The publisher types (`Publishers.AllSatisfy` and `Publishers.TryAllSatisfy`) hold the operators'
+// parameters; each one's `receive(subscriber:)` subscribes through the logic below.
+
+extension Publishers {
+    /// The publisher of ``Publisher/allSatisfy(_:)``: whether every value satisfies a predicate.
+    public struct AllSatisfy<Upstream: Publisher>: Publisher {
+        /// `true` if every value satisfied the predicate.
+        public typealias Output = Bool
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are checked.
+        public let upstream: Upstream
+        /// The predicate every value must satisfy.
+        public let predicate: (Upstream.Output) -> Bool
+
+        /// Creates a publisher that tells whether every value of `upstream` satisfies `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are checked.
+        ///   - predicate: The predicate every value must satisfy.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` to the answer.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the answer and the completion.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(subscriber, reducing: SearchReduction.allSatisfy(predicate), name: "AllSatisfy")
+        }
+    }
+
+    /// The publisher of ``Publisher/tryAllSatisfy(_:)``: whether every value satisfies a throwing
+    /// predicate.
+    public struct TryAllSatisfy<Upstream: Publisher>: Publisher {
+        /// `true` if every value satisfied the predicate.
+        public typealias Output = Bool
+        /// Any error: the upstream's or one thrown by the predicate.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are checked.
+        public let upstream: Upstream
+        /// The throwing predicate every value must satisfy.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher that tells whether every value of `upstream` satisfies `predicate`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are checked.
+        ///   - predicate: The throwing predicate every value must satisfy.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` to the answer.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the answer and the completion.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let reduction = SearchReduction.allSatisfy(predicate)
+            upstream.subscribe(subscriber, reducing: reduction, name: "TryAllSatisfy")
+        }
+    }
+}
 
 // MARK: - Reduction
 

@@ -43,9 +43,42 @@ extension Publisher {
     }
 }
 
-// The publisher types (`Publishers.Count`) are declared in Publishers.Count.generated.swift, made
-// by Scripts/generate-sources from Scripts/templates/PublisherTypes.template: each one holds the
-// operator's parameters, and its `receive(subscriber:)` subscribes through the logic below.
+// MARK: - Publisher types
+
+// The publisher types (`Publishers.Count`) hold the operators' parameters; each one's
+// `receive(subscriber:)` subscribes through the logic below.
+
+extension Publishers {
+    /// The publisher of ``Publisher/count()``: the number of values, sent when the upstream
+    /// finishes.
+    public struct Count<Upstream: Publisher>: Publisher {
+        /// The number of values.
+        public typealias Output = Int
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are counted.
+        public let upstream: Upstream
+
+        /// Creates a publisher that counts `upstream`'s values.
+        ///
+        /// - Parameter upstream: The publisher whose values are counted.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Subscribes `subscriber` to the count.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the count and the completion.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(subscriber, reducing: CountReduction(), name: "Count")
+        }
+    }
+}
+
+extension Publishers.Count: Equatable where Upstream: Equatable {}
 
 // MARK: - Reduction
 

@@ -45,10 +45,41 @@ extension Publisher {
     }
 }
 
-// The publisher types (`Publishers.IgnoreOutput`) are declared in
-// Publishers.IgnoreOutput.generated.swift, made by Scripts/generate-sources from
-// Scripts/templates/PublisherTypes.template: each one holds the operator's parameters, and its
+// MARK: - Publisher types
+
+// The publisher types (`Publishers.IgnoreOutput`) hold the operators' parameters; each one's
 // `receive(subscriber:)` subscribes through the logic below.
+
+extension Publishers {
+    /// The publisher of ``Publisher/ignoreOutput()``: only the upstream's completion.
+    public struct IgnoreOutput<Upstream: Publisher>: Publisher {
+        /// No values are ever sent.
+        public typealias Output = Never
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are dropped.
+        public let upstream: Upstream
+
+        /// Creates a publisher that passes on only `upstream`'s completion.
+        ///
+        /// - Parameter upstream: The publisher whose values are dropped.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Subscribes `subscriber` to the upstream's completion.
+        ///
+        /// - Parameter subscriber: The subscriber that receives only the completion.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: IgnoreOutputSubscriber<Upstream.Output, S>(downstream: subscriber))
+        }
+    }
+}
+
+extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
 // MARK: - Subscriber
 

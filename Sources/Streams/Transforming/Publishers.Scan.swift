@@ -94,10 +94,90 @@ extension Publisher {
     }
 }
 
-// The publisher types (`Publishers.Scan` and `Publishers.TryScan`) are declared in
-// Publishers.Scan.generated.swift, made by Scripts/generate-sources from
-// Scripts/templates/PublisherTypes.template: each one holds the operator's parameters, and its
-// `receive(subscriber:)` subscribes through the logic below.
+// MARK: - Publisher types
+
+// The publisher types (`Publishers.Scan` and `Publishers.TryScan`) hold the operators' parameters;
+// each one's `receive(subscriber:)` subscribes through the logic below.
+
+extension Publishers {
+    /// The publisher of ``Publisher/scan(_:_:)``: the running result of a closure over the
+    /// upstream's values.
+    public struct Scan<Upstream: Publisher, Output>: Publisher {
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are accumulated.
+        public let upstream: Upstream
+        /// The result the first value is combined with.
+        public let initialResult: Output
+        /// Combines the result so far with the next value.
+        public let nextPartialResult: (Output, Upstream.Output) -> Output
+
+        /// Creates a publisher of the running result of `nextPartialResult` over `upstream`'s
+        /// values, starting from `initialResult`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are accumulated.
+        ///   - initialResult: The result the first value is combined with.
+        ///   - nextPartialResult: Combines the result so far with the next value.
+        @inlinable
+        public init(
+            upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Subscribes `subscriber` through the accumulator, starting from `initialResult`.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: ScanSubscriber(
+                downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+        }
+    }
+
+    /// The publisher of ``Publisher/tryScan(_:_:)``: the running result of a throwing closure
+    /// over the upstream's values.
+    public struct TryScan<Upstream: Publisher, Output>: Publisher {
+        /// Any error: the upstream's or one thrown by the closure.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are accumulated.
+        public let upstream: Upstream
+        /// The result the first value is combined with.
+        public let initialResult: Output
+        /// Combines the result so far with the next value; may throw.
+        public let nextPartialResult: (Output, Upstream.Output) throws -> Output
+
+        /// Creates a publisher of the running result of `nextPartialResult` over `upstream`'s
+        /// values, starting from `initialResult`.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher whose values are accumulated.
+        ///   - initialResult: The result the first value is combined with.
+        ///   - nextPartialResult: Combines the result so far with the next value; may throw.
+        @inlinable
+        public init(
+            upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Subscribes `subscriber` through the accumulator, starting from `initialResult`.
+        ///
+        /// - Parameter subscriber: The subscriber that receives the values and the completion.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let step = ScanStep(result: initialResult, nextPartialResult: nextPartialResult)
+            upstream.subscribe(subscriber, through: step, name: "TryScan")
+        }
+    }
+}
 
 // MARK: - Subscribers
 
