@@ -113,7 +113,7 @@ extension Effect {
     ///   interrupted: use ``create(_:)`` to cancel it too.
     /// - Threading: the value is handed to the store from the thread that calls the callback;
     ///   the store runs it on the main actor.
-    /// - Complexity: O(1); one lock per call.
+    /// - Complexity: O(1).
     public static func future(_ attemptToFulfill: @escaping (@escaping @Sendable (Output) -> Void) -> Void) -> Effect {
         Effect(EmittingEffect { emitter in
             attemptToFulfill { output in _ = emitter.sendLast(output) }
@@ -161,7 +161,7 @@ extension Effect {
     ///   delivering earlier values), never two at once. The teardown runs on the thread that
     ///   ends the effect.
     /// - Combine compatibility: named `create` so it does not collide with ``run(priority:operation:catch:fileID:line:)``.
-    /// - Complexity: O(1) amortized per value; one lock per call.
+    /// - Complexity: O(1) amortized per value.
     public static func create(_ work: @escaping (EffectSubscriber<Output>) -> any Cancellable) -> Effect {
         Effect(EmittingEffect { emitter in
             let teardown = work(EffectSubscriber(emitter: emitter))
@@ -377,7 +377,7 @@ extension Effect {
     /// - Threading: `operation` and `handler` run on Swift's global concurrent executor; each
     ///   action is handed over from the thread that sends it (no hop to the main actor: `send`
     ///   would have to be awaited), and the store runs the actions on the main actor.
-    /// - Complexity: one `Task` per start; O(1) amortized and one lock per action.
+    /// - Complexity: one `Task` per start; O(1) amortized per action.
     public static func run(
         priority: TaskPriority? = nil,
         operation: @escaping @Sendable (_ send: Send<Output>) async throws -> Void,

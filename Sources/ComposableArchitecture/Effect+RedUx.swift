@@ -146,7 +146,7 @@ extension Effect {
     /// - Cancellation: cancels the task and drops the actions still waiting.
     /// - Threading: `operation` runs on Swift's global concurrent executor; each action is
     ///   handed over from the thread that emits it, and the store runs it on the main actor.
-    /// - Complexity: one `Task` per start; O(1) amortized and one lock per action.
+    /// - Complexity: one `Task` per start; O(1) amortized per action.
     public init(
         operation: @escaping @Sendable (
             _ emit: @escaping @Sendable (Output) -> Void, _ finish: @escaping @Sendable () -> Void

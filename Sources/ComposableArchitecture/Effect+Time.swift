@@ -166,7 +166,7 @@ extension Effect {
     /// - Note: the held action is sent by the effect that started the window's wait, so an
     ///   identifier should be used for one type of action; using two schedulers with one
     ///   identifier starts a new window whenever the scheduler changes.
-    /// - Complexity: O(1) per action, one lock; one scheduled action per held window.
+    /// - Complexity: O(1) per action; one scheduled action per held window.
     ///
     /// [A8]: doc:/Contract/StoreContract#A8
     public func throttle<ID: Hashable & Sendable, S: Scheduler>(

@@ -41,7 +41,7 @@ extension Publisher where Failure == Never {
     ///   subscription ends the sequence, as in Combine (a subscription after it is cancelled).
     /// - Combine compatibility: as Combine (which does not document that leaving the loop
     ///   cancels the subscription).
-    /// - Complexity: one lock and one continuation per value.
+    /// - Complexity: O(1) per value: one suspension of the iterating task per value.
     ///
     /// [S2]: doc:/Contract/StreamContract#S2
     /// [S16]: doc:/Contract/StreamContract#S16
@@ -90,7 +90,7 @@ extension Publisher {
     ///   A failure goes to the first waiting `next()`; other waiting ones return `nil`.
     /// - Threading: as the non-throwing `values`.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: one lock and one continuation per value.
+    /// - Complexity: O(1) per value: one suspension of the iterating task per value.
     ///
     /// [S16]: doc:/Contract/StreamContract#S16
     @inlinable

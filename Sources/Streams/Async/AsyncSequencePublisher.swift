@@ -40,7 +40,7 @@
 ///   property or a member of `Publishers`: a library may declare those names itself, and must
 ///   compile unchanged against Streams (and `.publisher` on a type that is both a `Sequence`
 ///   and an `AsyncSequence` stays the synchronous `Sequence` one).
-/// - Complexity: one lock per element, and a suspension while the subscriber has no demand.
+/// - Complexity: O(1) per element, and a suspension while the subscriber has no demand.
 ///
 /// [S3]: doc:/Contract/StreamContract#S3
 /// [S6]: doc:/Contract/StreamContract#S6

@@ -26,7 +26,7 @@ extension Future where Failure == Never {
     /// - Threading: runs on the caller's executor (`nonisolated(nonsending)`), so an actor can
     ///   await a value that is not `Sendable`; the promise may be called from any thread.
     /// - Combine compatibility: as Combine (which does not document cancellation).
-    /// - Complexity: O(1); one lock and one continuation.
+    /// - Complexity: O(1): one suspension until the future has its result.
     ///
     /// [S12]: doc:/Contract/StreamContract#S12
     nonisolated(nonsending) public var value: Output {
@@ -66,7 +66,7 @@ extension Future {
     /// - Threading: runs on the caller's executor (`nonisolated(nonsending)`), so an actor can
     ///   await a value that is not `Sendable`; the promise may be called from any thread.
     /// - Combine compatibility: as Combine (which does not document cancellation).
-    /// - Complexity: O(1); one lock and one continuation.
+    /// - Complexity: O(1): one suspension until the future has its result.
     ///
     /// [S12]: doc:/Contract/StreamContract#S12
     nonisolated(nonsending) public var value: Output {

@@ -79,8 +79,7 @@ extension Publisher {
     ///   another thread meanwhile ([S3]), where Combine passes it on at once. And Combine asks an
     ///   upstream that has finished, or that `customError` cancelled, for the `.keepFull`
     ///   refill; this asks it for nothing more.
-    /// - Complexity: O(1) amortized per value, one lock per value in and out; memory for up to
-    ///   `size` values.
+    /// - Complexity: O(1) amortized per value; memory for up to `size` values.
     ///
     /// [S1]: doc:/Contract/StreamContract#S1
     /// [S2]: doc:/Contract/StreamContract#S2

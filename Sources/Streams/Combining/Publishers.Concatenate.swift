@@ -211,8 +211,7 @@ extension Publisher {
     /// - Threading: values and the completion arrive on the live publisher's thread; the second
     ///   publisher is subscribed on the thread on which the first finished.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
-    ///   more demand.
+    /// - Complexity: O(1) per value.
     ///
     /// [S6]: doc:/Contract/StreamContract#S6
     /// [S7]: doc:/Contract/StreamContract#S7

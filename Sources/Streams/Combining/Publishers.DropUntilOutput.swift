@@ -57,8 +57,7 @@ extension Publisher {
     ///   `Just`, lets every upstream value through), the demand that dropped values use up, and
     ///   the trigger kept subscribed after its value. Combine never cancels the trigger once it
     ///   has fired, so it outlives the stream; this cancels it when the stream ends ([S7]).
-    /// - Complexity: O(1) per value; two uncontended locks per value passed on, one per value
-    ///   dropped.
+    /// - Complexity: O(1) per value.
     ///
     /// [S2]: doc:/Contract/StreamContract#S2
     /// [S3]: doc:/Contract/StreamContract#S3

@@ -61,7 +61,7 @@ extension Publisher {
     ///   passes it on when that call has returned ([S3]); Combine lets go of the trigger after
     ///   its value without cancelling it, where this cancels it ([S7], [S15]); and Combine passes
     ///   `request(.none)` to the upstream ([S9]).
-    /// - Complexity: O(1) per value; two uncontended locks per value.
+    /// - Complexity: O(1) per value.
     ///
     /// [S2]: doc:/Contract/StreamContract#S2
     /// [S3]: doc:/Contract/StreamContract#S3

@@ -54,7 +54,7 @@ extension Publishers {
     ///   `max`, `output(at:)` give an `Optional.Publisher`. As in Combine, those that take a
     ///   closure or compute an answer read the sequence when they are called, not when someone
     ///   subscribes.
-    /// - Complexity: O(1) per element, no lock and no allocation per element.
+    /// - Complexity: O(1) per element, and no allocation per element.
     ///
     /// [S1]: doc:/Contract/StreamContract#S1
     /// [S3]: doc:/Contract/StreamContract#S3

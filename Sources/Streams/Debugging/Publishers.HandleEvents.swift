@@ -67,9 +67,7 @@ extension Publisher {
     /// - Combine compatibility: as Combine, except that Combine passes on values and completions
     ///   that arrive before the subscription or after a completion or cancel, and keeps the
     ///   downstream after cancel.
-    /// - Complexity: O(1) per event; one uncontended lock per value, one more when
-    ///   `receiveOutput` is given (to notice a cancel from inside it) and one more when the
-    ///   downstream returns demand and `receiveRequest` is given.
+    /// - Complexity: O(1) per event, besides the closures.
     ///
     /// [S2]: doc:/Contract/StreamContract#S2
     /// [S4]: doc:/Contract/StreamContract#S4

@@ -56,8 +56,7 @@ extension Publisher {
     ///   `(Sequence)` for a sequence's, where Combine shows the sequence's elements. Combine
     ///   also logs events that follow a completion or cancel, and passes on what a misbehaving
     ///   upstream sends out of order.
-    /// - Complexity: O(1) per event besides formatting the value and writing the line; two
-    ///   uncontended locks per value.
+    /// - Complexity: O(1) per event besides formatting the value and writing the line.
     ///
     /// [S2]: doc:/Contract/StreamContract#S2
     /// [S4]: doc:/Contract/StreamContract#S4

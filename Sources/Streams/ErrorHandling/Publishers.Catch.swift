@@ -43,8 +43,7 @@ extension Publisher {
     /// - Threading: `handler` runs, and the replacement is subscribed, on the thread of the
     ///   upstream's failure.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
-    ///   more demand.
+    /// - Complexity: O(1) per value.
     ///
     /// [S2]: doc:/Contract/StreamContract#S2
     /// [S6]: doc:/Contract/StreamContract#S6
@@ -91,8 +90,7 @@ extension Publisher {
     ///   there is nothing to cancel).
     /// - Cancellation: as for ``catch(_:)``.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
-    ///   more demand.
+    /// - Complexity: O(1) per value.
     ///
     /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable

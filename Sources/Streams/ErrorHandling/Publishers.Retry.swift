@@ -51,8 +51,7 @@ extension Publisher {
     ///   upstream that fails while being subscribed does not nest a new subscription inside the
     ///   old one: the attempts run one after another in a loop ([S8]).
     /// - Combine compatibility: as Combine, including a negative count meaning "without limit".
-    /// - Complexity: O(1) per value: one uncontended lock, two when the subscriber returns
-    ///   more demand.
+    /// - Complexity: O(1) per value; one new subscription to the upstream per retry.
     ///
     /// [S2]: doc:/Contract/StreamContract#S2
     /// [S6]: doc:/Contract/StreamContract#S6

@@ -29,7 +29,7 @@ extension Publisher where Output: Equatable {
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
     ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine: a ``Publishers/RemoveDuplicates`` comparing with `==`.
-    /// - Complexity: O(1) per value; no lock and no allocation per value.
+    /// - Complexity: O(1) per value; no allocation per value.
     ///
     /// [S6]: doc:/Contract/StreamContract#S6
     @inlinable
@@ -74,7 +74,7 @@ extension Publisher {
     ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine; `previous` is the last value *passed on*, not the
     ///   last value received.
-    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the predicate; no allocation per value.
     ///
     /// [S6]: doc:/Contract/StreamContract#S6
     @inlinable
@@ -122,7 +122,7 @@ extension Publisher {
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
     ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value plus the predicate; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the predicate; no allocation per value.
     ///
     /// [S6]: doc:/Contract/StreamContract#S6
     /// [S14]: doc:/Contract/StreamContract#S14

@@ -75,7 +75,7 @@ extension ConnectablePublisher {
     ///   `makeConnectable`'s and the timer's are); here any connection is cancelled, so none is
     ///   left running with nothing to stop it. Likewise a subscriber that cancels before its own
     ///   `connect()` returns has that connection cancelled at once.
-    /// - Complexity: O(1) per subscriber, and one lock per value.
+    /// - Complexity: O(1) per subscriber and per value.
     @inlinable
     public func autoconnect() -> Publishers.Autoconnect<Self> {
         Publishers.Autoconnect(upstream: self)

@@ -55,8 +55,7 @@ extension Publisher {
     ///   ``PassthroughSubject`` with ``ConnectablePublisher/autoconnect()``; it is a class, so
     ///   every copy of the value is the same shared publisher. Subscribers are counted as
     ///   ``ConnectablePublisher/autoconnect()`` counts them.
-    /// - Complexity: O(1) per subscriber; per value, the subject's cost plus one uncontended
-    ///   lock per subscriber.
+    /// - Complexity: O(1) per subscriber; O(subscribers) per value.
     ///
     /// [S3]: doc:/Contract/StreamContract#S3
     /// [S10]: doc:/Contract/StreamContract#S10

@@ -100,8 +100,8 @@ extension Publisher {
     ///   schedules each event as its own piece of work, so on a concurrent scheduler its
     ///   deliveries may run at the same time and out of order; Streams delivers them in order,
     ///   one at a time, on any scheduler.
-    /// - Complexity: O(1) amortized per event: one uncontended lock to queue it and one to take
-    ///   it out, plus one scheduled pass per burst of up to 64 events.
+    /// - Complexity: O(1) amortized per event, and one scheduled pass per burst of up to 64
+    ///   events.
     ///
     /// [S1]: doc:/Contract/StreamContract#S1
     /// [S2]: doc:/Contract/StreamContract#S2

@@ -69,7 +69,7 @@ extension Publisher {
     ///   `cancel()` cancels the upstream once; after it, or after the end, requests and cancels
     ///   are ignored and nothing more is delivered ([S6]).
     /// - Combine compatibility: as Combine; `map`/`tryMap` after `tryMap` fuse into one `TryMap`.
-    /// - Complexity: O(1) per value plus the transform; no lock and no allocation per value.
+    /// - Complexity: O(1) per value plus the transform; no allocation per value.
     ///
     /// [S6]: doc:/Contract/StreamContract#S6
     /// [S14]: doc:/Contract/StreamContract#S14
