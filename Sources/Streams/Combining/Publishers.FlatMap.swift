@@ -225,7 +225,7 @@ extension Publisher where Failure == Never {
 }
 
 extension Publishers {
-    /// The publisher of ``Publisher/flatMap(maxPublishers:_:)-60vvr``: the merged values of the
+    /// The publisher of `flatMap(maxPublishers:_:)`: the merged values of the
     /// publishers a closure makes of the upstream's values.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {

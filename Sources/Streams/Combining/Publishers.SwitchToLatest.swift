@@ -173,7 +173,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 }
 
 extension Publishers {
-    /// The publisher of ``Publisher/switchToLatest()-7j10o``: the values of the latest publisher the
+    /// The publisher of `switchToLatest()`: the values of the latest publisher the
     /// upstream has sent.
     public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
     where P == Upstream.Output, P.Failure == Upstream.Failure {
