@@ -21,16 +21,9 @@ import Streams
 ///
 /// [S9]: doc:/Contract/StreamContract#S9
 public func recordingAPIViolations(_ body: () throws -> Void) rethrows -> [String] {
-    let messages = ViolationLog()
+    let messages = LockedList<String>()
     try APIViolationReporter.$current.withValue({ messages.append($0) }) {
         try body()
     }
     return messages.all
-}
-
-private final class ViolationLog: @unchecked Sendable {  // `messages` is guarded by `lock`
-    private let lock = Lock()
-    private var messages: [String] = []
-    func append(_ message: String) { lock.withLock { messages.append(message) } }
-    var all: [String] { lock.withLock { messages } }
 }

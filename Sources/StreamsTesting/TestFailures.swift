@@ -11,7 +11,7 @@ import Testing
 /// marble run's task) inherits it.
 package enum TestFailures {
     /// The current task's capture; `nil` records failures as failures.
-    @TaskLocal package static var capture: FailureCapture?
+    @TaskLocal package static var capture: LockedList<CapturedFailure>?
 
     /// Records `comment` as a failure at `sourceLocation`, or hands it to the capture.
     ///
@@ -20,7 +20,7 @@ package enum TestFailures {
     ///   - sourceLocation: The line the failure points at.
     package static func record(_ comment: Comment, sourceLocation: SourceLocation) {
         if let capture {
-            capture.append(comment, at: sourceLocation)
+            capture.append(CapturedFailure(comments: [comment], sourceLocation: sourceLocation))
         } else {
             Issue.record(comment, sourceLocation: sourceLocation)
         }
@@ -31,7 +31,7 @@ package enum TestFailures {
     /// - Parameter comment: What failed.
     package static func record(_ comment: Comment) {
         if let capture {
-            capture.append(comment, at: nil)
+            capture.append(CapturedFailure(comments: [comment], sourceLocation: nil))
         } else {
             Issue.record(comment)
         }
@@ -51,26 +51,6 @@ package struct CapturedFailure: Sendable, CustomStringConvertible {
     package var description: String { comments.map(\.rawValue).joined(separator: "\n") }
 }
 
-/// The failures reported inside ``capturingTestFailures(_:)``, in order.
-package final class FailureCapture: @unchecked Sendable {  // `failures` guarded by `lock`
-    private let lock = Lock()
-    private var failures: [CapturedFailure] = []
-
-    package init() {}
-
-    /// Adds a failure.
-    ///
-    /// - Parameters:
-    ///   - comment: What failed.
-    ///   - sourceLocation: The line the failure points at, if any.
-    package func append(_ comment: Comment, at sourceLocation: SourceLocation?) {
-        lock.withLock { failures.append(CapturedFailure(comments: [comment], sourceLocation: sourceLocation)) }
-    }
-
-    /// The failures so far.
-    package var all: [CapturedFailure] { lock.withLock { failures } }
-}
-
 /// Runs `body` and returns the test failures the package's testing libraries reported while it
 /// ran, instead of recording them.
 ///
@@ -79,7 +59,7 @@ package final class FailureCapture: @unchecked Sendable {  // `failures` guarded
 /// - Parameter body: The code that should report failures.
 /// - Returns: The failures, in the order they were reported.
 package func capturingTestFailures(_ body: () throws -> Void) rethrows -> [CapturedFailure] {
-    let capture = FailureCapture()
+    let capture = LockedList<CapturedFailure>()
     try TestFailures.$capture.withValue(capture) { try body() }
     return capture.all
 }
@@ -95,7 +75,7 @@ package func capturingTestFailures(
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Void
 ) async rethrows -> [CapturedFailure] {
-    let capture = FailureCapture()
+    let capture = LockedList<CapturedFailure>()
     try await TestFailures.$capture.withValue(capture) { try await body() }
     return capture.all
 }
