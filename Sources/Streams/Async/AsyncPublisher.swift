@@ -1,3 +1,5 @@
+// Engine: none. The iterator's subscriber, a state machine under a lock, is in this file.
+
 // MARK: - values
 
 extension Publisher where Failure == Never {

@@ -1,3 +1,5 @@
+// Engine: none. The whole operator is in this file.
+
 // MARK: - AsyncSequencePublisher
 
 /// A publisher that sends the elements of an asynchronous sequence, pulling each one only

@@ -1,3 +1,5 @@
+// Engine: none. The whole operator is in this file.
+
 extension Future where Failure == Never {
     /// The future's value, awaited: `let x = await future.value`.
     ///

@@ -1,3 +1,5 @@
+// Engine: Engines/SwitchingSubscription.swift.
+
 // MARK: - prepend, append
 
 extension Publisher {

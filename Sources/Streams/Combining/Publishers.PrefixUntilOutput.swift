@@ -1,3 +1,5 @@
+// Engine: Engines/UntilOutputSubscription.swift.
+
 // MARK: - prefix(untilOutputFrom:)
 
 extension Publisher {

@@ -1,3 +1,5 @@
+// Engine: none. The whole operator is in this file.
+
 /// A publisher that makes a new publisher for each subscriber, when it subscribes.
 ///
 /// Use it to delay work until someone subscribes, or to give each subscriber its own run of the

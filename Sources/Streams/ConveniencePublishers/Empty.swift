@@ -1,3 +1,5 @@
+// Engine: none. The whole operator is in this file.
+
 /// A publisher that sends no values, and either finishes at once or never.
 ///
 /// <!-- marble empty source row=1: Empty<String, Never>() -->

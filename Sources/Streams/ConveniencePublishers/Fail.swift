@@ -1,3 +1,5 @@
+// Engine: none. The whole operator is in this file.
+
 /// A publisher that fails at once with a given error, sending no values.
 ///
 /// <!-- marble fail source: Fail<String, DocError>(error: DocError()) -->

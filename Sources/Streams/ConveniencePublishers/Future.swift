@@ -1,3 +1,5 @@
+// Engine: none. The future's state and its subscriptions are in this file.
+
 /// A publisher that eventually produces one value and finishes, or fails.
 ///
 /// The closure you give it runs once, right away, in `init`, with a *promise*: call the promise

@@ -1,3 +1,6 @@
+// Engine: none. Each operator here makes a new `Just` (or `Result.Publisher`,
+//   `Optional.Publisher`), whose engine is Engines/OneValueSubscription.swift.
+
 // Operators that Combine declares on `Just` itself, so that a chain on a `Just` stays a `Just`,
 // an `Optional.Publisher` (when the value may be filtered out), a `Result.Publisher` (when a
 // closure may throw or the failure type changes), an `Empty` or a `Publishers.Sequence`,

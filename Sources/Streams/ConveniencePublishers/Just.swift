@@ -1,3 +1,5 @@
+// Engine: Engines/OneValueSubscription.swift.
+
 /// A publisher that sends one value, then finishes.
 ///
 /// The value goes out as soon as the subscriber asks for anything; `Just` cannot fail.

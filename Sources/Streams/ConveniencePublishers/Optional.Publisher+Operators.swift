@@ -1,3 +1,6 @@
+// Engine: none. Each operator here makes a new `Optional.Publisher`, whose engine is
+//   Engines/OneValueSubscription.swift.
+
 // Operators that Combine declares on `Optional.Publisher` itself, so that a chain on an optional
 // stays an `Optional.Publisher` (or becomes a `Just` or an `Empty`) instead of growing a wrapper
 // per operator.

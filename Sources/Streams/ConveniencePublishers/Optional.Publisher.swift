@@ -1,3 +1,5 @@
+// Engine: Engines/OneValueSubscription.swift.
+
 extension Optional {
     /// A publisher that sends the wrapped value, if any, then finishes.
     ///

@@ -1,3 +1,6 @@
+// Engine: none. Each operator here makes a new `Publishers.Sequence` (or a one-value publisher),
+//   whose engine is Engines/SequenceSubscription.swift.
+
 // Operators that Combine declares on `Publishers.Sequence` itself: they work on the sequence
 // instead of adding a subscriber, so a chain on a sequence stays one `Publishers.Sequence` (one
 // loop), or becomes the `Result.Publisher`, `Optional.Publisher`, `Just` or `Empty` of its

@@ -1,3 +1,5 @@
+// Engine: Engines/SequenceSubscription.swift.
+
 extension Sequence {
     /// A publisher that sends the elements of this sequence, in order, as they are requested,
     /// then finishes.

@@ -1,3 +1,5 @@
+// Engine: none. The whole operator is in this file.
+
 /// A publisher that plays back a recorded list of values, then a recorded completion.
 ///
 /// Useful in tests and previews: record once, replay to every subscriber.

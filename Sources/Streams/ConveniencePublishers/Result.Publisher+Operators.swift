@@ -1,3 +1,6 @@
+// Engine: none. Each operator here makes a new `Result.Publisher`, whose engine is
+//   Engines/OneValueSubscription.swift.
+
 // Operators that Combine declares on `Result.Publisher` itself, so that a chain on a result stays
 // a `Result.Publisher` (or becomes an `Empty`) instead of growing a wrapper per operator.
 //

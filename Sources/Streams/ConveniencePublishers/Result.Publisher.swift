@@ -1,3 +1,5 @@
+// Engine: Engines/OneValueSubscription.swift.
+
 extension Result {
     /// A publisher that sends this result: the success value then `.finished`, or the failure.
     ///

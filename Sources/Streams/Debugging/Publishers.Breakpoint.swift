@@ -6,6 +6,8 @@ import Glibc
 import Musl
 #endif
 
+// Engine: none. The whole operator is in this file.
+
 // MARK: - breakpoint
 
 extension Publisher {

@@ -1,3 +1,5 @@
+// Engine: Engines/ObservingSubscription.swift.
+
 // MARK: - handleEvents
 
 extension Publisher {

@@ -1,3 +1,5 @@
+// Engine: Engines/ObservingSubscription.swift.
+
 // MARK: - print
 
 extension Publisher {

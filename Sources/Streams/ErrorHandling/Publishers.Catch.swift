@@ -1,3 +1,5 @@
+// Engine: Engines/SwitchingSubscription.swift.
+
 // MARK: - catch, tryCatch
 
 extension Publisher {

@@ -1,3 +1,5 @@
+// Engine: Engines/ReducingSubscription.swift.
+
 // MARK: - last
 
 extension Publisher {

@@ -1,3 +1,5 @@
+// Engine: Engines/RelaySubscription.swift.
+
 // MARK: - output(at:), output(in:), prefix(_:)
 
 extension Publisher {

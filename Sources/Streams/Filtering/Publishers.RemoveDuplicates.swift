@@ -1,3 +1,5 @@
+// Engine: Engines/RelaySubscription.swift.
+
 // MARK: - removeDuplicates
 
 extension Publisher where Output: Equatable {

@@ -1,3 +1,5 @@
+// Engine: Engines/ReducingSubscription.swift.
+
 // MARK: - replaceEmpty
 
 extension Publisher {

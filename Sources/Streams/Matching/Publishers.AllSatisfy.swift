@@ -1,3 +1,5 @@
+// Engine: Engines/ReducingSubscription.swift.
+
 // MARK: - allSatisfy
 
 extension Publisher {

@@ -1,3 +1,5 @@
+// Engine: Engines/ReducingSubscription.swift.
+
 // MARK: - contains
 
 extension Publisher where Output: Equatable {

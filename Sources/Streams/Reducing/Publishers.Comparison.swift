@@ -1,3 +1,5 @@
+// Engine: Engines/ReducingSubscription.swift.
+
 // MARK: - min, max
 
 extension Publisher where Output: Comparable {

@@ -1,3 +1,5 @@
+// Engine: Engines/ReducingSubscription.swift.
+
 // MARK: - reduce
 
 extension Publisher {

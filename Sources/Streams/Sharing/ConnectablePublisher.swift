@@ -1,5 +1,7 @@
 import Synchronization
 
+// Engine: none. `autoconnect`'s connection and subscription are in this file.
+
 /// A publisher that does nothing until it is told to start with ``connect()``.
 ///
 /// Subscribers can attach before anything happens; `connect()` then starts the work (a timer

@@ -1,3 +1,6 @@
+// Engine: Engines/MulticastSubscription.swift, through `multicast` (Publishers.Multicast.swift):
+//   `makeConnectable()` is `multicast` with a `PassthroughSubject`.
+
 // MARK: - makeConnectable
 
 extension Publisher where Failure == Never {

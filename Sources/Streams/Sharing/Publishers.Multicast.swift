@@ -1,3 +1,5 @@
+// Engine: Engines/MulticastSubscription.swift.
+
 // MARK: - multicast
 
 extension Publisher {

@@ -1,3 +1,5 @@
+// Engine: Engines/MulticastSubscription.swift.
+
 // MARK: - share
 
 extension Publisher {

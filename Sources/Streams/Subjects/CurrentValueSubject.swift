@@ -1,3 +1,5 @@
+// Engine: Subjects/SubjectCore.swift.
+
 /// A subject that holds one value, its latest, and gives it to every new subscriber.
 ///
 /// A new subscriber receives the current value as soon as it asks for one, then every later

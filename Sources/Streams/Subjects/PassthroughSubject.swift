@@ -1,3 +1,5 @@
+// Engine: Subjects/SubjectCore.swift.
+
 /// A subject that passes each value it is sent to its current subscribers, and keeps nothing.
 ///
 /// Values flow only to subscribers that have asked for them: a subscriber with no outstanding

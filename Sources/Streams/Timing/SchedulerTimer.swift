@@ -1,3 +1,5 @@
+// Engine: Engines/TimerCore.swift.
+
 /// A connectable publisher that sends the time of a ``Scheduler`` every interval: the
 /// scheduler-driven counterpart of Foundation's `Timer.publish(every:on:in:)`.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 
+// Engine: Engines/TimerCore.swift.
+
 extension Timer {
     /// A connectable publisher that sends the current date every `interval` seconds, from a
     /// timer on `runLoop` in `mode`.

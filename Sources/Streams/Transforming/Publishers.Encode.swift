@@ -1,3 +1,5 @@
+// Engine: Engines/RelaySubscription.swift.
+
 // MARK: - encode, decode
 
 extension Publisher where Output: Encodable {

@@ -1,3 +1,6 @@
+// Engine: none of its own. It subscribes through `map`'s `MapSubscriber`
+//   (Transforming/Publishers.Map.swift).
+
 // MARK: - map(keyPath)
 
 extension Publisher {
