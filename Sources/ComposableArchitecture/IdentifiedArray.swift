@@ -168,25 +168,17 @@ public struct IdentifiedArray<ID: Hashable, Element> {
         get {
             _positions[id].map { _elements[$0] }
         }
-        _modify {
-            if let position = _positions[id] {
-                var element: Element? = _elements[position]
-                yield &element
-                if let element {
-                    let newID = element[keyPath: self.id]
-                    if newID != id { preconditionFailure(mismatchMessage(set: newID, for: id)) }
-                    _elements[position] = element
+        set {
+            if let newValue {
+                let newID = newValue[keyPath: self.id]
+                if newID != id { preconditionFailure(mismatchMessage(set: newID, for: id)) }
+                if let position = _positions[id] {
+                    _elements[position] = newValue
                 } else {
-                    remove(at: position)
+                    appendNew(newValue, id: id)
                 }
-            } else {
-                var element: Element? = nil
-                yield &element
-                if let element {
-                    let newID = element[keyPath: self.id]
-                    if newID != id { preconditionFailure(mismatchMessage(set: newID, for: id)) }
-                    appendNew(element, id: id)
-                }
+            } else if let position = _positions[id] {
+                remove(at: position)
             }
         }
     }
