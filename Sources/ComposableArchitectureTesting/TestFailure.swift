@@ -62,7 +62,7 @@ final class FailureReporter {
             line: Int(location.line), column: Int(max(location.column, 1)))
         if let capture = TestFailures.capture {
             // A test of the package that checks this failure is reported (capturingTestFailures).
-            capture.append(Comment(rawValue: message), at: sourceLocation)
+            capture.append(CapturedFailure(comments: [Comment(rawValue: message)], sourceLocation: sourceLocation))
         } else if isSwiftTesting || Test.current != nil {
             Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         } else {

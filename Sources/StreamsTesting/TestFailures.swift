@@ -47,6 +47,16 @@ package struct CapturedFailure: Sendable, CustomStringConvertible {
     /// The line the failure points at, if it names one.
     package let sourceLocation: SourceLocation?
 
+    /// A failure with `comments`, pointing at `sourceLocation`.
+    ///
+    /// - Parameters:
+    ///   - comments: What failed.
+    ///   - sourceLocation: The line the failure points at, if any.
+    package init(comments: [Comment], sourceLocation: SourceLocation?) {
+        self.comments = comments
+        self.sourceLocation = sourceLocation
+    }
+
     /// The failure's text.
     package var description: String { comments.map(\.rawValue).joined(separator: "\n") }
 }
