@@ -1,5 +1,8 @@
 // MARK: - combineLatest
 
+// Engine: Sources/Streams/Engines/CombiningSubscription.swift (with ``LatestRules`` and
+// ``SlotSide``, below).
+//
 // The publisher types (`CombineLatest`, `CombineLatest3`, `CombineLatest4`), their latest values,
 // and the `combineLatest` operators for three and four publishers are in
 // Publishers.CombineLatest.generated.swift, made by Scripts/generate-sources from
@@ -130,6 +133,18 @@ protocol LatestValues {
     var combination: Output? { get }
 }
 
+/// Rules whose upstreams' values go into a typed `Storage` (combineLatest's): each upstream's
+/// values are put in its place by a closure that knows it (``SlotSide``).
+@usableFromInline
+protocol StoringRules: CombiningRules {
+    /// Where the upstreams' values are kept.
+    associatedtype Storage
+    var storage: Storage { get set }
+    /// A value from upstream `index` was just stored: returns the combination to send, paid for
+    /// (`core.demand` already lessened), or `nil`.
+    mutating func valueStored(at index: Int, _ core: inout CombiningCore) -> Output?
+}
+
 /// What a combineLatest (`CombineLatest`, `CombineLatest3`, `CombineLatest4`) does with its
 /// upstreams' values.
 ///
@@ -145,9 +160,7 @@ struct LatestRules<Storage: LatestValues>: StoringRules {
     @inlinable init() {}
 
     @inlinable
-    mutating func valueStored(
-        at index: Int, _ core: inout CombiningCore, paid: inout FIFOQueue<Storage.Output>
-    ) -> Storage.Output? {
+    mutating func valueStored(at index: Int, _ core: inout CombiningCore) -> Storage.Output? {
         guard core.demand != .none, let tuple = storage.combination else { return nil }
         core.demand -= 1
         return tuple
@@ -168,5 +181,50 @@ struct LatestRules<Storage: LatestValues>: StoringRules {
     @inlinable
     mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore) {
         if core.finishedCount == core.upstreamCount { core.end(Subscribers.Completion<Never>.finished) }
+    }
+}
+
+// MARK: - Side subscriber
+
+/// The subscriber a combineLatest gives upstream `index`: passes its signals on with the
+/// index, and stores its values with the closure that knows their place in the storage.
+@usableFromInline
+struct SlotSide<Input, Downstream: Subscriber, Rules: StoringRules>: Subscriber, CustomStringConvertible
+where Rules.Output == Downstream.Input {
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let combiner: CombiningSubscription<Downstream?, Rules>
+    @usableFromInline let index: Int
+    @usableFromInline let store: (inout Rules.Storage, Input) -> Void
+    /// The operator's identity, shared by its upstream subscribers.
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(combiner) }
+
+    @inlinable
+    init(_ combiner: CombiningSubscription<Downstream?, Rules>, index: Int,
+         store: @escaping (inout Rules.Storage, Input) -> Void) {
+        self.combiner = combiner
+        self.index = index
+        self.store = store
+    }
+
+    @usableFromInline var description: String { combiner.description }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        combiner.receive(subscription: subscription, at: index)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let (index, store) = (self.index, self.store)
+        return combiner.receive(input, at: index) { rules, value, core in
+            store(&rules.storage, value)
+            return (rules.valueStored(at: index, &core), .none)
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        combiner.receive(completion: completion, at: index)
     }
 }

@@ -1,5 +1,8 @@
 // MARK: - merge(with:)
 
+// Engine: Sources/Streams/Engines/CombiningSubscription.swift (with ``MergeRules`` and
+// ``MergeSide``, below).
+//
 // The publisher types for two to eight publishers (`Merge` ... `Merge8`), the operators for three
 // to eight (`merge(with:_:)` ...) and the `merge(with:)` overloads on the merge types are in
 // Publishers.Merge.generated.swift, made by Scripts/generate-sources from
@@ -251,5 +254,46 @@ struct MergeRules<Output>: CombiningRules {
         if core.finishedCount == core.upstreamCount, waiting.isEmpty, core.isRunning {
             core.end(Subscribers.Completion<Never>.finished)
         }
+    }
+}
+
+// MARK: - Side subscriber
+
+/// The subscriber a merge gives upstream `index`: passes its signals on with the index.
+@usableFromInline
+struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let merger: MergeSubscription<Downstream>
+    @usableFromInline let index: Int
+    /// The merge's identity, shared by its upstream subscribers (as flatMap's inner subscribers
+    /// share theirs).
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(merger) }
+
+    @inlinable
+    init(_ merger: MergeSubscription<Downstream>, index: Int) {
+        self.merger = merger
+        self.index = index
+    }
+
+    @usableFromInline var description: String { "Merge" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        merger.receive(subscription: subscription, at: index)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let index = self.index
+        return merger.receive(input, at: index) { rules, value, core in
+            rules.take(value, at: index, &core)
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        merger.receive(completion: completion, at: index)
     }
 }

@@ -206,13 +206,13 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the tuples and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Rules = ZipRules<Zip2Storage<A.Output, B.Output>>
-            let zip = CombiningSubscription<S?, Rules>(downstream: subscriber, upstreamCount: 2)
+            typealias Storage = Zip2Storage<A.Output, B.Output>
+            let zip = ZipSubscription<S?, Storage>(downstream: subscriber, upstreamCount: 2)
             zip.start()
             guard zip.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })
+            a.receive(subscriber: ZipSide<Storage.LaneA, S>(zip))
             guard zip.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, S, Rules>(zip, index: 1) { $0.b.append($1) })
+            b.receive(subscriber: ZipSide<Storage.LaneB, S>(zip))
         }
     }
 
@@ -249,15 +249,15 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the tuples and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Rules = ZipRules<Zip3Storage<A.Output, B.Output, C.Output>>
-            let zip = CombiningSubscription<S?, Rules>(downstream: subscriber, upstreamCount: 3)
+            typealias Storage = Zip3Storage<A.Output, B.Output, C.Output>
+            let zip = ZipSubscription<S?, Storage>(downstream: subscriber, upstreamCount: 3)
             zip.start()
             guard zip.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })
+            a.receive(subscriber: ZipSide<Storage.LaneA, S>(zip))
             guard zip.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, S, Rules>(zip, index: 1) { $0.b.append($1) })
+            b.receive(subscriber: ZipSide<Storage.LaneB, S>(zip))
             guard zip.isRunning else { return }
-            c.receive(subscriber: SlotSide<C.Output, S, Rules>(zip, index: 2) { $0.c.append($1) })
+            c.receive(subscriber: ZipSide<Storage.LaneC, S>(zip))
         }
     }
 
@@ -298,17 +298,17 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the tuples and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Rules = ZipRules<Zip4Storage<A.Output, B.Output, C.Output, D.Output>>
-            let zip = CombiningSubscription<S?, Rules>(downstream: subscriber, upstreamCount: 4)
+            typealias Storage = Zip4Storage<A.Output, B.Output, C.Output, D.Output>
+            let zip = ZipSubscription<S?, Storage>(downstream: subscriber, upstreamCount: 4)
             zip.start()
             guard zip.isRunning else { return }
-            a.receive(subscriber: SlotSide<A.Output, S, Rules>(zip, index: 0) { $0.a.append($1) })
+            a.receive(subscriber: ZipSide<Storage.LaneA, S>(zip))
             guard zip.isRunning else { return }
-            b.receive(subscriber: SlotSide<B.Output, S, Rules>(zip, index: 1) { $0.b.append($1) })
+            b.receive(subscriber: ZipSide<Storage.LaneB, S>(zip))
             guard zip.isRunning else { return }
-            c.receive(subscriber: SlotSide<C.Output, S, Rules>(zip, index: 2) { $0.c.append($1) })
+            c.receive(subscriber: ZipSide<Storage.LaneC, S>(zip))
             guard zip.isRunning else { return }
-            d.receive(subscriber: SlotSide<D.Output, S, Rules>(zip, index: 3) { $0.d.append($1) })
+            d.receive(subscriber: ZipSide<Storage.LaneD, S>(zip))
         }
     }
 }
@@ -341,6 +341,36 @@ struct Zip2Storage<A, B>: ZipStorage {
     mutating func takeTuple() -> (A, B) {
         (a.popFirst()!, b.popFirst()!)
     }
+
+    /// Upstream `a`'s place in the storage.
+    @usableFromInline
+    enum LaneA: ZipLane {
+        @inlinable static var index: Int { 0 }
+
+        @inlinable
+        static func offer(_ value: A, to storage: inout Zip2Storage, pairing: Bool) -> (A, B)? {
+            guard pairing, storage.a.isEmpty, !storage.b.isEmpty else {
+                storage.a.append(value)
+                return nil
+            }
+            return (value, storage.b.popFirst()!)
+        }
+    }
+
+    /// Upstream `b`'s place in the storage.
+    @usableFromInline
+    enum LaneB: ZipLane {
+        @inlinable static var index: Int { 1 }
+
+        @inlinable
+        static func offer(_ value: B, to storage: inout Zip2Storage, pairing: Bool) -> (A, B)? {
+            guard pairing, storage.b.isEmpty, !storage.a.isEmpty else {
+                storage.b.append(value)
+                return nil
+            }
+            return (storage.a.popFirst()!, value)
+        }
+    }
 }
 
 /// The queues of a three-upstream zip.
@@ -366,6 +396,51 @@ struct Zip3Storage<A, B, C>: ZipStorage {
     @inlinable
     mutating func takeTuple() -> (A, B, C) {
         (a.popFirst()!, b.popFirst()!, c.popFirst()!)
+    }
+
+    /// Upstream `a`'s place in the storage.
+    @usableFromInline
+    enum LaneA: ZipLane {
+        @inlinable static var index: Int { 0 }
+
+        @inlinable
+        static func offer(_ value: A, to storage: inout Zip3Storage, pairing: Bool) -> (A, B, C)? {
+            guard pairing, storage.a.isEmpty, !storage.b.isEmpty, !storage.c.isEmpty else {
+                storage.a.append(value)
+                return nil
+            }
+            return (value, storage.b.popFirst()!, storage.c.popFirst()!)
+        }
+    }
+
+    /// Upstream `b`'s place in the storage.
+    @usableFromInline
+    enum LaneB: ZipLane {
+        @inlinable static var index: Int { 1 }
+
+        @inlinable
+        static func offer(_ value: B, to storage: inout Zip3Storage, pairing: Bool) -> (A, B, C)? {
+            guard pairing, storage.b.isEmpty, !storage.a.isEmpty, !storage.c.isEmpty else {
+                storage.b.append(value)
+                return nil
+            }
+            return (storage.a.popFirst()!, value, storage.c.popFirst()!)
+        }
+    }
+
+    /// Upstream `c`'s place in the storage.
+    @usableFromInline
+    enum LaneC: ZipLane {
+        @inlinable static var index: Int { 2 }
+
+        @inlinable
+        static func offer(_ value: C, to storage: inout Zip3Storage, pairing: Bool) -> (A, B, C)? {
+            guard pairing, storage.c.isEmpty, !storage.a.isEmpty, !storage.b.isEmpty else {
+                storage.c.append(value)
+                return nil
+            }
+            return (storage.a.popFirst()!, storage.b.popFirst()!, value)
+        }
     }
 }
 
@@ -394,5 +469,65 @@ struct Zip4Storage<A, B, C, D>: ZipStorage {
     @inlinable
     mutating func takeTuple() -> (A, B, C, D) {
         (a.popFirst()!, b.popFirst()!, c.popFirst()!, d.popFirst()!)
+    }
+
+    /// Upstream `a`'s place in the storage.
+    @usableFromInline
+    enum LaneA: ZipLane {
+        @inlinable static var index: Int { 0 }
+
+        @inlinable
+        static func offer(_ value: A, to storage: inout Zip4Storage, pairing: Bool) -> (A, B, C, D)? {
+            guard pairing, storage.a.isEmpty, !storage.b.isEmpty, !storage.c.isEmpty, !storage.d.isEmpty else {
+                storage.a.append(value)
+                return nil
+            }
+            return (value, storage.b.popFirst()!, storage.c.popFirst()!, storage.d.popFirst()!)
+        }
+    }
+
+    /// Upstream `b`'s place in the storage.
+    @usableFromInline
+    enum LaneB: ZipLane {
+        @inlinable static var index: Int { 1 }
+
+        @inlinable
+        static func offer(_ value: B, to storage: inout Zip4Storage, pairing: Bool) -> (A, B, C, D)? {
+            guard pairing, storage.b.isEmpty, !storage.a.isEmpty, !storage.c.isEmpty, !storage.d.isEmpty else {
+                storage.b.append(value)
+                return nil
+            }
+            return (storage.a.popFirst()!, value, storage.c.popFirst()!, storage.d.popFirst()!)
+        }
+    }
+
+    /// Upstream `c`'s place in the storage.
+    @usableFromInline
+    enum LaneC: ZipLane {
+        @inlinable static var index: Int { 2 }
+
+        @inlinable
+        static func offer(_ value: C, to storage: inout Zip4Storage, pairing: Bool) -> (A, B, C, D)? {
+            guard pairing, storage.c.isEmpty, !storage.a.isEmpty, !storage.b.isEmpty, !storage.d.isEmpty else {
+                storage.c.append(value)
+                return nil
+            }
+            return (storage.a.popFirst()!, storage.b.popFirst()!, value, storage.d.popFirst()!)
+        }
+    }
+
+    /// Upstream `d`'s place in the storage.
+    @usableFromInline
+    enum LaneD: ZipLane {
+        @inlinable static var index: Int { 3 }
+
+        @inlinable
+        static func offer(_ value: D, to storage: inout Zip4Storage, pairing: Bool) -> (A, B, C, D)? {
+            guard pairing, storage.d.isEmpty, !storage.a.isEmpty, !storage.b.isEmpty, !storage.c.isEmpty else {
+                storage.d.append(value)
+                return nil
+            }
+            return (storage.a.popFirst()!, storage.b.popFirst()!, storage.c.popFirst()!, value)
+        }
     }
 }

@@ -1,9 +1,12 @@
 // MARK: - zip
 
+// Engine: Sources/Streams/Engines/ZipSubscription.swift (zip's rules, its state machine and
+// delivery).
+//
 // The publisher types (`Zip`, `Zip3`, `Zip4`), their queues, and the `zip` operators for three
 // and four publishers are in Publishers.Zip.generated.swift, made by Scripts/generate-sources
 // from Scripts/templates/Publishers.Zip.generated.swift.template. This file has the two-publisher
-// operators and the rules every zip follows.
+// operators.
 
 extension Publisher {
     /// Pairs this publisher's values with another publisher's, oldest with oldest, and sends the
@@ -107,85 +110,5 @@ extension Publisher {
         _ other: P, _ transform: @escaping (Output, P.Output) -> T
     ) -> Publishers.Map<Publishers.Zip<Self, P>, T> where P.Failure == Failure {
         Publishers.Map(upstream: Publishers.Zip(self, other)) { transform($0.0, $0.1) }
-    }
-}
-
-// MARK: - Rules
-
-/// The unpaired values of each upstream of a zip, one queue per upstream, typed: the only part
-/// of the zip state machine that depends on the arity.
-@usableFromInline
-protocol ZipStorage {
-    /// The tuple of one value per upstream.
-    associatedtype Output
-    /// Empty queues.
-    init()
-    /// Whether every queue has a value.
-    var isFull: Bool { get }
-    /// Whether upstream `index`'s queue is empty.
-    func isEmpty(_ index: Int) -> Bool
-    /// Takes the oldest value of every queue; none may be empty.
-    mutating func takeTuple() -> Output
-}
-
-/// What a zip (`Zip`, `Zip3`, `Zip4`) does with its upstreams' values.
-///
-/// Each upstream's unpaired values wait in its queue in `storage`. A tuple is taken as soon as
-/// no queue is empty and the downstream has demand for it. The downstream's demand, requested
-/// or returned, is passed to every upstream as it is. Invariant: a queue is empty or the demand
-/// is zero.
-@usableFromInline
-struct ZipRules<Storage: ZipStorage>: StoringRules {
-    @usableFromInline var storage = Storage()
-
-    @inlinable static var name: StaticString { "Zip" }
-
-    @inlinable init() {}
-
-    @inlinable
-    mutating func valueStored(
-        at index: Int, _ core: inout CombiningCore, paid: inout FIFOQueue<Storage.Output>
-    ) -> Storage.Output? {
-        guard core.demand != .none, storage.isFull else { return nil }
-        core.demand -= 1
-        let tuple = storage.takeTuple()
-        guard isExhausted(&core) else { return tuple }
-        paid.append(tuple)
-        core.end(Subscribers.Completion<Never>.finished)
-        return nil
-    }
-
-    /// Whether a finished upstream has no value left to pair: then no more tuples can come.
-    @inlinable
-    func isExhausted(_ core: inout CombiningCore) -> Bool {
-        for index in 0..<core.upstreamCount where storage.isEmpty(index) && core.isFinished(index) {
-            return true
-        }
-        return false
-    }
-
-    @inlinable
-    func initialDemand(for index: Int, requested: Subscribers.Demand) -> Subscribers.Demand {
-        requested
-    }
-
-    @inlinable
-    mutating func demandDidGrow(
-        by added: Subscribers.Demand, _ core: inout CombiningCore, paid: inout FIFOQueue<Storage.Output>
-    ) {
-        while core.demand != .none && storage.isFull {
-            core.demand -= 1
-            paid.append(storage.takeTuple())
-            if isExhausted(&core) {
-                core.end(Subscribers.Completion<Never>.finished)
-                return
-            }
-        }
-        core.requestFromEveryUpstream(added)
-    }
-
-    @inlinable
-    mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore) {
-        if storage.isEmpty(index) { core.end(Subscribers.Completion<Never>.finished) }
     }
 }

@@ -1,13 +1,15 @@
 import Synchronization
 
-// The engine of the operators that combine several upstreams into one stream: `merge`
-// (``MergeRules``), `zip` (``ZipRules``) and `combineLatest` (``LatestRules``).
+// The engine of the operators that combine several upstreams into one stream by the same
+// rules of delivery: `merge` (``MergeRules``, Publishers.Merge.swift) and `combineLatest`
+// (``LatestRules``, Publishers.CombineLatest.swift). (`zip` has an engine of its own,
+// ZipSubscription.swift.)
 //
 // One object, ``CombiningSubscription``, is the subscription the downstream holds; each upstream
 // is subscribed with a small struct subscriber (``MergeSide``, ``SlotSide``) that calls in with
-// its index. What differs between the three operators is a `Rules` value stored in the engine:
-// what a value does when it arrives, what more demand does, what an upstream's `.finished` does.
-// The rules work on ``CombiningCore``, the state every combining operator shares.
+// its index. What differs between the operators is a `Rules` value stored in the engine: what a
+// value does when it arrives, what more demand does, what an upstream's `.finished` does. The
+// rules work on ``CombiningCore``, the state every combining operator shares.
 //
 // State machine (``CombiningPhase``): `running` (taking values) → `ending` (the completion is
 // decided and waits behind the values already paid for; the upstreams are cancelled) → `done`
@@ -16,64 +18,20 @@ import Synchronization
 // and a second subscription is cancelled (S2).
 //
 // Locking and delivery: one `lock` guards the core, the rules and the queue. Delivery is the
-// project's serialized delivery (``SerialDelivery``, Engines/SerialDelivery.swift): only the
-// holder of the drain token calls the downstream, one signal at a time (S3); a value that
-// arrives while another thread holds the token waits in the queue (`serial`), and a request
-// from inside `receive(_:)` adds to the running loop instead of recursing (S8). The token is
-// an atomic word (`token`), taken only under the lock; a thread that finds it held and leaves
-// work for the holder (a value, the completion, a cancel) marks it, and a holder whose call
-// out returned no demand gives it back with one compare-and-swap when nothing is marked,
-// without taking the lock again (else it takes the lock and drains). The queue holds
-// only values already paid for: each took its unit of the downstream's demand before it went in
-// (S1). Values that wait for demand stay in the rules (merge's waiting values, zip's queues).
-// Nothing is called with the lock held: requests and cancels for the upstreams are gathered in
-// the core and made after unlocking (the drain loop hands them out as a delivery), and what the
-// stream lets go of (an upstream's subscription, waiting values, the downstream) is dropped
-// after unlocking too.
+// project's serialized delivery (``SerialDelivery``, Engines/SerialDelivery.swift) with an atomic
+// drain token (``DrainToken``): only its holder calls the downstream, one signal at a time (S3);
+// a value that arrives while another thread holds it waits in the queue (`serial`), and a
+// request from inside `receive(_:)` adds to the running loop instead of recursing (S8). A holder
+// whose call out returned no demand gives the token back with one compare-and-swap, without the
+// lock, unless someone left work for it. The queue holds only values already paid for (S1);
+// values that wait for demand stay in the rules (merge's waiting values). Nothing is called with
+// the lock held: requests and cancels for the upstreams are gathered in the core and made after
+// unlocking, and what the stream lets go of is dropped after unlocking too.
 //
-// Performance. `StreamsBenchmarks M1 M2 C1 C2` measures it (M1/C1 per value, M2/C2 per
-// subscription); the figures are in Docs/Performance.md.
-// - Per value: the lock is taken once and nothing is allocated. With the token free and no
-//   work gathered, a value goes straight to the downstream without the queue (`sendLocked`),
-//   the token goes back with a compare-and-swap (``DrainToken/giveBackIfIdle()``), and the
-//   downstream is moved out of its property and back rather than copied (no retain and
-//   release per value). `start()` gives the token back the same way.
-// - The engine reads and changes `core` only through its stored properties and `mutating`
-//   calls: a non-mutating call on a struct stored in a class works on a copy of the whole
-//   struct, which here (existentials, arrays) costs about 120 ns per value.
-// - Per subscription, the cost is the objects and what their deinit must look up. A class's
-//   deinit is never specialized: a stored property whose type is built from the generic
-//   parameters (`Completion<Failure>?`, `Downstream?`, a type nested in the generic class)
-//   costs a generic metadata lookup at run time when the object dies. So the slots, the phase
-//   and the gathered requests are non-generic types, the pending completion is a
-//   `Completion<any Error>`, and the rules and the downstream (`HeldDownstream`, see
-//   OptionalValue.swift) are stored properties whose types are generic parameters themselves.
-// - The completion's delivery carries the completion only: a small delivery is destroyed
-//   without the type's metadata. Its `deliver` takes the downstream and the rules itself,
-//   without the lock (once the phase is `done`, nothing else touches them).
-// - `subscribedCount` says whether any upstream is subscribed: when none is (a synchronous
-//   upstream that finished while being subscribed, or the first request before any upstream),
-//   ending the stream and passing demand on do not walk the slots.
-// - The upstream subscribers are structs holding the engine and an index; their identity is
-//   the engine's (no identifier counted per upstream).
-// - The slots of the first two upstreams are stored inline (``UpstreamSlots``): a merge, zip
-//   or combineLatest of two publishers allocates no slot array; the upstreams to cancel are
-//   gathered into an array only when some are still live.
-// - ``CombiningSubscription/isRunning``, asked before each upstream is subscribed, reads an
-//   atomic mirror of the phase instead of taking the lock.
-// - A slot holds its subscription as a plain existential, with `state` saying whether it is
-//   there (``UpstreamSlot/hold(_:)``, ``UpstreamSlot/finish()``): testing, assigning over and
-//   destroying a `(any Subscription)?` went through the runtime's generic `Optional` code.
-//   `receive(subscription:at:)` is generic, so where the subscription's type is known it is
-//   boxed once, for the slot.
-// - The requests and cancels gathered for the upstreams are one list (a cancel is a request of
-//   `.none`): one field fewer to create and destroy.
-// - Nobody takes the token without the lock, so a free token is taken with a plain store
-//   (``DrainToken/takeLockedWithoutRivals()``), not a compare-and-swap.
-// - A completion with nothing before it (no value paid for, no request or cancel gathered)
-//   goes down at once (`completeLocked()`), without the drain loop.
-// - What is let go of after unlocking is kept alive explicitly (`keepAlive`): the optimizer
-//   otherwise releases a value nothing reads any more as early as it likes, under the lock.
+// Performance: `StreamsBenchmarks M1 M2 C1 C2` measures it (M1/C1 per value, M2/C2 per
+// subscription). Why the code is not the obvious version where it is not (the downstream moved
+// rather than copied, `mutating` access to the core, non-generic slots, a type-erased completion,
+// the token's fast paths, `keepAlive`): Docs/Performance.md, "Combining: the engine's cheap paths".
 
 /// The life of a combining operator's stream.
 @usableFromInline
@@ -118,7 +76,7 @@ struct UpstreamSlot {
 }
 
 /// The slots of a combining operator's upstreams. The first two are stored inline, the others
-/// in an array: a merge, zip or combineLatest of two publishers allocates none.
+/// in an array: a merge or combineLatest of two publishers allocates none.
 @usableFromInline
 struct UpstreamSlots {
     @usableFromInline var first = UpstreamSlot()
@@ -156,9 +114,8 @@ struct UpstreamSlots {
         }
     }
 
-    /// Appends `make(subscription)` to `list` for every upstream still subscribed. (Used on
-    /// the core's own lists: a closure that appended to them would capture the whole core, and
-    /// the compiler would copy the slots to keep the two accesses apart.)
+    /// Appends `make(subscription)` to `list` for every upstream still subscribed (not a closure
+    /// that appends: it would capture the whole core, and the compiler would copy the slots).
     @inlinable
     func appendSubscribed<Element>(to list: inout ContiguousArray<Element>, _ make: (any Subscription) -> Element) {
         if first.state == .subscribed { list.append(make(first.subscription)) }
@@ -191,10 +148,9 @@ struct CombiningCore {
     /// The downstream's outstanding demand, less what waits in the engine's queue.
     @usableFromInline var demand = Subscribers.Demand.none
     /// Everything the downstream has requested (not counting demand returned from
-    /// `receive(_:)`): what zip and combineLatest ask of an upstream that subscribes late.
+    /// `receive(_:)`): what combineLatest asks of an upstream that subscribes late.
     @usableFromInline var requested = Subscribers.Demand.none
-    /// The completion decided (`ending`), delivered after the values already paid for. A
-    /// failure is kept as `any Error` (see the performance notes above).
+    /// The completion decided (`ending`), delivered after the values already paid for.
     @usableFromInline var completion: Subscribers.Completion<any Error>?
     /// Emptied when the stream ends (and not read after: every signal checks the phase first).
     @usableFromInline var slots: UpstreamSlots
@@ -204,9 +160,7 @@ struct CombiningCore {
     @usableFromInline var subscribedCount = 0
     /// How many upstreams have completed.
     @usableFromInline var finishedCount = 0
-    /// Requests and cancels gathered under the lock, made after unlocking (the cancels are
-    /// gathered when the stream ends). One list, not two: one field fewer to create and
-    /// destroy with every subscription.
+    /// Requests and cancels (when the stream ends) gathered under the lock, made after unlocking.
     @usableFromInline var requests = ContiguousArray<UpstreamRequest>()
     /// Whether `requests` has something to do.
     @usableFromInline var hasWork = false
@@ -220,12 +174,6 @@ struct CombiningCore {
     @inlinable var isRunning: Bool {
         if case .running = phase { return true }
         return false
-    }
-
-    /// Whether upstream `index` has finished (while the stream is running).
-    @inlinable
-    mutating func isFinished(_ index: Int) -> Bool {
-        slots.state(at: index) == .finished
     }
 
     /// Ends the stream with `completion`, delivered behind the values already paid for: the
@@ -292,21 +240,7 @@ protocol CombiningRules {
     mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore)
 }
 
-/// Rules whose upstreams' values go into a typed `Storage` (zip, combineLatest): each upstream's
-/// values are put in its place by a closure that knows it.
-@usableFromInline
-protocol StoringRules: CombiningRules {
-    /// Where the upstreams' values are kept.
-    associatedtype Storage
-    var storage: Storage { get set }
-    /// A value from upstream `index` was just stored: returns the combination to send, paid for
-    /// (`core.demand` already lessened), or `nil`. A combination that must wait behind others
-    /// goes into `paid`.
-    mutating func valueStored(at index: Int, _ core: inout CombiningCore, paid: inout FIFOQueue<Output>) -> Output?
-}
-
-/// The subscription a combining operator's downstream receives; see the comment at the top of
-/// this file.
+/// The subscription a combining operator's downstream receives (see the top of this file).
 @usableFromInline
 final class CombiningSubscription<HeldDownstream: OptionalValue, Rules: CombiningRules>: Subscription,
     CustomStringConvertible, SerialDelivery,
@@ -322,16 +256,14 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         /// Gathered requests and cancels for the upstreams.
         case work(ContiguousArray<UpstreamRequest>)
         case value(Output)
-        /// The completion. (What the stream lets go of after it is taken by ``deliver(_:)``: a
-        /// small delivery is destroyed without the type's metadata.)
+        /// The completion (the downstream and the rules are taken by ``deliver(_:)``).
         case completion(Subscribers.Completion<any Error>)
         /// What a cancelled stream lets go of.
         case letGo(Downstream?)
     }
 
     @usableFromInline let lock = Lock()
-    // `@exclusivity(unchecked)`: the lock (or the drain token, for `downstream`) already makes
-    // every access exclusive; the runtime's dynamic check would only add cost per value.
+    // `@exclusivity(unchecked)`: the lock (or the token, for `downstream`) makes access exclusive.
     @exclusivity(unchecked) @usableFromInline var core: CombiningCore
     @exclusivity(unchecked) @usableFromInline var rules = Rules()
     /// Values paid for and not yet delivered, oldest first. (The drain token is `token`, not
@@ -345,14 +277,13 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     /// The downstream, `Downstream?` (a generic parameter, see ``OptionalValue``), until the
     /// stream lets go of it.
     @exclusivity(unchecked) @usableFromInline var heldDownstream: HeldDownstream
-    /// `heldDownstream`, as what it is: `Downstream?`.
     @inlinable var downstream: Downstream? {
         _read { yield heldDownstream.asOptional }
         _modify { yield &heldDownstream.asOptional }
     }
     /// `true` once the phase has left `running`: written with the lock held, read without.
     @usableFromInline let isOver = Atomic<Bool>(false)
-    /// How many upstreams there are (the core's count, readable without the lock).
+    /// How many upstreams there are (readable without the lock).
     @usableFromInline let upstreamCount: Int
 
     @inlinable
@@ -364,9 +295,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
 
     @usableFromInline var description: String { "\(Rules.name)" }
 
-    // The engine reads `core` only through stored properties and `mutating` calls: a
-    // non-mutating call on a struct stored in a class works on a copy of the whole struct.
-
+    // (`core` is read and changed only through stored properties and `mutating` calls.)
     /// Whether the stream is taking values. Call with the lock held.
     @inlinable
     var isRunningLocked: Bool {
@@ -379,13 +308,11 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     /// Gives the downstream its subscription; call once, before subscribing the upstreams.
     @inlinable
     func start() {
-        // Moved out and back rather than copied (a retain and release fewer); this thread holds
-        // the token, so nothing else touches it meanwhile.
+        // Moved out and back (this thread holds the token, so nothing else touches it).
         let downstream = self.downstream.take().unsafelyUnwrapped
         downstream.receive(subscription: self)
         self.downstream = consume downstream
-        // The usual case: the downstream only asked for values (or nothing), so there is
-        // nothing to deliver yet and the token goes back without the lock.
+        // Usually nothing is due yet, and the token goes back without the lock.
         if upstreamCount != 0 && token.giveBackIfIdle() { return }
         lock.lock()
         token.reclaimLocked()
@@ -465,14 +392,14 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     @inlinable
     func receive<Input>(
         _ value: Input, at index: Int,
-        take: (inout Rules, Input, inout CombiningCore, inout FIFOQueue<Output>) -> (send: Output?, more: Subscribers.Demand)
+        take: (inout Rules, Input, inout CombiningCore) -> (send: Output?, more: Subscribers.Demand)
     ) -> Subscribers.Demand {
         lock.lock()
         guard isRunningLocked, core.slots.state(at: index) == .subscribed else {
             lock.unlock()
             return .none
         }
-        let (send, more) = take(&rules, value, &core, &serial.pending)
+        let (send, more) = take(&rules, value, &core)
         if let send {
             sendLocked(send)
         } else {
@@ -499,8 +426,6 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
             core.end(completion)
         }
         unlockAndFlush()
-        // Let go of after unlocking. (Without this the optimizer releases it before: nothing
-        // reads it after the slot gives it up.)
         keepAlive(subscription)
     }
 
@@ -563,10 +488,9 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         deliverCompletion(completion)
     }
 
-    /// Delivers the completion and lets go of the downstream and the rules: call with the phase
-    /// `done`, the lock released and the token kept for good. Nobody else touches the
-    /// downstream or the rules again (every other call checks the phase under the lock first),
-    /// so they are taken without the lock and let go of here ([S7]).
+    /// Delivers the completion and lets go of the downstream and the rules ([S7]): call with the
+    /// phase `done`, the lock released and the token kept for good (every other call checks the
+    /// phase under the lock first, so nobody else touches them again).
     ///
     /// [S7]: doc:/Contract/StreamContract#S7
     @inlinable
@@ -581,8 +505,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         withExtendedLifetime(waiting) {}
     }
 
-    /// Nobody takes this engine's token without the lock (its holder gives it back without the
-    /// lock, but a free token has no holder): a free token is taken with a plain store.
+    /// Nobody takes this engine's token without the lock: a free token is taken with a store.
     @inlinable
     func takeTokenLocked() -> Bool { token.takeLockedWithoutRivals() }
 
@@ -627,8 +550,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     /// Calls the downstream with `value`. Only the drain-token holder calls it.
     @inlinable
     func deliverValue(_ value: Output) -> Subscribers.Demand {
-        // Moved out and back in rather than copied, which would retain and release it per
-        // value; nothing else touches it while the token is held.
+        // Moved out and back in (no retain and release per value): the token holder owns it.
         guard let downstream = self.downstream.take() else { return .none }
         let more = downstream.receive(value)
         self.downstream = consume downstream
@@ -666,8 +588,7 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
 }
 
 /// Keeps `value` alive up to this call, so that it is let go of after what comes before (an
-/// unlock), not earlier. `extendLifetime` where the compiler has it: `withExtendedLifetime`, a
-/// generic call with a closure, was not inlined in the engine's hot paths.
+/// unlock), not earlier (`withExtendedLifetime` was not inlined in the engine's hot paths).
 @inlinable @inline(__always)
 func keepAlive<T>(_ value: borrowing T) {
     #if compiler(>=6.2)
@@ -675,88 +596,4 @@ func keepAlive<T>(_ value: borrowing T) {
     #else
     withExtendedLifetime(value) {}
     #endif
-}
-
-// MARK: - Side subscribers
-
-/// The subscriber a merge gives upstream `index`: passes its signals on with the index.
-@usableFromInline
-struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
-    @usableFromInline typealias Input = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline let merger: MergeSubscription<Downstream>
-    @usableFromInline let index: Int
-    /// The merge's identity, shared by its upstream subscribers (as flatMap's inner subscribers
-    /// share theirs).
-    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(merger) }
-
-    @inlinable
-    init(_ merger: MergeSubscription<Downstream>, index: Int) {
-        self.merger = merger
-        self.index = index
-    }
-
-    @usableFromInline var description: String { "Merge" }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        merger.receive(subscription: subscription, at: index)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        let index = self.index
-        return merger.receive(input, at: index) { rules, value, core, paid in
-            rules.take(value, at: index, &core)
-        }
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        merger.receive(completion: completion, at: index)
-    }
-}
-
-/// The subscriber a zip or combineLatest gives upstream `index`: passes its signals on with the
-/// index, and stores its values with the closure that knows their place in the storage.
-@usableFromInline
-struct SlotSide<Input, Downstream: Subscriber, Rules: StoringRules>: Subscriber, CustomStringConvertible
-where Rules.Output == Downstream.Input {
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline let combiner: CombiningSubscription<Downstream?, Rules>
-    @usableFromInline let index: Int
-    @usableFromInline let store: (inout Rules.Storage, Input) -> Void
-    /// The operator's identity, shared by its upstream subscribers.
-    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(combiner) }
-
-    @inlinable
-    init(_ combiner: CombiningSubscription<Downstream?, Rules>, index: Int,
-         store: @escaping (inout Rules.Storage, Input) -> Void) {
-        self.combiner = combiner
-        self.index = index
-        self.store = store
-    }
-
-    @usableFromInline var description: String { combiner.description }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        combiner.receive(subscription: subscription, at: index)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        let (index, store) = (self.index, self.store)
-        return combiner.receive(input, at: index) { rules, value, core, paid in
-            store(&rules.storage, value)
-            return (rules.valueStored(at: index, &core, paid: &paid), .none)
-        }
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        combiner.receive(completion: completion, at: index)
-    }
 }

@@ -43,17 +43,23 @@ struct FIFOQueue<Element> {
     }
 
     /// Copies the elements, oldest first, into a ring twice as long (4 to start with).
-    @usableFromInline
+    /// Specialized for the element type like the rest of the queue (generic, it cost hundreds of
+    /// instructions per element copied), but kept out of line: `append` stays small.
+    @inlinable @inline(never)
     mutating func grow() {
-        var larger = ContiguousArray<Element?>()
-        let length = Swift.max(4, slots.count * 2)
-        larger.reserveCapacity(length)
-        for offset in 0..<count {
-            larger.append(slots[(head &+ offset) & (slots.count &- 1)].take())
+        let length = Swift.max(4, slots.count &* 2)
+        var larger = ContiguousArray<Element?>(repeating: nil, count: length)
+        let (head, count, mask) = (self.head, self.count, slots.count &- 1)
+        // Through buffer pointers: no bounds or uniqueness check per element.
+        larger.withUnsafeMutableBufferPointer { larger in
+            slots.withUnsafeMutableBufferPointer { slots in
+                for offset in 0..<count {
+                    larger[offset] = slots[(head &+ offset) & mask].take()
+                }
+            }
         }
-        larger.append(contentsOf: repeatElement(nil, count: length - count))
         slots = larger
-        head = 0
+        self.head = 0
     }
 
     /// Empties the queue and returns what it held, to be let go after unlocking.
