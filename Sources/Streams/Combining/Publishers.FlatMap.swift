@@ -1,3 +1,5 @@
+// Engine: Sources/Streams/Engines/FlatMapSubscription.swift (its fast path: FlatMapInPlace.swift).
+
 // MARK: - flatMap
 
 extension Publisher {
@@ -262,7 +264,7 @@ extension Publishers {
         ///   the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S, S?>(
+            let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
                 downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
             subscriber.receive(subscription: subscription)
             upstream.receive(subscriber: subscription)

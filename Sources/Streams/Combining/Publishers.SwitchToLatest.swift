@@ -1,3 +1,5 @@
+// Engine: Sources/Streams/Engines/SwitchToLatestSubscription.swift
+
 // MARK: - switchToLatest
 
 extension Publisher where Output: Publisher, Output.Failure == Failure {

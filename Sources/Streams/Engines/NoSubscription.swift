@@ -1,22 +1,19 @@
-// How an engine holds an upstream's subscription that it may not have: before the upstream has
-// subscribed, after it has finished, or between one inner publisher and the next. Two ways,
-// each where it measured cheaper (Docs/Performance.md, "flatMap: fewer costs per subscription"
-// and "What a subscription pays at its end"):
+// How an engine holds a subscription that may not be there yet: before the upstream has
+// subscribed, after it has finished, or between one inner publisher and the next. One idiom in
+// every engine: a plain `any Subscription` field that holds a `NoSubscription` while there is
+// none, the owner's own state saying which when it matters (a flag such as
+// `upstreamSubscribed`, a slot's `isSubscribed`, the sink's flags). A placeholder's `request`
+// and `cancel` do nothing, so a call on what may be a placeholder needs no test.
 //
-// - A plain `any Subscription` field that holds a `NoSubscription` while there is none, the
-//   owner's own state saying which: the sink's core (its flags) and the combining engine's
-//   slots (`UpstreamSlot.state`). Storing a subscription writes over the placeholder without
-//   destroying it (``NoSubscription/hold(_:in:)``); taking it out leaves a new placeholder
-//   (``NoSubscription/take(from:)``). Per subscription this is the cheapest way measured:
-//   `HeldSubscription`, used there instead, cost 90 to 190 instructions more per `sink` or
-//   combining subscription (W3, F2, M2, C2; Docs/Performance.md, "Removed").
-// - ``HeldSubscription`` (in FlatMapSubscription.swift), an enum with a `none` case, in
-//   flatMap, whose in-place paths ask whether a subscription is there without a flag of their
-//   own.
-//
-// Neither is a `(any Subscription)?`: testing, assigning over or destroying an `Optional` of an
-// existential goes through the standard library's generic `Optional` witnesses (a metadata
-// lookup, then about 60 instructions even for `nil`).
+// Why this one: it is the cheapest measured (Docs/Performance.md, "flatMap: fewer costs per
+// subscription", "What a subscription pays at its end" and "Removed"). Testing, assigning over
+// or destroying a `(any Subscription)?` goes through the standard library's generic `Optional`
+// witnesses (a metadata lookup, then about 60 instructions even for `nil`); flatMap's former
+// `HeldSubscription` enum (`none` or `some(any Subscription)`) avoided that, but cost 90 to 190
+// instructions more per `sink` or combining subscription than this placeholder. Storing a
+// subscription writes over the placeholder without destroying it (``NoSubscription/hold(_:in:)``);
+// taking it out leaves a new placeholder (``NoSubscription/take(from:)``). Plain assignment and
+// copying work too, for paths that are not per subscription.
 
 /// The subscription an engine holds while it has none: does nothing.
 @usableFromInline

@@ -1,5 +1,7 @@
-// `Optional`, as a protocol, for the engines that hold their downstream as `Downstream?` in a
-// generic class: `CombiningSubscription` (merge, zip, combineLatest) and `FlatMapSubscription`.
+// `Optional`, as a protocol, for the engine that holds its downstream as `Downstream?` in a
+// generic class: `CombiningSubscription` (merge, zip, combineLatest). (`FlatMapSubscription`
+// used it too until its engine was made to read on its own: Docs/Performance.md, "flatMap and
+// switchToLatest: an engine file each".)
 //
 // Why: a class's deinit is compiled once for every type the class is used with (it is never
 // specialized). For a stored property of type `Optional<Downstream>`, where `Downstream` is a

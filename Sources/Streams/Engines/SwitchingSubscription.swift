@@ -40,8 +40,9 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     /// What the operator needs to reach its next source; `nil` once the stream has ended.
     @exclusivity(unchecked) @usableFromInline var context: Context?
-    /// The live source's subscription.
-    @exclusivity(unchecked) @usableFromInline var source: (any Subscription)?
+    /// The live source's subscription while `sourceAttached`, else a ``NoSubscription`` (the one
+    /// idiom of the engines for a subscription that may not be there: NoSubscription.swift).
+    @exclusivity(unchecked) @usableFromInline var source: any Subscription = NoSubscription()
     /// Whether the current generation's source has sent its subscription.
     @exclusivity(unchecked) @usableFromInline var sourceAttached = false
     /// The generation of the live (or next) source; signals stamped otherwise are ignored.
@@ -94,7 +95,7 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
                 return
             }
         }
-        source = subscription
+        NoSubscription.hold(subscription, in: &source)
         let demand = self.demand
         lock.unlock()
         if demand != .none { subscription.request(demand) }
@@ -130,7 +131,7 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
         }
         self.generation += 1
         sourceAttached = false
-        let ended = source.take()
+        let ended = NoSubscription.take(from: &source)
         lock.unlock()
         _ = ended
         switch completion {
@@ -182,7 +183,7 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
         isDone = true
         let downstream = self.downstream.take()
         let context = self.context.take()
-        let source = self.source.take()
+        let source = NoSubscription.take(from: &self.source)
         lock.unlock()
         _ = (context, source)
         downstream?.receive(completion: completion)
@@ -206,7 +207,7 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
         // Between sources there is none: the next one gets this with the rest when it attaches.
         let source = self.source
         lock.unlock()
-        source?.request(demand)
+        source.request(demand)
     }
 
     @inlinable
@@ -217,11 +218,11 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
             return
         }
         isDone = true
-        let source = self.source.take()
+        let source = NoSubscription.take(from: &self.source)
         let downstream = self.downstream.take()
         let context = self.context.take()
         lock.unlock()
-        source?.cancel()
+        source.cancel()
         _ = (downstream, context)
     }
 }
