@@ -58,10 +58,7 @@ extension Publisher {
     /// - Threading: values and the completion are delivered from work scheduled on `scheduler`
     ///   ([S13]), never two at once.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value. Each value takes the subscription's one lock twice (before
-    ///   and after scheduling its timer), schedules one timer and cancels the previous one; a
-    ///   value that goes out takes the lock three more times (when its timer fires, and before
-    ///   and after the delivery).
+    /// - Complexity: O(1) per value: each value schedules one timer and cancels the previous one.
     ///
     /// [S1]: doc:/Contract/StreamContract#S1
     /// [S2]: doc:/Contract/StreamContract#S2

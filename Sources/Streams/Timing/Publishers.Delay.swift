@@ -55,8 +55,8 @@ extension Publisher {
     ///   at once.
     /// - Combine compatibility: as Combine, which documents that `Delay` delays "elements and
     ///   completion"; a failure is delayed too.
-    /// - Complexity: O(1) amortized per event, one scheduled action and two lock round trips per
-    ///   event; O(events on their way) memory.
+    /// - Complexity: O(1) amortized per event, one scheduled action per event; O(events on their
+    ///   way) memory.
     ///
     /// [S1]: doc:/Contract/StreamContract#S1
     /// [S2]: doc:/Contract/StreamContract#S2

@@ -65,7 +65,7 @@ extension Publisher {
     ///   once, not at the end of a first interval, and a completion waits for the waiting value.
     ///   One difference in a corner: Combine drops a value that would replace the waiting one
     ///   when the downstream has no further demand.
-    /// - Complexity: O(1) per value, one lock round trip; one scheduled action per value sent.
+    /// - Complexity: O(1) per value; one scheduled action per value sent.
     ///
     /// [S1]: doc:/Contract/StreamContract#S1
     /// [S2]: doc:/Contract/StreamContract#S2

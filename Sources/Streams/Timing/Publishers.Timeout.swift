@@ -57,8 +57,8 @@ extension Publisher {
     /// - Threading: values and the completion are delivered from work scheduled on `scheduler`
     ///   ([S13]), never two at once; `customError` runs on the scheduler too.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value: a lock round trip, one timer scheduled (the previous one
-    ///   cancelled) and one delivery scheduled.
+    /// - Complexity: O(1) per value: one timer scheduled (the previous one cancelled) and one
+    ///   delivery scheduled.
     ///
     /// [S1]: doc:/Contract/StreamContract#S1
     /// [S2]: doc:/Contract/StreamContract#S2
