@@ -1,7 +1,7 @@
 /// The first-in first-out queue of the library: every value or event an operator holds back
 /// waits in one of these. The queue of ``SerialDelivery`` (subjects, the combining operators,
-/// `flatMap`, `switchToLatest`, `buffer`, `receive(on:)`, the time operators), merge's values
-/// waiting for demand, zip's per-upstream values.
+/// `flatMap`, `switchToLatest`, `buffer`, `receive(on:)`), the time operators' outbox and waiting
+/// events, merge's values waiting for demand, zip's per-upstream values.
 ///
 /// A ring buffer: `count` elements starting at `head` in an array whose length is zero or a
 /// power of two, wrapping around its end. A slot is emptied as its value is taken, so a

@@ -3,8 +3,9 @@ import Synchronization
 /// Serialized delivery: the queue and *drain token* with which everything that can be called
 /// from several threads at once calls its subscriber one signal at a time, in order, without
 /// holding a lock while it calls ([S3], [S8], [S11]). Subjects, the combining operators, `flatMap`,
-/// `switchToLatest`, `buffer`, `receive(on:)` and the time operators use it (the guide
-/// `SerializedDelivery.md` tells the story; this is the reference).
+/// `switchToLatest`, `buffer` and `receive(on:)` use it; the time operators have a small loop of
+/// their own in `TimedSubscription`, so that each reads from its file and that one engine (the
+/// guide `SerializedDelivery.md` tells the story; this is the reference).
 ///
 /// ## State
 ///

@@ -1,484 +1,282 @@
-/// The base of the subscriptions of the time operators that read a scheduler's clock: `delay`,
-/// `debounce`, `throttle` and `timeout` (their subclasses follow it in this file). It adds to
-/// ``SchedulingSubscription`` (the queue, the lock, the serialized delivery) what they share:
+/// The engine of the time operators `delay`, `debounce`, `throttle` and `timeout`: one
+/// subscription class, ``TimedSubscription``, that runs an operator's state machine.
 ///
-/// - **The scheduler and its options**, on which all their work is scheduled.
-/// - **Where the downstream's demand goes** (``DemandMode``). `delay` and `timeout` pass every
-///   request to the upstream and never drop a value. `debounce` and `throttle` choose which
-///   values go out, so they ask the upstream for `.unlimited` once the downstream has the
-///   subscription, as Combine does, and keep the downstream's demand here (``demand``): a value
-///   whose time comes without demand is dropped ([S1]).
-/// - **One restartable timer** (`debounce`'s quiet time, `timeout`'s deadline). Timers are
-///   numbered by ``generation``; whatever makes the running timer stale (a newer value, the
-///   upstream's completion, the timer firing) bumps the number under the lock with
-///   ``retireTimer()``, so a timer that fires with an old number does nothing. A new timer is
-///   scheduled outside the lock by ``startTimer(_:at:interval:)``, which keeps its cancellable
-///   only if the timer is still the current one once `schedule` returns: the
-///   `ImmediateScheduler` runs it inside `schedule`, and another thread may have replaced it.
-///   The timer is a repeating one, only because that form returns a cancellable; it is
-///   cancelled when it fires.
-/// - **The upstream's completion for `debounce` and `timeout`**
-///   (``completeAfterQueuedEvents(_:withOptions:)``): the timer stops and the completion waits behind the
-///   events already queued.
+/// Each operator's file holds its state machine, a struct conforming to ``TimedStateMachine``:
+/// an enum of its states, a method per event it takes (a value or the completion from the
+/// upstream, a request or cancellation from the downstream, a timer or scheduled work running),
+/// and an enum of the actions those methods return. The machine never calls out: it only changes
+/// its state and says what to do. This file holds what the four share:
 ///
-/// Locking: every `var` here is guarded by the base class's `lock`; scheduling, cancelling a
-/// timer and calling the upstream happen after unlocking. Scheduled work captures this object
-/// only (see ``SchedulingSubscription/action(_:)``) and runs through ``perform(_:)``, which hands
-/// `.timerFired` to ``timerFired(generation:)`` and `.emit` to ``emit()``.
+/// - **The lock**, over the machine, the downstream and the outbox. Every event is handled the
+///   same way (``handle(_:)``): lock, run the machine's transition, unlock, then the machine's
+///   ``TimedStateMachine/perform(_:in:)`` does the action (schedule or cancel a timer, request
+///   from or cancel the upstream, deliver) with the lock released.
+/// - **The outbox**: the events due for the downstream, oldest first. A transition that sends
+///   something appends it to the outbox (under the lock, so events go out in the order the
+///   machine decided them, whatever order the scheduler runs work in) and returns an action that
+///   makes ``deliver()`` run. One thread at a time delivers (`isDelivering`), one event at a time
+///   and outside the lock; a thread that finds someone delivering leaves its events to them. So
+///   calls into the downstream never overlap, even on a concurrent scheduler ([S3]), and a
+///   request from inside `receive(_:)` adds to the running delivery instead of growing the stack
+///   ([S8]).
+/// - **Scheduled work**, which names what ran (``TimedWork``): a closure handed to the scheduler
+///   captures only this object, as a non-generic ``TimedWorkTarget``, never a value: so the
+///   closures are `@Sendable` without the values having to be (a `@Sendable` closure also may not
+///   capture the generic parameters' metatypes).
+/// - **Timers** (`debounce`'s quiet time, `timeout`'s deadline): ``startTimer(_:after:)``
+///   schedules one, numbered by the machine, and hands its cancellable to the machine, which
+///   keeps it only if the timer is still its current one (the `ImmediateScheduler` runs a timer
+///   inside `schedule`, and another thread may have started a newer one meanwhile). A timer is a
+///   repeating schedule, only because that form returns a cancellable; it is cancelled when it
+///   fires.
 ///
-/// [S1]: doc:/Contract/StreamContract#S1
+/// After `cancel()`, or once the completion is taken out of the outbox, the downstream and the
+/// outbox are let go and the machine's ``TimedStateMachine/ended()`` lets go of the rest, all
+/// after unlocking ([S6], [S7]). Work still in the scheduler keeps this (small) object, not the
+/// downstream, alive until it runs; the machine, `done` by then, ignores it. What the upstream
+/// sends before its subscription or after its end is ignored by the machines' states, and a
+/// second subscription is cancelled ([S2]). `request(.none)` does nothing, as in Combine ([S9]).
+///
+/// [S2]: doc:/Contract/StreamContract#S2
+/// [S3]: doc:/Contract/StreamContract#S3
+/// [S6]: doc:/Contract/StreamContract#S6
+/// [S7]: doc:/Contract/StreamContract#S7
+/// [S8]: doc:/Contract/StreamContract#S8
+/// [S9]: doc:/Contract/StreamContract#S9
 @usableFromInline
-class TimedSubscription<Context: Scheduler, Downstream: Subscriber>: SchedulingSubscription<Downstream>,
-    @unchecked Sendable  // all mutable state (here and in the base class) is guarded by `lock`
+final class TimedSubscription<Machine: TimedStateMachine, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, TimedWorkTarget, @unchecked Sendable  // all mutable state is guarded by `lock`
+    where Downstream.Input == Machine.Input, Downstream.Failure == Machine.Failure
 {
-    /// Where the downstream's demand goes.
-    @usableFromInline
-    enum DemandMode {
-        /// Requests go to the upstream (`delay`, `timeout`).
-        case passedUpstream
-        /// The upstream is asked for `.unlimited`; the downstream's demand is kept in ``demand``
-        /// (`debounce`, `throttle`).
-        case keptHere
-    }
+    @usableFromInline typealias Input = Machine.Input
+    @usableFromInline typealias Failure = Machine.Failure
+    @usableFromInline typealias Outbox = FIFOQueue<TimedEvent<Input, Failure>>
 
-    @usableFromInline let scheduler: Context
-    @usableFromInline let options: Context.SchedulerOptions?
-    @usableFromInline let demandMode: DemandMode
-    /// The downstream's outstanding demand (`.keptHere` only).
-    @usableFromInline var demand = Subscribers.Demand.none
-    /// The number of the current timer; a timer knows the number it was started with.
-    @usableFromInline var generation: UInt64 = 0
+    @usableFromInline let scheduler: Machine.Context
+    @usableFromInline let options: Machine.Context.SchedulerOptions?
+    @usableFromInline let lock = Lock()
+    // `@exclusivity(unchecked)` on the state below: `lock` already makes every access exclusive
+    // (Docs/Performance.md, "`@exclusivity(unchecked)`").
+    @exclusivity(unchecked) @usableFromInline var machine: Machine
+    /// `nil` once the stream is over for the downstream.
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    /// The events due for the downstream, oldest first.
+    @exclusivity(unchecked) @usableFromInline var outbox = Outbox()
+    /// Whether a thread is delivering the outbox; it stays `true` once the completion went out.
+    @exclusivity(unchecked) @usableFromInline var isDelivering = false
 
     @inlinable
-    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?, demandMode: DemandMode,
-         name: StaticString) {
+    init(machine: Machine, downstream: Downstream, scheduler: Machine.Context,
+         options: Machine.Context.SchedulerOptions?) {
+        self.machine = machine
+        self.downstream = downstream
         self.scheduler = scheduler
         self.options = options
-        self.demandMode = demandMode
-        super.init(downstream: downstream, name: name)
     }
 
-    @inlinable
-    override func didSubscribe(_ upstream: any Subscription) {
-        if case .keptHere = demandMode { upstream.request(.unlimited) }
-    }
+    @usableFromInline var description: String { Machine.name }
 
+    /// Runs `transition` on the machine under the lock, then performs the action it returns
+    /// with the lock released.
     @inlinable
-    override func addDemand(_ demand: Subscribers.Demand) {
-        switch demandMode {
-        case .passedUpstream:
-            runningUpstream()?.request(demand)
-        case .keptHere:
-            lock.lock()
-            if !isDone { self.demand += demand }
-            lock.unlock()
-        }
-    }
-
-    /// Takes one unit of the downstream's demand, if it has one left. Call with `lock` held.
-    @inlinable
-    final func takeDemand() -> Bool {
-        guard demand > 0 else { return false }
-        demand -= 1
-        return true
-    }
-
-    // MARK: The timer
-
-    /// Makes the running timer stale and takes it, to be cancelled after unlocking; the next
-    /// timer gets the new ``generation``. Call with `lock` held.
-    @inlinable
-    final func retireTimer() -> (any Cancellable)? {
-        generation &+= 1
-        return timer.take()
-    }
-
-    /// Starts timer number `generation` (from ``retireTimer()``), due at `deadline`. Call
-    /// without the lock held.
-    @inlinable
-    final func startTimer(_ generation: UInt64, at deadline: Context.SchedulerTimeType,
-                          interval: Context.SchedulerTimeType.Stride) {
-        let newTimer = scheduler.schedule(after: deadline, interval: interval, tolerance: scheduler.minimumTolerance,
-                                          options: options, action(.timerFired(generation: generation)))
+    func handle(_ transition: (inout Machine, inout Outbox) -> Machine.Action) {
         lock.lock()
-        if case .running = phase, self.generation == generation {
-            timer = newTimer
-            lock.unlock()
-        } else {
-            lock.unlock()
-            newTimer.cancel()
-        }
+        let action = transition(&machine, &outbox)
+        lock.unlock()
+        Machine.perform(action, in: self)
     }
 
-    // MARK: The upstream's completion
+    // MARK: Subscriber (the upstream's signals)
 
-    /// The upstream's completion, for `debounce` and `timeout`: stops the timer, drops the value
-    /// still waiting for its quiet time (`debounce`'s; `timeout` keeps none), and queues the
-    /// completion behind the events already queued, to be delivered on the scheduler — with the
-    /// operator's options when `withOptions` (`timeout`), without (`debounce`), as in Combine.
     @inlinable
-    final func completeAfterQueuedEvents(_ completion: Subscribers.Completion<Failure>, withOptions: Bool) {
+    func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .running = phase else {
+        guard let downstream, machine.upstreamSubscribed(subscription) else {
             lock.unlock()
+            subscription.cancel()
             return
         }
-        let finishedUpstream = endUpstream()
-        let dropped = pending.take()
-        let previousTimer = retireTimer()
-        enqueueWaiting(.completion(completion))
         lock.unlock()
-        _ = (finishedUpstream, dropped)  // let go of after unlocking
-        previousTimer?.cancel()
-        scheduler.schedule(options: withOptions ? options : nil, action(.deliverOne))
-    }
-
-    // MARK: Scheduled work
-
-    @inlinable
-    override func perform(_ work: ScheduledWork) {
-        switch work {
-        case .timerFired(let generation): timerFired(generation: generation)
-        case .emit: emit()
-        case .deliverOne: super.perform(work)
-        }
-    }
-
-    /// Timer number `generation` ran out. Subclasses that start timers override this.
-    @inlinable
-    func timerFired(generation: UInt64) {
-        super.perform(.timerFired(generation: generation))
-    }
-
-    /// The scheduled emission. Subclasses that schedule `.emit` override this.
-    @inlinable
-    func emit() {
-        super.perform(.emit)
-    }
-}
-
-// MARK: - delay: subscription
-
-/// The subscription of `delay`: each event goes into the queue as it arrives, waiting, and work
-/// scheduled `interval` later marks the oldest waiting event due. Requests pass to the upstream.
-@usableFromInline
-final class DelaySubscription<Context: Scheduler, Downstream: Subscriber>: TimedSubscription<Context, Downstream>,
-    @unchecked Sendable  // all mutable state is the base classes', guarded by `lock`
-{
-    @usableFromInline let interval: Context.SchedulerTimeType.Stride
-    @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
-
-    @inlinable
-    init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride,
-         tolerance: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.interval = interval
-        self.tolerance = tolerance
-        super.init(downstream: downstream, scheduler: scheduler, options: options, demandMode: .passedUpstream,
-                   name: "Delay")
+        downstream.receive(subscription: self)
+        handle { machine, _ in machine.downstreamSubscribed() }
     }
 
     @inlinable
-    override func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard case .running = phase else {
-            lock.unlock()
-            return .none
-        }
-        enqueueWaiting(.value(input))
-        lock.unlock()
-        scheduleDelivery()
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let now = Machine.readsClock ? scheduler.now : nil
+        handle { machine, _ in machine.upstreamSent(input, now: now) }
         return .none
     }
 
     @inlinable
-    override func receive(completion: Subscribers.Completion<Failure>) {
+    func receive(completion: Subscribers.Completion<Failure>) {
+        handle { machine, _ in machine.upstreamCompleted(completion) }
+    }
+
+    // MARK: Subscription (the downstream's calls)
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
+        guard demand != .none else { return }
+        handle { machine, _ in machine.downstreamRequested(demand) }
+    }
+
+    @inlinable
+    func cancel() {
         lock.lock()
-        guard case .running = phase else {
+        guard let downstream = downstream.take() else {
             lock.unlock()
             return
         }
-        let finishedUpstream = endUpstream()
-        enqueueWaiting(.completion(completion))
+        let undelivered = outbox.takeAll()
+        let action = machine.ended()
         lock.unlock()
-        _ = finishedUpstream  // let go of after unlocking
-        scheduleDelivery()
+        Machine.perform(action, in: self)
+        _ = (downstream, undelivered)  // let go of after unlocking
     }
 
-    /// Makes the oldest waiting event due `interval` from now.
+    // MARK: For the machines' actions
+
+    /// Delivers the outbox's events, oldest first, one at a time and outside the lock, unless
+    /// another thread is delivering (it delivers them). Demand the downstream returns goes to the
+    /// machine (``TimedStateMachine/downstreamRequested(_:)``); a completion ends the stream.
     @inlinable
-    func scheduleDelivery() {
-        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options,
-                           action(.deliverOne))
-    }
-}
-
-// MARK: - debounce: subscription
-
-/// The subscription of `debounce`. Each value becomes the waiting value and restarts the timer;
-/// when the timer runs out, the waiting value goes out if the downstream has demand.
-@usableFromInline
-final class DebounceSubscription<Context: Scheduler, Downstream: Subscriber>: TimedSubscription<Context, Downstream>,
-    @unchecked Sendable  // all mutable state (in the base classes) is guarded by `lock`
-{
-    @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
-
-    @inlinable
-    init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
-         options: Context.SchedulerOptions?) {
-        self.dueTime = dueTime
-        super.init(downstream: downstream, scheduler: scheduler, options: options, demandMode: .keptHere,
-                   name: "Debounce")
-    }
-
-    @inlinable
-    override func receive(_ input: Input) -> Subscribers.Demand {
-        let dueDate = scheduler.now.advanced(by: dueTime)
+    func deliver() {
         lock.lock()
-        guard case .running = phase else {
-            lock.unlock()
-            return .none
-        }
-        let replaced = pending.take()
-        pending = input
-        let previousTimer = retireTimer()
-        let generation = self.generation
-        lock.unlock()
-        previousTimer?.cancel()
-        _ = replaced
-        startTimer(generation, at: dueDate, interval: dueTime)
-        return .none
-    }
-
-    @inlinable
-    override func receive(completion: Subscribers.Completion<Failure>) {
-        completeAfterQueuedEvents(completion, withOptions: false)
-    }
-
-    /// The quiet time after the value that started timer number `generation` is over: delivers
-    /// that value if it is still the waiting one and the downstream has demand; drops it
-    /// otherwise.
-    @inlinable
-    override func timerFired(generation: UInt64) {
-        lock.lock()
-        guard case .running = phase, self.generation == generation else {
+        guard !isDelivering else {
             lock.unlock()
             return
         }
-        let firedTimer = retireTimer()
-        let value = pending.take()
-        let delivers = value != nil && takeDemand()
-        if delivers, let value { enqueueDue(.value(value)) }
+        isDelivering = true
+        while let downstream, let event = outbox.popFirst() {
+            switch event {
+            case .value(let value):
+                lock.unlock()
+                let more = downstream.receive(value)
+                if more != .none { handle { machine, _ in machine.downstreamRequested(more) } }
+                lock.lock()
+            case .completion(let completion):
+                // `isDelivering` stays `true`: nothing follows the completion.
+                self.downstream = nil
+                let undelivered = outbox.takeAll()
+                let action = machine.ended()
+                lock.unlock()
+                Machine.perform(action, in: self)
+                downstream.receive(completion: completion)
+                _ = undelivered  // let go of after unlocking
+                return
+            }
+        }
+        isDelivering = false
         lock.unlock()
-        firedTimer?.cancel()
-        if delivers { drain() }
-    }
-}
-
-// MARK: - throttle: subscription
-
-/// The subscription of `throttle`. At most one emission is scheduled at a time
-/// (`isEmissionScheduled`); it sends the waiting value (the base class's `pending`) and, if the
-/// upstream completed meanwhile, the completion after it.
-@usableFromInline
-final class ThrottleSubscription<Context: Scheduler, Downstream: Subscriber>: TimedSubscription<Context, Downstream>,
-    @unchecked Sendable  // all mutable state (here and in the base classes) is guarded by `lock`
-{
-    @usableFromInline let interval: Context.SchedulerTimeType.Stride
-    @usableFromInline let latest: Bool
-    /// When the last value was sent; `nil` before the first.
-    @usableFromInline var lastEmission: Context.SchedulerTimeType?
-    @usableFromInline var isEmissionScheduled = false
-    /// The upstream's completion, waiting for the scheduled emission.
-    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
-
-    @inlinable
-    init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
-        self.interval = interval
-        self.latest = latest
-        super.init(downstream: downstream, scheduler: scheduler, options: nil, demandMode: .keptHere, name: "Throttle")
     }
 
+    /// The closure to hand the scheduler for `work`. It captures this object as a
+    /// ``TimedWorkTarget``, not as its generic class: a `@Sendable` closure may not capture the
+    /// generic parameters' metatypes, which are not `Sendable`.
     @inlinable
-    override func receive(_ input: Input) -> Subscribers.Demand {
-        let now = scheduler.now
-        lock.lock()
-        guard case .running = phase else {
-            lock.unlock()
-            return .none
-        }
-        if isEmissionScheduled {
-            // A value is waiting: it holds the demand; keep the latest or the first.
-            let replaced = latest ? pending.take() : nil
-            if latest { pending = input }
-            lock.unlock()
-            _ = replaced
-            return .none
-        }
-        guard takeDemand() else {
-            lock.unlock()
-            return .none
-        }
-        pending = input
-        isEmissionScheduled = true
-        let earliest = lastEmission.map { $0.advanced(by: interval) }
-        lock.unlock()
-        if let earliest, earliest > now {
-            scheduler.schedule(after: earliest, tolerance: scheduler.minimumTolerance, options: nil, action(.emit))
-        } else {
-            scheduler.schedule(options: nil, action(.emit))
-        }
-        return .none
+    func closure(for work: TimedWork) -> @Sendable () -> Void {
+        let target: any TimedWorkTarget = self
+        return { target.run(work) }
     }
 
+    /// Schedules timer number `id`, due `interval` from now, and gives its cancellable to the
+    /// machine (``TimedStateMachine/timerScheduled(_:id:)``); cancels it if the machine has moved
+    /// on.
     @inlinable
-    override func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard case .running = phase else {
-            lock.unlock()
-            return
-        }
-        let finishedUpstream = endUpstream()
-        pendingCompletion = completion
-        let mustSchedule = !isEmissionScheduled
-        isEmissionScheduled = true
-        lock.unlock()
-        _ = finishedUpstream  // let go of after unlocking
-        if mustSchedule {
-            scheduler.schedule(options: nil, action(.emit))
-        }
-    }
-
-    /// The scheduled emission: sends the waiting value, then the waiting completion, if any.
-    @inlinable
-    override func emit() {
-        let now = scheduler.now
-        lock.lock()
-        guard !isDone, isEmissionScheduled else {
-            lock.unlock()
-            return
-        }
-        isEmissionScheduled = false
-        if let value = pending.take() {
-            lastEmission = now
-            enqueueDue(.value(value))
-        }
-        if let completion = pendingCompletion.take() {
-            enqueueDue(.completion(completion))
-        }
-        lock.unlock()
-        drain()
-    }
-
-    @inlinable
-    override func didEnd() {
-        lock.lock()
-        let completion = pendingCompletion.take()
-        lock.unlock()
-        _ = completion
-    }
-}
-
-// MARK: - timeout: subscription
-
-/// The subscription of `timeout`. Values and the upstream's completion go into the queue as they
-/// arrive, waiting, and work scheduled at once marks them due. The timer (a repeating one, for its
-/// cancellable) is numbered by `generation`, so one that fires after a newer value arrived does
-/// nothing. A timeout marks everything queued due, behind which it puts its own completion.
-@usableFromInline
-final class TimeoutSubscription<Context: Scheduler, Downstream: Subscriber>: TimedSubscription<Context, Downstream>,
-    @unchecked Sendable  // all mutable state (here and in the base classes) is guarded by `lock`
-{
-    @usableFromInline let interval: Context.SchedulerTimeType.Stride
-    /// `nil` once the stream is over.
-    @usableFromInline var customError: (() -> Failure)?
-
-    @inlinable
-    init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
-         options: Context.SchedulerOptions?, customError: (() -> Failure)?) {
-        self.interval = interval
-        self.customError = customError
-        super.init(downstream: downstream, scheduler: scheduler, options: options, demandMode: .passedUpstream,
-                   name: "Timeout")
-    }
-
-    @inlinable
-    override func didSubscribe(_ upstream: any Subscription) {
-        // Started once the downstream has the subscription, so that a timer that runs out at
-        // once (the `ImmediateScheduler`) cannot complete before it (S2). A value that arrived
-        // meanwhile has started it already.
-        lock.lock()
-        let started = generation != 0
-        lock.unlock()
-        if !started { restartTimer() }
-    }
-
-    @inlinable
-    override func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard case .running = phase else {
-            lock.unlock()
-            return .none
-        }
-        enqueueWaiting(.value(input))
-        lock.unlock()
-        restartTimer()
-        scheduler.schedule(options: options, action(.deliverOne))
-        return .none
-    }
-
-    @inlinable
-    override func receive(completion: Subscribers.Completion<Failure>) {
-        completeAfterQueuedEvents(completion, withOptions: true)
-    }
-
-    @inlinable
-    override func didEnd() {
-        lock.lock()
-        let customError = self.customError.take()
-        lock.unlock()
-        _ = customError
-    }
-
-    /// Starts the timer again from now, cancelling the previous one.
-    @inlinable
-    func restartTimer() {
+    func startTimer(_ id: UInt64, after interval: Machine.Context.SchedulerTimeType.Stride) {
         let deadline = scheduler.now.advanced(by: interval)
+        let timer = scheduler.schedule(after: deadline, interval: interval, tolerance: scheduler.minimumTolerance,
+                                       options: options, closure(for: .timerFired(id: id)))
         lock.lock()
-        guard case .running = phase else {
-            lock.unlock()
-            return
-        }
-        let previousTimer = retireTimer()
-        let generation = self.generation
+        let stale = machine.timerScheduled(timer, id: id)
         lock.unlock()
-        previousTimer?.cancel()
-        startTimer(generation, at: deadline, interval: interval)
+        stale?.cancel()
     }
 
-    /// Timer number `generation` ran out: if no value came since it started, cancels the
-    /// upstream and ends the stream after the values already queued.
+    /// Runs scheduled `work`: hands it to the machine, with the scheduler's time if the machine
+    /// reads it (``TimedStateMachine/readsClock``).
     @inlinable
-    override func timerFired(generation: UInt64) {
-        lock.lock()
-        guard case .running(let upstream) = phase, self.generation == generation else {
-            lock.unlock()
-            return
+    func run(_ work: TimedWork) {
+        switch work {
+        case .timerFired(let id):
+            handle { machine, outbox in machine.timerFired(id, outbox: &outbox) }
+        case .scheduled:
+            let now = Machine.readsClock ? scheduler.now : nil
+            handle { machine, outbox in machine.workRan(now: now, outbox: &outbox) }
         }
-        phase = .upstreamFinished
-        let firedTimer = retireTimer()
-        let makeError = customError
-        lock.unlock()
-        firedTimer?.cancel()
-        upstream.cancel()
-        let completion: Subscribers.Completion<Failure> = makeError.map { .failure($0()) } ?? .finished
-        lock.lock()
-        guard !isDone else {
-            lock.unlock()
-            return
-        }
-        enqueueWaiting(.completion(completion))
-        markAllDue()
-        lock.unlock()
-        drain()
     }
+}
+
+/// An event on its way to the downstream.
+@usableFromInline
+enum TimedEvent<Input, Failure: Error> {
+    case value(Input)
+    case completion(Subscribers.Completion<Failure>)
+}
+
+/// The state machine of a time operator, run by ``TimedSubscription``.
+///
+/// The transitions are called with the engine's lock held: they change the state and return
+/// what to do, and must not call out (not even to read the scheduler's clock: the engine reads
+/// it before locking and passes it in). ``perform(_:in:)`` does the action, with the lock
+/// released.
+@usableFromInline
+protocol TimedStateMachine {
+    associatedtype Input
+    associatedtype Failure: Error
+    associatedtype Context: Scheduler
+    /// What to do after a transition, outside the lock.
+    associatedtype Action
+
+    /// The subscription's description: the operator's name.
+    static var name: String { get }
+    /// Whether ``upstreamSent(_:now:)`` and ``workRan(now:outbox:)`` are given the scheduler's
+    /// time (read before locking; `nil` otherwise). Machines that only schedule work for a time
+    /// from now leave the clock to ``TimedSubscription/startTimer(_:after:)`` or their
+    /// ``perform(_:in:)``, outside the lock.
+    static var readsClock: Bool { get }
+
+    /// The upstream sent its subscription. Returns `false` if the machine takes none now (a
+    /// second one, or one after cancellation); the engine then cancels it.
+    mutating func upstreamSubscribed(_ upstream: any Subscription) -> Bool
+    /// The downstream has received the subscription.
+    mutating func downstreamSubscribed() -> Action
+    /// The upstream sent `value`, at `now` on the scheduler's clock (if ``readsClock``).
+    mutating func upstreamSent(_ value: Input, now: Context.SchedulerTimeType?) -> Action
+    /// The upstream completed.
+    mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Action
+    /// The downstream asked for more, by a request or from `receive(_:)`; never `.none`.
+    mutating func downstreamRequested(_ demand: Subscribers.Demand) -> Action
+    /// Timer number `id` (started with ``TimedSubscription/startTimer(_:after:)``) ran out.
+    mutating func timerFired(_ id: UInt64, outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action
+    /// Work scheduled with ``TimedWork/scheduled`` ran, at `now` if ``readsClock``.
+    mutating func workRan(now: Context.SchedulerTimeType?,
+                          outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action
+    /// Timer number `id` is scheduled: keep `timer` if it is the current one, or return it to
+    /// be cancelled.
+    mutating func timerScheduled(_ timer: any Cancellable, id: UInt64) -> (any Cancellable)?
+    /// The stream is over for the downstream: it cancelled, or the completion is going out.
+    mutating func ended() -> Action
+
+    /// Does `action`, with the lock released.
+    static func perform<Downstream: Subscriber>(_ action: Action, in subscription: TimedSubscription<Self, Downstream>)
+        where Downstream.Input == Input, Downstream.Failure == Failure
+}
+
+/// What work a ``TimedSubscription`` hands a scheduler says when it runs.
+@usableFromInline
+enum TimedWork: Sendable {
+    /// Timer number `id` ran out.
+    case timerFired(id: UInt64)
+    /// Work scheduled once (at a time, or at once) ran: the machine knows what it was for.
+    case scheduled
+}
+
+/// What scheduled closures call: a non-generic face of ``TimedSubscription``.
+@usableFromInline
+protocol TimedWorkTarget: AnyObject, Sendable {
+    /// Runs scheduled `work`.
+    func run(_ work: TimedWork)
 }

@@ -1,3 +1,5 @@
+// Engine: Sources/Streams/Engines/TimedSubscription.swift runs DebounceStateMachine (below).
+
 // MARK: - debounce
 
 extension Publisher {
@@ -56,10 +58,7 @@ extension Publisher {
     /// - Threading: values and the completion are delivered from work scheduled on `scheduler`
     ///   ([S13]), never two at once.
     /// - Combine compatibility: as Combine.
-    /// - Complexity: O(1) per value. Each value takes the subscription's one lock twice (before
-    ///   and after scheduling its timer), schedules one timer and cancels the previous one; a
-    ///   value that goes out takes the lock three more times (when its timer fires, and before
-    ///   and after the delivery).
+    /// - Complexity: O(1) per value: each value schedules one timer and cancels the previous one.
     ///
     /// [S1]: doc:/Contract/StreamContract#S1
     /// [S2]: doc:/Contract/StreamContract#S2
@@ -118,8 +117,180 @@ extension Publishers {
         ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DebounceSubscription(
-                downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+            upstream.receive(subscriber: TimedSubscription(
+                machine: DebounceStateMachine(dueTime: dueTime), downstream: subscriber, scheduler: scheduler,
+                options: options))
+        }
+    }
+}
+
+// MARK: - The state machine
+
+/// `debounce` as a state machine. Each value becomes the waiting value and restarts the timer of
+/// the quiet time; when the timer runs out, the waiting value goes out if the downstream has
+/// demand, and is dropped if not. The upstream's completion drops the waiting value and is
+/// delivered from work scheduled at once.
+///
+/// Timers are numbered (`timerID`): whatever makes the running timer stale (a newer value, the
+/// completion, the timer firing) moves the number on, so a timer that fires with an older number
+/// does nothing.
+@usableFromInline
+struct DebounceStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStateMachine {
+    @usableFromInline
+    enum State {
+        /// Created; the upstream has not sent its subscription yet.
+        case awaitingSubscription
+        /// Receiving values from the upstream (asked for `.unlimited`).
+        case running(upstream: any Subscription)
+        /// The upstream completed; its completion waits for the work scheduled to deliver it.
+        case finishing(Subscribers.Completion<Failure>)
+        /// The completion is in the outbox, or the downstream cancelled: nothing more happens.
+        case done
+    }
+
+    @usableFromInline
+    enum Action {
+        case none
+        /// Ask the upstream for everything: `debounce` keeps the downstream's demand itself.
+        case requestUnlimited(from: any Subscription)
+        /// Cancel the previous timer, let go of the value it was for, start timer number `id`.
+        case restartTimer(id: UInt64, after: Context.SchedulerTimeType.Stride, cancelling: (any Cancellable)?,
+                          replaced: Input?)
+        /// Cancel the timer that fired and deliver the outbox.
+        case deliver(cancelling: (any Cancellable)?)
+        /// Schedule the delivery of the completion (without the options, as in Combine), cancel
+        /// the timer, let go of the finished upstream and the dropped value.
+        case scheduleCompletion(cancelling: (any Cancellable)?, finished: any Subscription, dropped: Input?)
+        /// Cancel the upstream (if given) and the timer, let go of what is dropped.
+        case cancel(upstream: (any Subscription)?, timer: (any Cancellable)?, dropped: Input?)
+        /// Let go of the completion that will not be delivered.
+        case letGo(Subscribers.Completion<Failure>)
+    }
+
+    @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
+    @usableFromInline var state = State.awaitingSubscription
+    /// While `running`: the latest value, waiting for its quiet time.
+    @usableFromInline var waiting: Input?
+    /// While `running`: the current timer, once scheduled.
+    @usableFromInline var timer: (any Cancellable)?
+    /// The number of the current timer.
+    @usableFromInline var timerID: UInt64 = 0
+    /// While `running`: the downstream's outstanding demand.
+    @usableFromInline var demand = Subscribers.Demand.none
+
+    @inlinable
+    init(dueTime: Context.SchedulerTimeType.Stride) {
+        self.dueTime = dueTime
+    }
+
+    @inlinable static var name: String { "Debounce" }
+    @inlinable static var readsClock: Bool { false }
+
+    @inlinable
+    mutating func upstreamSubscribed(_ upstream: any Subscription) -> Bool {
+        guard case .awaitingSubscription = state else { return false }
+        state = .running(upstream: upstream)
+        return true
+    }
+
+    @inlinable
+    mutating func downstreamSubscribed() -> Action {
+        guard case .running(let upstream) = state else { return .none }
+        return .requestUnlimited(from: upstream)
+    }
+
+    @inlinable
+    mutating func upstreamSent(_ value: Input, now _: Context.SchedulerTimeType?) -> Action {
+        guard case .running = state else { return .none }
+        let replaced = waiting
+        waiting = value
+        timerID &+= 1
+        return .restartTimer(id: timerID, after: dueTime, cancelling: timer.take(), replaced: replaced)
+    }
+
+    @inlinable
+    mutating func timerScheduled(_ timer: any Cancellable, id: UInt64) -> (any Cancellable)? {
+        guard case .running = state, id == timerID else { return timer }
+        self.timer = timer
+        return nil
+    }
+
+    @inlinable
+    mutating func timerFired(_ id: UInt64, outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action {
+        guard case .running = state, id == timerID else { return .none }
+        timerID &+= 1  // this timer is over: one that is still being scheduled is cancelled
+        let fired = timer.take()
+        guard demand > 0, let value = waiting.take() else {
+            return .cancel(upstream: nil, timer: fired, dropped: waiting.take())  // no demand: dropped
+        }
+        demand -= 1
+        outbox.append(.value(value))
+        return .deliver(cancelling: fired)
+    }
+
+    @inlinable
+    mutating func downstreamRequested(_ demand: Subscribers.Demand) -> Action {
+        if case .running = state { self.demand += demand }
+        return .none
+    }
+
+    @inlinable
+    mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Action {
+        guard case .running(let upstream) = state else { return .none }
+        state = .finishing(completion)
+        timerID &+= 1
+        return .scheduleCompletion(cancelling: timer.take(), finished: upstream, dropped: waiting.take())
+    }
+
+    @inlinable
+    mutating func workRan(now _: Context.SchedulerTimeType?,
+                          outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action {
+        guard case .finishing(let completion) = state else { return .none }
+        state = .done
+        outbox.append(.completion(completion))
+        return .deliver(cancelling: nil)
+    }
+
+    @inlinable
+    mutating func ended() -> Action {
+        let ending = state
+        state = .done
+        switch ending {
+        case .running(let upstream):
+            return .cancel(upstream: upstream, timer: timer.take(), dropped: waiting.take())
+        case .finishing(let completion):
+            return .letGo(completion)
+        case .awaitingSubscription, .done:
+            return .none
+        }
+    }
+
+    @inlinable
+    static func perform<Downstream: Subscriber>(_ action: Action, in subscription: TimedSubscription<Self, Downstream>)
+        where Downstream.Input == Input, Downstream.Failure == Failure
+    {
+        switch action {
+        case .none:
+            break
+        case .requestUnlimited(let upstream):
+            upstream.request(.unlimited)
+        case .restartTimer(let id, let dueTime, let previous, let replaced):
+            previous?.cancel()
+            _ = replaced
+            subscription.startTimer(id, after: dueTime)
+        case .deliver(let fired):
+            fired?.cancel()
+            subscription.deliver()
+        case .scheduleCompletion(let timer, let finished, let dropped):
+            timer?.cancel()
+            _ = (finished, dropped)
+            subscription.scheduler.schedule(options: nil, subscription.closure(for: .scheduled))
+        case .cancel(let upstream, let timer, let dropped):
+            upstream?.cancel()
+            timer?.cancel()
+            _ = dropped
+        case .letGo(let completion):
+            _ = completion
         }
     }
 }

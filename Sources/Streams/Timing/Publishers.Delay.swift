@@ -1,3 +1,5 @@
+// Engine: Sources/Streams/Engines/TimedSubscription.swift runs DelayStateMachine (below).
+
 // MARK: - delay
 
 extension Publisher {
@@ -53,8 +55,8 @@ extension Publisher {
     ///   at once.
     /// - Combine compatibility: as Combine, which documents that `Delay` delays "elements and
     ///   completion"; a failure is delayed too.
-    /// - Complexity: O(1) amortized per event, one scheduled action and two lock round trips per
-    ///   event; O(events on their way) memory.
+    /// - Complexity: O(1) amortized per event, one scheduled action per event; O(events on their
+    ///   way) memory.
     ///
     /// [S1]: doc:/Contract/StreamContract#S1
     /// [S2]: doc:/Contract/StreamContract#S2
@@ -119,9 +121,142 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the delayed values and completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DelaySubscription(
-                downstream: subscriber, interval: interval, tolerance: tolerance, scheduler: scheduler,
-                options: options))
+            upstream.receive(subscriber: TimedSubscription(
+                machine: DelayStateMachine(interval: interval, tolerance: tolerance), downstream: subscriber,
+                scheduler: scheduler, options: options))
+        }
+    }
+}
+
+// MARK: - The state machine
+
+/// `delay` as a state machine. Each event (value or completion) waits in `waiting` as it
+/// arrives, and work is scheduled `interval` later; each time such work runs, the oldest waiting
+/// event goes to the outbox. So events go out in the upstream's order whatever order the
+/// scheduler runs the work in. Requests pass to the upstream.
+@usableFromInline
+struct DelayStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStateMachine {
+    @usableFromInline
+    enum State {
+        /// Created; the upstream has not sent its subscription yet.
+        case awaitingSubscription
+        /// Receiving events from the upstream.
+        case running(upstream: any Subscription)
+        /// The upstream completed; its completion is the last waiting event.
+        case upstreamFinished
+        /// The downstream cancelled, or the completion is in the outbox: nothing more happens.
+        case done
+    }
+
+    @usableFromInline
+    enum Action {
+        case none
+        /// Pass the downstream's demand to the upstream.
+        case request(Subscribers.Demand, from: any Subscription)
+        /// Schedule the work that sends the oldest waiting event, `interval` from now; let go of
+        /// the upstream if it just finished.
+        case scheduleDelivery(after: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride,
+                              finished: (any Subscription)?)
+        /// Deliver the outbox.
+        case deliver
+        /// Cancel the upstream (if given); let go of the events that will not be delivered.
+        case cancel(upstream: (any Subscription)?, dropped: FIFOQueue<TimedEvent<Input, Failure>>)
+    }
+
+    @usableFromInline let interval: Context.SchedulerTimeType.Stride
+    @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
+    @usableFromInline var state = State.awaitingSubscription
+    /// The events received and not yet due, oldest first.
+    @usableFromInline var waiting = FIFOQueue<TimedEvent<Input, Failure>>()
+
+    @inlinable
+    init(interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride) {
+        self.interval = interval
+        self.tolerance = tolerance
+    }
+
+    @inlinable static var name: String { "Delay" }
+    @inlinable static var readsClock: Bool { false }
+
+    @inlinable
+    mutating func upstreamSubscribed(_ upstream: any Subscription) -> Bool {
+        guard case .awaitingSubscription = state else { return false }
+        state = .running(upstream: upstream)
+        return true
+    }
+
+    @inlinable
+    mutating func downstreamSubscribed() -> Action {
+        .none  // the downstream's requests go to the upstream as they come
+    }
+
+    @inlinable
+    mutating func upstreamSent(_ value: Input, now _: Context.SchedulerTimeType?) -> Action {
+        guard case .running = state else { return .none }
+        waiting.append(.value(value))
+        return .scheduleDelivery(after: interval, tolerance: tolerance, finished: nil)
+    }
+
+    @inlinable
+    mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Action {
+        guard case .running(let upstream) = state else { return .none }
+        state = .upstreamFinished
+        waiting.append(.completion(completion))
+        return .scheduleDelivery(after: interval, tolerance: tolerance, finished: upstream)
+    }
+
+    @inlinable
+    mutating func downstreamRequested(_ demand: Subscribers.Demand) -> Action {
+        guard case .running(let upstream) = state else { return .none }
+        return .request(demand, from: upstream)
+    }
+
+    /// The work scheduled for an event: the oldest waiting event is due.
+    @inlinable
+    mutating func workRan(now _: Context.SchedulerTimeType?,
+                          outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action {
+        guard let event = waiting.popFirst() else { return .none }
+        if case .completion = event { state = .done }
+        outbox.append(event)
+        return .deliver
+    }
+
+    @inlinable
+    mutating func timerFired(_ id: UInt64, outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action {
+        .none  // `delay` starts no timer
+    }
+
+    @inlinable
+    mutating func timerScheduled(_ timer: any Cancellable, id: UInt64) -> (any Cancellable)? {
+        timer  // `delay` starts no timer
+    }
+
+    @inlinable
+    mutating func ended() -> Action {
+        let upstream = if case .running(let upstream) = state { upstream } else { Optional<any Subscription>.none }
+        state = .done
+        return .cancel(upstream: upstream, dropped: waiting.takeAll())
+    }
+
+    @inlinable
+    static func perform<Downstream: Subscriber>(_ action: Action, in subscription: TimedSubscription<Self, Downstream>)
+        where Downstream.Input == Input, Downstream.Failure == Failure
+    {
+        switch action {
+        case .none:
+            break
+        case .request(let demand, let upstream):
+            upstream.request(demand)
+        case .scheduleDelivery(let interval, let tolerance, let finished):
+            _ = finished
+            let scheduler = subscription.scheduler
+            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance,
+                               options: subscription.options, subscription.closure(for: .scheduled))
+        case .deliver:
+            subscription.deliver()
+        case .cancel(let upstream, let dropped):
+            upstream?.cancel()
+            _ = dropped
         }
     }
 }

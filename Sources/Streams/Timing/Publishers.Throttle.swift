@@ -1,3 +1,5 @@
+// Engine: Sources/Streams/Engines/TimedSubscription.swift runs ThrottleStateMachine (below).
+
 // MARK: - throttle
 
 extension Publisher {
@@ -63,7 +65,7 @@ extension Publisher {
     ///   once, not at the end of a first interval, and a completion waits for the waiting value.
     ///   One difference in a corner: Combine drops a value that would replace the waiting one
     ///   when the downstream has no further demand.
-    /// - Complexity: O(1) per value, one lock round trip; one scheduled action per value sent.
+    /// - Complexity: O(1) per value; one scheduled action per value sent.
     ///
     /// [S1]: doc:/Contract/StreamContract#S1
     /// [S2]: doc:/Contract/StreamContract#S2
@@ -122,8 +124,189 @@ extension Publishers {
         ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ThrottleSubscription(
-                downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+            upstream.receive(subscriber: TimedSubscription(
+                machine: ThrottleStateMachine(interval: interval, latest: latest), downstream: subscriber,
+                scheduler: scheduler, options: nil))
+        }
+    }
+}
+
+// MARK: - The state machine
+
+/// `throttle` as a state machine. A value that finds nothing waiting and the downstream with
+/// demand becomes the waiting value, and one emission is scheduled for it: at once, or
+/// `interval` after the last value sent. Values that arrive while one waits replace it
+/// (`latest`) or are dropped. The emission sends the waiting value and, if the upstream
+/// completed meanwhile, the completion after it.
+@usableFromInline
+struct ThrottleStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStateMachine {
+    @usableFromInline
+    enum State {
+        /// Created; the upstream has not sent its subscription yet.
+        case awaitingSubscription
+        /// Receiving values from the upstream (asked for `.unlimited`). An emission is scheduled
+        /// exactly when a value is `waiting`.
+        case running(upstream: any Subscription)
+        /// The upstream completed: the scheduled emission sends the waiting value, if any, then
+        /// this completion.
+        case finishing(Subscribers.Completion<Failure>)
+        /// The completion is in the outbox, or the downstream cancelled: nothing more happens.
+        case done
+    }
+
+    @usableFromInline
+    enum Action {
+        case none
+        /// Ask the upstream for everything: `throttle` keeps the downstream's demand itself.
+        case requestUnlimited(from: any Subscription)
+        /// Schedule the emission at `deadline`, or at once if `nil`.
+        case scheduleEmission(at: Context.SchedulerTimeType?)
+        /// Let go of the finished upstream and, if `scheduleEmission`, schedule the emission at
+        /// once.
+        case finish(finished: any Subscription, scheduleEmission: Bool)
+        /// Deliver the outbox.
+        case deliver
+        /// Let go of the replaced value.
+        case letGo(Input?)
+        /// Cancel the upstream (if given); let go of what is dropped.
+        case cancel(upstream: (any Subscription)?, dropped: Input?, completion: Subscribers.Completion<Failure>?)
+    }
+
+    @usableFromInline let interval: Context.SchedulerTimeType.Stride
+    /// Whether a value that arrives while one waits replaces it.
+    @usableFromInline let latest: Bool
+    @usableFromInline var state = State.awaitingSubscription
+    /// While `running` or `finishing`: the value the scheduled emission sends. It holds one unit
+    /// of the downstream's demand.
+    @usableFromInline var waiting: Input?
+    /// When the last value was sent; `nil` before the first.
+    @usableFromInline var lastEmission: Context.SchedulerTimeType?
+    /// While `running`: the downstream's outstanding demand, beyond the unit `waiting` holds.
+    @usableFromInline var demand = Subscribers.Demand.none
+
+    @inlinable
+    init(interval: Context.SchedulerTimeType.Stride, latest: Bool) {
+        self.interval = interval
+        self.latest = latest
+    }
+
+    @inlinable static var name: String { "Throttle" }
+    @inlinable static var readsClock: Bool { true }
+
+    @inlinable
+    mutating func upstreamSubscribed(_ upstream: any Subscription) -> Bool {
+        guard case .awaitingSubscription = state else { return false }
+        state = .running(upstream: upstream)
+        return true
+    }
+
+    @inlinable
+    mutating func downstreamSubscribed() -> Action {
+        guard case .running(let upstream) = state else { return .none }
+        return .requestUnlimited(from: upstream)
+    }
+
+    @inlinable
+    mutating func upstreamSent(_ value: Input, now: Context.SchedulerTimeType?) -> Action {
+        guard case .running = state, let now else { return .none }
+        if waiting != nil {
+            // A value is waiting: it holds the demand; keep the latest or the first.
+            guard latest else { return .none }
+            let replaced = waiting
+            waiting = value
+            return .letGo(replaced)
+        }
+        guard demand > 0 else { return .none }  // no demand: dropped
+        demand -= 1
+        waiting = value
+        if let earliest = lastEmission?.advanced(by: interval), earliest > now {
+            return .scheduleEmission(at: earliest)
+        }
+        return .scheduleEmission(at: nil)
+    }
+
+    @inlinable
+    mutating func downstreamRequested(_ demand: Subscribers.Demand) -> Action {
+        if case .running = state { self.demand += demand }
+        return .none
+    }
+
+    @inlinable
+    mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Action {
+        guard case .running(let upstream) = state else { return .none }
+        state = .finishing(completion)
+        return .finish(finished: upstream, scheduleEmission: waiting == nil)
+    }
+
+    /// The scheduled emission.
+    @inlinable
+    mutating func workRan(now: Context.SchedulerTimeType?,
+                          outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action {
+        switch state {
+        case .running:
+            guard let value = waiting.take() else { return .none }
+            lastEmission = now
+            outbox.append(.value(value))
+            return .deliver
+        case .finishing(let completion):
+            if let value = waiting.take() { outbox.append(.value(value)) }
+            outbox.append(.completion(completion))
+            state = .done
+            return .deliver
+        case .awaitingSubscription, .done:
+            return .none
+        }
+    }
+
+    @inlinable
+    mutating func timerFired(_ id: UInt64, outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action {
+        .none  // `throttle` starts no timer
+    }
+
+    @inlinable
+    mutating func timerScheduled(_ timer: any Cancellable, id: UInt64) -> (any Cancellable)? {
+        timer  // `throttle` starts no timer
+    }
+
+    @inlinable
+    mutating func ended() -> Action {
+        let ending = state
+        state = .done
+        switch ending {
+        case .running(let upstream):
+            return .cancel(upstream: upstream, dropped: waiting.take(), completion: nil)
+        case .finishing(let completion):
+            return .cancel(upstream: nil, dropped: waiting.take(), completion: completion)
+        case .awaitingSubscription, .done:
+            return .none
+        }
+    }
+
+    @inlinable
+    static func perform<Downstream: Subscriber>(_ action: Action, in subscription: TimedSubscription<Self, Downstream>)
+        where Downstream.Input == Input, Downstream.Failure == Failure
+    {
+        let scheduler = subscription.scheduler
+        switch action {
+        case .none:
+            break
+        case .requestUnlimited(let upstream):
+            upstream.request(.unlimited)
+        case .scheduleEmission(let deadline?):
+            scheduler.schedule(after: deadline, tolerance: scheduler.minimumTolerance, options: nil,
+                               subscription.closure(for: .scheduled))
+        case .scheduleEmission(nil):
+            scheduler.schedule(options: nil, subscription.closure(for: .scheduled))
+        case .finish(let finished, let scheduleEmission):
+            _ = finished
+            if scheduleEmission { scheduler.schedule(options: nil, subscription.closure(for: .scheduled)) }
+        case .deliver:
+            subscription.deliver()
+        case .letGo(let replaced):
+            _ = replaced
+        case .cancel(let upstream, let dropped, let completion):
+            upstream?.cancel()
+            _ = (dropped, completion)
         }
     }
 }
