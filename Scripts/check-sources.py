@@ -62,6 +62,8 @@ def main():
         if not rel.endswith('.generated.swift') and len(lines) - 1 > MAX_LINES:
             errors.append(f'{rel}: {len(lines) - 1} lines; at most {MAX_LINES} (split it, or move a trick to an engine of its own)')
         folder = rel.split('/')[2]
+        if rel.endswith('Subjects/SubjectCore.swift'):
+            continue  # the subjects' engine itself
         if folder not in NO_ENGINE_LINE and not rel.endswith('.generated.swift') and folder != rel.split('/')[-1]:
             if not any(line.startswith('// Engine:') for line in lines[:15]):
                 errors.append(f'{rel}: no `// Engine: ...` line near the top naming the engine it runs on (or `none`)')

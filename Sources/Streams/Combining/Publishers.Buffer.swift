@@ -1,3 +1,5 @@
+// Engine: Engines/SerialDelivery.swift (the one-at-a-time delivery loop the buffer drains through).
+
 // MARK: - buffer
 
 extension Publisher {

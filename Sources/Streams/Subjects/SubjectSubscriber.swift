@@ -1,3 +1,5 @@
+// Engine: none. The whole subscriber is in this file.
+
 /// The subscriber behind `Publisher.subscribe(_ subject:)`: an object of its own between the
 /// upstream and the subject, as Combine's (its description is `"Subject"`).
 ///

@@ -1,3 +1,5 @@
+// Engine: Engines/SerialDelivery.swift (the one-at-a-time delivery loop the groups go out through).
+
 // MARK: - collect(_:options:)
 
 extension Publisher {

@@ -1,3 +1,5 @@
+// Engine: Engines/RelaySubscription.swift.
+
 // MARK: - measureInterval
 
 extension Publisher {

@@ -6,6 +6,8 @@ import Glibc
 import Musl
 #endif
 
+// Engine: Engines/SerialDelivery.swift (the one-at-a-time delivery loop run on the scheduler).
+
 // MARK: - receive(on:options:)
 
 extension Publisher {

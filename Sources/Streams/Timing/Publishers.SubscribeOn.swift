@@ -1,3 +1,5 @@
+// Engine: none. The whole operator is in this file.
+
 // MARK: - subscribe(on:options:)
 
 extension Publisher {
