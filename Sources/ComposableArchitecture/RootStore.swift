@@ -114,7 +114,9 @@ package final class RootStore<State, Action> {
         }
     }
 
-    /// The loop.
+    /// The loop. Its first step is here, small enough to be inlined into `send`: most sends run
+    /// one action whose reducer returns `.none`, with nothing queued and nobody observing, and
+    /// return from here; the rest of the loop is ``runQueued(outermostID:)``.
     @inlinable
     func run(_ action: Action, sender: Int) -> StoreTask {
         isSending = true
@@ -124,8 +126,22 @@ package final class RootStore<State, Action> {
             outermostID = runInstrumented(action, sender: sender, instrumentation)
         } else {
             let effect = reduce(&state, action)
-            if !effect.isNone, let started = start(effect), started.isRunning { outermostID = started.id }
+            if effect.isNone {
+                if queue.isEmpty && !isObserved {
+                    isSending = false
+                    return StoreTask(record: nil)
+                }
+            } else if let started = start(effect), started.isRunning {
+                outermostID = started.id
+            }
         }
+        return runQueued(outermostID: outermostID)
+    }
+
+    /// The rest of the loop: runs the queued actions and publishes the state, in rounds, until
+    /// nothing is queued.
+    @inlinable
+    func runQueued(outermostID: Int?) -> StoreTask {
         var next = 0
         repeat {
             while next < queue.count {

@@ -32,7 +32,7 @@ if let index = arguments.firstIndex(of: "--once") {
 }
 let selected = Set(arguments)
 
-let workloads = allWorkloads() + storeWorkloads()
+let workloads = allWorkloads() + storeWorkloads() + asyncWorkloads()
 for id in selected where !workloads.contains(where: { $0.id == id }) {
     print("unknown workload \(id); known: \(workloads.map(\.id).joined(separator: " "))")
     exit(2)

@@ -5,10 +5,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// The project's one mutual-exclusion lock: a `pthread_mutex_t` (an `os_unfair_lock` on Apple
-/// platforms) kept inside whatever stores the lock.
+/// platforms) owned by whatever stores the lock.
 ///
 /// Not `Synchronization.Mutex`: on Linux with Swift 6.3, ThreadSanitizer cannot see that lock and
 /// reports false races on the state it guards (measured: a correct Mutex-guarded counter fails
@@ -17,11 +16,10 @@ import Synchronization
 /// closures after unlocking.
 ///
 /// Where the mutex lives: pthread needs an address that does not change while the mutex is in
-/// use, which an ordinary stored property does not promise. `_Cell` (from the Synchronization
-/// module, the storage `Mutex` and `Atomic` are built on) does: its value is addressed in place
-/// and never moved by the compiler. So the mutex sits inside the engine object that stores the
-/// lock (always a `let` in a final class), with no allocation of its own (Docs/Performance.md,
-/// "The lock inside its object").
+/// use, which an ordinary stored property does not promise (the compiler may copy a struct's
+/// value to wherever it likes). So the mutex sits in a block of its own, allocated with `malloc`
+/// when the lock is made and freed when the lock goes; the lock stores only the block's address
+/// (Docs/Performance.md, "The lock's mutex in a block of its own").
 @usableFromInline
 package struct Lock: ~Copyable, @unchecked Sendable {  // the state is the OS lock itself
     #if canImport(Darwin)
@@ -30,11 +28,8 @@ package struct Lock: ~Copyable, @unchecked Sendable {  // the state is the OS lo
     @usableFromInline typealias Primitive = pthread_mutex_t
     #endif
 
-    /// The OS lock, at a stable address.
-    @usableFromInline let storage: _Cell<Primitive>
-
-    /// The OS lock's address.
-    @inlinable var primitive: UnsafeMutablePointer<Primitive> { storage._address }
+    /// The OS lock, at an address that never changes.
+    @usableFromInline let primitive: UnsafeMutablePointer<Primitive>
 
     /// An unlocked lock.
     ///
@@ -45,19 +40,23 @@ package struct Lock: ~Copyable, @unchecked Sendable {  // the state is the OS lo
     /// in. (Elsewhere, where a mutex may own memory, both calls are made.)
     @inlinable
     package init() {
-        storage = _Cell(Primitive())
+        // `malloc`, not `UnsafeMutablePointer.allocate`: the Swift runtime serves the latter
+        // through `posix_memalign` on Linux, which costs more for the same block.
+        guard let block = malloc(MemoryLayout<Primitive>.size) else { fatalError("Lock: out of memory") }
+        primitive = block.initializeMemory(as: Primitive.self, repeating: Primitive(), count: 1)
         #if !canImport(Darwin) && !os(Linux)
         let result = pthread_mutex_init(primitive, nil)
         precondition(result == 0, "pthread_mutex_init failed: \(result)")
         #endif
     }
 
-    #if !canImport(Darwin) && !os(Linux)
     @inlinable
     deinit {
+        #if !canImport(Darwin) && !os(Linux)
         pthread_mutex_destroy(primitive)
+        #endif
+        free(primitive)
     }
-    #endif
 
     /// Acquires the lock. Not reentrant: locking twice on one thread deadlocks.
     @inlinable

@@ -4,26 +4,31 @@ import Synchronization
 // (and, for `Record`, a recorded completion) to ``publish(_:then:to:name:)``, which gives the
 // subscriber a ``SequenceSubscription``.
 //
-// State: the iterator and the next element, parked in the subscription while no loop runs;
-// `requested`, the demand not yet taken by the loop; `cancelled`; and `pass`, the count of
-// reasons for the loop to run. No lock: the three are atomics. The drain loop runs on whichever
-// thread moved `pass` from 0 to 1; it alone touches the iterator and the downstream. A `request`
-// or `cancel` that arrives meanwhile (from another thread, or from inside `receive`) only
-// records itself in the atomics and bumps `pass`, so the running loop picks it up: no lock, no
-// recursion, so a subscriber asking for one element at a time from inside `receive(_:)` does not
-// grow the stack (S8). Once finished or cancelled, `pass` never drops back to 0, so nothing runs
-// again. The first element is read at subscription, so an empty sequence finishes at once, and
-// the next one right after each delivery, so the last element is followed by the completion
+// State: the iterator and the next element, parked in the subscription while no loop runs, and
+// one atomic word, `state`: a flag `running` (a drain loop owns the iterator and the
+// downstream), a flag `cancelled`, and `total`, every demand ever requested added up (saturating:
+// its largest value means unlimited). No lock. The drain loop runs on whichever thread set
+// `running`; it alone touches the iterator and the downstream, and it keeps in `taken` how much
+// of `total` it has already counted. A `request` or `cancel` that arrives meanwhile (from another
+// thread, or from inside `receive`) only records itself in `state`, so the running loop picks it
+// up: no lock, no recursion, so a subscriber asking for one element at a time from inside
+// `receive(_:)` does not grow the stack (S8). The loop stops by clearing `running` with a
+// compare-and-swap against the state it last read, so a request or cancel that arrived after
+// that read makes it look again. Once finished or cancelled, `running` stays set, so nothing
+// runs again. The first element is read at subscription, so an empty sequence finishes at once,
+// and the next one right after each delivery, so the last element is followed by the completion
 // without waiting for more demand (S5).
 //
-// Performance: the loop reads demand with one atomic exchange per batch, not per element, and
-// keeps no lock and allocates nothing per element. Two tricks: `@exclusivity(unchecked)` on the
-// fields only the loop owner touches (the loop already serializes them), and `runDrain`, a
-// closure made where the subscription is created, where the concrete types are known, so that a
-// `request` arriving through the `Subscription` existential runs the specialized loop rather than
-// the generic one. It pays where the loop is started from outside `receive(_:)` (a subscriber
-// that paces itself, an async iterator): W5ext 343 → 40 ns per element (4,751 → 600
-// instructions); a request from inside `receive(_:)` (W5req) only bumps `pass` and gains nothing.
+// Performance: the loop reads new demand with a plain load of `state` (the requested total less
+// what it has counted), not a read-modify-write, so a request made from inside `receive(_:)`
+// costs one compare-and-swap in all: the request's own (Docs/Performance.md, "The sequence
+// subscription in one atomic word"). It keeps no lock and allocates nothing per element. Two
+// more tricks: `@exclusivity(unchecked)` on the fields only the loop owner touches (the loop
+// already serializes them), and `runDrain`, a closure made where the subscription is created,
+// where the concrete types are known, so that a `request` arriving through the `Subscription`
+// existential runs the specialized loop rather than the generic one. It pays where the loop is
+// started from outside `receive(_:)` (a subscriber that paces itself, an async iterator): W5ext
+// 343 → 40 ns per element (4,751 → 600 instructions).
 
 /// Subscribes `subscriber` to the elements of `elements` followed by `completion` (shared by
 /// `Publishers.Sequence` and `Record`). An empty sequence completes at once.
@@ -44,22 +49,31 @@ func publish<Elements: Sequence, S: Subscriber>(
 /// Delivers a sequence's elements on demand.
 @usableFromInline
 final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>: Subscription,
-    CustomStringConvertible, @unchecked Sendable  // iterator, next, downstream: owned by the drain loop
+    CustomStringConvertible, @unchecked Sendable  // iterator, next, downstream, taken: owned by the drain loop
 where Downstream.Input == Iterator.Element {
     @exclusivity(unchecked) @usableFromInline var iterator: Iterator?
     @exclusivity(unchecked) @usableFromInline var next: Iterator.Element?
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    /// The part of the requested total that the loop has already counted into its budget.
+    @exclusivity(unchecked) @usableFromInline var taken: UInt = 0
     @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
     @usableFromInline let name: StaticString
-    /// Demand requested and not yet taken by the loop (raw `Demand` value).
-    @usableFromInline let requested = Atomic<UInt>(0)
-    /// Requests for the loop to run; the caller that raises it from 0 runs the loop.
-    @usableFromInline let pass = Atomic<Int>(0)
-    @usableFromInline let cancelled = Atomic<Bool>(false)
+    /// `running` (bit 0), `cancelled` (bit 1), and above them the total demand requested.
+    @usableFromInline let state = Atomic<UInt>(0)
     /// `drain`, as compiled for the concrete types at the subscribing call site. `request` is
     /// reached through the `Subscription` existential, where only the generic (slow) code of this
     /// class is visible; calling through this closure runs the specialized loop instead.
     @usableFromInline let runDrain: (SequenceSubscription) -> Void
+
+    /// Set while a drain loop owns the iterator and the downstream (and for good once finished
+    /// or cancelled).
+    @inlinable static var running: UInt { 1 }
+    /// Set by `cancel()`.
+    @inlinable static var cancelled: UInt { 2 }
+    /// The lowest bit of the requested total.
+    @inlinable static var one: UInt { 4 }
+    /// The largest total, which stands for unlimited demand.
+    @inlinable static var unlimitedTotal: UInt { UInt.max >> 2 }
 
     @inlinable
     init(downstream: Downstream, iterator: Iterator, next: Iterator.Element,
@@ -74,26 +88,38 @@ where Downstream.Input == Iterator.Element {
 
     @usableFromInline var description: String { "\(name)" }
 
+    /// The requested total that `state` holds.
+    @inlinable
+    static func total(_ state: UInt) -> UInt { state >> 2 }
+
+    /// `total` with `demand` added, saturating at `unlimitedTotal`.
+    @inlinable
+    static func adding(_ demand: Subscribers.Demand, to total: UInt) -> UInt {
+        if demand == .unlimited || total == unlimitedTotal { return unlimitedTotal }
+        let (sum, overflow) = total.addingReportingOverflow(demand.rawValue)
+        return overflow || sum >= unlimitedTotal ? unlimitedTotal : sum
+    }
+
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { return }
-        var old = requested.load(ordering: .relaxed)
+        var old = state.load(ordering: .relaxed)
         while true {
-            let new = (Subscribers.Demand(rawValue: old) + demand).rawValue
-            let (exchanged, original) = requested.compareExchange(
+            let new = Self.adding(demand, to: Self.total(old)) << 2 | old & Self.cancelled | Self.running
+            let (exchanged, original) = state.compareExchange(
                 expected: old, desired: new, ordering: .acquiringAndReleasing)
             if exchanged { break }
             old = original
         }
-        if pass.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+        if old & Self.running == 0 {
             runDrain(self)
         }
     }
 
     @inlinable
     func cancel() {
-        if cancelled.exchange(true, ordering: .acquiringAndReleasing) { return }
-        if pass.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+        let old = state.bitwiseOr(Self.cancelled | Self.running, ordering: .acquiringAndReleasing).oldValue
+        if old & (Self.cancelled | Self.running) == 0 {
             release()
         }
     }
@@ -105,26 +131,38 @@ where Downstream.Input == Iterator.Element {
         next = nil
     }
 
+    /// The budget that the requests in `state` add to `budget`; records them as taken.
+    @inlinable
+    func takeRequested(from state: UInt, into budget: UInt) -> UInt {
+        let total = Self.total(state)
+        if total == Self.unlimitedTotal {
+            taken = total
+            return Subscribers.Demand.unlimitedRawValue
+        }
+        let new = total &- taken
+        taken = total
+        return (Subscribers.Demand(rawValue: budget) + Subscribers.Demand(rawValue: new)).rawValue
+    }
+
     @inlinable
     func drain() {
         guard let downstream, var iterator = self.iterator.take(), var value = next.take() else { return }
         let unlimited = Subscribers.Demand.unlimitedRawValue
-        var missed = 1
         var budget: UInt = 0
+        var seen = state.load(ordering: .acquiring)
         while true {
-            budget = (Subscribers.Demand(rawValue: budget)
-                + Subscribers.Demand(rawValue: requested.exchange(0, ordering: .acquiring))).rawValue
+            if seen & Self.cancelled != 0 {
+                release()
+                return
+            }
+            budget = takeRequested(from: seen, into: budget)
             while budget > 0 {
-                if cancelled.load(ordering: .relaxed) {
-                    release()
-                    return
-                }
                 let more = downstream.receive(value).rawValue
                 if budget != unlimited {
                     budget = Swift.min(budget - 1 + more, unlimited)
                 }
                 guard let following = iterator.next() else {
-                    if !cancelled.load(ordering: .relaxed) {
+                    if state.load(ordering: .acquiring) & Self.cancelled == 0 {
                         self.downstream = nil
                         downstream.receive(completion: completion)
                     }
@@ -132,16 +170,21 @@ where Downstream.Input == Iterator.Element {
                     return
                 }
                 value = following
+                if budget == 0 || state.load(ordering: .relaxed) & Self.cancelled != 0 { break }
             }
-            if cancelled.load(ordering: .relaxed) {
-                release()
-                return
+            let current = state.load(ordering: .acquiring)
+            if current != seen || budget > 0 {
+                // More demand, or a cancel, arrived meanwhile.
+                seen = current
+                continue
             }
             // Park the loop's state before letting another caller take over.
             self.iterator = iterator
             self.next = value
-            missed = pass.wrappingSubtract(missed, ordering: .acquiringAndReleasing).newValue
-            if missed == 0 { return }
+            let (stopped, original) = state.compareExchange(
+                expected: seen, desired: seen & ~Self.running, ordering: .acquiringAndReleasing)
+            if stopped { return }
+            seen = original
             iterator = self.iterator.take()!
             value = self.next.take()!
         }

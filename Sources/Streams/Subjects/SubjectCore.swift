@@ -353,7 +353,7 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
         // here (a cancel from inside a subscriber is queued).
         var index = 0
         while index < conduits.count {
-            conduits[index]._withUnsafeGuaranteedRef { $0.offerValue($0, value) }
+            conduits[index].withLentReference { $0.offerValue($0, value) }
             index += 1
         }
     }

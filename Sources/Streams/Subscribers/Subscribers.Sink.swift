@@ -136,21 +136,25 @@ extension Subscribers {
         ///
         /// [S2]: doc:/Contract/StreamContract#S2
         @inlinable
+        @inline(__always)
         public func receive(subscription: Subscription) {
+            // `@inline(__always)`: with the core lent rather than borrowed, the optimizer stopped
+            // inlining this into `sink`'s caller, and the call cost a retain and a release of the
+            // subscription (Docs/Performance.md, "Calling an unmanaged object without a retain").
             let bits = state.load(ordering: .acquiring)
             guard bits & (Self.subscribed | Self.ended) == 0, let core = Self.core(bits) else {
                 subscription.cancel()
                 return
             }
             // Stored before `subscribed` is published: `cancel()` reads it only after seeing the flag.
-            core._withUnsafeGuaranteedRef { $0.hold(subscription) }
+            core.withLentReference { $0.hold(subscription) }
             let (stored, _) = state.compareExchange(
                 expected: bits, desired: bits | Self.subscribed, ordering: .acquiringAndReleasing)
             if stored {
                 subscription.request(.unlimited)
             } else {
                 // Cancelled meanwhile.
-                core._withUnsafeGuaranteedRef { $0.takeSubscription() }.cancel()
+                core.withLentReference { $0.takeSubscription() }.cancel()
             }
         }
 
@@ -164,7 +168,7 @@ extension Subscribers {
             // the completion, which cannot overlap this call (S3), or deinit releases the core.
             let bits = state.load(ordering: .relaxed)
             if bits & (Self.subscribed | Self.ended) == Self.subscribed, let core = Self.core(bits) {
-                core._withUnsafeGuaranteedRef { $0.value(value) }
+                core.withLentReference { $0.value(value) }
             }
             return .none
         }
@@ -173,7 +177,9 @@ extension Subscribers {
         ///
         /// - Parameter completion: The completion to hand to `receiveCompletion`.
         @inlinable
+        @inline(__always)
         public func receive(completion: Subscribers.Completion<Failure>) {
+            // `@inline(__always)`: as `receive(subscription:)`.
             // S2: a completion before the subscription or after the end is ignored.
             var bits = state.load(ordering: .acquiring)
             while bits & (Self.subscribed | Self.ended) == Self.subscribed {
@@ -184,10 +190,9 @@ extension Subscribers {
             }
             guard bits & (Self.subscribed | Self.ended) == Self.subscribed, let core = Self.core(bits) else { return }
             // The core, with the closures and the subscription, is released after the call (S7):
-            // a finished sink keeps nothing alive. (Called through a borrowed reference, so the
-            // closure is not retained for the call.)
-            core._withUnsafeGuaranteedRef { $0.completion(completion) }
-            core.release()
+            // a finished sink keeps nothing alive. (The sink's own reference is taken over for the
+            // call, so the closure is not retained for it.)
+            withExtendedLifetime(core.takeRetainedValue()) { $0.completion(completion) }
         }
 
         /// Cancels the subscription; later values and the completion are ignored.
@@ -198,7 +203,7 @@ extension Subscribers {
             let bits = state.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue
             guard bits & (Self.subscribed | Self.ended) == Self.subscribed, let core = Self.core(bits) else { return }
             // The core stays until deinit: a value may be being delivered on another thread.
-            core._withUnsafeGuaranteedRef { $0.takeSubscription() }.cancel()
+            core.withLentReference { $0.takeSubscription() }.cancel()
         }
 
         /// "Sink".

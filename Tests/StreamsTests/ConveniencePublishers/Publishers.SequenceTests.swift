@@ -40,6 +40,38 @@ struct SequenceTests {
         #expect(subscriber.values == [1, 2, 3, 4])
     }
 
+    @Test func requestsFromInsideReceiveAddToReturnedDemand_S1() {
+        final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
+        let box = Box()
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onValue: { value in
+            if value == 1 { box.subscriber?.request(.max(2)) }
+            return value == 3 ? .max(1) : .none
+        })
+        box.subscriber = subscriber
+        (1...6).publisher.subscribe(subscriber)
+        #expect(subscriber.values == [1, 2, 3, 4])
+        #expect(subscriber.completion == nil)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1, 2, 3, 4, 5])
+        subscriber.request(.unlimited)
+        box.subscriber = nil
+        #expect(subscriber.values == [1, 2, 3, 4, 5, 6])
+        #expect(subscriber.completion == .finished)
+    }
+
+    @Test func demandAboveIntMaxInTotalIsUnlimited_S1() {
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(Int.max))
+        (1...3).publisher.subscribe(subscriber)
+        #expect(subscriber.values == [1, 2, 3])
+        let more = RecordingSubscriber<Int, Never>(demand: .max(1))
+        (1...3).publisher.subscribe(more)
+        more.request(.max(Int.max))
+        more.request(.max(Int.max))
+        #expect(more.values == [1, 2, 3])
+        #expect(more.completion == .finished)
+        #expect(more.violations.isEmpty)
+    }
+
     @Test func requestingNoneIsIgnored_S9() {
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         [1].publisher.subscribe(subscriber)
