@@ -278,8 +278,8 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
     /// stream lets go of it.
     @exclusivity(unchecked) @usableFromInline var heldDownstream: HeldDownstream
     @inlinable var downstream: Downstream? {
-        _read { yield heldDownstream.asOptional }
-        _modify { yield &heldDownstream.asOptional }
+        get { heldDownstream.asOptional }
+        set { heldDownstream.asOptional = newValue }
     }
     /// `true` once the phase has left `running`: written with the lock held, read without.
     @usableFromInline let isOver = Atomic<Bool>(false)

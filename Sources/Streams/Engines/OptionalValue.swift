@@ -25,7 +25,7 @@ protocol OptionalValue {
 extension Optional: OptionalValue {
     @inlinable
     var asOptional: Wrapped? {
-        _read { yield self }
-        _modify { yield &self }
+        get { self }
+        set { self = newValue }
     }
 }

@@ -198,8 +198,8 @@ where HeldDownstream.Wrapped: Subscriber, Storage.Output == HeldDownstream.Wrapp
     /// The downstream, `Downstream?`, until the stream lets go of it.
     @exclusivity(unchecked) @usableFromInline var heldDownstream: HeldDownstream
     @inlinable var downstream: Downstream? {
-        _read { yield heldDownstream.asOptional }
-        _modify { yield &heldDownstream.asOptional }
+        get { heldDownstream.asOptional }
+        set { heldDownstream.asOptional = newValue }
     }
     /// `true` once the phase has left `running`: written with the lock held, read without.
     @usableFromInline let isOver = Atomic<Bool>(false)
