@@ -21,7 +21,6 @@ let package = Package(
         .target(name: "StreamsFoundation", dependencies: ["Streams"]),
         .target(name: "ComposableArchitecture", dependencies: ["Streams"]),
         .target(name: "ComposableArchitectureTesting", dependencies: ["ComposableArchitecture", "StreamsTesting"]),
-        .executableTarget(name: "StreamsBenchmarks", dependencies: ["Streams", "ComposableArchitecture"]),
         // The showcase app: its features (not a product), and a terminal front end (`swift run PrimeTime`).
         .target(name: "PrimeTimeCore", dependencies: ["ComposableArchitecture"]),
         .executableTarget(name: "PrimeTime", dependencies: ["PrimeTimeCore"]),

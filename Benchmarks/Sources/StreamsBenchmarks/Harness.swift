@@ -3,22 +3,37 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// One workload: a Streams version and a plain-loop twin that must compute the same checksum.
-struct Workload {
-    let id: String
-    let unit: String
-    let what: String
-    /// n = base size * scale.0 / scale.1
-    let scale: (Int, Int)
-    let measure: (Int) -> Measurement
-}
+import Workloads
 
 struct Measurement {
     var streams: Double
     var baseline: Double
     var streamsChecksum: UInt64
     var baselineChecksum: UInt64
+}
+
+/// `--once`: run each side once, untimed, for counting instructions under valgrind.
+nonisolated(unsafe) var singlePass = false
+
+/// Runs a synchronous body (the store's on the main actor, where this program's top level runs).
+func run(_ body: Body, _ n: Int) -> UInt64 {
+    switch body {
+    case .sync(let run): return run(n)
+    case .mainActor(let run): return MainActor.assumeIsolated { run(n) }
+    case .async, .memory, .asyncMemory: fatalError("not a timed synchronous body")
+    }
+}
+
+func measure(_ streams: Body, against baseline: Body, n: Int) -> Measurement {
+    if case .memory(let streamsMemory) = streams, case .memory(let baselineMemory) = baseline {
+        // Heap bytes in use, not resident memory: what one reading frees does not hide what the
+        // next one allocates.
+        let loop = baselineMemory(n)
+        let reading = streamsMemory(n)
+        return Measurement(streams: reading.bytesPerPipeline, baseline: loop.bytesPerPipeline,
+                           streamsChecksum: reading.checksum, baselineChecksum: loop.checksum)
+    }
+    return timed(n, streams: { run(streams, $0) }, baseline: { run(baseline, $0) })
 }
 
 /// Times `streams` and `baseline` (each returning a checksum) alternately, after a warm-up at a
@@ -48,37 +63,9 @@ func timed(_ n: Int, streams: (Int) -> UInt64, baseline: (Int) -> UInt64) -> Mea
     return best
 }
 
-/// `--once`: run each side once, untimed, for counting instructions under valgrind.
-nonisolated(unsafe) var singlePass = false
-
 /// CPU time of this thread, so that time other processes take from us does not count.
 func cpuNanos() -> UInt64 {
     var spec = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
     return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
-
-/// Resident memory now, in bytes (Linux: /proc/self/statm), or 0.
-func residentBytes() -> Int {
-    #if os(Linux)
-    let fd = open("/proc/self/statm", O_RDONLY)
-    if fd < 0 { return 0 }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 128)
-    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 127) }
-    guard count > 0 else { return 0 }
-    let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    #else
-    return 0
-    #endif
-}
-
-/// An identity function the optimizer cannot see through, so that a baseline calls its closures
-/// through function values, as any library holding user closures must.
-@inline(never) @_optimize(none)
-func opaque<T>(_ value: T) -> T { value }
-
-@inline(__always)
-func checksum(_ x: Int) -> UInt64 { UInt64(UInt(bitPattern: x)) }

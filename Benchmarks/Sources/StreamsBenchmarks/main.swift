@@ -1,4 +1,8 @@
-// StreamsBenchmarks: times Streams against a hand-written loop doing the same work.
+// StreamsBenchmarks: the quick front end to the workloads. It times Streams against the plain
+// loop doing the same work, in thread CPU time, best of several passes: what an engineer changing
+// the library's engines runs before and after a change (Docs/Performance.md). The whole
+// comparison, OpenCombine and AsyncSequence included, is the SideBySide suite:
+// `swift package benchmark`.
 //
 //   swift run -c release StreamsBenchmarks            all workloads
 //   swift run -c release StreamsBenchmarks W1 W3mem   only these
@@ -6,19 +10,15 @@
 //   StreamsBenchmarks --once --n 20000 B1            each side once, untimed (for valgrind:
 //                                                    Docs/Performance.md, "Counting instructions")
 //
-// Each workload runs its Streams version and its plain-loop twin ("baseline") back to back,
-// several times, and keeps the fastest pass of each in thread CPU time. The ratio
-// streams/baseline is the number to watch: it does not depend on how fast this machine is. The
-// last line sums everything up for scripts:
+// The ratio streams/loop is the number to watch: it does not depend on how fast this machine is.
+// The last line sums everything up for scripts:
 //   bench: W1 ns=6.61 baseline_ns=8.02 ratio=0.82; W2x1 ...
-//
-// Docs/Performance.md says how to compare two builds, and lists every speed trick the library
-// uses with the gain these workloads measured for it.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Workloads
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var baseN = 1_000_000
@@ -30,20 +30,24 @@ if let index = arguments.firstIndex(of: "--once") {
     singlePass = true
     arguments.remove(at: index)
 }
+if arguments.contains("--help") || arguments.contains("-h") {
+    print("usage: StreamsBenchmarks [--n BASE] [--once] [ID ...]")
+    print("ids: \(allWorkloads.map(\.id).joined(separator: " "))")
+    exit(0)
+}
 let selected = Set(arguments)
-
-let workloads = allWorkloads() + storeWorkloads() + asyncWorkloads()
-for id in selected where !workloads.contains(where: { $0.id == id }) {
-    print("unknown workload \(id); known: \(workloads.map(\.id).joined(separator: " "))")
+for id in selected where !allWorkloads.contains(where: { $0.id == id }) {
+    print("unknown workload \(id); known: \(allWorkloads.map(\.id).joined(separator: " "))")
     exit(2)
 }
 
 print("Streams benchmarks (release build; thread CPU time, best of several passes)")
 print("id      unit                 n          streams    baseline   ratio   what")
 var summary: [String] = []
-for workload in workloads where selected.isEmpty || selected.contains(workload.id) {
+for workload in allWorkloads where selected.isEmpty || selected.contains(workload.id) {
+    guard let streams = workload.version(.streams), let loop = workload.version(.loop) else { continue }
     let n = max(1, baseN * workload.scale.0 / workload.scale.1)
-    let result = workload.measure(n)
+    let result = measure(streams.body, against: loop.body, n: n)
     if result.streamsChecksum != result.baselineChecksum {
         print("MISMATCH \(workload.id): streams \(result.streamsChecksum) vs baseline \(result.baselineChecksum)")
         exit(1)
