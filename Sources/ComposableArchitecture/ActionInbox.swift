@@ -26,7 +26,8 @@ package func onMainQueue(_ body: @escaping @MainActor () -> Void) {
 /// [A3]: doc:/Contract/StoreContract#A3
 /// [A9]: doc:/Contract/StoreContract#A9
 @usableFromInline
-package final class ActionInbox<Action>: @unchecked Sendable {  // `immediate`, `queued` and `scheduled` guarded by `lock`
+// `immediate`, `queued` and `scheduled` guarded by `lock`
+package final class ActionInbox<Action>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     /// Delivered on the main queue: handed over at once by the delivering call (through this
     /// lock-guarded slot, which is how a non-`Sendable` action reaches the main actor).

@@ -111,12 +111,12 @@ public prefix func / <Root>(type: Root.Type) -> CasePath<Root, Root> {
 private func extractCase<Root, Value>(_ embed: (Value) -> Root, from root: Root) -> Value? {
     let mirror = Mirror(reflecting: root)
     guard mirror.displayStyle == .enum || mirror.displayStyle == .optional, let child = mirror.children.first,
-          let value = child.value as? Value ?? (Mirror(reflecting: child.value).children.first?.value as? Value)
+        let value = child.value as? Value ?? (Mirror(reflecting: child.value).children.first?.value as? Value)
     else { return nil }
     // Same payload type is not enough (two cases may hold an Int): the case must match too —
     // its name, and its payload's type, which tells `move(by:)` from `move(from:to:)`.
     guard let embedded = Mirror(reflecting: embed(value)).children.first,
-          embedded.label == child.label, type(of: embedded.value) == type(of: child.value)
+        embedded.label == child.label, type(of: embedded.value) == type(of: child.value)
     else { return nil }
     return value
 }

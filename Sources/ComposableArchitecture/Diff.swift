@@ -151,8 +151,9 @@ extension Diff {
         case leaf(String)
         /// A group: `open`, the children, `close`; `empty` when there are no children. An
         /// `enumPayload` group goes on one line when each of its children fits on one line.
-        case group(open: String, close: String, empty: String, children: [(label: String?, node: Node)],
-                   enumPayload: Bool)
+        case group(
+            open: String, close: String, empty: String, children: [(label: String?, node: Node)],
+            enumPayload: Bool)
     }
 
     /// Turns values into nodes, tracking the class instances on the current path.
@@ -181,15 +182,18 @@ extension Diff {
                 let caseName = mirror.children.first?.label ?? String(describing: value)
                 guard let payload = mirror.children.first?.value else { return .leaf("\(typeName).\(caseName)") }
                 let payloadMirror = Mirror(reflecting: payload)
-                let parts: [(label: String?, value: Any)] = payloadMirror.displayStyle == .tuple
+                let parts: [(label: String?, value: Any)] =
+                    payloadMirror.displayStyle == .tuple
                     ? payloadMirror.children.map { (Self.tupleLabel($0.label), $0.value) }
                     : [(nil, payload)]
-                return group(open: "\(typeName).\(caseName)(", close: ")", empty: "\(typeName).\(caseName)()",
-                             parts, depth: depth, enumPayload: true)
+                return group(
+                    open: "\(typeName).\(caseName)(", close: ")", empty: "\(typeName).\(caseName)()",
+                    parts, depth: depth, enumPayload: true)
 
             case .collection:
-                return group(open: "[", close: "]", empty: "[]",
-                             mirror.children.map { (nil, $0.value) }, depth: depth)
+                return group(
+                    open: "[", close: "]", empty: "[]",
+                    mirror.children.map { (nil, $0.value) }, depth: depth)
 
             case .dictionary:
                 guard depth < maxDepth else { return .leaf(mirror.children.isEmpty ? "[:]" : "[…]") }
@@ -201,46 +205,54 @@ extension Diff {
                     entries.append((key, node(for: pair[1].value, depth: depth + 1)))
                 }
                 entries.sort { $0.key < $1.key }
-                return .group(open: "[", close: "]", empty: "[:]",
-                              children: entries.map { (label: $0.key, node: $0.node) }, enumPayload: false)
+                return .group(
+                    open: "[", close: "]", empty: "[:]",
+                    children: entries.map { (label: $0.key, node: $0.node) }, enumPayload: false)
 
             case .set:
                 guard depth < maxDepth else { return .leaf(mirror.children.isEmpty ? "Set([])" : "Set([…])") }
                 let elements = mirror.children.map { node(for: $0.value, depth: depth + 1) }
                     .map { (text: Diff.layout($0, inline: false).joined(separator: "\n"), node: $0) }
                     .sorted { $0.text < $1.text }
-                return .group(open: "Set([", close: "])", empty: "Set([])",
-                              children: elements.map { (label: nil, node: $0.node) }, enumPayload: false)
+                return .group(
+                    open: "Set([", close: "])", empty: "Set([])",
+                    children: elements.map { (label: nil, node: $0.node) }, enumPayload: false)
 
             case .tuple:
-                return group(open: "(", close: ")", empty: "()",
-                             mirror.children.map { (Self.tupleLabel($0.label), $0.value) }, depth: depth)
+                return group(
+                    open: "(", close: ")", empty: "()",
+                    mirror.children.map { (Self.tupleLabel($0.label), $0.value) }, depth: depth)
 
             case .class:
                 let object = ObjectIdentifier(value as AnyObject)
                 guard !visiting.contains(object) else { return .leaf("\(typeName)(<cycle>)") }
                 visiting.insert(object)
                 defer { visiting.remove(object) }
-                return group(open: "\(typeName)(", close: ")", empty: "\(typeName)()",
-                             Self.classChildren(mirror), depth: depth)
+                return group(
+                    open: "\(typeName)(", close: ")", empty: "\(typeName)()",
+                    Self.classChildren(mirror), depth: depth)
 
             default:
                 // Structs, and types with a custom mirror that has children.
                 if mirror.displayStyle == nil && mirror.children.isEmpty {
                     return .leaf(String(describing: value))
                 }
-                return group(open: "\(typeName)(", close: ")", empty: "\(typeName)()",
-                             mirror.children.map { ($0.label, $0.value) }, depth: depth)
+                return group(
+                    open: "\(typeName)(", close: ")", empty: "\(typeName)()",
+                    mirror.children.map { ($0.label, $0.value) }, depth: depth)
             }
         }
 
-        private mutating func group(open: String, close: String, empty: String, _ children: [(label: String?, value: Any)],
-                                    depth: Int, enumPayload: Bool = false) -> Node {
+        private mutating func group(
+            open: String, close: String, empty: String, _ children: [(label: String?, value: Any)],
+            depth: Int, enumPayload: Bool = false
+        ) -> Node {
             guard !children.isEmpty else { return .leaf(empty) }
             guard depth < maxDepth else { return .leaf("\(open)…\(close)") }
-            return .group(open: open, close: close, empty: empty,
-                          children: children.map { (label: $0.label, node: node(for: $0.value, depth: depth + 1)) },
-                          enumPayload: enumPayload)
+            return .group(
+                open: open, close: close, empty: empty,
+                children: children.map { (label: $0.label, node: node(for: $0.value, depth: depth + 1)) },
+                enumPayload: enumPayload)
         }
 
         /// Values written as one piece of text.
@@ -312,9 +324,10 @@ extension Diff {
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
         while suffix < old.count - prefix, suffix < new.count - prefix,
-              old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
-        let a = Array(old[prefix ..< old.count - suffix])
-        let b = Array(new[prefix ..< new.count - suffix])
+            old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+        { suffix += 1 }
+        let a = Array(old[prefix..<old.count - suffix])
+        let b = Array(new[prefix..<new.count - suffix])
 
         var middle: [Edit] = []
         if a.count * b.count > 4_000_000 {
@@ -325,7 +338,8 @@ extension Diff {
             var lengths = [Int32](repeating: 0, count: (a.count + 1) * width)
             for i in stride(from: a.count - 1, through: 0, by: -1) {
                 for j in stride(from: b.count - 1, through: 0, by: -1) {
-                    lengths[i * width + j] = a[i] == b[j]
+                    lengths[i * width + j] =
+                        a[i] == b[j]
                         ? lengths[(i + 1) * width + j + 1] + 1
                         : max(lengths[(i + 1) * width + j], lengths[i * width + j + 1])
                 }
@@ -375,8 +389,8 @@ extension Diff {
                 run.append(line)
                 end += 1
             }
-            let keepBefore = index == 0 ? 0 : context   // lines kept after the previous change
-            let keepAfter = end == edits.count ? 0 : context   // lines kept before the next change
+            let keepBefore = index == 0 ? 0 : context  // lines kept after the previous change
+            let keepAfter = end == edits.count ? 0 : context  // lines kept before the next change
             if run.count > keepBefore + keepAfter + 1 {
                 let skipped = run.count - keepBefore - keepAfter
                 let firstSkipped = run[keepBefore]

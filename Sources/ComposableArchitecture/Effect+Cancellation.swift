@@ -64,15 +64,16 @@ extension Effect {
 
     /// The effect, cancellable under `key`.
     private func cancellable(key: CancelID, cancelInFlight: Bool) -> Effect {
-        Effect(operation: .contextual { context in
-            // Stamped when the store starts the effect tree, so a cancel that comes after that
-            // but before this effect subscribes still wins.
-            let epoch = context.cancellations.epoch(of: key)
-            return CancellableEffect(
-                upstream: self.publisherOrEmpty(in: context), id: key, epoch: epoch,
-                cancelInFlight: cancelInFlight, registry: context.cancellations
-            ).eraseToAnyPublisher()
-        })
+        Effect(
+            operation: .contextual { context in
+                // Stamped when the store starts the effect tree, so a cancel that comes after that
+                // but before this effect subscribes still wins.
+                let epoch = context.cancellations.epoch(of: key)
+                return CancellableEffect(
+                    upstream: self.publisherOrEmpty(in: context), id: key, epoch: epoch,
+                    cancelInFlight: cancelInFlight, registry: context.cancellations
+                ).eraseToAnyPublisher()
+            })
     }
 
     /// An effect that cancels the effects running under `id`, and keeps ones returned but not yet
@@ -125,12 +126,13 @@ extension Effect {
 
     /// An effect that cancels the effects running under each of `keys`.
     private static func cancel(keys: [CancelID]) -> Effect {
-        Effect(operation: .contextual { context in
-            Deferred { () -> Empty<Output, Never> in
-                for key in keys { context.cancellations.cancel(key) }
-                return Empty()
-            }.eraseToAnyPublisher()
-        })
+        Effect(
+            operation: .contextual { context in
+                Deferred { () -> Empty<Output, Never> in
+                    for key in keys { context.cancellations.cancel(key) }
+                    return Empty()
+                }.eraseToAnyPublisher()
+            })
     }
 }
 

@@ -40,10 +40,11 @@ extension Effect {
     /// - Threading: `work` runs where the effect is started.
     /// - Complexity: O(1) besides `work`.
     public static func fireAndForget(_ work: @escaping () -> Void) -> Effect {
-        Effect(Deferred { () -> Empty<Output, Never> in
-            work()
-            return Empty()
-        })
+        Effect(
+            Deferred { () -> Empty<Output, Never> in
+                work()
+                return Empty()
+            })
     }
 
     /// An effect that does `work` when the store starts it, and sends `work`'s result as its one
@@ -115,9 +116,10 @@ extension Effect {
     ///   the store runs it on the main actor.
     /// - Complexity: O(1).
     public static func future(_ attemptToFulfill: @escaping (@escaping @Sendable (Output) -> Void) -> Void) -> Effect {
-        Effect(EmittingEffect { emitter in
-            attemptToFulfill { output in _ = emitter.sendLast(output) }
-        })
+        Effect(
+            EmittingEffect { emitter in
+                attemptToFulfill { output in _ = emitter.sendLast(output) }
+            })
     }
 
     /// An effect that bridges a callback API sending any number of values: it calls `work` with a
@@ -163,10 +165,11 @@ extension Effect {
     /// - Combine compatibility: named `create` so it does not collide with ``run(priority:operation:catch:fileID:line:)``.
     /// - Complexity: O(1) amortized per value.
     public static func create(_ work: @escaping (EffectSubscriber<Output>) -> any Cancellable) -> Effect {
-        Effect(EmittingEffect { emitter in
-            let teardown = work(EffectSubscriber(emitter: emitter))
-            emitter.onEnd { teardown.cancel() }
-        })
+        Effect(
+            EmittingEffect { emitter in
+                let teardown = work(EffectSubscriber(emitter: emitter))
+                emitter.onEnd { teardown.cancel() }
+            })
     }
 }
 
@@ -285,8 +288,9 @@ extension Effect {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Effect {
-        task(priority: priority, operation: operation, catch: handler,
-             madeBy: "Effect.task", fileID: fileID, line: line)
+        task(
+            priority: priority, operation: operation, catch: handler,
+            madeBy: "Effect.task", fileID: fileID, line: line)
     }
 
     /// ``task(priority:operation:catch:fileID:line:)``, with `madeBy` naming the constructor in
@@ -299,28 +303,29 @@ extension Effect {
         fileID: StaticString,
         line: UInt
     ) -> Effect {
-        Effect(EmittingEffect { emitter in
-            // Only the send hops to the main actor: `operation` and `handler` are nonisolated
-            // and run on the global executor. Their result is a value no other code holds, so
-            // it may cross to the main actor without being `Sendable`.
-            let task = Task(priority: priority) { @MainActor in
-                do {
-                    let output = try await operation()
-                    _ = emitter.sendLast(output)
-                } catch where isCancellation(error) {
-                    emitter.finish()
-                } catch {
-                    guard let handler else {
-                        reportUnhandled(error, madeBy: constructor, fileID: fileID, line: line)
+        Effect(
+            EmittingEffect { emitter in
+                // Only the send hops to the main actor: `operation` and `handler` are nonisolated
+                // and run on the global executor. Their result is a value no other code holds, so
+                // it may cross to the main actor without being `Sendable`.
+                let task = Task(priority: priority) { @MainActor in
+                    do {
+                        let output = try await operation()
+                        _ = emitter.sendLast(output)
+                    } catch  where isCancellation(error) {
                         emitter.finish()
-                        return
+                    } catch {
+                        guard let handler else {
+                            reportUnhandled(error, madeBy: constructor, fileID: fileID, line: line)
+                            emitter.finish()
+                            return
+                        }
+                        let output = await handler(error)
+                        _ = emitter.sendLast(output)
                     }
-                    let output = await handler(error)
-                    _ = emitter.sendLast(output)
                 }
-            }
-            emitter.onEnd { task.cancel() }
-        })
+                emitter.onEnd { task.cancel() }
+            })
     }
 
     /// An effect that runs `operation` in a `Task` when the store starts it, and sends every
@@ -385,24 +390,25 @@ extension Effect {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Effect {
-        Effect(EmittingEffect { emitter in
-            let task = Task(priority: priority) {
-                let send = Send(emitter: emitter)
-                do {
-                    try await operation(send)
-                } catch where isCancellation(error) {
-                    // The effect ends quietly.
-                } catch {
-                    if let handler {
-                        await handler(error, send)
-                    } else {
-                        await reportUnhandledOnTheMainActor(error, madeBy: "Effect.run", fileID: fileID, line: line)
+        Effect(
+            EmittingEffect { emitter in
+                let task = Task(priority: priority) {
+                    let send = Send(emitter: emitter)
+                    do {
+                        try await operation(send)
+                    } catch  where isCancellation(error) {
+                        // The effect ends quietly.
+                    } catch {
+                        if let handler {
+                            await handler(error, send)
+                        } else {
+                            await reportUnhandledOnTheMainActor(error, madeBy: "Effect.run", fileID: fileID, line: line)
+                        }
                     }
+                    emitter.finish()
                 }
-                emitter.finish()
-            }
-            emitter.onEnd { task.cancel() }
-        })
+                emitter.onEnd { task.cancel() }
+            })
     }
 }
 
@@ -415,14 +421,17 @@ func isCancellation(_ error: any Error) -> Bool {
 /// Reports, from the main actor, an error that an effect's work threw and nothing handles. From
 /// the main actor, as `Effect.task` reports: a test store records the failure at once, in the
 /// test that started the effect (its task inherits the test's context).
-func reportUnhandledOnTheMainActor(_ error: any Error, madeBy constructor: String, fileID: StaticString, line: UInt) async {
+func reportUnhandledOnTheMainActor(_ error: any Error, madeBy constructor: String, fileID: StaticString, line: UInt)
+    async
+{
     await MainActor.run { reportUnhandled(error, madeBy: constructor, fileID: fileID, line: line) }
 }
 
 /// Reports an error that an effect's work threw and nothing handles.
 @MainActor
 func reportUnhandled(_ error: any Error, madeBy constructor: String, fileID: StaticString, line: UInt) {
-    RuntimeIssues.report("""
+    RuntimeIssues.report(
+        """
         An effect made by `\(constructor)` at \(fileID):\(line) threw an error that nothing handles: \(error). \
         The effect finished without sending an action for it. Handle the error in the operation (`do`/`catch`), \
         or pass a `catch:` handler that turns it into an action.
@@ -467,14 +476,16 @@ extension Effect {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) -> Effect {
-        Effect(Deferred { () -> Empty<Output, Never> in
-            RuntimeIssues.report("""
-                An unimplemented effect was started: \(description) (made at \(fileID):\(line)). \
-                A test's environment marked this dependency as not expected to be used; \
-                give the test an implementation if the feature is meant to use it.
-                """)
-            return Empty()
-        })
+        Effect(
+            Deferred { () -> Empty<Output, Never> in
+                RuntimeIssues.report(
+                    """
+                    An unimplemented effect was started: \(description) (made at \(fileID):\(line)). \
+                    A test's environment marked this dependency as not expected to be used; \
+                    give the test an implementation if the feature is meant to use it.
+                    """)
+                return Empty()
+            })
     }
 }
 

@@ -73,8 +73,9 @@ extension Effect {
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) {
-        self = .task(priority: nil, operation: operation, catch: nil, madeBy: "Effect { ... }",
-                     fileID: fileID, line: line)
+        self = .task(
+            priority: nil, operation: operation, catch: nil, madeBy: "Effect { ... }",
+            fileID: fileID, line: line)
     }
 
     /// An effect like `Effect { ... }` (one action from async work), cancellable by `id`:
@@ -148,26 +149,28 @@ extension Effect {
     ///   handed over from the thread that emits it, and the store runs it on the main actor.
     /// - Complexity: one `Task` per start; O(1) amortized per action.
     public init(
-        operation: @escaping @Sendable (
-            _ emit: @escaping @Sendable (Output) -> Void, _ finish: @escaping @Sendable () -> Void
-        ) async throws -> Void,
+        operation:
+            @escaping @Sendable (
+                _ emit: @escaping @Sendable (Output) -> Void, _ finish: @escaping @Sendable () -> Void
+            ) async throws -> Void,
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) {
-        self.init(EmittingEffect { emitter in
-            let task = Task {
-                do {
-                    try await operation({ _ = emitter.send($0) }, { emitter.finish() })
-                } catch {
-                    if !isCancellation(error) {
-                        await reportUnhandledOnTheMainActor(
-                            error, madeBy: "Effect { emit, finish in ... }", fileID: fileID, line: line)
+        self.init(
+            EmittingEffect { emitter in
+                let task = Task {
+                    do {
+                        try await operation({ _ = emitter.send($0) }, { emitter.finish() })
+                    } catch {
+                        if !isCancellation(error) {
+                            await reportUnhandledOnTheMainActor(
+                                error, madeBy: "Effect { emit, finish in ... }", fileID: fileID, line: line)
+                        }
+                        emitter.finish()
                     }
-                    emitter.finish()
                 }
-            }
-            emitter.onEnd { task.cancel() }
-        })
+                emitter.onEnd { task.cancel() }
+            })
     }
 
     /// An effect like `Effect { emit, finish in ... }`, cancellable by `id`: starting it cancels
@@ -191,9 +194,10 @@ extension Effect {
     ///   - line: The line where the effect is made.
     public init<ID: Hashable & Sendable>(
         id: ID,
-        operation: @escaping @Sendable (
-            _ emit: @escaping @Sendable (Output) -> Void, _ finish: @escaping @Sendable () -> Void
-        ) async throws -> Void,
+        operation:
+            @escaping @Sendable (
+                _ emit: @escaping @Sendable (Output) -> Void, _ finish: @escaping @Sendable () -> Void
+            ) async throws -> Void,
         fileID: StaticString = #fileID,
         line: UInt = #line
     ) {

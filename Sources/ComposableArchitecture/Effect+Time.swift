@@ -267,10 +267,12 @@ extension Effect {
         options: S.SchedulerOptions? = nil
     ) -> Effect where S.SchedulerTimeType == Output {
         // Deferred: each start of the effect gets a timer of its own.
-        Effect(Deferred {
-            SchedulerTimer(interval: interval, tolerance: tolerance, scheduler: scheduler, options: options)
-                .autoconnect()
-        })
+        Effect(
+            Deferred {
+                SchedulerTimer(interval: interval, tolerance: tolerance, scheduler: scheduler, options: options)
+                    .autoconnect()
+            }
+        )
         .cancellable(id: id, cancelInFlight: true)
     }
 

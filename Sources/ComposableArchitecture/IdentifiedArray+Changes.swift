@@ -67,8 +67,9 @@ extension IdentifiedArray {
         let oldID = _ids[position]
         let newID = element[keyPath: id]
         if newID != oldID {
-            preconditionFailure("IdentifiedArray.update(_:at:): the element has id \(describeID(newID)), but the element "
-                + "at index \(position) has id \(describeID(oldID)); the replacement must have the same id")
+            preconditionFailure(
+                "IdentifiedArray.update(_:at:): the element has id \(describeID(newID)), but the element "
+                    + "at index \(position) has id \(describeID(oldID)); the replacement must have the same id")
         }
         let old = _elements[position]
         _elements[position] = element
@@ -104,7 +105,8 @@ extension IdentifiedArray {
     ///   `element`.
     /// - Complexity: O(1) on average to replace, if `ID` hashes well; O(n) to insert.
     @discardableResult
-    public mutating func updateOrInsert(_ element: Element, at position: Int) -> (originalMember: Element?, index: Int) {
+    public mutating func updateOrInsert(_ element: Element, at position: Int) -> (originalMember: Element?, index: Int)
+    {
         let elementID = element[keyPath: id]
         guard let existing = _positions[elementID] else {
             insertNew(element, id: elementID, at: position)
@@ -191,8 +193,9 @@ extension IdentifiedArray {
     /// - Parameter k: How many elements to remove.
     /// - Complexity: O(n).
     public mutating func removeFirst(_ k: Int) {
-        precondition(k >= 0 && k <= _elements.count,
-                     "IdentifiedArray.removeFirst(_:): cannot remove \(k) of \(_elements.count) elements")
+        precondition(
+            k >= 0 && k <= _elements.count,
+            "IdentifiedArray.removeFirst(_:): cannot remove \(k) of \(_elements.count) elements")
         removeSubrange(0..<k)
     }
 
@@ -212,8 +215,9 @@ extension IdentifiedArray {
     /// - Parameter k: How many elements to remove.
     /// - Complexity: O(k) on average, if `ID` hashes well.
     public mutating func removeLast(_ k: Int) {
-        precondition(k >= 0 && k <= _elements.count,
-                     "IdentifiedArray.removeLast(_:): cannot remove \(k) of \(_elements.count) elements")
+        precondition(
+            k >= 0 && k <= _elements.count,
+            "IdentifiedArray.removeLast(_:): cannot remove \(k) of \(_elements.count) elements")
         removeSubrange((_elements.count - k)..<_elements.count)
     }
 
@@ -263,8 +267,9 @@ extension IdentifiedArray {
     public mutating func remove(atOffsets offsets: some Sequence<Int>) {
         var isRemoved = [Bool](repeating: false, count: _elements.count)
         for offset in offsets {
-            precondition(offset >= 0 && offset < _elements.count,
-                         "IdentifiedArray.remove(atOffsets:): offset \(offset) is out of bounds 0..<\(_elements.count)")
+            precondition(
+                offset >= 0 && offset < _elements.count,
+                "IdentifiedArray.remove(atOffsets:): offset \(offset) is out of bounds 0..<\(_elements.count)")
             isRemoved[offset] = true
         }
         removeElements(at: isRemoved)
@@ -289,8 +294,9 @@ extension IdentifiedArray {
     /// - Complexity: O(n + k), where k is the number of offsets.
     public mutating func move(fromOffsets source: some Sequence<Int>, toOffset destination: Int) {
         let count = _elements.count
-        precondition(destination >= 0 && destination <= count,
-                     "IdentifiedArray.move(fromOffsets:toOffset:): destination \(destination) is out of bounds 0...\(count)")
+        precondition(
+            destination >= 0 && destination <= count,
+            "IdentifiedArray.move(fromOffsets:toOffset:): destination \(destination) is out of bounds 0...\(count)")
         var isMoved = [Bool](repeating: false, count: count)
         var lowest = count
         var highest = -1

@@ -161,9 +161,10 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
             for position in _elements.indices {
                 let elementID = _elements[position][keyPath: id]
                 if _positions[elementID] == nil || positions[elementID] != nil {
-                    preconditionFailure("IdentifiedArray: the elements' storage was changed so that the element at index "
-                        + "\(position) has id \(describeID(elementID)), which was not an id there before (or is twice); "
-                        + "an element's id cannot change in place")
+                    preconditionFailure(
+                        "IdentifiedArray: the elements' storage was changed so that the element at index "
+                            + "\(position) has id \(describeID(elementID)), which was not an id there before (or is twice); "
+                            + "an element's id cannot change in place")
                 }
                 positions[elementID] = position
                 _ids[position] = elementID
@@ -208,8 +209,9 @@ extension IdentifiedArray: RangeReplaceableCollection where Element: Identifiabl
     ///   well.
     public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
     where C.Element == Element {
-        precondition(subrange.lowerBound >= 0 && subrange.upperBound <= _elements.count,
-                     "IdentifiedArray.replaceSubrange(_:with:): range \(subrange) is out of bounds 0..<\(_elements.count)")
+        precondition(
+            subrange.lowerBound >= 0 && subrange.upperBound <= _elements.count,
+            "IdentifiedArray.replaceSubrange(_:with:): range \(subrange) is out of bounds 0..<\(_elements.count)")
         // For each id among the new elements: the first element with it (its value), and the
         // offset of the last one (its place).
         let new = Array(newElements)

@@ -63,9 +63,10 @@ extension IdentifiedArray: Decodable where Element: Decodable & Identifiable, ID
         while !container.isAtEnd {
             let element = try container.decode(Element.self)
             guard append(element).inserted else {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: container.codingPath,
-                    debugDescription: "Duplicate element at offset \(container.currentIndex - 1)"))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: container.codingPath,
+                        debugDescription: "Duplicate element at offset \(container.currentIndex - 1)"))
             }
         }
     }

@@ -92,8 +92,10 @@ extension IdentifiedArray {
             let combined = try combine(_elements[position], element)
             let combinedID = combined[keyPath: id]
             if combinedID != elementID {
-                preconditionFailure("IdentifiedArray(_:id:uniquingIDsWith:): combining two elements with id "
-                    + "\(describeID(elementID)) gave an element with id \(describeID(combinedID)); it must keep the id")
+                preconditionFailure(
+                    "IdentifiedArray(_:id:uniquingIDsWith:): combining two elements with id "
+                        + "\(describeID(elementID)) gave an element with id \(describeID(combinedID)); it must keep the id"
+                )
             }
             _elements[position] = combined
         }

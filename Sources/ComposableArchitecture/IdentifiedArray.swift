@@ -207,8 +207,9 @@ extension IdentifiedArray {
 
     /// Inserts `element`, whose id is `elementID` and is not in the array, at `position`.
     mutating func insertNew(_ element: Element, id elementID: ID, at position: Int) {
-        precondition(position >= 0 && position <= _elements.count,
-                     "IdentifiedArray: insertion index \(position) is out of bounds 0...\(_elements.count)")
+        precondition(
+            position >= 0 && position <= _elements.count,
+            "IdentifiedArray: insertion index \(position) is out of bounds 0...\(_elements.count)")
         if position == _elements.count { return appendNew(element, id: elementID) }
         _elements.insert(element, at: position)
         _ids.insert(elementID, at: position)

@@ -92,10 +92,11 @@ extension Reducer {
         Reducer { state, action, environment in
             let before = state
             let effect = self.run(&state, action, environment)
-            let actionLines: [String] = switch actionFormat {
-            case .prettyPrint: Diff.lines(of: action)
-            case .labelsOnly: [caseLabels(of: action)]
-            }
+            let actionLines: [String] =
+                switch actionFormat {
+                case .prettyPrint: Diff.lines(of: action)
+                case .labelsOnly: [caseLabels(of: action)]
+                }
             var report = [prefix.isEmpty ? "received action:" : "\(prefix): received action:"]
             report += actionLines.map { "  " + $0 }
             report.append(Diff.compare(before, state) ?? "  (No state changes)")

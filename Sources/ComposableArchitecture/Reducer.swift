@@ -197,7 +197,8 @@ public struct Reducer<State, Action, Environment> {
     public func optional(fileID: StaticString = #fileID, line: UInt = #line) -> Reducer<State?, Action, Environment> {
         Reducer<State?, Action, Environment> { state, action, environment in
             guard state != nil else {
-                RuntimeIssues.report("""
+                RuntimeIssues.report(
+                    """
                     An `optional()` reducer (\(fileID):\(line)) received an action while its state was nil: \
                     `\(describe(action))`. The action changed nothing. An effect probably outlived the state it \
                     belongs to: cancel it when the state goes away (`cancellable(id:)`, `cancel(id:)`).
@@ -243,15 +244,18 @@ public struct Reducer<State, Action, Environment> {
         Reducer<GlobalState, GlobalAction, GlobalEnvironment> { globalState, globalAction, globalEnvironment in
             guard let (id, localAction) = toLocalAction.extract(from: globalAction) else { return .none }
             guard let index = globalState[keyPath: toLocalState].firstIndex(where: { $0.id == id }) else {
-                RuntimeIssues.report("""
+                RuntimeIssues.report(
+                    """
                     A `forEach` reducer (\(fileID):\(line)) received an action for an element that is not in its \
                     collection: id `\(id)`, action `\(describe(localAction))`. The action changed nothing. An effect \
                     probably outlived the element it belongs to: cancel it when the element is removed.
                     """)
                 return .none
             }
-            return reducer(&globalState[keyPath: toLocalState][index], localAction, toLocalEnvironment(globalEnvironment))
-                .map { toLocalAction.embed((id, $0)) }
+            return reducer(
+                &globalState[keyPath: toLocalState][index], localAction, toLocalEnvironment(globalEnvironment)
+            )
+            .map { toLocalAction.embed((id, $0)) }
         }
     }
 }
@@ -298,7 +302,8 @@ extension Reducer {
         Reducer<GlobalState, GlobalAction, GlobalEnvironment> { globalState, globalAction, globalEnvironment in
             guard let (id, localAction) = toLocalAction.extract(from: globalAction) else { return .none }
             guard let index = globalState[keyPath: toLocalState].index(id: id) else {
-                RuntimeIssues.report("""
+                RuntimeIssues.report(
+                    """
                     A `forEach` reducer (\(fileID):\(line)) received an action for an element that is not in its \
                     collection: id `\(id)`, action `\(describe(localAction))`. The action changed nothing. An effect \
                     probably outlived the element it belongs to: cancel it when the element is removed.

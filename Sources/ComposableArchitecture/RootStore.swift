@@ -39,14 +39,20 @@ package final class RootStore<State, Action> {
         package var willRun: @MainActor (_ action: Action, _ sender: Int) -> Void
         /// After the reducer ran `action` and its effect was started: the state before and
         /// after, the effect's id (when it returned one) and whether it is still running.
-        package var didRun: @MainActor (_ action: Action, _ sender: Int, _ before: State, _ after: State,
-                                        _ effect: (id: Int, isRunning: Bool)?) -> Void
+        package var didRun:
+            @MainActor (
+                _ action: Action, _ sender: Int, _ before: State, _ after: State,
+                _ effect: (id: Int, isRunning: Bool)?
+            ) -> Void
 
         /// What a test store learns from the loop.
         package init(
             willRun: @escaping @MainActor (_ action: Action, _ sender: Int) -> Void,
-            didRun: @escaping @MainActor (_ action: Action, _ sender: Int, _ before: State, _ after: State,
-                                          _ effect: (id: Int, isRunning: Bool)?) -> Void
+            didRun:
+                @escaping @MainActor (
+                    _ action: Action, _ sender: Int, _ before: State, _ after: State,
+                    _ effect: (id: Int, isRunning: Bool)?
+                ) -> Void
         ) {
             self.willRun = willRun
             self.didRun = didRun

@@ -90,7 +90,8 @@ package final class RunningEffects {
 /// [A4]: doc:/Contract/StoreContract#A4
 /// [A9]: doc:/Contract/StoreContract#A9
 @usableFromInline
-final class StoreEffectSubscriber<Action>: Subscriber, Cancellable, @unchecked Sendable {  // mutable fields guarded by `lock`
+// mutable fields guarded by `lock`
+final class StoreEffectSubscriber<Action>: Subscriber, Cancellable, @unchecked Sendable {
     @usableFromInline typealias Input = Action
     @usableFromInline typealias Failure = Never
 

@@ -79,10 +79,11 @@ extension Effect {
             // Nothing to report: nothing runs.
             return self
         case .publisher, .contextual:
-            return Effect(operation: .contextual { context in
-                IssueReportingEffect(upstream: self.publisherOrEmpty(in: context), handler: handler)
-                    .eraseToAnyPublisher()
-            })
+            return Effect(
+                operation: .contextual { context in
+                    IssueReportingEffect(upstream: self.publisherOrEmpty(in: context), handler: handler)
+                        .eraseToAnyPublisher()
+                })
         }
     }
 }

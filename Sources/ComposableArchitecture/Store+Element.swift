@@ -52,9 +52,10 @@ extension Store {
         // optional scope itself).
         let element = scope(state: { toElements($0)[id: id] }, action: { fromLocalAction(id, $0) })
         var child: Store<LocalState, LocalAction>?
-        let observation = element.ifLet(then: { store in
-            if child == nil { child = store }
-        }, fileID: fileID, line: line)
+        let observation = element.ifLet(
+            then: { store in
+                if child == nil { child = store }
+            }, fileID: fileID, line: line)
         observation.cancel()
         return child
     }

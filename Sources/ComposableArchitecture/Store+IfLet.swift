@@ -68,7 +68,8 @@ extension Store {
             },
             send: { [self] action in
                 guard currentState != nil else {
-                    RuntimeIssues.report("""
+                    RuntimeIssues.report(
+                        """
                         A store made by `ifLet` (\(fileID):\(line)) received an action after its state had become \
                         nil: `\(describe(action))`. The action was not sent and changed nothing. Whoever holds this \
                         store (a view being dismissed?) outlived its state: let go of it when `ifLet`'s `else` runs.

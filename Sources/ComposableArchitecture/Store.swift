@@ -105,9 +105,10 @@ public final class Store<State, Action> {
         reducer: Reducer<State, Action, Environment>,
         environment: Environment
     ) {
-        self.init(root: RootStore(initialState: initialState) { state, action in
-            reducer.run(&state, action, environment)
-        })
+        self.init(
+            root: RootStore(initialState: initialState) { state, action in
+                reducer.run(&state, action, environment)
+            })
     }
 
     /// A root store over `root` (a test store makes its own engine, to instrument it).
@@ -260,11 +261,12 @@ public final class Store<State, Action> {
             compute: { [self] in toLocalState(currentState) },
             attach: { [self] child in
                 startObserving()
-                children.append(ChildScope { [weak child] state in
-                    guard let child else { return false }
-                    child.refresh(to: toLocalState(state))
-                    return true
-                })
+                children.append(
+                    ChildScope { [weak child] state in
+                        guard let child else { return false }
+                        child.refresh(to: toLocalState(state))
+                        return true
+                    })
             })
         return Store<LocalState, LocalAction>(scope: core, effects: effects)
     }
@@ -397,8 +399,10 @@ final class ScopeCore<State, Action> {
     @usableFromInline var current: State?
 
     @usableFromInline
-    init(send: @escaping (Action) -> StoreTask, compute: @escaping () -> State,
-         attach: @escaping (Store<State, Action>) -> Void) {
+    init(
+        send: @escaping (Action) -> StoreTask, compute: @escaping () -> State,
+        attach: @escaping (Store<State, Action>) -> Void
+    ) {
         self.send = send
         self.compute = compute
         self.attach = attach

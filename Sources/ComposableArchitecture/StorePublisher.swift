@@ -33,7 +33,9 @@ public struct StorePublisher<State>: Publisher {
     ///
     /// - Parameter keyPath: The key path of the part of the state to publish.
     /// - Returns: A publisher of that part of the state.
-    public subscript<LocalState: Equatable>(dynamicMember keyPath: KeyPath<State, LocalState>) -> StorePublisher<LocalState> {
+    public subscript<LocalState: Equatable>(dynamicMember keyPath: KeyPath<State, LocalState>) -> StorePublisher<
+        LocalState
+    > {
         StorePublisher<LocalState>(upstream.map(keyPath).removeDuplicates().eraseToAnyPublisher())
     }
 }

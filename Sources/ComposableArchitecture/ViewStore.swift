@@ -177,7 +177,8 @@ public final class ViewStore<State, Action> {
     }
 
     /// Waits while `predicate` holds; `onCancel` runs if the task is cancelled first.
-    func suspend(while predicate: @escaping (State) -> Bool, onCancel: @escaping @MainActor @Sendable () -> Void) async {
+    func suspend(while predicate: @escaping (State) -> Bool, onCancel: @escaping @MainActor @Sendable () -> Void) async
+    {
         guard predicate(current) else { return }
         let wait = StateWait(onCancel: onCancel)
         await withTaskCancellationHandler {

@@ -221,8 +221,9 @@ public final class TestStore<State: Equatable, Action, Environment> {
         line: UInt = #line,
         column: UInt = #column
     ) where Action: Equatable {
-        core.receive(equal(to: expected), update: update,
-                     at: StepLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        core.receive(
+            equal(to: expected), update: update,
+            at: StepLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Waits until an effect has sent an action back (at most `timeout`, the store's
@@ -257,8 +258,9 @@ public final class TestStore<State: Equatable, Action, Environment> {
         line: UInt = #line,
         column: UInt = #column
     ) async where Action: Equatable {
-        await core.receive(equal(to: expected), timeout: timeout, update: update,
-                           at: StepLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        await core.receive(
+            equal(to: expected), timeout: timeout, update: update,
+            at: StepLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Asserts that the next action an effect sent back is of the case `casePath` points at,
@@ -286,8 +288,9 @@ public final class TestStore<State: Equatable, Action, Environment> {
         line: UInt = #line,
         column: UInt = #column
     ) {
-        core.receive(of(casePath), update: update,
-                     at: StepLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        core.receive(
+            of(casePath), update: update,
+            at: StepLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Waits (at most `timeout`) for an action of the case `casePath` points at, then asserts
@@ -311,8 +314,9 @@ public final class TestStore<State: Equatable, Action, Environment> {
         line: UInt = #line,
         column: UInt = #column
     ) async {
-        await core.receive(of(casePath), timeout: timeout, update: update,
-                           at: StepLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        await core.receive(
+            of(casePath), timeout: timeout, update: update,
+            at: StepLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Waits until every running effect has finished (at most `timeout`, the store's
@@ -335,26 +339,32 @@ public final class TestStore<State: Equatable, Action, Environment> {
         line: UInt = #line,
         column: UInt = #column
     ) async {
-        await core.finish(timeout: timeout,
-                          at: StepLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        await core.finish(
+            timeout: timeout,
+            at: StepLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     // MARK: Expectations
 
     private func equal(to expected: Action) -> TestStoreRecorder<State, Action, Environment>.Expectation
     where Action: Equatable {
-        .init(description: Diff.inline(expected), matches: { $0 == expected }, mismatch: { received in
-            let diff = Diff.compare(expected, received) ?? "- \(Diff.inline(expected))\n+ \(Diff.inline(received))"
-            return "Received a different action than expected (- expected, + received):\n\(diff)"
-        })
+        .init(
+            description: Diff.inline(expected), matches: { $0 == expected },
+            mismatch: { received in
+                let diff = Diff.compare(expected, received) ?? "- \(Diff.inline(expected))\n+ \(Diff.inline(received))"
+                return "Received a different action than expected (- expected, + received):\n\(diff)"
+            })
     }
 
-    private func of<Value>(_ casePath: CasePath<Action, Value>) -> TestStoreRecorder<State, Action, Environment>.Expectation {
+    private func of<Value>(_ casePath: CasePath<Action, Value>)
+        -> TestStoreRecorder<State, Action, Environment>.Expectation
+    {
         let path = String(describing: type(of: casePath))
-        return .init(description: "an action matching \(path)", matches: { casePath.extract(from: $0) != nil },
-                     mismatch: { received in
-                         "Received an action that does not match \(path):\n  \(Diff.inline(received))"
-                     })
+        return .init(
+            description: "an action matching \(path)", matches: { casePath.extract(from: $0) != nil },
+            mismatch: { received in
+                "Received an action that does not match \(path):\n  \(Diff.inline(received))"
+            })
     }
 }
 
@@ -399,9 +409,12 @@ public struct TestStoreTask: Sendable {
         runtime.reporter.flush()
         let timeout = timeout ?? runtime.timeout
         let ids = self.ids
-        guard await !runtime.wait(until: { ids.allSatisfy { !runtime.isRunning($0) } }, timeout: timeout) else { return }
+        guard await !runtime.wait(until: { ids.allSatisfy { !runtime.isRunning($0) } }, timeout: timeout) else {
+            return
+        }
         let origins = runtime.origins(of: ids)
-        runtime.reporter.fail("""
+        runtime.reporter.fail(
+            """
             Expected the effects of this action to finish within \(timeout), but \(count(origins.count, "effect")) \
             \(origins.count == 1 ? "is" : "are") still running:
             \(runtime.describe(origins))

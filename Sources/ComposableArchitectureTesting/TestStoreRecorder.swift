@@ -56,8 +56,10 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
     /// The state after the action the test sent, and the effects it started.
     private var sentResult: (state: State, effects: [Int])?
 
-    init(initialState: State, reducer: Reducer<State, Action, Environment>, environment: Environment,
-         location: StepLocation) {
+    init(
+        initialState: State, reducer: Reducer<State, Action, Environment>, environment: Environment,
+        location: StepLocation
+    ) {
         self.reducer = reducer
         self.environment = environment
         self.location = location
@@ -100,7 +102,8 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
     func send(_ action: Action, update: ((inout State) throws -> Void)?, at location: StepLocation) -> [Int] {
         runtime.reporter.flush()
         guard !engine.isSending else {
-            fail("""
+            fail(
+                """
                 `send` was called while the test store was running an action (from a reducer, or while an \
                 effect was being subscribed to). Send actions from the test only.
                 """, at: location)
@@ -111,7 +114,8 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
             // Said once; they stay queued, so a later `receive` still asserts them.
             let unreported = received.indices.filter { !received[$0].reported }
             if !unreported.isEmpty {
-                fail("""
+                fail(
+                    """
                     \(count(unreported.count, "received action")) \(unreported.count == 1 ? "was" : "were") not \
                     asserted before sending \(Diff.inline(action)):
                     \(list(unreported.map { received[$0].action }))
@@ -136,18 +140,24 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
 
     /// Checks that the next received action (in non-exhaustive mode: one of the received actions)
     /// matches, and the state it left against `update`.
-    func receive(_ expectation: Expectation, update: ((inout State) throws -> Void)?, waited: Duration? = nil,
-                 at location: StepLocation) {
+    func receive(
+        _ expectation: Expectation, update: ((inout State) throws -> Void)?, waited: Duration? = nil,
+        at location: StepLocation
+    ) {
         runtime.reporter.flush()
         guard !received.isEmpty else {
             let waitedNote = waited.map { " (waited \($0))" } ?? ""
             let running = runtime.runningCount
-            let runningNote = running == 0 ? "" : """
+            let runningNote =
+                running == 0
+                ? ""
+                : """
                 \n\(count(running, "effect")) \(running == 1 ? "is" : "are") still running; \
                 `await store.receive(...)` waits for an action.
                 """
-            fail("Expected to receive \(expectation.description), but no action was received\(waitedNote).\(runningNote)",
-                 at: location)
+            fail(
+                "Expected to receive \(expectation.description), but no action was received\(waitedNote).\(runningNote)",
+                at: location)
             return
         }
         let entry: Received
@@ -161,7 +171,8 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
             }
         case .off:
             guard let index = received.firstIndex(where: { expectation.matches($0.action) }) else {
-                fail("""
+                fail(
+                    """
                     Expected to receive \(expectation.description), but it is not among the actions received:
                     \(list(received.map(\.action)))
                     """, at: location)
@@ -172,21 +183,25 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
             runtime.relocate(entry.startedEffects, to: location)
         }
         assertedState = entry.stateAfter
-        assertState(verb: "receiving", action: entry.action, before: entry.stateBefore, actual: entry.stateAfter,
-                    update: update, at: location)
+        assertState(
+            verb: "receiving", action: entry.action, before: entry.stateBefore, actual: entry.stateAfter,
+            update: update, at: location)
     }
 
     /// Waits, up to `timeout`, for an action that `receive` could assert, then asserts it.
-    func receive(_ expectation: Expectation, timeout: Duration?, update: ((inout State) throws -> Void)?,
-                 at location: StepLocation) async {
+    func receive(
+        _ expectation: Expectation, timeout: Duration?, update: ((inout State) throws -> Void)?,
+        at location: StepLocation
+    ) async {
         runtime.reporter.flush()
         let timeout = timeout ?? runtime.timeout
-        let arrived = await runtime.wait(until: {
-            switch exhaustivity {
-            case .on: !received.isEmpty
-            case .off: received.contains { expectation.matches($0.action) }
-            }
-        }, timeout: timeout)
+        let arrived = await runtime.wait(
+            until: {
+                switch exhaustivity {
+                case .on: !received.isEmpty
+                case .off: received.contains { expectation.matches($0.action) }
+                }
+            }, timeout: timeout)
         receive(expectation, update: update, waited: arrived ? nil : timeout, at: location)
     }
 
@@ -198,7 +213,8 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
         let runtime = self.runtime
         guard await !runtime.wait(until: { runtime.runningCount == 0 }, timeout: timeout) else { return }
         let origins = runtime.origins(of: nil)
-        fail("""
+        fail(
+            """
             Expected every effect to finish within \(timeout), but \(count(origins.count, "effect")) \
             \(origins.count == 1 ? "is" : "are") still running:
             \(runtime.describe(origins))
@@ -218,14 +234,16 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
         }
         let unreported = received.filter { !$0.reported }
         if let first = unreported.first {
-            fail("""
+            fail(
+                """
                 The test ended with \(count(unreported.count, "received action")) not asserted:
                 \(list(unreported.map(\.action)))
                 Assert each one with `receive`, or make the test non-exhaustive (`store.exhaustivity = .off`).
                 """, at: first.location)
         }
         for origin in runtime.origins(of: nil) {
-            fail("""
+            fail(
+                """
                 An effect started by \(origin.verb) \(origin.describeAction()) is still running at the end of \
                 the test. Wait for it (`await store.finish()`), cancel it, or make the test non-exhaustive \
                 (`store.exhaustivity = .off`).
@@ -246,21 +264,27 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
 
     /// The store ran `action`: keep the result of the action the test sent, and each action an
     /// effect sent back with the state before and after it.
-    private func didRun(_ action: Action, sender: Int, before: State, after: State,
-                        effect: (id: Int, isRunning: Bool)?) {
+    private func didRun(
+        _ action: Action, sender: Int, before: State, after: State,
+        effect: (id: Int, isRunning: Bool)?
+    ) {
         let location = current?.location ?? self.location
         current = nil
         if let effect {
-            runtime.setOrigin(of: effect.id, to: TestStoreRuntime.Origin(
-                verb: sender == 0 ? "sending" : "receiving", describeAction: { Diff.inline(action) },
-                location: location))
+            runtime.setOrigin(
+                of: effect.id,
+                to: TestStoreRuntime.Origin(
+                    verb: sender == 0 ? "sending" : "receiving", describeAction: { Diff.inline(action) },
+                    location: location))
         }
         let started = effect.map { $0.isRunning ? [$0.id] : [] } ?? []
         if sender == 0 {
             sentResult = (after, started)
         } else {
-            received.append(Received(action: action, stateBefore: before, stateAfter: after,
-                                     location: location, startedEffects: started))
+            received.append(
+                Received(
+                    action: action, stateBefore: before, stateAfter: after,
+                    location: location, startedEffects: started))
             runtime.signal()
         }
     }
@@ -277,8 +301,9 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
             MainActor.assumeIsolated {
                 let item = self?.current
                 let action = item.map { Diff.inline($0.action) } ?? "an action"
-                reporter.fail("A runtime issue was reported while running \(action):\n\(message)",
-                              at: item?.location ?? fallback)
+                reporter.fail(
+                    "A runtime issue was reported while running \(action):\n\(message)",
+                    at: item?.location ?? fallback)
             }
         }
     }
@@ -292,16 +317,19 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
         return { message in
             onMainQueue {
                 let action = step.action.map { Diff.inline($0) } ?? "an action"
-                reporter.fail("An effect returned for \(action) reported a runtime issue:\n\(message)",
-                              at: step.location)
+                reporter.fail(
+                    "An effect returned for \(action) reported a runtime issue:\n\(message)",
+                    at: step.location)
             }
         }
     }
 
     // MARK: Checks
 
-    private func assertState(verb: String, action: Action, before: State, actual: State,
-                             update: ((inout State) throws -> Void)?, at location: StepLocation) {
+    private func assertState(
+        verb: String, action: Action, before: State, actual: State,
+        update: ((inout State) throws -> Void)?, at location: StepLocation
+    ) {
         var expected: State
         switch exhaustivity {
         case .on:
@@ -321,7 +349,8 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
                 return
             }
             if exhaustivity == .on, expected == before, actual == before {
-                fail("""
+                fail(
+                    """
                     Expected the state to change, but it did not; leave out the closure if no change is expected.
                     Step: \(step)
                     """, at: location)
@@ -329,17 +358,19 @@ final class TestStoreRecorder<State: Equatable, Action, Environment> {
             }
         }
         guard expected != actual else { return }
-        let diff = Diff.compare(expected, actual) ?? """
-              (The two states render the same: they differ in something the rendering does not show, \
-            or in how their `==` is written.)
-            """
-        let headline = if exhaustivity == .on && update == nil {
-            "\(capitalized(step)) changed the state, but no change was asserted"
-        } else if actual == before {
-            "\(capitalized(step)) was expected to change the state, but it did not change"
-        } else {
-            "The state after \(step) does not match the expectation"
-        }
+        let diff =
+            Diff.compare(expected, actual) ?? """
+                  (The two states render the same: they differ in something the rendering does not show, \
+                or in how their `==` is written.)
+                """
+        let headline =
+            if exhaustivity == .on && update == nil {
+                "\(capitalized(step)) changed the state, but no change was asserted"
+            } else if actual == before {
+                "\(capitalized(step)) was expected to change the state, but it did not change"
+            } else {
+                "The state after \(step) does not match the expectation"
+            }
         fail("\(headline) (- expected, + actual):\n\(diff)", at: location)
     }
 

@@ -16,7 +16,9 @@ enum LabDiagram {
         }
         func add(_ event: Marbles.Event, at column: Int) throws(LabError) {
             if let ended {
-                throw fail("'\(event)' after the end of the stream (column \(ended)): after '|' or '^' only '-' may follow", at: column)
+                throw fail(
+                    "'\(event)' after the end of the stream (column \(ended)): after '|' or '^' only '-' may follow",
+                    at: column)
             }
             if case .finished = event { ended = column }
             if case .failure = event { ended = column }
@@ -40,7 +42,9 @@ enum LabDiagram {
                 groupColumn = column
             case "]":
                 guard let events = group else { throw fail("']' without '['", at: column) }
-                if events.isEmpty { throw fail("an empty group '[]': write '-' for a tick with no event", at: groupColumn) }
+                if events.isEmpty {
+                    throw fail("an empty group '[]': write '-' for a tick with no event", at: groupColumn)
+                }
                 ticks.append(events)
                 group = nil
             case "'":
@@ -52,7 +56,9 @@ enum LabDiagram {
                 index = end + 1
             default:
                 guard character.isLetter || character.isNumber else {
-                    throw fail("unexpected '\(character)' in the diagram (a value is a letter or a digit; 'text' is a longer one)", at: column)
+                    throw fail(
+                        "unexpected '\(character)' in the diagram (a value is a letter or a digit; 'text' is a longer one)",
+                        at: column)
                 }
                 try add(.value(String(character)), at: column)
             }

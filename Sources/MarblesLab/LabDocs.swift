@@ -6,7 +6,8 @@ import StreamsTesting
 enum LabDocs {
     /// The package's root: three folders up from this file (Sources/MarblesLab/LabDocs.swift).
     static var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     /// A doc diagram: where it is, its annotation's options, and its block.
@@ -70,7 +71,7 @@ enum LabDocs {
         let annotation = "<!-- marble \(name)"
         for case let path as String in files where path.hasSuffix(".swift") {
             guard let contents = try? String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8),
-                  contents.contains(annotation + " ") || contents.contains(annotation + ":")
+                contents.contains(annotation + " ") || contents.contains(annotation + ":")
             else { continue }
             let lines = contents.components(separatedBy: "\n").map { line -> String in
                 let trimmed = line.drop { $0 == " " }
@@ -78,14 +79,18 @@ enum LabDocs {
                 let text = trimmed.dropFirst(3)
                 return String(text.first == " " ? text.dropFirst() : text)
             }
-            guard let start = lines.firstIndex(where: { $0.hasPrefix(annotation + " ") || $0.hasPrefix(annotation + ":") }) else { continue }
+            guard
+                let start = lines.firstIndex(where: { $0.hasPrefix(annotation + " ") || $0.hasPrefix(annotation + ":") }
+                )
+            else { continue }
             let spec = lines[start].dropFirst(annotation.count)
             let options = spec.prefix { $0 != ":" }.split(separator: " ").map(String.init)
             guard let open = lines[start...].firstIndex(of: "```text"),
-                  let close = lines[(open + 1)...].firstIndex(of: "```")
+                let close = lines[(open + 1)...].firstIndex(of: "```")
             else { continue }
-            return Diagram(file: "Sources/Streams/" + path, name: name, options: options,
-                           text: lines[(open + 1)..<close].joined(separator: "\n"))
+            return Diagram(
+                file: "Sources/Streams/" + path, name: name, options: options,
+                text: lines[(open + 1)..<close].joined(separator: "\n"))
         }
         return nil
     }

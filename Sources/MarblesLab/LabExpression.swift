@@ -41,7 +41,9 @@ enum LabLexer {
             }
             if character.isLetter || character == "_" {
                 var end = index
-                while end < characters.count, characters[end].isLetter || characters[end].isNumber || characters[end] == "_" {
+                while end < characters.count,
+                    characters[end].isLetter || characters[end].isNumber || characters[end] == "_"
+                {
                     end += 1
                 }
                 let word = String(characters[index..<end])
@@ -53,7 +55,9 @@ enum LabLexer {
                 var end = index
                 while end < characters.count, characters[end].isNumber, characters[end].isASCII { end += 1 }
                 let digits = String(characters[index..<end])
-                guard let value = Int(digits) else { throw LabError("the number \(digits) is too large", in: source, at: column) }
+                guard let value = Int(digits) else {
+                    throw LabError("the number \(digits) is too large", in: source, at: column)
+                }
                 tokens.append(LabToken(kind: .integer(value), column: column, text: digits))
                 index = end
                 continue
@@ -67,14 +71,15 @@ enum LabLexer {
                 index = end + 1
                 continue
             }
-            let simple: LabToken.Kind? = switch character {
-            case "(": .open
-            case ")": .close
-            case ",": .comma
-            case ":": .colon
-            case "|" where !(index + 1 < characters.count && characters[index + 1] == "|"): .pipe
-            default: nil
-            }
+            let simple: LabToken.Kind? =
+                switch character {
+                case "(": .open
+                case ")": .close
+                case ",": .comma
+                case ":": .colon
+                case "|" where !(index + 1 < characters.count && characters[index + 1] == "|"): .pipe
+                default: nil
+                }
             if let simple {
                 tokens.append(LabToken(kind: simple, column: column, text: String(character)))
                 index += 1
@@ -149,7 +154,9 @@ enum LabChain {
     /// Reads `source` into its steps.
     static func parse(_ source: String) throws(LabError) -> [LabStep] {
         let tokens = try LabLexer.tokens(source)
-        guard !tokens.isEmpty else { throw LabError("no operator: type one, such as filter(even) (:list names them all)") }
+        guard !tokens.isEmpty else {
+            throw LabError("no operator: type one, such as filter(even) (:list names them all)")
+        }
         var steps: [LabStep] = []
         var index = 0
         func end() -> Int { source.count + 1 }
@@ -158,7 +165,8 @@ enum LabChain {
                 throw LabError("an operator is missing after '|'", in: source, at: end())
             }
             guard case .identifier(let name) = tokens[index].kind else {
-                throw LabError("expected an operator name, found '\(tokens[index].text)'", in: source, at: tokens[index].column)
+                throw LabError(
+                    "expected an operator name, found '\(tokens[index].text)'", in: source, at: tokens[index].column)
             }
             let column = tokens[index].column
             index += 1
@@ -184,7 +192,9 @@ enum LabChain {
                         }
                     }
                     if let colon = term.first(where: { $0.kind == .colon }) {
-                        throw LabError("unexpected ':' (a label is a name before the value: prefix(while: x<3))", in: source, at: colon.column)
+                        throw LabError(
+                            "unexpected ':' (a label is a name before the value: prefix(while: x<3))", in: source,
+                            at: colon.column)
                     }
                     arguments.append(LabArgument(label: label, tokens: term, column: current[0].column, source: source))
                     current = []
@@ -206,7 +216,9 @@ enum LabChain {
                     case .comma where depth == 0:
                         try finishArgument(at: token)
                     case .pipe:
-                        throw LabError("'|' inside (...): close the parenthesis opened at column \(open.column) first", in: source, at: token.column)
+                        throw LabError(
+                            "'|' inside (...): close the parenthesis opened at column \(open.column) first", in: source,
+                            at: token.column)
                     default:
                         current.append(token)
                     }
@@ -216,10 +228,14 @@ enum LabChain {
                     throw LabError("'(' is not closed: add ')'", in: source, at: open.column)
                 }
             }
-            steps.append(LabStep(name: name, arguments: arguments, column: column, hasParentheses: hasParentheses, source: source))
+            steps.append(
+                LabStep(
+                    name: name, arguments: arguments, column: column, hasParentheses: hasParentheses, source: source))
             guard index < tokens.count else { break }
             guard tokens[index].kind == .pipe else {
-                throw LabError("expected '|' between two operators, found '\(tokens[index].text)'", in: source, at: tokens[index].column)
+                throw LabError(
+                    "expected '|' between two operators, found '\(tokens[index].text)'", in: source,
+                    at: tokens[index].column)
             }
             index += 1
         }

@@ -71,7 +71,8 @@ indirect enum LabFormula: CustomStringConvertible {
         }
         let formula = try read(argument, variables: ["x"])
         guard formula.isCondition else {
-            throw argument.error("'\(argument.text)' is not a predicate: write even, odd, or a comparison such as x>2 or x%3==0")
+            throw argument.error(
+                "'\(argument.text)' is not a predicate: write even, odd, or a comparison such as x>2 or x%3==0")
         }
         return formula
     }
@@ -80,7 +81,8 @@ indirect enum LabFormula: CustomStringConvertible {
     static func transform(_ argument: LabArgument) throws(LabError) -> LabFormula {
         let formula = try read(argument, variables: ["x"])
         guard formula.uses("x") || argument.tokens.count == 1 else {
-            throw argument.error("'\(argument.text)' does not use x, the value: write a transform such as x*10, x+1 or \"a\"+x")
+            throw argument.error(
+                "'\(argument.text)' does not use x, the value: write a transform such as x*10, x+1 or \"a\"+x")
         }
         return formula
     }
@@ -100,7 +102,8 @@ indirect enum LabFormula: CustomStringConvertible {
         let formula = try reader.or()
         if reader.index < argument.tokens.count {
             let token = argument.tokens[reader.index]
-            throw LabError("unexpected '\(token.text)' in the formula '\(argument.text)'", in: argument.source, at: token.column)
+            throw LabError(
+                "unexpected '\(token.text)' in the formula '\(argument.text)'", in: argument.source, at: token.column)
         }
         return formula
     }
@@ -112,12 +115,16 @@ indirect enum LabFormula: CustomStringConvertible {
         var index = 0
 
         func fail(_ message: String) -> LabError {
-            let column = index < tokens.count ? tokens[index].column : (tokens.last.map { $0.column + $0.text.count } ?? argument.column)
+            let column =
+                index < tokens.count
+                ? tokens[index].column : (tokens.last.map { $0.column + $0.text.count } ?? argument.column)
             return LabError(message, in: argument.source, at: column)
         }
 
         mutating func symbol(_ choices: [String]) -> String? {
-            guard index < tokens.count, case .symbol(let op) = tokens[index].kind, choices.contains(op) else { return nil }
+            guard index < tokens.count, case .symbol(let op) = tokens[index].kind, choices.contains(op) else {
+                return nil
+            }
             index += 1
             return op
         }
@@ -170,7 +177,8 @@ indirect enum LabFormula: CustomStringConvertible {
             case .identifier(let name):
                 index -= 1
                 let known = variables.sorted().joined(separator: " and ")
-                throw fail("unknown name '\(name)' in a formula: the value is \(known) (\"\(name)\" in quotes is a text)")
+                throw fail(
+                    "unknown name '\(name)' in a formula: the value is \(known) (\"\(name)\" in quotes is a text)")
             case .open:
                 let inner = try or()
                 guard index < tokens.count, tokens[index].kind == .close else { throw fail("')' expected") }
@@ -192,7 +200,9 @@ indirect enum LabFormula: CustomStringConvertible {
         case .variable: return x
         case .unary("-", let operand):
             let value = try operand.evaluate(x: x, acc: acc)
-            guard case .integer(let number) = value else { throw LabEvaluationError(description: "'\(value)' is not a number") }
+            guard case .integer(let number) = value else {
+                throw LabEvaluationError(description: "'\(value)' is not a number")
+            }
             return .integer(-number)
         case .unary("+", let operand):
             let value = try operand.evaluate(x: x, acc: acc)
@@ -200,7 +210,9 @@ indirect enum LabFormula: CustomStringConvertible {
             return value
         case .unary(_, let operand):
             let value = try operand.evaluate(x: x, acc: acc)
-            guard case .boolean(let flag) = value else { throw LabEvaluationError(description: "'\(value)' is not true or false") }
+            guard case .boolean(let flag) = value else {
+                throw LabEvaluationError(description: "'\(value)' is not true or false")
+            }
             return .boolean(!flag)
         case .binary(let op, let leftFormula, let rightFormula):
             let left = try leftFormula.evaluate(x: x, acc: acc)
@@ -211,7 +223,9 @@ indirect enum LabFormula: CustomStringConvertible {
 
     func test(_ x: LabValue) throws(LabEvaluationError) -> Bool {
         let result = try evaluate(x: x)
-        guard case .boolean(let flag) = result else { throw LabEvaluationError(description: "\(self) is not true or false") }
+        guard case .boolean(let flag) = result else {
+            throw LabEvaluationError(description: "\(self) is not true or false")
+        }
         return flag
     }
 

@@ -25,8 +25,9 @@ struct LabContext {
         }
         guard let row = rows[name] else {
             let known = rows.keys.sorted()
-            throw argument.error("no row named \(name): give it with --input \(name)='--a--|'"
-                                 + (known.isEmpty ? "" : " (rows given: \(known.joined(separator: ", ")))"))
+            throw argument.error(
+                "no row named \(name): give it with --input \(name)='--a--|'"
+                    + (known.isEmpty ? "" : " (rows given: \(known.joined(separator: ", ")))"))
         }
         used.insert(name)
         return row.eraseToAnyPublisher()
@@ -39,7 +40,8 @@ struct LabContext {
     /// ends (and a note) when there is none.
     func row(named value: String, by step: String) -> LabStream {
         if let row = rows[value] { return row.eraseToAnyPublisher() }
-        log.note("\(step): the value \(value) names no row (give it with --input \(value)='...'); nothing is sent for it")
+        log.note(
+            "\(step): the value \(value) names no row (give it with --input \(value)='...'); nothing is sent for it")
         return Empty(completeImmediately: false).eraseToAnyPublisher()
     }
 
@@ -85,8 +87,10 @@ struct LabExample: Sendable {
     /// The doc diagram this example is (the `<!-- marble NAME ... -->` annotation's name), if any.
     let docMarble: String?
 
-    init(_ diagram: String, _ chain: String, inputs: [(name: String, diagram: String)] = [], demand: String? = nil,
-         doc docMarble: String? = nil) {
+    init(
+        _ diagram: String, _ chain: String, inputs: [(name: String, diagram: String)] = [], demand: String? = nil,
+        doc docMarble: String? = nil
+    ) {
         self.diagram = diagram
         self.chain = chain
         self.inputs = inputs
@@ -109,7 +113,8 @@ extension LabStep {
         let required = labels.count - optional
         guard arguments.count >= required, arguments.count <= labels.count else {
             let count = labels.count == required ? "\(required)" : "\(required) to \(labels.count)"
-            throw error("\(name) takes \(count) argument\(labels.count == 1 ? "" : "s"), \(arguments.count) given: \(usage)")
+            throw error(
+                "\(name) takes \(count) argument\(labels.count == 1 ? "" : "s"), \(arguments.count) given: \(usage)")
         }
         for (argument, label) in zip(arguments, labels) where argument.label != label {
             let expected = label.map { "'\($0):'" } ?? "no label"
@@ -139,8 +144,12 @@ extension LabArgument {
         guard tokens.count == 1, case .integer(let value) = tokens.first!.kind else {
             throw error("expected a whole number, found '\(text)'")
         }
-        guard sign * value >= minimum else { throw error("expected a number of at least \(minimum), found \(sign * value)") }
-        guard sign * value <= Self.largest else { throw error("expected a number of at most \(Self.largest), found \(sign * value)") }
+        guard sign * value >= minimum else {
+            throw error("expected a number of at least \(minimum), found \(sign * value)")
+        }
+        guard sign * value <= Self.largest else {
+            throw error("expected a number of at most \(Self.largest), found \(sign * value)")
+        }
         return sign * value
     }
 
@@ -180,13 +189,16 @@ extension LabArgument {
 }
 
 enum LabDemand {
-    static func read(_ tokens: [LabToken], text: String, error: (String) -> LabError) throws(LabError) -> Subscribers.Demand {
+    static func read(_ tokens: [LabToken], text: String, error: (String) -> LabError) throws(LabError)
+        -> Subscribers.Demand
+    {
         let kinds = tokens.map(\.kind)
         if kinds == [.identifier("unlimited")] { return .unlimited }
         if kinds == [.identifier("none")] { return .none }
         if kinds.count == 1, case .integer(let count) = kinds[0] { return .max(count) }
         if kinds.count == 4, kinds[0] == .identifier("max"), kinds[1] == .open, kinds[3] == .close,
-           case .integer(let count) = kinds[2] {
+            case .integer(let count) = kinds[2]
+        {
             return .max(count)
         }
         throw error("expected a demand: max(1), 1, unlimited or none; found '\(text)'")
@@ -253,7 +265,9 @@ struct LabFormulaFailure: Error {}
 
 extension LabFormula {
     func throwingTransform(_ value: String) throws -> String {
-        do throws(LabEvaluationError) { return try evaluate(x: LabValue(value)).description } catch { throw LabFormulaFailure() }
+        do throws(LabEvaluationError) { return try evaluate(x: LabValue(value)).description } catch {
+            throw LabFormulaFailure()
+        }
     }
 
     func throwingTest(_ value: String) throws -> Bool {

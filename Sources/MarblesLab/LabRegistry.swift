@@ -15,13 +15,16 @@ private func op(
 enum LabOperators {
     static let all: [LabOperator] = transforming + filtering + reducing + combining + failures + timing + demand
 
-    static let byKey: [String: LabOperator] = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    static let byKey: [String: LabOperator] = Dictionary(
+        all.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The operators named `name`, whatever their labels.
     static func named(_ name: String) -> [LabOperator] { all.filter { $0.name == name } }
 
     /// Applies `step` to `upstream`.
-    static func apply(_ step: LabStep, to upstream: LabStream, in context: inout LabContext) throws(LabError) -> LabStream {
+    static func apply(_ step: LabStep, to upstream: LabStream, in context: inout LabContext) throws(LabError)
+        -> LabStream
+    {
         if let found = byKey[step.key] { return try found.build(step, upstream, &context) }
         let sameName = named(step.name)
         if !sameName.isEmpty {
@@ -35,13 +38,16 @@ enum LabOperators {
     /// The operator name closest to `name`, if one is close.
     static func nearest(_ name: String) -> String? {
         let names = Set(all.map(\.name))
-        let scored = names.map { ($0, distance($0.lowercased(), name.lowercased())) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        let scored = names.map { ($0, distance($0.lowercased(), name.lowercased())) }.sorted {
+            ($0.1, $0.0) < ($1.1, $1.0)
+        }
         guard let best = scored.first, best.1 <= max(2, name.count / 3) else { return nil }
         return best.0
     }
 
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         var previous = Array(0...b.count)
         for i in 1...max(a.count, 1) where !a.isEmpty {
             var current = [i] + Array(repeating: 0, count: b.count)
@@ -56,74 +62,111 @@ enum LabOperators {
     // MARK: Transforming
 
     static let transforming: [LabOperator] = [
-        op("map(_:)", "map(TRANSFORM)", "each value, transformed", .transforming,
-           LabExample("-1-2-3-|", "map(x*10)", doc: "map")) { step, up, context throws(LabError) in
+        op(
+            "map(_:)", "map(TRANSFORM)", "each value, transformed", .transforming,
+            LabExample("-1-2-3-|", "map(x*10)", doc: "map")
+        ) { step, up, context throws(LabError) in
             let usage = "map(TRANSFORM), as map(x*10)"
             let formula = try LabFormula.transform(step.arguments([nil], usage: usage)[0]!)
-            let log = context.log, name = "map(\(formula))"
+            let log = context.log
+            let name = "map(\(formula))"
             return up.map { formula.transforming($0, in: name, log: log) }.lab()
         },
-        op("tryMap(_:)", "tryMap(TRANSFORM)", "each value, transformed; fails where the transform does not apply",
-           .transforming, LabExample("-1-2-a-3-|", "tryMap(x*10)")) { step, up, _ throws(LabError) in
+        op(
+            "tryMap(_:)", "tryMap(TRANSFORM)", "each value, transformed; fails where the transform does not apply",
+            .transforming, LabExample("-1-2-a-3-|", "tryMap(x*10)")
+        ) { step, up, _ throws(LabError) in
             let formula = try LabFormula.transform(step.arguments([nil], usage: "tryMap(TRANSFORM)")[0]!)
             return up.tryMap { try formula.throwingTransform($0) }.lab()
         },
-        op("compactMap", "compactMap", "the values that are numbers", .transforming,
-           LabExample("-1-a-2-|", "compactMap", doc: "compactMap")) { step, up, _ throws(LabError) in
+        op(
+            "compactMap", "compactMap", "the values that are numbers", .transforming,
+            LabExample("-1-a-2-|", "compactMap", doc: "compactMap")
+        ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "compactMap")
             return up.compactMap { Int($0) }.map { String($0) }.lab()
         },
-        op("compactMap(_:)", "compactMap(TRANSFORM)", "each value, transformed; dropped where the transform does not apply",
-           .transforming, LabExample("-1-a-2-|", "compactMap(x+1)")) { step, up, _ throws(LabError) in
+        op(
+            "compactMap(_:)", "compactMap(TRANSFORM)",
+            "each value, transformed; dropped where the transform does not apply",
+            .transforming, LabExample("-1-a-2-|", "compactMap(x+1)")
+        ) { step, up, _ throws(LabError) in
             let formula = try LabFormula.transform(step.arguments([nil], usage: "compactMap(TRANSFORM)")[0]!)
             return up.compactMap { try? formula.throwingTransform($0) }.lab()
         },
-        op("tryCompactMap(_:)", "tryCompactMap(TRANSFORM)", "each value, transformed; fails where the transform does not apply",
-           .transforming, LabExample("-1-a-2-|", "tryCompactMap(x+1)")) { step, up, _ throws(LabError) in
+        op(
+            "tryCompactMap(_:)", "tryCompactMap(TRANSFORM)",
+            "each value, transformed; fails where the transform does not apply",
+            .transforming, LabExample("-1-a-2-|", "tryCompactMap(x+1)")
+        ) { step, up, _ throws(LabError) in
             let formula = try LabFormula.transform(step.arguments([nil], usage: "tryCompactMap(TRANSFORM)")[0]!)
             return up.tryCompactMap { try formula.throwingTransform($0) }.lab()
         },
-        op("scan(_:)", "scan(INITIAL, ACCUMULATOR)", "each running total, as scan(0, +) or scan(0, acc*10+x)", .transforming,
-           LabExample("-1-2-3-|", "scan(0, +)", doc: "scan")) { step, up, context throws(LabError) in
+        op(
+            "scan(_:)", "scan(INITIAL, ACCUMULATOR)", "each running total, as scan(0, +) or scan(0, acc*10+x)",
+            .transforming,
+            LabExample("-1-2-3-|", "scan(0, +)", doc: "scan")
+        ) { step, up, context throws(LabError) in
             let arguments = try step.arguments([nil, nil], usage: "scan(INITIAL, ACCUMULATOR), as scan(0, +)")
-            let initial = try arguments[0]!.value(), formula = try LabFormula.accumulator(arguments[1]!)
+            let initial = try arguments[0]!.value()
+            let formula = try LabFormula.accumulator(arguments[1]!)
             let log = context.log
             return up.scan(initial) { formula.accumulating($0, $1, in: "scan", log: log) }.lab()
         },
-        op("tryScan(_:)", "tryScan(INITIAL, ACCUMULATOR)", "each running total; fails where the accumulator does not apply",
-           .transforming, LabExample("-1-2-a-3-|", "tryScan(0, +)")) { step, up, _ throws(LabError) in
+        op(
+            "tryScan(_:)", "tryScan(INITIAL, ACCUMULATOR)",
+            "each running total; fails where the accumulator does not apply",
+            .transforming, LabExample("-1-2-a-3-|", "tryScan(0, +)")
+        ) { step, up, _ throws(LabError) in
             let arguments = try step.arguments([nil, nil], usage: "tryScan(INITIAL, ACCUMULATOR)")
-            let initial = try arguments[0]!.value(), formula = try LabFormula.accumulator(arguments[1]!)
+            let initial = try arguments[0]!.value()
+            let formula = try LabFormula.accumulator(arguments[1]!)
             return up.tryScan(initial) { try formula.throwingAccumulate($0, $1) }.lab()
         },
-        op("collect", "collect", "every value in one array, when the upstream finishes", .transforming,
-           LabExample("-1-2-3-|", "collect", doc: "collect")) { step, up, _ throws(LabError) in
+        op(
+            "collect", "collect", "every value in one array, when the upstream finishes", .transforming,
+            LabExample("-1-2-3-|", "collect", doc: "collect")
+        ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "collect")
             return up.collect().map(LabValues.array).lab()
         },
-        op("collect(_:)", "collect(COUNT)", "the values in arrays of COUNT", .transforming,
-           LabExample("-1-2-3-4-5-|", "collect(2)", doc: "collectCount")) { step, up, _ throws(LabError) in
+        op(
+            "collect(_:)", "collect(COUNT)", "the values in arrays of COUNT", .transforming,
+            LabExample("-1-2-3-4-5-|", "collect(2)", doc: "collectCount")
+        ) { step, up, _ throws(LabError) in
             let count = try step.arguments([nil], usage: "collect(COUNT)")[0]!.integer(atLeast: 1)
             return up.collect(count).map(LabValues.array).lab()
         },
-        op("collect(byTime:)", "collect(byTime: TICKS)", "the values of each window of TICKS", .transforming,
-           LabExample("-1-2-3----4|", "collect(byTime: 3)", doc: "collectByTime")) { step, up, context throws(LabError) in
+        op(
+            "collect(byTime:)", "collect(byTime: TICKS)", "the values of each window of TICKS", .transforming,
+            LabExample("-1-2-3----4|", "collect(byTime: 3)", doc: "collectByTime")
+        ) { step, up, context throws(LabError) in
             let ticks = try step.arguments(["byTime"], usage: "collect(byTime: TICKS)")[0]!.integer(atLeast: 1)
             return up.collect(.byTime(context.scheduler, context.stride(ticks))).map(LabValues.array).lab()
         },
-        op("collect(byTimeOrCount:)", "collect(byTimeOrCount: TICKS, COUNT)", "the values of each window of TICKS, or of COUNT values",
-           .transforming, LabExample("-123-----4|", "collect(byTimeOrCount: 3, 2)", doc: "collectByTimeOrCount")) { step, up, context throws(LabError) in
+        op(
+            "collect(byTimeOrCount:)", "collect(byTimeOrCount: TICKS, COUNT)",
+            "the values of each window of TICKS, or of COUNT values",
+            .transforming, LabExample("-123-----4|", "collect(byTimeOrCount: 3, 2)", doc: "collectByTimeOrCount")
+        ) { step, up, context throws(LabError) in
             let arguments = try step.arguments(["byTimeOrCount", nil], usage: "collect(byTimeOrCount: TICKS, COUNT)")
-            let ticks = try arguments[0]!.integer(atLeast: 1), count = try arguments[1]!.integer(atLeast: 1)
-            return up.collect(.byTimeOrCount(context.scheduler, context.stride(ticks), count)).map(LabValues.array).lab()
+            let ticks = try arguments[0]!.integer(atLeast: 1)
+            let count = try arguments[1]!.integer(atLeast: 1)
+            return up.collect(.byTimeOrCount(context.scheduler, context.stride(ticks), count)).map(LabValues.array)
+                .lab()
         },
-        op("replaceEmpty(with:)", "replaceEmpty(with: VALUE)", "VALUE when the upstream finishes without a value", .transforming,
-           LabExample("----|", "replaceEmpty(with: 0)", doc: "replaceEmpty")) { step, up, _ throws(LabError) in
+        op(
+            "replaceEmpty(with:)", "replaceEmpty(with: VALUE)", "VALUE when the upstream finishes without a value",
+            .transforming,
+            LabExample("----|", "replaceEmpty(with: 0)", doc: "replaceEmpty")
+        ) { step, up, _ throws(LabError) in
             let value = try step.arguments(["with"], usage: "replaceEmpty(with: VALUE)")[0]!.value()
             return up.replaceEmpty(with: value).lab()
         },
-        op("eraseToAnyPublisher", "eraseToAnyPublisher", "the same events, behind AnyPublisher", .transforming,
-           LabExample("-1-2-|", "eraseToAnyPublisher")) { step, up, _ throws(LabError) in
+        op(
+            "eraseToAnyPublisher", "eraseToAnyPublisher", "the same events, behind AnyPublisher", .transforming,
+            LabExample("-1-2-|", "eraseToAnyPublisher")
+        ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "eraseToAnyPublisher")
             return up.eraseToAnyPublisher()
         },
@@ -132,122 +175,179 @@ enum LabOperators {
     // MARK: Filtering
 
     static let filtering: [LabOperator] = [
-        op("filter(_:)", "filter(PREDICATE)", "the values that pass", .filtering,
-           LabExample("-1-2-3-4-|", "filter(even)", doc: "filter")) { step, up, context throws(LabError) in
-            let formula = try LabFormula.predicate(step.arguments([nil], usage: "filter(PREDICATE), as filter(even)")[0]!)
+        op(
+            "filter(_:)", "filter(PREDICATE)", "the values that pass", .filtering,
+            LabExample("-1-2-3-4-|", "filter(even)", doc: "filter")
+        ) { step, up, context throws(LabError) in
+            let formula = try LabFormula.predicate(
+                step.arguments([nil], usage: "filter(PREDICATE), as filter(even)")[0]!)
             let log = context.log
             return up.filter { formula.testing($0, in: "filter", log: log) }.lab()
         },
-        op("tryFilter(_:)", "tryFilter(PREDICATE)", "the values that pass; fails where the predicate does not apply",
-           .filtering, LabExample("-1-2-x-4-|", "tryFilter(even)", doc: "tryFilter")) { step, up, _ throws(LabError) in
+        op(
+            "tryFilter(_:)", "tryFilter(PREDICATE)", "the values that pass; fails where the predicate does not apply",
+            .filtering, LabExample("-1-2-x-4-|", "tryFilter(even)", doc: "tryFilter")
+        ) { step, up, _ throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments([nil], usage: "tryFilter(PREDICATE)")[0]!)
             return up.tryFilter { try formula.throwingTest($0) }.lab()
         },
-        op("removeDuplicates", "removeDuplicates", "each value that differs from the one before", .filtering,
-           LabExample("-a-a-b-a-|", "removeDuplicates", doc: "removeDuplicates")) { step, up, _ throws(LabError) in
+        op(
+            "removeDuplicates", "removeDuplicates", "each value that differs from the one before", .filtering,
+            LabExample("-a-a-b-a-|", "removeDuplicates", doc: "removeDuplicates")
+        ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "removeDuplicates")
             return up.removeDuplicates().lab()
         },
-        op("dropFirst", "dropFirst", "all but the first value", .filtering,
-           LabExample("-1-2-3-|", "dropFirst")) { step, up, _ throws(LabError) in
+        op(
+            "dropFirst", "dropFirst", "all but the first value", .filtering,
+            LabExample("-1-2-3-|", "dropFirst")
+        ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "dropFirst")
             return up.dropFirst().lab()
         },
-        op("dropFirst(_:)", "dropFirst(COUNT)", "all but the first COUNT values", .filtering,
-           LabExample("-1-2-3-4-|", "dropFirst(2)", doc: "dropFirst")) { step, up, _ throws(LabError) in
+        op(
+            "dropFirst(_:)", "dropFirst(COUNT)", "all but the first COUNT values", .filtering,
+            LabExample("-1-2-3-4-|", "dropFirst(2)", doc: "dropFirst")
+        ) { step, up, _ throws(LabError) in
             let count = try step.arguments([nil], usage: "dropFirst(COUNT)")[0]!.integer()
             return up.dropFirst(count).lab()
         },
-        op("drop(while:)", "drop(while: PREDICATE)", "the values from the first that fails the predicate on", .filtering,
-           LabExample("-1-2-3-1-|", "drop(while: x<3)", doc: "dropWhile")) { step, up, context throws(LabError) in
+        op(
+            "drop(while:)", "drop(while: PREDICATE)", "the values from the first that fails the predicate on",
+            .filtering,
+            LabExample("-1-2-3-1-|", "drop(while: x<3)", doc: "dropWhile")
+        ) { step, up, context throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["while"], usage: "drop(while: PREDICATE)")[0]!)
             let log = context.log
             return up.drop { formula.testing($0, in: "drop(while:)", log: log) }.lab()
         },
-        op("tryDrop(while:)", "tryDrop(while: PREDICATE)", "as drop(while:); fails where the predicate does not apply",
-           .filtering, LabExample("-1-x-5-|", "tryDrop(while: x<3)", doc: "tryDropWhile")) { step, up, _ throws(LabError) in
+        op(
+            "tryDrop(while:)", "tryDrop(while: PREDICATE)", "as drop(while:); fails where the predicate does not apply",
+            .filtering, LabExample("-1-x-5-|", "tryDrop(while: x<3)", doc: "tryDropWhile")
+        ) { step, up, _ throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["while"], usage: "tryDrop(while: PREDICATE)")[0]!)
             return up.tryDrop { try formula.throwingTest($0) }.lab()
         },
-        op("drop(untilOutputFrom:)", "drop(untilOutputFrom: ROW)", "the values after ROW's first value", .filtering,
-           LabExample("-1-2-3-4-|", "drop(untilOutputFrom: trigger)", inputs: [("trigger", "----x----")], doc: "dropUntilOutput")) { step, up, context throws(LabError) in
+        op(
+            "drop(untilOutputFrom:)", "drop(untilOutputFrom: ROW)", "the values after ROW's first value", .filtering,
+            LabExample(
+                "-1-2-3-4-|", "drop(untilOutputFrom: trigger)", inputs: [("trigger", "----x----")],
+                doc: "dropUntilOutput")
+        ) { step, up, context throws(LabError) in
             let other = try context.row(step.arguments(["untilOutputFrom"], usage: "drop(untilOutputFrom: ROW)")[0]!)
             return up.drop(untilOutputFrom: other).lab()
         },
-        op("prefix(_:)", "prefix(COUNT)", "the first COUNT values, then finished", .filtering,
-           LabExample("-1-2-3-4-|", "prefix(2)", doc: "prefix")) { step, up, _ throws(LabError) in
+        op(
+            "prefix(_:)", "prefix(COUNT)", "the first COUNT values, then finished", .filtering,
+            LabExample("-1-2-3-4-|", "prefix(2)", doc: "prefix")
+        ) { step, up, _ throws(LabError) in
             let count = try step.arguments([nil], usage: "prefix(COUNT)")[0]!.integer()
             return up.prefix(count).lab()
         },
-        op("prefix(while:)", "prefix(while: PREDICATE)", "the values up to the first that fails the predicate", .filtering,
-           LabExample("-1-2-3-1-|", "prefix(while: x<3)", doc: "prefixWhile")) { step, up, context throws(LabError) in
+        op(
+            "prefix(while:)", "prefix(while: PREDICATE)", "the values up to the first that fails the predicate",
+            .filtering,
+            LabExample("-1-2-3-1-|", "prefix(while: x<3)", doc: "prefixWhile")
+        ) { step, up, context throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["while"], usage: "prefix(while: PREDICATE)")[0]!)
             let log = context.log
             return up.prefix { formula.testing($0, in: "prefix(while:)", log: log) }.lab()
         },
-        op("tryPrefix(while:)", "tryPrefix(while: PREDICATE)", "as prefix(while:); fails where the predicate does not apply",
-           .filtering, LabExample("-1-2-x-3-|", "tryPrefix(while: x<3)", doc: "tryPrefixWhile")) { step, up, _ throws(LabError) in
+        op(
+            "tryPrefix(while:)", "tryPrefix(while: PREDICATE)",
+            "as prefix(while:); fails where the predicate does not apply",
+            .filtering, LabExample("-1-2-x-3-|", "tryPrefix(while: x<3)", doc: "tryPrefixWhile")
+        ) { step, up, _ throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["while"], usage: "tryPrefix(while: PREDICATE)")[0]!)
             return up.tryPrefix { try formula.throwingTest($0) }.lab()
         },
-        op("prefix(untilOutputFrom:)", "prefix(untilOutputFrom: ROW)", "the values until ROW's first value", .filtering,
-           LabExample("-1-2-3-4-|", "prefix(untilOutputFrom: trigger)", inputs: [("trigger", "----x----")], doc: "prefixUntilOutput")) { step, up, context throws(LabError) in
+        op(
+            "prefix(untilOutputFrom:)", "prefix(untilOutputFrom: ROW)", "the values until ROW's first value",
+            .filtering,
+            LabExample(
+                "-1-2-3-4-|", "prefix(untilOutputFrom: trigger)", inputs: [("trigger", "----x----")],
+                doc: "prefixUntilOutput")
+        ) { step, up, context throws(LabError) in
             let other = try context.row(step.arguments(["untilOutputFrom"], usage: "prefix(untilOutputFrom: ROW)")[0]!)
             return up.prefix(untilOutputFrom: other).lab()
         },
-        op("first", "first", "the first value, then finished", .filtering,
-           LabExample("-a-b-c-|", "first", doc: "first")) { step, up, _ throws(LabError) in
+        op(
+            "first", "first", "the first value, then finished", .filtering,
+            LabExample("-a-b-c-|", "first", doc: "first")
+        ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "first")
             return up.first().lab()
         },
-        op("first(where:)", "first(where: PREDICATE)", "the first value that passes, then finished", .filtering,
-           LabExample("-1-2-3-4-|", "first(where: even)", doc: "firstWhere")) { step, up, context throws(LabError) in
+        op(
+            "first(where:)", "first(where: PREDICATE)", "the first value that passes, then finished", .filtering,
+            LabExample("-1-2-3-4-|", "first(where: even)", doc: "firstWhere")
+        ) { step, up, context throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["where"], usage: "first(where: PREDICATE)")[0]!)
             let log = context.log
             return up.first { formula.testing($0, in: "first(where:)", log: log) }.lab()
         },
-        op("tryFirst(where:)", "tryFirst(where: PREDICATE)", "as first(where:); fails where the predicate does not apply",
-           .filtering, LabExample("-1-x-2-|", "tryFirst(where: even)", doc: "tryFirstWhere")) { step, up, _ throws(LabError) in
+        op(
+            "tryFirst(where:)", "tryFirst(where: PREDICATE)",
+            "as first(where:); fails where the predicate does not apply",
+            .filtering, LabExample("-1-x-2-|", "tryFirst(where: even)", doc: "tryFirstWhere")
+        ) { step, up, _ throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["where"], usage: "tryFirst(where: PREDICATE)")[0]!)
             return up.tryFirst { try formula.throwingTest($0) }.lab()
         },
-        op("last", "last", "the last value, when the upstream finishes", .filtering,
-           LabExample("-a-b-c-|", "last", doc: "last")) { step, up, _ throws(LabError) in
+        op(
+            "last", "last", "the last value, when the upstream finishes", .filtering,
+            LabExample("-a-b-c-|", "last", doc: "last")
+        ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "last")
             return up.last().lab()
         },
-        op("last(where:)", "last(where: PREDICATE)", "the last value that passes, when the upstream finishes", .filtering,
-           LabExample("-1-2-3-4-|", "last(where: x<3)", doc: "lastWhere")) { step, up, context throws(LabError) in
+        op(
+            "last(where:)", "last(where: PREDICATE)", "the last value that passes, when the upstream finishes",
+            .filtering,
+            LabExample("-1-2-3-4-|", "last(where: x<3)", doc: "lastWhere")
+        ) { step, up, context throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["where"], usage: "last(where: PREDICATE)")[0]!)
             let log = context.log
             return up.last { formula.testing($0, in: "last(where:)", log: log) }.lab()
         },
-        op("tryLast(where:)", "tryLast(where: PREDICATE)", "as last(where:); fails where the predicate does not apply",
-           .filtering, LabExample("-1-2-x-3-|", "tryLast(where: x<3)", doc: "tryLastWhere")) { step, up, _ throws(LabError) in
+        op(
+            "tryLast(where:)", "tryLast(where: PREDICATE)", "as last(where:); fails where the predicate does not apply",
+            .filtering, LabExample("-1-2-x-3-|", "tryLast(where: x<3)", doc: "tryLastWhere")
+        ) { step, up, _ throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["where"], usage: "tryLast(where: PREDICATE)")[0]!)
             return up.tryLast { try formula.throwingTest($0) }.lab()
         },
-        op("output(at:)", "output(at: INDEX)", "the value at INDEX (from 0), then finished", .filtering,
-           LabExample("-a-b-c-d-|", "output(at: 2)", doc: "outputAt")) { step, up, _ throws(LabError) in
+        op(
+            "output(at:)", "output(at: INDEX)", "the value at INDEX (from 0), then finished", .filtering,
+            LabExample("-a-b-c-d-|", "output(at: 2)", doc: "outputAt")
+        ) { step, up, _ throws(LabError) in
             let index = try step.arguments(["at"], usage: "output(at: INDEX)")[0]!.integer()
             return up.output(at: index).lab()
         },
-        op("output(in:)", "output(in: FROM...TO)", "the values at FROM through TO (from 0)", .filtering,
-           LabExample("-a-b-c-d-|", "output(in: 1...2)", doc: "outputIn")) { step, up, _ throws(LabError) in
+        op(
+            "output(in:)", "output(in: FROM...TO)", "the values at FROM through TO (from 0)", .filtering,
+            LabExample("-a-b-c-d-|", "output(in: 1...2)", doc: "outputIn")
+        ) { step, up, _ throws(LabError) in
             let argument = try step.arguments(["in"], usage: "output(in: FROM...TO), as output(in: 1...2)")[0]!
             let kinds = argument.tokens.map(\.kind)
             guard kinds.count == 3, case .integer(let from) = kinds[0], case .integer(let to) = kinds[2],
-                  kinds[1] == .symbol("...") || kinds[1] == .symbol("..<")
+                kinds[1] == .symbol("...") || kinds[1] == .symbol("..<")
             else { throw argument.error("expected a range such as 1...2 or 1..<3, found '\(argument.text)'") }
             if kinds[1] == .symbol("...") {
-                guard from <= to else { throw argument.error("the range \(from)...\(to) is empty backwards: write the smaller number first") }
+                guard from <= to else {
+                    throw argument.error("the range \(from)...\(to) is empty backwards: write the smaller number first")
+                }
                 return up.output(in: from...to).lab()
             }
-            guard from <= to else { throw argument.error("the range \(from)..<\(to) is backwards: write the smaller number first") }
+            guard from <= to else {
+                throw argument.error("the range \(from)..<\(to) is backwards: write the smaller number first")
+            }
             return up.output(in: from..<to).lab()
         },
-        op("ignoreOutput", "ignoreOutput", "no values: only how it ends", .filtering,
-           LabExample("-a-b-c-|", "ignoreOutput", doc: "ignoreOutput")) { step, up, _ throws(LabError) in
+        op(
+            "ignoreOutput", "ignoreOutput", "no values: only how it ends", .filtering,
+            LabExample("-a-b-c-|", "ignoreOutput", doc: "ignoreOutput")
+        ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "ignoreOutput")
             return up.ignoreOutput().map(LabValues.never).lab()
         },
@@ -256,58 +356,83 @@ enum LabOperators {
     // MARK: Reducing and matching
 
     static let reducing: [LabOperator] = [
-        op("count", "count", "how many values, when the upstream finishes", .reducing,
-           LabExample("-a-b-c-|", "count", doc: "count")) { step, up, _ throws(LabError) in
+        op(
+            "count", "count", "how many values, when the upstream finishes", .reducing,
+            LabExample("-a-b-c-|", "count", doc: "count")
+        ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "count")
             return up.count().map { String($0) }.lab()
         },
-        op("min", "min", "the smallest value (numbers by value), when the upstream finishes", .reducing,
-           LabExample("-3-1-2-|", "min", doc: "min")) { step, up, _ throws(LabError) in
+        op(
+            "min", "min", "the smallest value (numbers by value), when the upstream finishes", .reducing,
+            LabExample("-3-1-2-|", "min", doc: "min")
+        ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "min")
             return up.min(by: LabValues.ascending).lab()
         },
-        op("max", "max", "the largest value (numbers by value), when the upstream finishes", .reducing,
-           LabExample("-3-1-2-|", "max", doc: "max")) { step, up, _ throws(LabError) in
+        op(
+            "max", "max", "the largest value (numbers by value), when the upstream finishes", .reducing,
+            LabExample("-3-1-2-|", "max", doc: "max")
+        ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "max")
             return up.max(by: LabValues.ascending).lab()
         },
-        op("reduce(_:)", "reduce(INITIAL, ACCUMULATOR)", "the total, when the upstream finishes, as reduce(0, +)", .reducing,
-           LabExample("-1-2-3-|", "reduce(0, +)", doc: "reduce")) { step, up, context throws(LabError) in
+        op(
+            "reduce(_:)", "reduce(INITIAL, ACCUMULATOR)", "the total, when the upstream finishes, as reduce(0, +)",
+            .reducing,
+            LabExample("-1-2-3-|", "reduce(0, +)", doc: "reduce")
+        ) { step, up, context throws(LabError) in
             let arguments = try step.arguments([nil, nil], usage: "reduce(INITIAL, ACCUMULATOR), as reduce(0, +)")
-            let initial = try arguments[0]!.value(), formula = try LabFormula.accumulator(arguments[1]!)
+            let initial = try arguments[0]!.value()
+            let formula = try LabFormula.accumulator(arguments[1]!)
             let log = context.log
             return up.reduce(initial) { formula.accumulating($0, $1, in: "reduce", log: log) }.lab()
         },
-        op("tryReduce(_:)", "tryReduce(INITIAL, ACCUMULATOR)", "as reduce; fails where the accumulator does not apply",
-           .reducing, LabExample("-1-x-3-|", "tryReduce(0, +)", doc: "tryReduce")) { step, up, _ throws(LabError) in
+        op(
+            "tryReduce(_:)", "tryReduce(INITIAL, ACCUMULATOR)", "as reduce; fails where the accumulator does not apply",
+            .reducing, LabExample("-1-x-3-|", "tryReduce(0, +)", doc: "tryReduce")
+        ) { step, up, _ throws(LabError) in
             let arguments = try step.arguments([nil, nil], usage: "tryReduce(INITIAL, ACCUMULATOR)")
-            let initial = try arguments[0]!.value(), formula = try LabFormula.accumulator(arguments[1]!)
+            let initial = try arguments[0]!.value()
+            let formula = try LabFormula.accumulator(arguments[1]!)
             return up.tryReduce(initial) { try formula.throwingAccumulate($0, $1) }.lab()
         },
-        op("contains(_:)", "contains(VALUE)", "true as soon as VALUE comes, false if it never does", .reducing,
-           LabExample("-1-2-3-|", "contains(2)", doc: "contains")) { step, up, _ throws(LabError) in
+        op(
+            "contains(_:)", "contains(VALUE)", "true as soon as VALUE comes, false if it never does", .reducing,
+            LabExample("-1-2-3-|", "contains(2)", doc: "contains")
+        ) { step, up, _ throws(LabError) in
             let value = try step.arguments([nil], usage: "contains(VALUE)")[0]!.value()
             return up.contains(value).map { String($0) }.lab()
         },
-        op("contains(where:)", "contains(where: PREDICATE)", "true as soon as a value passes", .reducing,
-           LabExample("-1-2-3-|", "contains(where: x>1)", doc: "containsWhere")) { step, up, context throws(LabError) in
+        op(
+            "contains(where:)", "contains(where: PREDICATE)", "true as soon as a value passes", .reducing,
+            LabExample("-1-2-3-|", "contains(where: x>1)", doc: "containsWhere")
+        ) { step, up, context throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments(["where"], usage: "contains(where: PREDICATE)")[0]!)
             let log = context.log
             return up.contains { formula.testing($0, in: "contains(where:)", log: log) }.map { String($0) }.lab()
         },
-        op("tryContains(where:)", "tryContains(where: PREDICATE)", "as contains(where:); fails where the predicate does not apply",
-           .reducing, LabExample("-1-x-3-|", "tryContains(where: x>1)", doc: "tryContainsWhere")) { step, up, _ throws(LabError) in
-            let formula = try LabFormula.predicate(step.arguments(["where"], usage: "tryContains(where: PREDICATE)")[0]!)
+        op(
+            "tryContains(where:)", "tryContains(where: PREDICATE)",
+            "as contains(where:); fails where the predicate does not apply",
+            .reducing, LabExample("-1-x-3-|", "tryContains(where: x>1)", doc: "tryContainsWhere")
+        ) { step, up, _ throws(LabError) in
+            let formula = try LabFormula.predicate(
+                step.arguments(["where"], usage: "tryContains(where: PREDICATE)")[0]!)
             return up.tryContains { try formula.throwingTest($0) }.map { String($0) }.lab()
         },
-        op("allSatisfy(_:)", "allSatisfy(PREDICATE)", "false as soon as a value fails, true if none does", .reducing,
-           LabExample("-2-4-5-|", "allSatisfy(even)", doc: "allSatisfy")) { step, up, context throws(LabError) in
+        op(
+            "allSatisfy(_:)", "allSatisfy(PREDICATE)", "false as soon as a value fails, true if none does", .reducing,
+            LabExample("-2-4-5-|", "allSatisfy(even)", doc: "allSatisfy")
+        ) { step, up, context throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments([nil], usage: "allSatisfy(PREDICATE)")[0]!)
             let log = context.log
             return up.allSatisfy { formula.testing($0, in: "allSatisfy", log: log) }.map { String($0) }.lab()
         },
-        op("tryAllSatisfy(_:)", "tryAllSatisfy(PREDICATE)", "as allSatisfy; fails where the predicate does not apply",
-           .reducing, LabExample("-2-x-4-|", "tryAllSatisfy(even)", doc: "tryAllSatisfy")) { step, up, _ throws(LabError) in
+        op(
+            "tryAllSatisfy(_:)", "tryAllSatisfy(PREDICATE)", "as allSatisfy; fails where the predicate does not apply",
+            .reducing, LabExample("-2-x-4-|", "tryAllSatisfy(even)", doc: "tryAllSatisfy")
+        ) { step, up, _ throws(LabError) in
             let formula = try LabFormula.predicate(step.arguments([nil], usage: "tryAllSatisfy(PREDICATE)")[0]!)
             return up.tryAllSatisfy { try formula.throwingTest($0) }.map { String($0) }.lab()
         },
@@ -315,7 +440,9 @@ enum LabOperators {
 
     // MARK: Combining
 
-    static func others(_ step: LabStep, _ context: inout LabContext, usage: String, label: String? = nil) throws(LabError) -> [LabStream] {
+    static func others(_ step: LabStep, _ context: inout LabContext, usage: String, label: String? = nil)
+        throws(LabError) -> [LabStream]
+    {
         guard (1...3).contains(step.arguments.count) else {
             throw step.error("\(step.name) takes 1 to 3 rows: \(usage)")
         }
@@ -323,14 +450,18 @@ enum LabOperators {
         for (index, argument) in step.arguments.enumerated() {
             let expected = index == 0 ? label : nil
             guard argument.label == expected else {
-                throw LabError("expected \(expected.map { "'\($0):'" } ?? "no label") here: \(usage)", in: step.source, at: argument.column)
+                throw LabError(
+                    "expected \(expected.map { "'\($0):'" } ?? "no label") here: \(usage)", in: step.source,
+                    at: argument.column)
             }
             rows.append(try context.row(argument))
         }
         return rows
     }
 
-    static func merge(_ step: LabStep, _ up: LabStream, _ context: inout LabContext, label: String?) throws(LabError) -> LabStream {
+    static func merge(_ step: LabStep, _ up: LabStream, _ context: inout LabContext, label: String?) throws(LabError)
+        -> LabStream
+    {
         let rows = try others(step, &context, usage: "merge(ROW, ...), as merge(b) or merge(b, c)", label: label)
         switch rows.count {
         case 1: return up.merge(with: rows[0]).lab()
@@ -340,16 +471,22 @@ enum LabOperators {
     }
 
     static let combining: [LabOperator] = [
-        op("merge(_:)", "merge(ROW, ...)", "the values of every row, as they come", .combining,
-           LabExample("-1---3-|", "merge(other)", inputs: [("other", "---2---|")], doc: "merge")) { step, up, context throws(LabError) in
+        op(
+            "merge(_:)", "merge(ROW, ...)", "the values of every row, as they come", .combining,
+            LabExample("-1---3-|", "merge(other)", inputs: [("other", "---2---|")], doc: "merge")
+        ) { step, up, context throws(LabError) in
             try merge(step, up, &context, label: nil)
         },
-        op("merge(with:)", "merge(with: ROW, ...)", "the values of every row, as they come", .combining,
-           LabExample("-1---3-|", "merge(with: b)", inputs: [("b", "---2---|")])) { step, up, context throws(LabError) in
+        op(
+            "merge(with:)", "merge(with: ROW, ...)", "the values of every row, as they come", .combining,
+            LabExample("-1---3-|", "merge(with: b)", inputs: [("b", "---2---|")])
+        ) { step, up, context throws(LabError) in
             try merge(step, up, &context, label: "with")
         },
-        op("zip(_:)", "zip(ROW, ...)", "a tuple of each row's next value, when every row has one", .combining,
-           LabExample("-1-2-----3-|", "zip(other)", inputs: [("other", "---a-b-c---|")], doc: "zip")) { step, up, context throws(LabError) in
+        op(
+            "zip(_:)", "zip(ROW, ...)", "a tuple of each row's next value, when every row has one", .combining,
+            LabExample("-1-2-----3-|", "zip(other)", inputs: [("other", "---a-b-c---|")], doc: "zip")
+        ) { step, up, context throws(LabError) in
             let rows = try others(step, &context, usage: "zip(ROW, ...), as zip(b)")
             switch rows.count {
             case 1: return up.zip(rows[0]) { LabValues.tuple($0, $1) }.lab()
@@ -357,8 +494,11 @@ enum LabOperators {
             default: return up.zip(rows[0], rows[1], rows[2]) { LabValues.tuple($0, $1, $2, $3) }.lab()
             }
         },
-        op("combineLatest(_:)", "combineLatest(ROW, ...)", "a tuple of each row's latest value, whenever one sends", .combining,
-           LabExample("-1---2---|", "combineLatest(other)", inputs: [("other", "---a---b-|")], doc: "combineLatest")) { step, up, context throws(LabError) in
+        op(
+            "combineLatest(_:)", "combineLatest(ROW, ...)", "a tuple of each row's latest value, whenever one sends",
+            .combining,
+            LabExample("-1---2---|", "combineLatest(other)", inputs: [("other", "---a---b-|")], doc: "combineLatest")
+        ) { step, up, context throws(LabError) in
             let rows = try others(step, &context, usage: "combineLatest(ROW, ...), as combineLatest(b)")
             switch rows.count {
             case 1: return up.combineLatest(rows[0]) { LabValues.tuple($0, $1) }.lab()
@@ -366,49 +506,73 @@ enum LabOperators {
             default: return up.combineLatest(rows[0], rows[1], rows[2]) { LabValues.tuple($0, $1, $2, $3) }.lab()
             }
         },
-        op("append(_:)", "append(VALUE, ...) or append(ROW)", "after the upstream finishes: the values, or the row", .combining,
-           LabExample("-1-2-|", "append(3, 4)", doc: "append-values")) { step, up, context throws(LabError) in
+        op(
+            "append(_:)", "append(VALUE, ...) or append(ROW)", "after the upstream finishes: the values, or the row",
+            .combining,
+            LabExample("-1-2-|", "append(3, 4)", doc: "append-values")
+        ) { step, up, context throws(LabError) in
             if step.arguments.count == 1, let name = step.arguments[0].identifier, context.rows[name] != nil {
                 return up.append(try context.row(step.arguments[0])).lab()
             }
             var values: [String] = []
             for argument in step.arguments {
-                guard argument.label == nil else { throw argument.error("append takes values or a row, without a label") }
+                guard argument.label == nil else {
+                    throw argument.error("append takes values or a row, without a label")
+                }
                 values.append(try argument.value())
             }
             return up.append(values).lab()
         },
-        op("prepend(_:)", "prepend(VALUE, ...) or prepend(ROW)", "the values, or the row until it finishes, then the upstream", .combining,
-           LabExample("---3-4-|", "prepend(1, 2)", doc: "prepend-values")) { step, up, context throws(LabError) in
+        op(
+            "prepend(_:)", "prepend(VALUE, ...) or prepend(ROW)",
+            "the values, or the row until it finishes, then the upstream", .combining,
+            LabExample("---3-4-|", "prepend(1, 2)", doc: "prepend-values")
+        ) { step, up, context throws(LabError) in
             if step.arguments.count == 1, let name = step.arguments[0].identifier, context.rows[name] != nil {
                 return up.prepend(try context.row(step.arguments[0])).lab()
             }
             var values: [String] = []
             for argument in step.arguments {
-                guard argument.label == nil else { throw argument.error("prepend takes values or a row, without a label") }
+                guard argument.label == nil else {
+                    throw argument.error("prepend takes values or a row, without a label")
+                }
                 values.append(try argument.value())
             }
             return up.prepend(values).lab()
         },
-        op("switchToLatest", "switchToLatest", "each value names a row: the latest named row's values", .combining,
-           LabExample("-a----b------|", "switchToLatest", inputs: [("a", "--1-2---3-|"), ("b", "-------7-8-|")], doc: "switchToLatest")) { step, up, context throws(LabError) in
+        op(
+            "switchToLatest", "switchToLatest", "each value names a row: the latest named row's values", .combining,
+            LabExample(
+                "-a----b------|", "switchToLatest", inputs: [("a", "--1-2---3-|"), ("b", "-------7-8-|")],
+                doc: "switchToLatest")
+        ) { step, up, context throws(LabError) in
             try step.noArguments(usage: "switchToLatest (the upstream's values name rows)")
             context.useAllRows()
             let rows = context
             return up.map { rows.row(named: $0, by: "switchToLatest") }.switchToLatest().lab()
         },
-        op("flatMap", "flatMap", "each value names a row: every named row's values, merged", .combining,
-           LabExample("-a---b-------|", "flatMap", inputs: [("a", "--1---2-|"), ("b", "------7---8-|")], doc: "flatMap")) { step, up, context throws(LabError) in
+        op(
+            "flatMap", "flatMap", "each value names a row: every named row's values, merged", .combining,
+            LabExample(
+                "-a---b-------|", "flatMap", inputs: [("a", "--1---2-|"), ("b", "------7---8-|")], doc: "flatMap")
+        ) { step, up, context throws(LabError) in
             try step.noArguments(usage: "flatMap, or flatMap(maxPublishers: 1) (the upstream's values name rows)")
             context.useAllRows()
             let rows = context
             return up.flatMap { rows.row(named: $0, by: "flatMap") }.lab()
         },
-        op("flatMap(maxPublishers:)", "flatMap(maxPublishers: DEMAND)", "as flatMap, with at most DEMAND rows at a time", .combining,
-           LabExample("-ab---------|", "flatMap(maxPublishers: 1)", inputs: [("a", "--1---2-|"), ("b", "------7---8-|")])) { step, up, context throws(LabError) in
-            let argument = try step.arguments(["maxPublishers"], usage: "flatMap(maxPublishers: DEMAND), as flatMap(maxPublishers: max(1))")[0]!
+        op(
+            "flatMap(maxPublishers:)", "flatMap(maxPublishers: DEMAND)",
+            "as flatMap, with at most DEMAND rows at a time", .combining,
+            LabExample(
+                "-ab---------|", "flatMap(maxPublishers: 1)", inputs: [("a", "--1---2-|"), ("b", "------7---8-|")])
+        ) { step, up, context throws(LabError) in
+            let argument = try step.arguments(
+                ["maxPublishers"], usage: "flatMap(maxPublishers: DEMAND), as flatMap(maxPublishers: max(1))")[0]!
             let demand = try argument.demand()
-            guard demand > .none else { throw argument.error("flatMap needs room for one row at least: max(1) or more, or unlimited") }
+            guard demand > .none else {
+                throw argument.error("flatMap needs room for one row at least: max(1) or more, or unlimited")
+            }
             context.useAllRows()
             let rows = context
             return up.flatMap(maxPublishers: demand) { rows.row(named: $0, by: "flatMap") }.lab()
@@ -418,18 +582,25 @@ enum LabOperators {
     // MARK: Failures
 
     static let failures: [LabOperator] = [
-        op("replaceError(with:)", "replaceError(with: VALUE)", "VALUE and finished, instead of a failure", .failures,
-           LabExample("-1-2-#", "replaceError(with: 0)", doc: "replaceError")) { step, up, _ throws(LabError) in
+        op(
+            "replaceError(with:)", "replaceError(with: VALUE)", "VALUE and finished, instead of a failure", .failures,
+            LabExample("-1-2-#", "replaceError(with: 0)", doc: "replaceError")
+        ) { step, up, _ throws(LabError) in
             let value = try step.arguments(["with"], usage: "replaceError(with: VALUE)")[0]!.value()
             return up.replaceError(with: value).setFailureType(to: MarbleFailure.self).lab()
         },
-        op("catch(_:)", "catch(ROW)", "the upstream, and on a failure the row instead", .failures,
-           LabExample("-1-2-#", "catch(replacement)", inputs: [("replacement", "------8-9-|")], doc: "catch")) { step, up, context throws(LabError) in
+        op(
+            "catch(_:)", "catch(ROW)", "the upstream, and on a failure the row instead", .failures,
+            LabExample("-1-2-#", "catch(replacement)", inputs: [("replacement", "------8-9-|")], doc: "catch")
+        ) { step, up, context throws(LabError) in
             let other = try context.row(step.arguments([nil], usage: "catch(ROW)")[0]!)
             return up.catch { _ in other }.lab()
         },
-        op("retry(_:)", "retry(COUNT)", "subscribes again after a failure, COUNT times; a hot row that failed fails again at once",
-           .failures, LabExample("-1-2-#", "retry(2)")) { step, up, _ throws(LabError) in
+        op(
+            "retry(_:)", "retry(COUNT)",
+            "subscribes again after a failure, COUNT times; a hot row that failed fails again at once",
+            .failures, LabExample("-1-2-#", "retry(2)")
+        ) { step, up, _ throws(LabError) in
             let count = try step.arguments([nil], usage: "retry(COUNT)")[0]!.integer()
             return up.retry(count).lab()
         },
@@ -438,40 +609,55 @@ enum LabOperators {
     // MARK: Timing
 
     static let timing: [LabOperator] = [
-        op("debounce(_:)", "debounce(TICKS)", "a value once TICKS pass without another", .timing,
-           LabExample("-a-b-----|", "debounce(2)", doc: "debounce")) { step, up, context throws(LabError) in
+        op(
+            "debounce(_:)", "debounce(TICKS)", "a value once TICKS pass without another", .timing,
+            LabExample("-a-b-----|", "debounce(2)", doc: "debounce")
+        ) { step, up, context throws(LabError) in
             let ticks = try step.arguments([nil], usage: "debounce(TICKS)")[0]!.integer()
             return up.debounce(for: context.stride(ticks), scheduler: context.scheduler).lab()
         },
-        op("throttle(_:)", "throttle(TICKS, latest: BOOL)", "at most one value per TICKS: the first, or with latest: true the last",
-           .timing, LabExample("-abcd-----f|", "throttle(3, latest: true)", doc: "throttle-latest")) { step, up, context throws(LabError) in
+        op(
+            "throttle(_:)", "throttle(TICKS, latest: BOOL)",
+            "at most one value per TICKS: the first, or with latest: true the last",
+            .timing, LabExample("-abcd-----f|", "throttle(3, latest: true)", doc: "throttle-latest")
+        ) { step, up, context throws(LabError) in
             let arguments = try step.arguments([nil, "latest"], optional: 1, usage: "throttle(TICKS, latest: BOOL)")
             let ticks = try arguments[0]!.integer(atLeast: 1)
             let latest = try arguments[1]?.boolean() ?? false
             return up.throttle(for: context.stride(ticks), scheduler: context.scheduler, latest: latest).lab()
         },
-        op("delay(_:)", "delay(TICKS)", "every event, TICKS later", .timing,
-           LabExample("-a-b-|", "delay(2)", doc: "delay")) { step, up, context throws(LabError) in
+        op(
+            "delay(_:)", "delay(TICKS)", "every event, TICKS later", .timing,
+            LabExample("-a-b-|", "delay(2)", doc: "delay")
+        ) { step, up, context throws(LabError) in
             let ticks = try step.arguments([nil], usage: "delay(TICKS)")[0]!.integer()
             return up.delay(for: context.stride(ticks), scheduler: context.scheduler).lab()
         },
-        op("timeout(_:)", "timeout(TICKS)", "finished if TICKS pass without an event", .timing,
-           LabExample("-a-b-----c-|", "timeout(3)", doc: "timeout")) { step, up, context throws(LabError) in
+        op(
+            "timeout(_:)", "timeout(TICKS)", "finished if TICKS pass without an event", .timing,
+            LabExample("-a-b-----c-|", "timeout(3)", doc: "timeout")
+        ) { step, up, context throws(LabError) in
             let ticks = try step.arguments([nil], usage: "timeout(TICKS)")[0]!.integer(atLeast: 1)
             return up.timeout(context.stride(ticks), scheduler: context.scheduler).lab()
         },
-        op("measureInterval", "measureInterval", "the ticks since the previous value", .timing,
-           LabExample("-a--b-c|", "measureInterval", doc: "measureInterval")) { step, up, context throws(LabError) in
+        op(
+            "measureInterval", "measureInterval", "the ticks since the previous value", .timing,
+            LabExample("-a--b-c|", "measureInterval", doc: "measureInterval")
+        ) { step, up, context throws(LabError) in
             try step.noArguments(usage: "measureInterval")
             return up.measureInterval(using: context.scheduler).map { String($0.magnitude / 1_000_000_000) }.lab()
         },
-        op("receive(on:)", "receive(on: scheduler)", "every event, delivered by the test scheduler", .timing,
-           LabExample("-a-b-|", "receive(on: scheduler)", doc: "receiveOn")) { step, up, context throws(LabError) in
+        op(
+            "receive(on:)", "receive(on: scheduler)", "every event, delivered by the test scheduler", .timing,
+            LabExample("-a-b-|", "receive(on: scheduler)", doc: "receiveOn")
+        ) { step, up, context throws(LabError) in
             _ = try step.arguments(["on"], usage: "receive(on: scheduler)")[0]!.word(["scheduler"])
             return up.receive(on: context.scheduler).lab()
         },
-        op("subscribe(on:)", "subscribe(on: scheduler)", "the subscription made by the test scheduler", .timing,
-           LabExample("-a-b-|", "subscribe(on: scheduler)", doc: "subscribeOn")) { step, up, context throws(LabError) in
+        op(
+            "subscribe(on:)", "subscribe(on: scheduler)", "the subscription made by the test scheduler", .timing,
+            LabExample("-a-b-|", "subscribe(on: scheduler)", doc: "subscribeOn")
+        ) { step, up, context throws(LabError) in
             _ = try step.arguments(["on"], usage: "subscribe(on: scheduler)")[0]!.word(["scheduler"])
             return up.subscribe(on: context.scheduler).lab()
         },
@@ -480,19 +666,25 @@ enum LabOperators {
     // MARK: Demand
 
     static let demand: [LabOperator] = [
-        op("buffer(size:)", "buffer(size: N, prefetch: keepFull|byRequest, whenFull: dropOldest|dropNewest|fail)",
-           "up to N values kept for a subscriber that has not asked yet", .demand,
-           LabExample("-1-2-3-4-|", "buffer(size: 2, prefetch: byRequest, whenFull: dropOldest)", demand: "max(1)", doc: "buffer")) { step, up, _ throws(LabError) in
+        op(
+            "buffer(size:)", "buffer(size: N, prefetch: keepFull|byRequest, whenFull: dropOldest|dropNewest|fail)",
+            "up to N values kept for a subscriber that has not asked yet", .demand,
+            LabExample(
+                "-1-2-3-4-|", "buffer(size: 2, prefetch: byRequest, whenFull: dropOldest)", demand: "max(1)",
+                doc: "buffer")
+        ) { step, up, _ throws(LabError) in
             let usage = "buffer(size: N, prefetch: keepFull|byRequest, whenFull: dropOldest|dropNewest|fail)"
             let arguments = try step.arguments(["size", "prefetch", "whenFull"], optional: 2, usage: usage)
             let size = try arguments[0]!.integer(atLeast: 1)
-            let prefetch: Publishers.PrefetchStrategy = try arguments[1]?.word(["keepFull", "byRequest"]) == "keepFull" ? .keepFull : .byRequest
-            let whenFull: Publishers.BufferingStrategy<MarbleFailure> = switch try arguments[2]?.word(["dropOldest", "dropNewest", "fail"]) {
-            case "dropNewest": .dropNewest
-            case "fail": .customError { MarbleFailure() }
-            default: .dropOldest
-            }
+            let prefetch: Publishers.PrefetchStrategy =
+                try arguments[1]?.word(["keepFull", "byRequest"]) == "keepFull" ? .keepFull : .byRequest
+            let whenFull: Publishers.BufferingStrategy<MarbleFailure> =
+                switch try arguments[2]?.word(["dropOldest", "dropNewest", "fail"]) {
+                case "dropNewest": .dropNewest
+                case "fail": .customError { MarbleFailure() }
+                default: .dropOldest
+                }
             return up.buffer(size: size, prefetch: prefetch, whenFull: whenFull).lab()
-        },
+        }
     ]
 }

@@ -55,7 +55,9 @@ enum LabRender {
         }
         let length = result.rows.map(\.ticks.count).max() ?? 0
         var cells: [[String]] = result.rows.map { row in
-            (0..<length).map { $0 < row.ticks.count ? tickText(row.ticks[$0], in: row) : (row.kind == .input ? " " : "-") }
+            (0..<length).map {
+                $0 < row.ticks.count ? tickText(row.ticks[$0], in: row) : (row.kind == .input ? " " : "-")
+            }
         }
         // An input row shorter than the run is blank after its end. For the terminal every
         // column is as wide as its widest cell (a group `[ab]` widens its tick in every row).
@@ -89,7 +91,8 @@ enum LabRender {
     static func footer(_ result: LabResult) -> String {
         var lines: [String] = []
         if result.showsDemand {
-            lines.append("""
+            lines.append(
+                """
                 demand: "you asked" is what the subscriber at the end asked for; "asked of ROW" is what
                 the operator asked that row for. 1 = .max(1), ∞ = .unlimited, ; = cancel.
                 """)

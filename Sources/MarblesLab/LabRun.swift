@@ -46,7 +46,9 @@ struct LabResult {
 }
 
 /// Names a row may not take: the formulas' own words.
-let reservedRowNames: Set<String> = ["x", "acc", "even", "odd", "true", "false", "unlimited", "none", "max", "upstream", "output"]
+let reservedRowNames: Set<String> = [
+    "x", "acc", "even", "odd", "true", "false", "unlimited", "none", "max", "upstream", "output",
+]
 
 enum LabRunner {
     /// The longest a run goes on after its last input tick, waiting for scheduled work.
@@ -121,7 +123,8 @@ enum LabRunner {
         for index in 0..<length {
             if let more = later[index] { scheduler.schedule(after: times[index]) { subscriber.request(more) } }
             if setup.cancelAt == index { scheduler.schedule(after: times[index]) { subscriber.cancel() } }
-            for (row, ticks) in [(upstream, mainTicks)] + inputTicks.map({ (rows[$0.name]!, $0.ticks) }) where index < ticks.count {
+            for (row, ticks) in [(upstream, mainTicks)] + inputTicks.map({ (rows[$0.name]!, $0.ticks) })
+            where index < ticks.count {
                 let events = ticks[index]
                 guard !events.isEmpty else { continue }
                 scheduler.schedule(after: times[index]) { row.play(events) }
@@ -136,7 +139,9 @@ enum LabRunner {
         let rowNames = ["upstream"] + inputTicks.map(\.name)
         var index = 0
         while index < times.count {
-            if index >= length && (subscriber.isCompleted || scheduler.pendingCount == 0 || setup.cancelAt.map { $0 < index } == true) {
+            if index >= length
+                && (subscriber.isCompleted || scheduler.pendingCount == 0 || setup.cancelAt.map { $0 < index } == true)
+            {
                 break
             }
             log.setTick(index)
@@ -164,6 +169,7 @@ enum LabRunner {
         for name in rowNames where (dropped[name] ?? []).contains(where: { !$0.isEmpty }) {
             resultRows.append(LabResultRow(label: "\(name) dropped", kind: .dropped, ticks: dropped[name] ?? []))
         }
-        return LabResult(rows: resultRows, operatorLine: setup.chain, notes: log.allNotes, showsDemand: setup.showsDemand)
+        return LabResult(
+            rows: resultRows, operatorLine: setup.chain, notes: log.allNotes, showsDemand: setup.showsDemand)
     }
 }

@@ -79,7 +79,8 @@ struct LabSession {
         guard let first = name.first, first.isLetter else { return false }
         if !LabOperators.named(String(name)).isEmpty { return true }
         let rest = line.dropFirst(name.count).drop { $0 == " " }
-        return rest.first == "(" || rest.first == "|" || rest.isEmpty && name.count > 1 && (try? LabDiagram.parse(line)) == nil
+        return rest.first == "(" || rest.first == "|"
+            || rest.isEmpty && name.count > 1 && (try? LabDiagram.parse(line)) == nil
     }
 
     mutating func command(_ line: String) throws(LabError) -> Bool {
@@ -96,7 +97,9 @@ struct LabSession {
             guard !argument.isEmpty else { throw LabError(":example needs an operator's name, as :example debounce") }
             write(try MarblesCommand.exampleText(argument) + "\n")
         case ":input":
-            guard let equals = argument.firstIndex(of: "=") else { throw LabError(":input NAME=DIAGRAM, as :input b=--x---y|") }
+            guard let equals = argument.firstIndex(of: "=") else {
+                throw LabError(":input NAME=DIAGRAM, as :input b=--x---y|")
+            }
             let name = String(argument[..<equals]).trimmingCharacters(in: .whitespaces)
             let diagram = String(argument[argument.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
             do {
@@ -126,7 +129,9 @@ struct LabSession {
             }
             write(setup.cancelAt.map { "the subscriber cancels at tick \($0)\n" } ?? "no cancel\n")
         case ":rows":
-            write((["upstream: \(setup.diagram)"] + setup.inputs.map { "\($0.name): \($0.diagram)" }).joined(separator: "\n") + "\n")
+            write(
+                (["upstream: \(setup.diagram)"] + setup.inputs.map { "\($0.name): \($0.diagram)" }).joined(
+                    separator: "\n") + "\n")
         default:
             throw LabError("unknown command \(parts[0]) (:help lists them)")
         }

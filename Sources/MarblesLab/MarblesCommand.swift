@@ -49,7 +49,8 @@ public enum MarblesCommand {
                 let result = try LabRunner.run(setup)
                 write(show(result) + "\n")
                 if let file = options.svgFile {
-                    let svg = MarbleSVG.render(MarbleBlock(LabRender.text(result, forPicture: true)), title: setup.chain)
+                    let svg = MarbleSVG.render(
+                        MarbleBlock(LabRender.text(result, forPicture: true)), title: setup.chain)
                     do {
                         try svg.write(toFile: file, atomically: true, encoding: .utf8)
                     } catch {
@@ -72,7 +73,9 @@ public enum MarblesCommand {
 
     /// `--list`: every operator, by category.
     static var listText: String {
-        var lines: [String] = ["Operators (\(LabOperators.all.count)); each runs the real Streams operator on virtual time:"]
+        var lines: [String] = [
+            "Operators (\(LabOperators.all.count)); each runs the real Streams operator on virtual time:"
+        ]
         for category in LabOperator.Category.allCases {
             lines.append("")
             lines.append(category.rawValue + ":")
@@ -96,7 +99,8 @@ public enum MarblesCommand {
             var arguments = item.example.arguments
             var header = "\(item.usage): \(item.summary)"
             if let docName = item.example.docMarble, let doc = LabDocs.diagram(named: docName),
-               let docArguments = LabDocs.arguments(doc, chain: item.example.chain) {
+                let docArguments = LabDocs.arguments(doc, chain: item.example.chain)
+            {
                 header += "\n\nThe docs' diagram (marble-\(docName), \(doc.file)):\n\n" + doc.text
                 arguments = docArguments
             }
@@ -108,8 +112,12 @@ public enum MarblesCommand {
     }
 
     static func shellQuoted(_ text: String) -> String {
-        if text.allSatisfy({ $0.isLetter || $0.isNumber || "-_=.,@/".contains($0) }) && !text.hasPrefix("-") { return text }
-        if text.hasPrefix("--"), let equals = text.firstIndex(of: "="), LabOptions.names.contains(String(text[..<equals])) {
+        if text.allSatisfy({ $0.isLetter || $0.isNumber || "-_=.,@/".contains($0) }) && !text.hasPrefix("-") {
+            return text
+        }
+        if text.hasPrefix("--"), let equals = text.firstIndex(of: "="),
+            LabOptions.names.contains(String(text[..<equals]))
+        {
             return String(text[...equals]) + shellQuoted(String(text[text.index(after: equals)...]))
         }
         return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
@@ -171,7 +179,11 @@ public enum MarblesCommand {
 
 /// The command line, read.
 struct LabOptions {
-    enum Mode { case help, list, example(String), run(LabSetup) }
+    enum Mode {
+        case help, list
+        case example(String)
+        case run(LabSetup)
+    }
     var mode: Mode
     var svgFile: String?
 
@@ -222,7 +234,8 @@ struct LabOptions {
             case "--cancel-at":
                 let text = try value(for: option, inline: inline)
                 guard let tick = Int(text), (0...LabRunner.longest).contains(tick) else {
-                    throw LabError("--cancel-at \(text): expected a tick, a whole number from 0 to \(LabRunner.longest)")
+                    throw LabError(
+                        "--cancel-at \(text): expected a tick, a whole number from 0 to \(LabRunner.longest)")
                 }
                 cancelAt = tick
             case "--svg": svgFile = try value(for: option, inline: inline)
@@ -233,9 +246,10 @@ struct LabOptions {
             index += 1
         }
         guard positional.count == 2 else {
-            throw LabError(positional.count < 2
-                ? "expected an operator and a diagram: swift run Marbles 'filter(even)' '-1-2-3-4-|' (--help)"
-                : "expected an operator and a diagram, got \(positional.count) arguments: quote each one")
+            throw LabError(
+                positional.count < 2
+                    ? "expected an operator and a diagram: swift run Marbles 'filter(even)' '-1-2-3-4-|' (--help)"
+                    : "expected an operator and a diagram, got \(positional.count) arguments: quote each one")
         }
         var setup = LabSetup(diagram: positional[1], chain: positional[0], inputs: inputs)
         // The operator first, as --help writes it; the diagram first is understood too.
@@ -271,9 +285,12 @@ enum LabDemandList {
             }
             var tick = 0
             if pieces.count == 2 {
-                guard let value = Int(pieces[1].trimmingCharacters(in: .whitespaces)), (0...LabRunner.longest).contains(value) else {
-                    throw LabError("--demand: expected a tick after @, a whole number from 0 to \(LabRunner.longest)",
-                                   in: text, at: offset + demandText.count + 2)
+                guard let value = Int(pieces[1].trimmingCharacters(in: .whitespaces)),
+                    (0...LabRunner.longest).contains(value)
+                else {
+                    throw LabError(
+                        "--demand: expected a tick after @, a whole number from 0 to \(LabRunner.longest)",
+                        in: text, at: offset + demandText.count + 2)
                 }
                 tick = value
             }

@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-import Darwin
-private let systemWrite = Darwin.write
-#endif
 import Dispatch
 import Foundation
 import PrimeTimeCore
+
+#if canImport(Glibc)
+    import Glibc
+    private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+    import Darwin
+    private let systemWrite = Darwin.write
+#endif
 
 /// Interactive mode's connection to the process: the terminal in raw mode on its alternate
 /// screen with bracketed paste, its keys read on a thread of their own, its size, and the

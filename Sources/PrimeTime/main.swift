@@ -21,9 +21,11 @@ if options.showHelp {
 
 if let testMode = options.testMode {
     // Test-only (FavoritesTestMode): no screen, unbuffered output.
-    exit(testMode.run(file: options.favoritesFile,
-                      output: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-                      errors: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }))
+    exit(
+        testMode.run(
+            file: options.favoritesFile,
+            output: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+            errors: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }))
 }
 
 let log = TerminalLog(file: options.logFile)

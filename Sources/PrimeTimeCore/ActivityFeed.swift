@@ -71,8 +71,10 @@ extension Reducer {
             let effect = self.run(&state, action, environment)
             let after = state[keyPath: toFavoritePrimes]
             guard before != after else { return effect }
-            let kept = Set(after), previous = Set(before)
-            let kinds = before.filter { !kept.contains($0) }.map(Activity.Kind.removedFavoritePrime)
+            let kept = Set(after)
+            let previous = Set(before)
+            let kinds =
+                before.filter { !kept.contains($0) }.map(Activity.Kind.removedFavoritePrime)
                 + after.filter { !previous.contains($0) }.map(Activity.Kind.addedFavoritePrime)
             guard !kinds.isEmpty else { return effect }
             let timestamp = now(environment)

@@ -157,8 +157,9 @@ public struct AppState: Equatable, Sendable {
     /// The favorite primes feature's slice.
     public var favoritePrimesState: FavoritePrimesState {
         get {
-            FavoritePrimesState(favoritePrimes: favoritePrimes, message: message, fileStatus: favoritesFileStatus,
-                                request: favoritesFileRequest)
+            FavoritePrimesState(
+                favoritePrimes: favoritePrimes, message: message, fileStatus: favoritesFileStatus,
+                request: favoritesFileRequest)
         }
         set {
             favoritePrimes = newValue.favoritePrimes
@@ -380,10 +381,14 @@ extension Reducer where State == AppState, Action == AppAction, Environment == A
 ///
 /// Navigating away from the counter screen closes the modal and cancels an nth-prime question in
 /// flight (``NthPrimeAction/screenLeft``), so no answer arrives on another screen.
-@MainActor public let appReducer: Reducer<AppState, AppAction, AppEnvironment> = featuresReducer
+@MainActor public let appReducer: Reducer<AppState, AppAction, AppEnvironment> =
+    featuresReducer
     .ignoringUnacceptedActions()
     .autosavingFavoritePrimes(
-        state: \.favoritePrimesState, action: /AppAction.favoritePrimes, environment: \.favoritePrimesEnvironment)
-    .activityFeed(favoritePrimes: \.favoritePrimes, activityFeed: \.activityFeed, now: { $0.now() },
-                  records: { !$0.isFileAnswer })
+        state: \.favoritePrimesState, action: /AppAction.favoritePrimes, environment: \.favoritePrimesEnvironment
+    )
+    .activityFeed(
+        favoritePrimes: \.favoritePrimes, activityFeed: \.activityFeed, now: { $0.now() },
+        records: { !$0.isFileAnswer }
+    )
     .loggingWhenEnabled()

@@ -186,15 +186,18 @@ public struct FavoritesFileSkipped: Equatable, Sendable {
     public var message: String {
         var named = entries.prefix(Self.entriesNamed).map(\.description).joined(separator: "; ")
         if entries.count > Self.entriesNamed { named += "; and \(entries.count - Self.entriesNamed) more" }
-        let what = entries.count == 1
+        let what =
+            entries.count == 1
             ? "1 entry that is not a favorite prime" : "\(entries.count) entries that are not favorite primes"
-        let read = switch kept {
-        case 0: "No other favorite was read"
-        case 1: "1 other favorite was read"
-        default: "\(kept) other favorites were read"
-        }
+        let read =
+            switch kept {
+            case 0: "No other favorite was read"
+            case 1: "1 other favorite was read"
+            default: "\(kept) other favorites were read"
+            }
         let pronoun = entries.count == 1 ? "it" : "them"
-        let summary = "The favorites file \(path) has \(what), left out: \(named). "
+        let summary =
+            "The favorites file \(path) has \(what), left out: \(named). "
             + "\(read); the next save writes the file without \(pronoun)."
         guard let advice else { return summary }
         return summary + " " + advice
@@ -242,7 +245,9 @@ public enum FavoritesFile {
             return .failure(FavoritesFileError(.notJSON, path: path, reason: reason))
         }
         guard json is [Any] else {
-            return .failure(FavoritesFileError(.notPrimes, path: path, reason: "expected an array of whole numbers, found not an array"))
+            return .failure(
+                FavoritesFileError(
+                    .notPrimes, path: path, reason: "expected an array of whole numbers, found not an array"))
         }
         // Whole numbers only (the usual file): no need to look at each entry's kind.
         let entries: [FileEntry]
@@ -251,8 +256,10 @@ public enum FavoritesFile {
         } else if let decoded = try? JSONDecoder().decode([FileEntry].self, from: data) {
             entries = decoded
         } else {
-            return .failure(FavoritesFileError(
-                .notPrimes, path: path, reason: "expected an array of whole numbers, found an array PrimeTime cannot read"))
+            return .failure(
+                FavoritesFileError(
+                    .notPrimes, path: path,
+                    reason: "expected an array of whole numbers, found an array PrimeTime cannot read"))
         }
         var primes: [Int] = []
         var positions: [Int: Int] = [:]  // Prime -> its position (from 1).
@@ -634,7 +641,9 @@ enum FavoritesFileID: Hashable, Sendable {
 ///   message when it is answered: "Saved 3 favorites to PATH.", "Read 2 favorites from PATH.". When the save merged in another PrimeTime process's changes to the same
 ///   file, those are applied to the list: the favorites it added appear (after this one's), the
 ///   ones it removed go; a change made here since the save started stays (and is autosaved).
-@MainActor public let favoritePrimesReducer = Reducer<FavoritePrimesState, FavoritePrimesAction, FavoritePrimesEnvironment> {
+@MainActor public let favoritePrimesReducer = Reducer<
+    FavoritePrimesState, FavoritePrimesAction, FavoritePrimesEnvironment
+> {
     state, action, environment in
     switch action {
     case let .deleteFavoritePrimes(offsets):
@@ -678,7 +687,8 @@ enum FavoritesFileID: Hashable, Sendable {
 
     case let .saveResponse(.success(written)):
         state.fileStatus = .inSync
-        state.message = state.request == .save
+        state.message =
+            state.request == .save
             ? FavoritesFileReports.saved(written.count, path: environment.file.path, merged: false) : nil
         if state.request == .save { state.request = nil }
         return .none
@@ -691,7 +701,8 @@ enum FavoritesFileID: Hashable, Sendable {
         state.favoritePrimes.removeAll { removed.contains($0) }
         state.favoritePrimes += added.filter { !state.favoritePrimes.contains($0) }
         state.fileStatus = .inSync
-        state.message = state.request == .save
+        state.message =
+            state.request == .save
             ? FavoritesFileReports.saved(written.count, path: environment.file.path, merged: true) : nil
         if state.request == .save { state.request = nil }
         return .none
@@ -739,7 +750,7 @@ extension Reducer {
             let effect = self.run(&state, action, environment)
             let favorites = state[keyPath: toFavoritesState]
             guard favorites.favoritePrimes != before,
-                  favorites.fileStatus == .inSync || favorites.fileStatus == .unsaved
+                favorites.fileStatus == .inSync || favorites.fileStatus == .unsaved
             else { return effect }
             switch toFavoritesAction.extract(from: action) {
             case .loadResponse:

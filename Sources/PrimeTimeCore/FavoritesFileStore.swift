@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-private let systemRead = Glibc.read
-#elseif canImport(Darwin)
-import Darwin
-private let systemRead = Darwin.read
-#endif
 import Foundation
 import Streams
+
+#if canImport(Glibc)
+    import Glibc
+    private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+    import Darwin
+    private let systemRead = Darwin.read
+#endif
 
 // The favorites file on disk: how it is read, merged, written and backed up. The live
 // ``FavoritesFileClient`` runs this on its serial queue; PrimeTime's test-only modes
@@ -119,8 +120,11 @@ final class FavoritesFileStore: @unchecked Sendable {  // `base` is guarded by `
         defer { close(descriptor) }
         var info = stat()
         if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            return .failure(FavoritesFileError(.unreadable, path: path, reason: "it is a directory",
-                                               advice: "Move that directory away (or choose another file with --favorites-file), then save again."))
+            return .failure(
+                FavoritesFileError(
+                    .unreadable, path: path, reason: "it is a directory",
+                    advice: "Move that directory away (or choose another file with --favorites-file), then save again.")
+            )
         }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -143,11 +147,13 @@ final class FavoritesFileStore: @unchecked Sendable {  // `base` is guarded by `
 
     private func readError(_ code: Int32) -> FavoritesFileError {
         if code == EISDIR {
-            return FavoritesFileError(.unreadable, path: path, reason: "it is a directory",
-                                      advice: "Move that directory away (or choose another file with --favorites-file), then save again.")
+            return FavoritesFileError(
+                .unreadable, path: path, reason: "it is a directory",
+                advice: "Move that directory away (or choose another file with --favorites-file), then save again.")
         }
-        return FavoritesFileError(.unreadable, path: path, reason: Self.describe(code),
-                                  advice: code == EACCES || code == EPERM ? "Check the file's permissions." : nil)
+        return FavoritesFileError(
+            .unreadable, path: path, reason: Self.describe(code),
+            advice: code == EACCES || code == EPERM ? "Check the file's permissions." : nil)
     }
 
     // MARK: Saving
@@ -157,9 +163,10 @@ final class FavoritesFileStore: @unchecked Sendable {  // `base` is guarded by `
     func save(_ mine: [Int]) -> Result<[Int], FavoritesFileError> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return .failure(FavoritesFileError(
-                .unwritable, path: path, reason: "the folder \(folder) does not exist",
-                advice: "Create the folder (or choose another file with --favorites-file), then save again."))
+            return .failure(
+                FavoritesFileError(
+                    .unwritable, path: path, reason: "the folder \(folder) does not exist",
+                    advice: "Create the folder (or choose another file with --favorites-file), then save again."))
         }
         let directory = open(folder, O_RDONLY | O_CLOEXEC)
         guard directory >= 0 else { return .failure(writeError(errno)) }
@@ -205,7 +212,9 @@ final class FavoritesFileStore: @unchecked Sendable {  // `base` is guarded by `
     /// the other side added. A favorite in `base` that one side no longer has was removed on
     /// purpose; one missing from `base` was added.
     static func merge(base: [Int], mine: [Int], theirs: [Int]) -> [Int] {
-        let baseSet = Set(base), mineSet = Set(mine), theirSet = Set(theirs)
+        let baseSet = Set(base)
+        let mineSet = Set(mine)
+        let theirSet = Set(theirs)
         var merged: [Int] = []
         var seen = Set<Int>()
         for prime in mine where !(baseSet.contains(prime) && !theirSet.contains(prime)) {
@@ -279,7 +288,8 @@ final class FavoritesFileStore: @unchecked Sendable {  // `base` is guarded by `
             let descriptor = step(.backup) { open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
             guard descriptor >= 0 else {
                 if errno == EEXIST { continue }
-                return "No copy of it could be kept (\(Self.describe(errno))): move it away before saving if you need it."
+                return
+                    "No copy of it could be kept (\(Self.describe(errno))): move it away before saving if you need it."
             }
             let complete: Bool = data.withUnsafeBytes { bytes in
                 var offset = 0
@@ -328,18 +338,19 @@ final class FavoritesFileStore: @unchecked Sendable {  // `base` is guarded by `
 
     /// The error for a save that failed with `code`, with what the user can do about it.
     private func writeError(_ code: Int32) -> FavoritesFileError {
-        let advice = switch code {
-        case EACCES, EPERM:
-            "Make the folder \(folder) writable (or choose another file with --favorites-file), then save again."
-        case EROFS:
-            "The disk is read-only: choose a file on another disk with --favorites-file, then save again."
-        case ENOSPC, EDQUOT:
-            "Free some disk space, then save again."
-        case EISDIR:
-            "Move that directory away (or choose another file with --favorites-file), then save again."
-        default:
-            "Save again once the problem is fixed."
-        }
+        let advice =
+            switch code {
+            case EACCES, EPERM:
+                "Make the folder \(folder) writable (or choose another file with --favorites-file), then save again."
+            case EROFS:
+                "The disk is read-only: choose a file on another disk with --favorites-file, then save again."
+            case ENOSPC, EDQUOT:
+                "Free some disk space, then save again."
+            case EISDIR:
+                "Move that directory away (or choose another file with --favorites-file), then save again."
+            default:
+                "Save again once the problem is fixed."
+            }
         return FavoritesFileError(.unwritable, path: path, reason: Self.describe(code), advice: advice)
     }
 

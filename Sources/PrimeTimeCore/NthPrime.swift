@@ -142,7 +142,8 @@ enum NthPrimeRequestID: Hashable, Sendable {
 /// effect, delivered on the main queue, mapped to ``NthPrimeAction/nthPrimeResponse(n:prime:)`` and
 /// made cancellable. The response shows the alert; dismissing clears it. Leaving the screen cancels
 /// the question (`.cancel(id:)`), so no answer pops up on another screen.
-@MainActor public let nthPrimeReducer = Reducer<NthPrimeState, NthPrimeAction, NthPrimeEnvironment> { state, action, environment in
+@MainActor public let nthPrimeReducer = Reducer<NthPrimeState, NthPrimeAction, NthPrimeEnvironment> {
+    state, action, environment in
     switch action {
     case .nthPrimeButtonTapped:
         guard state.isButtonEnabled else { return .none }

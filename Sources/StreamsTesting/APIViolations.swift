@@ -22,8 +22,6 @@ import Streams
 /// [S9]: doc:/Contract/StreamContract#S9
 public func recordingAPIViolations(_ body: () throws -> Void) rethrows -> [String] {
     let messages = LockedList<String>()
-    try APIViolationReporter.$current.withValue({ messages.append($0) }) {
-        try body()
-    }
+    try APIViolationReporter.$current.withValue({ messages.append($0) }, operation: body)
     return messages.all
 }

@@ -98,8 +98,9 @@ public func contractProblems<P: Publisher>(
     deterministic: Bool = true,
     requestingNone: NoneRequestBehavior = .isViolation
 ) -> [String] {
-    let checker = ContractChecker(makePublisher: makePublisher, deterministic: deterministic,
-                                  requestingNone: requestingNone)
+    let checker = ContractChecker(
+        makePublisher: makePublisher, deterministic: deterministic,
+        requestingNone: requestingNone)
     checker.run()
     return checker.problems.all
 }
@@ -119,7 +120,8 @@ private struct ContractChecker<P: Publisher> {
         for violation in recorder.violations {
             fail(String(violation.prefix(2)), "\(violation) [\(check)]")
         }
-        if !recorder.events.isEmpty, case .subscription = recorder.events[0] {} else {
+        if !recorder.events.isEmpty, case .subscription = recorder.events[0] {
+        } else {
             fail("S2", "no subscription arrived first [\(check)]")
         }
     }
@@ -226,23 +228,31 @@ private struct ContractChecker<P: Publisher> {
             stepwise.request(.max(1))
             stepwise.request(.unlimited)
             if stepwise.events.count != seen {
-                fail("S6", "events arrived after cancel() following the first value: \(stepwise.events.dropFirst(seen).map(\.description))")
+                fail(
+                    "S6",
+                    "events arrived after cancel() following the first value: \(stepwise.events.dropFirst(seen).map(\.description))"
+                )
             }
         }
         report(stepwise, in: "cancel after the first value")
 
         let slot = RecorderSlot<Recorder>()
-        let cancelling = Recorder(demand: .unlimited, onValue: { _ in
-            slot.recorder?.cancel()
-            return .none
-        })
+        let cancelling = Recorder(
+            demand: .unlimited,
+            onValue: { _ in
+                slot.recorder?.cancel()
+                return .none
+            })
         slot.recorder = cancelling
         subscribe(cancelling)
         slot.recorder = nil
         let events = cancelling.events
         if let first = events.firstIndex(where: { if case .value = $0 { true } else { false } }),
-           first + 1 < events.count {
-            fail("S6", "events arrived after cancel() inside receive(_:): \(events.dropFirst(first + 1).map(\.description))")
+            first + 1 < events.count
+        {
+            fail(
+                "S6",
+                "events arrived after cancel() inside receive(_:): \(events.dropFirst(first + 1).map(\.description))")
         }
         report(cancelling, in: "cancel inside receive(_:)")
 
@@ -256,7 +266,10 @@ private struct ContractChecker<P: Publisher> {
             let seen = racing.events.count
             racing.request(.unlimited)
             if racing.events.count != seen {
-                fail("S6", "events arrived after cancel() [request racing cancel]: \(racing.events.dropFirst(seen).map(\.description))")
+                fail(
+                    "S6",
+                    "events arrived after cancel() [request racing cancel]: \(racing.events.dropFirst(seen).map(\.description))"
+                )
                 break
             }
             for violation in racing.violations {
@@ -341,7 +354,10 @@ private struct ContractChecker<P: Publisher> {
         }
 
         var description: String {
-            let shown = values.count > 20 ? values.prefix(20).joined(separator: ", ") + ", … (\(values.count) values)" : values.joined(separator: ", ")
+            let shown =
+                values.count > 20
+                ? values.prefix(20).joined(separator: ", ") + ", … (\(values.count) values)"
+                : values.joined(separator: ", ")
             return "[\(shown)] then \(completion ?? "no completion")"
         }
     }

@@ -46,10 +46,13 @@ extension MarbleBlock {
         _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
-        guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        await driveMarblesAsync([input], on: scheduler, { makeOperator($0[0]) }, output, demand: demand, later: later,
-                                subscribeAt: subscribeAt, timeout: timeout, isolation: isolation,
-                                sourceLocation: sourceLocation)
+        guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else {
+            return
+        }
+        await driveMarblesAsync(
+            [input], on: scheduler, { makeOperator($0[0]) }, output, demand: demand, later: later,
+            subscribeAt: subscribeAt, timeout: timeout, isolation: isolation,
+            sourceLocation: sourceLocation)
     }
 
     /// Subscribes to `publisher` at tick `subscribeAt` (0 by default) and asserts what it sends
@@ -83,9 +86,10 @@ extension MarbleBlock {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         guard let (_, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        await driveMarblesAsync([], on: scheduler, { _ in publisher }, output, demand: demand, later: later,
-                                subscribeAt: subscribeAt, timeout: timeout, isolation: isolation,
-                                sourceLocation: sourceLocation)
+        await driveMarblesAsync(
+            [], on: scheduler, { _ in publisher }, output, demand: demand, later: later,
+            subscribeAt: subscribeAt, timeout: timeout, isolation: isolation,
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -122,7 +126,8 @@ func driveMarblesAsync<P: Publisher, Time, Options>(
     let hot = inputs.map { _ in
         TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) }, onRequest: { scheduler.schedule {} })
     }
-    let length = max(inputTicks.map(\.count).max() ?? 0, expectedTicks.count, subscribeAt + 1, (later.keys.max() ?? 0) + 1)
+    let length = max(
+        inputTicks.map(\.count).max() ?? 0, expectedTicks.count, subscribeAt + 1, (later.keys.max() ?? 0) + 1)
     let times = tickTimes(from: scheduler.now, tick: .seconds(1), count: length)
     let subscriber = MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand)
     let made = makeOperator(hot).receive(on: scheduler)
@@ -143,12 +148,14 @@ func driveMarblesAsync<P: Publisher, Time, Options>(
         scheduler.advanceSynchronously(to: time)
         let wanted = index < expectedTicks.count ? expectedTicks[index].count : 0
         if wanted > 0 {
-            let arrived = await scheduler.advance(until: { log.count >= wanted }, timeout: timeout,
-                                                  isolation: isolation, sourceLocation: sourceLocation)
+            let arrived = await scheduler.advance(
+                until: { log.count >= wanted }, timeout: timeout,
+                isolation: isolation, sourceLocation: sourceLocation)
             if !arrived && !Task.isCancelled {
                 TestFailures.record(
-                    Comment(rawValue: "marble diagram, tick \(index): the row shows \(wanted) event(s) there, and "
-                        + "\(log.count) arrived within \(timeout) of real time"),
+                    Comment(
+                        rawValue: "marble diagram, tick \(index): the row shows \(wanted) event(s) there, and "
+                            + "\(log.count) arrived within \(timeout) of real time"),
                     sourceLocation: sourceLocation)
             }
         }
@@ -159,12 +166,14 @@ func driveMarblesAsync<P: Publisher, Time, Options>(
         for (upstream, ticks) in zip(hot, inputTicks) where next < ticks.count {
             let values = ticks[next].filter { if case .value = $0 { true } else { false } }.count
             guard values > 0 else { continue }
-            let asked = await scheduler.advance(until: { upstream.demand >= values }, timeout: timeout,
-                                                isolation: isolation, sourceLocation: sourceLocation)
+            let asked = await scheduler.advance(
+                until: { upstream.demand >= values }, timeout: timeout,
+                isolation: isolation, sourceLocation: sourceLocation)
             if !asked && !Task.isCancelled {
                 TestFailures.record(
-                    Comment(rawValue: "marble diagram, tick \(next): the input row sends \(values) value(s) there, and "
-                        + "they were not asked for within \(timeout) of real time"),
+                    Comment(
+                        rawValue: "marble diagram, tick \(next): the input row sends \(values) value(s) there, and "
+                            + "they were not asked for within \(timeout) of real time"),
                     sourceLocation: sourceLocation)
             }
         }

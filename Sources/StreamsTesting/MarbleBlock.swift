@@ -165,7 +165,8 @@ public struct MarbleBlock: Sendable, Equatable {
             guard !label.isEmpty else { continue }
             var start = index + 1
             while start < characters.count, characters[start] == " " { start += 1 }
-            var end = start, quoted = false
+            var end = start
+            var quoted = false
             while end < characters.count, quoted || characters[end] != " " {
                 if characters[end] == "'" { quoted.toggle() }
                 end += 1
@@ -180,7 +181,10 @@ public struct MarbleBlock: Sendable, Equatable {
 
     static func readLegend(_ comment: String) -> [(String, String)] {
         guard comment.hasPrefix("("), comment.hasSuffix(")") else { return [] }
-        var parts: [String] = [], part = "", depth = 0, quoted = false
+        var parts: [String] = []
+        var part = ""
+        var depth = 0
+        var quoted = false
         for character in comment.dropFirst().dropLast() {
             if character == "\"" { quoted.toggle() }
             if !quoted {
@@ -198,10 +202,12 @@ public struct MarbleBlock: Sendable, Equatable {
         return parts.compactMap { part in
             let sides = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
             guard sides.count == 2, sides[0].count == 1, let key = sides[0].first, key.isLetter || key.isNumber,
-                  !sides[1].isEmpty
+                !sides[1].isEmpty
             else { return nil }
             var value = sides[1]
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
             return (sides[0], value)
         }
     }
@@ -231,7 +237,8 @@ extension MarbleBlock {
     /// the previous row labelled `output`, leaving out rows labelled `output`.
     func resolve(row: Int?, inputs: Int?, sourceLocation: SourceLocation) -> (inputs: [String], output: String)? {
         guard let outputIndex = outputIndex(row) else {
-            TestFailures.record("marble block has no row \(row.map(String.init) ?? "to compare with")", sourceLocation: sourceLocation)
+            TestFailures.record(
+                "marble block has no row \(row.map(String.init) ?? "to compare with")", sourceLocation: sourceLocation)
             return nil
         }
         let diagramRows = self.diagramRows
@@ -255,9 +262,13 @@ extension MarbleBlock {
     }
 
     func singleInput(row: Int?, inputs: Int?, sourceLocation: SourceLocation) -> (input: String, output: String)? {
-        guard let (inputs, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return nil }
+        guard let (inputs, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else {
+            return nil
+        }
         guard inputs.count == 1 else {
-            TestFailures.record("marble block has \(inputs.count) input rows; an expression for one input was given", sourceLocation: sourceLocation)
+            TestFailures.record(
+                "marble block has \(inputs.count) input rows; an expression for one input was given",
+                sourceLocation: sourceLocation)
             return nil
         }
         return (inputs[0], output)
@@ -287,9 +298,12 @@ extension MarbleBlock {
         _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        driveMarbles(input, makeOperator, output, demand: demand, later: later, subscribeAt: subscribeAt,
-                     subscriptionInTickZero: true, sourceLocation: sourceLocation)
+        guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else {
+            return
+        }
+        driveMarbles(
+            input, makeOperator, output, demand: demand, later: later, subscribeAt: subscribeAt,
+            subscriptionInTickZero: true, sourceLocation: sourceLocation)
     }
 
     /// Drives `makeOperator` with the block's input rows, in order, and asserts its output row.
@@ -315,8 +329,9 @@ extension MarbleBlock {
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let (inputs, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        driveMarbles(inputs, makeOperator, output, demand: demand, later: later, subscribeAt: subscribeAt,
-                     subscriptionInTickZero: true, sourceLocation: sourceLocation)
+        driveMarbles(
+            inputs, makeOperator, output, demand: demand, later: later, subscribeAt: subscribeAt,
+            subscriptionInTickZero: true, sourceLocation: sourceLocation)
     }
 
     /// Drives `makeOperator` with the block's one input row on `scheduler`, one tick a second,
@@ -344,9 +359,12 @@ extension MarbleBlock {
         _ makeOperator: (TestPublisher<String, MarbleFailure>) -> P,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        driveMarbles([input], on: scheduler, tick: .seconds(1), { hot, _ in makeOperator(hot[0]) }, output,
-                     demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
+        guard let (input, output) = singleInput(row: row, inputs: inputs, sourceLocation: sourceLocation) else {
+            return
+        }
+        driveMarbles(
+            [input], on: scheduler, tick: .seconds(1), { hot, _ in makeOperator(hot[0]) }, output,
+            demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
     }
 
     /// Drives `makeOperator` with the block's input rows as cold publishers on `scheduler`, one
@@ -375,8 +393,9 @@ extension MarbleBlock {
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let (inputs, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        driveMarbles(inputs, on: scheduler, tick: .seconds(1), cold: true, { _, cold in makeOperator(cold) }, output,
-                     demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
+        driveMarbles(
+            inputs, on: scheduler, tick: .seconds(1), cold: true, { _, cold in makeOperator(cold) }, output,
+            demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
     }
 
     /// Subscribes to `publisher` and asserts what it sends at once against the output row.
@@ -426,7 +445,8 @@ extension MarbleBlock {
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard let (_, output) = resolve(row: row, inputs: inputs, sourceLocation: sourceLocation) else { return }
-        driveMarbles([], on: scheduler, tick: .seconds(1), { _, _ in publisher }, output,
-                     demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
+        driveMarbles(
+            [], on: scheduler, tick: .seconds(1), { _, _ in publisher }, output,
+            demand: demand, later: later, subscribeAt: subscribeAt, sourceLocation: sourceLocation)
     }
 }

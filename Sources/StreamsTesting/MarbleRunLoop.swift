@@ -65,9 +65,11 @@ public struct RunLoopThreadPublisher<Output: Sendable, Failure: Error>: Publishe
         let relay = PassthroughSubject<Output, Failure>()
         let turns = self.turns
         relay
-            .handleEvents(receiveOutput: { _ in turns.countEvent() },
-                          receiveCompletion: { _ in turns.countEvent() },
-                          receiveCancel: { turns.stop() })
+            .handleEvents(
+                receiveOutput: { _ in turns.countEvent() },
+                receiveCompletion: { _ in turns.countEvent() },
+                receiveCancel: { turns.stop() }
+            )
             .subscribe(subscriber)
         let start = self.start
         let thread = Thread {
@@ -132,7 +134,8 @@ extension Publisher where Output == Date {
     public func namedInOrder(sourceLocation: SourceLocation = #_sourceLocation) -> some Publisher<String, Failure> {
         scan((name: "", date: Date.distantPast)) { last, date in
             if date <= last.date {
-                TestFailures.record("the date \(date) is not later than the one before, \(last.date)", sourceLocation: sourceLocation)
+                TestFailures.record(
+                    "the date \(date) is not later than the one before, \(last.date)", sourceLocation: sourceLocation)
             }
             let scalar = last.name.unicodeScalars.first.map { $0.value + 1 } ?? UnicodeScalar("a").value
             return (String(UnicodeScalar(scalar).map(Character.init) ?? "?"), date)

@@ -11,8 +11,8 @@
 /// let svg = MarbleSVG.render(MarbleBlock("upstream: -1-2-|\noutput:   -1-2-|"))
 /// ```
 public enum MarbleSVG {
-    static let unit = 28          // width of an empty tick
-    static let charWidth = 8      // monospace advance at font-size 13
+    static let unit = 28  // width of an empty tick
+    static let charWidth = 8  // monospace advance at font-size 13
     static let rowHeight = 40
     static let operatorHeight = 34
     static let margin = 12
@@ -43,7 +43,8 @@ public enum MarbleSVG {
             columnStarts.append(x)
             x += columnWidth
         }
-        let operatorWidth = (block.rows.filter { $0.diagram == nil }.map { $0.comment.count }.max() ?? 0) * charWidth + 16
+        let operatorWidth =
+            (block.rows.filter { $0.diagram == nil }.map { $0.comment.count }.max() ?? 0) * charWidth + 16
         let timelineEnd = max(x + unit / 2, timelineStart + operatorWidth)
         let commentWidth = (block.rows.filter { $0.diagram != nil }.map { $0.comment.count }.max() ?? 0) * charWidth
         let totalWidth = timelineEnd + margin + (commentWidth == 0 ? 0 : commentWidth + margin)
@@ -57,8 +58,12 @@ public enum MarbleSVG {
                     continue
                 }
                 let top = y + 3
-                body.append(#"<rect class="op" x="\#(timelineStart)" y="\#(top)" width="\#(timelineEnd - timelineStart)" height="\#(operatorHeight - 6)" rx="4"/>"#)
-                body.append(#"<text class="optext" x="\#((timelineStart + timelineEnd) / 2)" y="\#(top + 18)" text-anchor="middle">\#(escape(row.comment))</text>"#)
+                body.append(
+                    #"<rect class="op" x="\#(timelineStart)" y="\#(top)" width="\#(timelineEnd - timelineStart)" height="\#(operatorHeight - 6)" rx="4"/>"#
+                )
+                body.append(
+                    #"<text class="optext" x="\#((timelineStart + timelineEnd) / 2)" y="\#(top + 18)" text-anchor="middle">\#(escape(row.comment))</text>"#
+                )
                 y += operatorHeight
                 continue
             }
@@ -78,14 +83,18 @@ public enum MarbleSVG {
                 }
             }
             if !row.comment.isEmpty {
-                body.append(#"<text class="comment" x="\#(timelineEnd + margin)" y="\#(mid + 4)">\#(escape(row.comment))</text>"#)
+                body.append(
+                    #"<text class="comment" x="\#(timelineEnd + margin)" y="\#(mid + 4)">\#(escape(row.comment))</text>"#
+                )
             }
             y += rowHeight
         }
         let height = y + margin
-        let titleText = title ?? block.rows.map { row in
-            row.diagram.map { "\(row.label ?? ""): \($0) \(row.comment)".trimmingSpaces() } ?? row.comment
-        }.joined(separator: "\n")
+        let titleText =
+            title
+            ?? block.rows.map { row in
+                row.diagram.map { "\(row.label ?? ""): \($0) \(row.comment)".trimmingSpaces() } ?? row.comment
+            }.joined(separator: "\n")
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(totalWidth)" height="\(height)" viewBox="0 0 \(totalWidth) \(height)" role="img" font-family="ui-monospace, SFMono-Regular, Menlo, monospace" font-size="13">
             <title>\(escape(titleText))</title>
@@ -124,16 +133,19 @@ public enum MarbleSVG {
         switch event {
         case .value(let text):
             let color = "v\(text.unicodeScalars.reduce(0) { $0 + Int($1.value) } % 5)"
-            let shape = text.count <= 2
+            let shape =
+                text.count <= 2
                 ? #"<circle class="value \#(color)" cx="\#(x)" cy="\#(y)" r="11"/>"#
                 : #"<rect class="value \#(color)" x="\#(x - width / 2 + 2)" y="\#(y - 11)" width="\#(width - 4)" height="22" rx="11"/>"#
             return shape + #"<text class="vtext" x="\#(x)" y="\#(y + 4)" text-anchor="middle">\#(escape(text))</text>"#
         case .finished:
             return #"<line class="end" x1="\#(x)" y1="\#(y - 12)" x2="\#(x)" y2="\#(y + 12)"/>"#
         case .failure:
-            return #"<path class="fail" d="M\#(x - 8) \#(y - 8) L\#(x + 8) \#(y + 8) M\#(x - 8) \#(y + 8) L\#(x + 8) \#(y - 8)"/>"#
+            return
+                #"<path class="fail" d="M\#(x - 8) \#(y - 8) L\#(x + 8) \#(y + 8) M\#(x - 8) \#(y + 8) L\#(x + 8) \#(y - 8)"/>"#
         case .cancelled:
-            return #"<circle class="cancel" cx="\#(x)" cy="\#(y)" r="8"/><path class="cancel" d="M\#(x - 6) \#(y + 6) L\#(x + 6) \#(y - 6)"/>"#
+            return
+                #"<circle class="cancel" cx="\#(x)" cy="\#(y)" r="8"/><path class="cancel" d="M\#(x - 6) \#(y + 6) L\#(x + 6) \#(y - 6)"/>"#
         }
     }
 

@@ -116,13 +116,18 @@ public enum Marbles {
         // Trailing empty ticks carry no events: a shorter diagram may end earlier.
         func tick(_ ticks: [[Event]], _ index: Int) -> [Event] { index < ticks.count ? ticks[index] : [] }
         guard let first = (0..<count).first(where: { tick(expected, $0) != tick(actual, $0) }) else { return nil }
-        var expectedLine = "", actualLine = "", markerLine = ""
+        var expectedLine = ""
+        var actualLine = ""
+        var markerLine = ""
         for index in 0..<count {
             let e = index < expected.count ? renderTick(expected[index]) : ""
             let a = index < actual.count ? renderTick(actual[index]) : ""
             let width = max(e.count, a.count)
-            if index == first { markerLine += "^" }
-            else if index < first { markerLine += String(repeating: " ", count: width) }
+            if index == first {
+                markerLine += "^"
+            } else if index < first {
+                markerLine += String(repeating: " ", count: width)
+            }
             expectedLine += e.padding(toLength: width)
             actualLine += a.padding(toLength: width)
         }
@@ -138,8 +143,8 @@ public enum Marbles {
     }
 }
 
-private extension String {
-    func padding(toLength width: Int) -> String {
+extension String {
+    fileprivate func padding(toLength width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }
@@ -201,7 +206,8 @@ public func assertMarbles<P: Publisher>(
     demand: Subscribers.Demand = .unlimited,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    driveMarbles(input, makeOperator, expected, demand: demand, subscriptionInTickZero: false, sourceLocation: sourceLocation)
+    driveMarbles(
+        input, makeOperator, expected, demand: demand, subscriptionInTickZero: false, sourceLocation: sourceLocation)
 }
 
 /// The one-input driver; with `subscriptionInTickZero`, what the operator sends while being
@@ -282,7 +288,8 @@ final class MarbleLog: @unchecked Sendable {  // `events` is guarded by `lock`
     }
 }
 
-final class MarbleSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {  // log is thread-safe; `subscription` is guarded by `lock`
+// log is thread-safe; `subscription` is guarded by `lock`
+final class MarbleSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     let log: MarbleLog
     let demand: Subscribers.Demand
     private let lock = Lock()
@@ -351,8 +358,9 @@ public func assertMarbles<P: Publisher, Time, Options>(
     demand: Subscribers.Demand = .unlimited,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    driveMarbles([input], on: scheduler, tick: tick, { hot, _ in makeOperator(hot[0]) }, expected, demand: demand,
-                 sourceLocation: sourceLocation)
+    driveMarbles(
+        [input], on: scheduler, tick: tick, { hot, _ in makeOperator(hot[0]) }, expected, demand: demand,
+        sourceLocation: sourceLocation)
 }
 
 /// The driver on virtual time: `inputs` are hot rows (each a ``TestPublisher`` driven at its
@@ -384,10 +392,12 @@ func driveMarbles<P: Publisher, Time, Options>(
     }
     let log = MarbleLog()
     let hot = inputs.map { _ in TestPublisher<String, MarbleFailure>(onCancel: { log.append(.cancelled) }) }
-    let length = max(inputTicks.map(\.count).max() ?? 0, expectedTicks.count, subscribeAt + 1, (later.keys.max() ?? 0) + 1)
+    let length = max(
+        inputTicks.map(\.count).max() ?? 0, expectedTicks.count, subscribeAt + 1, (later.keys.max() ?? 0) + 1)
     let times = tickTimes(from: scheduler.now, tick: tick, count: length)
     let subscriber = MarbleSubscriber<P.Output, P.Failure>(log: log, demand: demand)
-    let made = makeOperator(cold ? [] : hot, cold ? inputTicks.map { ColdMarbles(ticks: $0, on: scheduler, tick: tick, log: log) } : [])
+    let made = makeOperator(
+        cold ? [] : hot, cold ? inputTicks.map { ColdMarbles(ticks: $0, on: scheduler, tick: tick, log: log) } : [])
     let subscribe = SendableBox { made.subscribe(subscriber) }
     for index in 0..<length {
         if index == subscribeAt && index > 0 {
@@ -439,7 +449,9 @@ public struct ColdMarbles: Publisher {
     let start: (TestPublisher<String, MarbleFailure>, [[Marbles.Event]]) -> Void
     let log: MarbleLog
 
-    init<Time, Options>(ticks: [[Marbles.Event]], on scheduler: TestScheduler<Time, Options>, tick: Time.Stride, log: MarbleLog) {
+    init<Time, Options>(
+        ticks: [[Marbles.Event]], on scheduler: TestScheduler<Time, Options>, tick: Time.Stride, log: MarbleLog
+    ) {
         self.ticks = ticks
         self.log = log
         self.start = { upstream, ticks in
@@ -488,7 +500,8 @@ public func assertMarbles<P: Publisher, Time, Options>(
     demand: Subscribers.Demand = .unlimited,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    driveMarbles([], on: scheduler, tick: tick, { _, _ in publisher }, expected, demand: demand, sourceLocation: sourceLocation)
+    driveMarbles(
+        [], on: scheduler, tick: tick, { _, _ in publisher }, expected, demand: demand, sourceLocation: sourceLocation)
 }
 
 /// The instants of ticks 0, 1, 2, ...: each one `tick` after the last.

@@ -117,20 +117,26 @@ public func checkIgnoresMisbehavingUpstream<Output, Failure: Error, P: Publisher
     for ending in endings {
         let expected = run([.subscription, .completion(ending)])
         let scripts: [(String, [Upstream.Signal])] = [
-            ("a value and a completion before the subscription",
-             [.value(value), .completion(ending), .subscription, .completion(ending)]),
-            ("a value and completions after the completion",
-             [.subscription, .completion(ending), .value(value), .completion(.finished)]
-                + (failure.map { [Upstream.Signal.completion(.failure($0))] } ?? [])),
+            (
+                "a value and a completion before the subscription",
+                [.value(value), .completion(ending), .subscription, .completion(ending)]
+            ),
+            (
+                "a value and completions after the completion",
+                [.subscription, .completion(ending), .value(value), .completion(.finished)]
+                    + (failure.map { [Upstream.Signal.completion(.failure($0))] } ?? [])
+            ),
         ]
         for (name, script) in scripts {
             let actual = run(script)
             if !actual.violations.isEmpty {
-                TestFailures.record("S2: with \(name), the downstream saw broken rules: \(actual.violations)",
-                             sourceLocation: sourceLocation)
+                TestFailures.record(
+                    "S2: with \(name), the downstream saw broken rules: \(actual.violations)",
+                    sourceLocation: sourceLocation)
             }
             if actual.events != expected.events {
-                TestFailures.record("""
+                TestFailures.record(
+                    """
                     S2: with \(name), the downstream saw \(actual.events) \
                     where a well-behaved upstream gives \(expected.events)
                     """, sourceLocation: sourceLocation)
@@ -141,12 +147,14 @@ public func checkIgnoresMisbehavingUpstream<Output, Failure: Error, P: Publisher
     let twice = run([.subscription, .subscription, .completion(.finished)])
     let subscriptions = twice.upstream.subscriptions
     if subscriptions.count == 2, !subscriptions[1].history.contains(.cancelled) {
-        TestFailures.record("S2: a second upstream subscription was not cancelled (its history: \(subscriptions[1].history))",
-                     sourceLocation: sourceLocation)
+        TestFailures.record(
+            "S2: a second upstream subscription was not cancelled (its history: \(subscriptions[1].history))",
+            sourceLocation: sourceLocation)
     }
     if !twice.violations.isEmpty {
-        TestFailures.record("S2: with a second upstream subscription, the downstream saw broken rules: \(twice.violations)",
-                     sourceLocation: sourceLocation)
+        TestFailures.record(
+            "S2: with a second upstream subscription, the downstream saw broken rules: \(twice.violations)",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -208,7 +216,8 @@ public func checkPassesMisbehavingUpstreamThrough<Output, Failure: Error, P: Pub
         let expected = direct.events.map(\.description)
         let actual = through.events.map(\.description)
         if actual != expected || through.violations != direct.violations {
-            TestFailures.record("""
+            TestFailures.record(
+                """
                 S2: with the script \(script.map(describeSignal)), the downstream saw \(actual) \
                 (broken rules: \(through.violations)) where the upstream sent \(expected) \
                 (broken rules: \(direct.violations)): the operator is not transparent

@@ -36,7 +36,8 @@ public func assertMarbles<P: Publisher>(
     demand: Subscribers.Demand = .unlimited,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    driveMarbles(inputs, makeOperator, expected, demand: demand, subscriptionInTickZero: false, sourceLocation: sourceLocation)
+    driveMarbles(
+        inputs, makeOperator, expected, demand: demand, subscriptionInTickZero: false, sourceLocation: sourceLocation)
 }
 
 /// The several-input driver; `subscriptionInTickZero`, `later` and `subscribeAt` as for the

@@ -54,8 +54,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///   - tolerance: How late the action may run; ignored.
     ///   - options: Options for the scheduler; unused.
     ///   - action: The work to run.
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-                         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    ) {
         action()
     }
 
@@ -68,9 +70,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///   - options: Options for the scheduler; unused.
     ///   - action: The work to run, once.
     /// - Returns: A cancellable that does nothing: the action has already run.
-    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                         tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
-                         _ action: @escaping @Sendable () -> Void) -> Cancellable {
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Cancellable {
         action()
         return AnyCancellable {}
     }
@@ -138,8 +142,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
     ///   - tolerance: The tolerance it was scheduled with.
     ///   - options: Options for the scheduler; unused.
     ///   - action: The work that was scheduled; never run.
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-                         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    ) {
         fail("scheduled an action to run later")
     }
 
@@ -152,9 +158,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
     ///   - options: Options for the scheduler; unused.
     ///   - action: The work that was scheduled; never run.
     /// - Returns: A cancellable that does nothing.
-    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                         tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
-                         _ action: @escaping @Sendable () -> Void) -> Cancellable {
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Cancellable {
         fail("scheduled an action to run on a timer")
         return AnyCancellable {}
     }
@@ -171,7 +179,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
 }
 
 /// An unimplemented scheduler with the time types of `S`.
-public typealias UnimplementedSchedulerOf<S: Scheduler> = UnimplementedScheduler<S.SchedulerTimeType, S.SchedulerOptions>
+public typealias UnimplementedSchedulerOf<S: Scheduler> = UnimplementedScheduler<
+    S.SchedulerTimeType, S.SchedulerOptions
+>
 
 extension DispatchQueue {
     /// An immediate scheduler with `DispatchQueue`'s time types, its clock at an uptime of one

@@ -130,13 +130,16 @@ package func expectFailures(
     checkFailures(failures, matching, SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
 }
 
-private func checkFailures(_ failures: [CapturedFailure], _ matching: (CapturedFailure) -> Bool,
-                           _ location: SourceLocation) {
+private func checkFailures(
+    _ failures: [CapturedFailure], _ matching: (CapturedFailure) -> Bool,
+    _ location: SourceLocation
+) {
     if failures.isEmpty {
         Issue.record("Expected a test failure to be reported; none was", sourceLocation: location)
     }
     for failure in failures where !matching(failure) {
-        Issue.record(Comment(rawValue: "A test failure that was not expected was reported:\n\(failure)"),
-                     sourceLocation: failure.sourceLocation ?? location)
+        Issue.record(
+            Comment(rawValue: "A test failure that was not expected was reported:\n\(failure)"),
+            sourceLocation: failure.sourceLocation ?? location)
     }
 }

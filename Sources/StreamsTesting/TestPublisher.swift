@@ -131,8 +131,10 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
         private let onCancel: (@Sendable () -> Void)?
         private let onRequest: (@Sendable () -> Void)?
 
-        init(_ subscriber: AnySubscriber<Output, Failure>, onCancel: (@Sendable () -> Void)?,
-             onRequest: (@Sendable () -> Void)? = nil) {
+        init(
+            _ subscriber: AnySubscriber<Output, Failure>, onCancel: (@Sendable () -> Void)?,
+            onRequest: (@Sendable () -> Void)? = nil
+        ) {
             self.subscriber = subscriber
             self.onCancel = onCancel
             self.onRequest = onRequest

@@ -89,8 +89,11 @@ extension TestScheduler {
                 if Task.isCancelled { return false }
                 let later = pendingCount
                 TestFailures.record(
-                    Comment(rawValue: "TestScheduler.advance(until:): the condition did not hold within \(timeout)"
-                        + (later == 0 ? "; no work is scheduled." : "; \(later) piece(s) of work are scheduled for later times.")),
+                    Comment(
+                        rawValue: "TestScheduler.advance(until:): the condition did not hold within \(timeout)"
+                            + (later == 0
+                                ? "; no work is scheduled."
+                                : "; \(later) piece(s) of work are scheduled for later times.")),
                     sourceLocation: sourceLocation)
                 return false
             }
@@ -165,7 +168,9 @@ extension TestScheduler {
         while let work = state.takeNext(dueBy: nil) {
             count += 1
             if count > 100_000 {
-                fatalError("TestScheduler.run(): over a hundred thousand pieces of work; is a repeating action scheduled? Advance by a duration instead.")
+                fatalError(
+                    "TestScheduler.run(): over a hundred thousand pieces of work; is a repeating action scheduled? Advance by a duration instead."
+                )
             }
             work()
             await Self.letTasksRun(isolation: isolation)

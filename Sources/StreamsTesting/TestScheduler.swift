@@ -76,8 +76,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     ///   - tolerance: Unused: the action runs exactly at `date`.
     ///   - options: Options for the scheduler; unused.
     ///   - action: The work to run.
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-                         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    ) {
         state.enqueue(at: date, action)
     }
 
@@ -90,9 +92,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     ///   - options: Options for the scheduler; unused.
     ///   - action: The work to run each time.
     /// - Returns: A cancellable that stops the runs.
-    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                         tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
-                         _ action: @escaping @Sendable () -> Void) -> Cancellable {
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Cancellable {
         let repeating = RepeatingWork(state: state, interval: interval, action: action)
         repeating.schedule(at: date)
         return AnyCancellable { repeating.cancel() }
@@ -135,7 +139,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
         while let work = state.takeNext(dueBy: nil) {
             count += 1
             if count > 1_000_000 {
-                fatalError("TestScheduler.run(): over a million pieces of work; is a repeating action scheduled? Advance by a duration instead.")
+                fatalError(
+                    "TestScheduler.run(): over a million pieces of work; is a repeating action scheduled? Advance by a duration instead."
+                )
             }
             work()
         }
@@ -170,7 +176,8 @@ extension OperationQueue {
 }
 
 /// The clock and the queue of a ``TestScheduler``.
-final class TestSchedulerState<Time: Strideable & Sendable>: @unchecked Sendable where Time.Stride: Sendable {  // all fields guarded by `lock`
+// all fields guarded by `lock`
+final class TestSchedulerState<Time: Strideable & Sendable>: @unchecked Sendable where Time.Stride: Sendable {
     struct Work {
         let time: Time
         let sequence: UInt64
@@ -268,7 +275,10 @@ final class TestSchedulerState<Time: Strideable & Sendable>: @unchecked Sendable
             let work = queue[index]
             if let deadline, work.time > deadline { continue }
             if let current = best,
-               (queue[current].time, queue[current].sequence) <= (work.time, work.sequence) { continue }
+                (queue[current].time, queue[current].sequence) <= (work.time, work.sequence)
+            {
+                continue
+            }
             best = index
         }
         guard let index = best else {
@@ -287,7 +297,8 @@ final class TestSchedulerState<Time: Strideable & Sendable>: @unchecked Sendable
 /// the same instant, a timer created before other work runs before it at every tick, as in
 /// combine-schedulers' test scheduler (two timers made A then B, every 1 and every 2 from the
 /// same start, run A, B, A, A, B).
-private final class RepeatingWork<Time: Strideable & Sendable>: @unchecked Sendable  // `cancelled`, `queued` guarded by `lock`
+// `cancelled`, `queued` guarded by `lock`
+private final class RepeatingWork<Time: Strideable & Sendable>: @unchecked Sendable
 where Time.Stride: Sendable {
     let state: TestSchedulerState<Time>
     let interval: Time.Stride

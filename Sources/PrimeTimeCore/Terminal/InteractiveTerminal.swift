@@ -163,8 +163,9 @@ public final class InteractiveTerminal {
 
     /// The lines of the screen as it is now.
     public var lines: [String] {
-        TerminalScreen.interactiveLines(session.store.state, notice: session.notice, prompt: keys.prompt,
-                                        showsHelp: showsHelp, size: size, time: time)
+        TerminalScreen.interactiveLines(
+            session.store.state, notice: session.notice, prompt: keys.prompt,
+            showsHelp: showsHelp, size: size, time: time)
     }
 
     private func run(_ inputs: [ParsedInput], wasTyping: Bool) -> Outcome {

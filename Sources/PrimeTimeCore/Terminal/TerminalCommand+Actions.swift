@@ -50,7 +50,9 @@ extension TerminalCommand {
             if !state.isFavorite { return Self.reject("\(state.count) is not a favorite.") }
             return .success([.primeModal(.removeFavoritePrimeTapped)])
         case .dismiss:
-            if state.screen == .counter, state.nthPrimeAlert != nil { return .success([.nthPrime(.alertDismissButtonTapped)]) }
+            if state.screen == .counter, state.nthPrimeAlert != nil {
+                return .success([.nthPrime(.alertDismissButtonTapped)])
+            }
             if state.screen == .counter, state.isPrimeModalShown { return .success([.primeModalDismissed]) }
             if state.message != nil { return .success([.favoritePrimes(.messageDismissed)]) }
             return Self.reject("Nothing to dismiss.")
@@ -60,11 +62,12 @@ extension TerminalCommand {
             if let rejected = Self.favoritesCommand("del", state, mode) { return rejected }
             let count = state.favoritePrimes.count
             guard number >= 1, number <= count else {
-                let list = switch count {
-                case 0: "the list is empty"
-                case 1: "the list has 1 favorite"
-                default: "the list has \(count) favorites"
-                }
+                let list =
+                    switch count {
+                    case 0: "the list is empty"
+                    case 1: "the list has 1 favorite"
+                    default: "the list has \(count) favorites"
+                    }
                 return Self.reject("There is no favorite number \(number): \(list).")
             }
             return .success([.favoritePrimes(.deleteFavoritePrimes(atOffsets: IndexSet(integer: number - 1)))])
@@ -107,7 +110,8 @@ extension TerminalCommand {
         if state.screen == .counter, state.nthPrimeAlert != nil {
             return reject("\"\(name)\" is not available while the answer is shown. \(mode.ask("dismiss")) first.")
         }
-        let hint = state.screen == .counter ? "\(mode.ask("prime")) to open it." : "\(mode.ask("counter", then: "prime"))."
+        let hint =
+            state.screen == .counter ? "\(mode.ask("prime")) to open it." : "\(mode.ask("counter", then: "prime"))."
         return reject("\"\(name)\" works on \"is this prime?\". \(hint)")
     }
 

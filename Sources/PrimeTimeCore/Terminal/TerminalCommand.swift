@@ -122,38 +122,53 @@ public enum ParsedInput: Equatable, Sendable {
 public enum TerminalCommands {
     /// Every command, in the order the help lists them.
     public static let table: [TerminalCommandSpec] = [
-        TerminalCommandSpec(key: "+", name: "inc", argument: nil, screens: "counter",
-                            summary: "Add one to the count.", make: { _ in .increment }),
-        TerminalCommandSpec(key: "-", name: "dec", argument: nil, screens: "counter",
-                            summary: "Take one from the count.", make: { _ in .decrement }),
-        TerminalCommandSpec(key: "p", name: "prime", argument: nil, screens: "counter",
-                            summary: "Is this prime? Opens a screen about the count.", make: { _ in .isThisPrime }),
-        TerminalCommandSpec(key: "s", name: "save", argument: nil, screens: "is this prime?",
-                            summary: "Save the count to the favorite primes.", make: { _ in .saveFavorite }),
-        TerminalCommandSpec(key: "r", name: "remove", argument: nil, screens: "is this prime?",
-                            summary: "Remove the count from the favorite primes.", make: { _ in .removeFavorite }),
-        TerminalCommandSpec(key: "n", name: "nth", argument: nil, screens: "counter",
-                            summary: "What is the nth prime? (n = the count; answers after a moment)",
-                            make: { _ in .nthPrime }),
-        TerminalCommandSpec(key: "d", name: "dismiss", argument: nil, screens: "answer, is this prime?",
-                            summary: "Close the nth-prime answer or the is-this-prime screen.", make: { _ in .dismiss }),
-        TerminalCommandSpec(key: "f", name: "favorites", argument: nil, screens: "counter",
-                            summary: "Go to the favorite primes.", make: { _ in .showFavorites }),
-        TerminalCommandSpec(key: "c", name: "counter", argument: nil, screens: "favorites",
-                            summary: "Go back to the counter.", make: { _ in .showCounter }),
-        TerminalCommandSpec(key: nil, name: "del", argument: "N", screens: "favorites",
-                            summary: "Delete favorite number N (as numbered in the list).",
-                            make: { .deleteFavorite(number: $0) }),
-        TerminalCommandSpec(key: nil, name: "save-file", argument: nil, screens: "favorites",
-                            summary: "Write the favorite primes to the favorites file.", make: { _ in .saveFile }),
-        TerminalCommandSpec(key: nil, name: "load", argument: nil, screens: "favorites",
-                            summary: "Read the favorites file (keeping favorites not saved yet).", make: { _ in .loadFile }),
-        TerminalCommandSpec(key: "l", name: "log", argument: nil, screens: "anywhere",
-                            summary: "Turn logging of every action to the log file on or off.", make: { _ in .toggleLog }),
-        TerminalCommandSpec(key: "h", name: "help", argument: nil, screens: "anywhere",
-                            summary: "List the keys and commands.", make: { _ in .help }),
-        TerminalCommandSpec(key: "q", name: "quit", argument: nil, screens: "anywhere",
-                            summary: "Quit.", make: { _ in .quit }),
+        TerminalCommandSpec(
+            key: "+", name: "inc", argument: nil, screens: "counter",
+            summary: "Add one to the count.", make: { _ in .increment }),
+        TerminalCommandSpec(
+            key: "-", name: "dec", argument: nil, screens: "counter",
+            summary: "Take one from the count.", make: { _ in .decrement }),
+        TerminalCommandSpec(
+            key: "p", name: "prime", argument: nil, screens: "counter",
+            summary: "Is this prime? Opens a screen about the count.", make: { _ in .isThisPrime }),
+        TerminalCommandSpec(
+            key: "s", name: "save", argument: nil, screens: "is this prime?",
+            summary: "Save the count to the favorite primes.", make: { _ in .saveFavorite }),
+        TerminalCommandSpec(
+            key: "r", name: "remove", argument: nil, screens: "is this prime?",
+            summary: "Remove the count from the favorite primes.", make: { _ in .removeFavorite }),
+        TerminalCommandSpec(
+            key: "n", name: "nth", argument: nil, screens: "counter",
+            summary: "What is the nth prime? (n = the count; answers after a moment)",
+            make: { _ in .nthPrime }),
+        TerminalCommandSpec(
+            key: "d", name: "dismiss", argument: nil, screens: "answer, is this prime?",
+            summary: "Close the nth-prime answer or the is-this-prime screen.", make: { _ in .dismiss }),
+        TerminalCommandSpec(
+            key: "f", name: "favorites", argument: nil, screens: "counter",
+            summary: "Go to the favorite primes.", make: { _ in .showFavorites }),
+        TerminalCommandSpec(
+            key: "c", name: "counter", argument: nil, screens: "favorites",
+            summary: "Go back to the counter.", make: { _ in .showCounter }),
+        TerminalCommandSpec(
+            key: nil, name: "del", argument: "N", screens: "favorites",
+            summary: "Delete favorite number N (as numbered in the list).",
+            make: { .deleteFavorite(number: $0) }),
+        TerminalCommandSpec(
+            key: nil, name: "save-file", argument: nil, screens: "favorites",
+            summary: "Write the favorite primes to the favorites file.", make: { _ in .saveFile }),
+        TerminalCommandSpec(
+            key: nil, name: "load", argument: nil, screens: "favorites",
+            summary: "Read the favorites file (keeping favorites not saved yet).", make: { _ in .loadFile }),
+        TerminalCommandSpec(
+            key: "l", name: "log", argument: nil, screens: "anywhere",
+            summary: "Turn logging of every action to the log file on or off.", make: { _ in .toggleLog }),
+        TerminalCommandSpec(
+            key: "h", name: "help", argument: nil, screens: "anywhere",
+            summary: "List the keys and commands.", make: { _ in .help }),
+        TerminalCommandSpec(
+            key: "q", name: "quit", argument: nil, screens: "anywhere",
+            summary: "Quit.", make: { _ in .quit }),
     ]
 
     /// The message for input that is not a command.
@@ -204,7 +219,8 @@ public enum TerminalCommands {
             return .invalid(message: "\"\(spec.name)\" takes no argument. \(mode.ask("help")) for the list.")
         }
         guard arguments.count == 1, let argument = arguments.first else {
-            return .invalid(message: "Usage: \(spec.name) \(placeholder) (a number, as listed). \(mode.ask("help")) for the list.")
+            return .invalid(
+                message: "Usage: \(spec.name) \(placeholder) (a number, as listed). \(mode.ask("help")) for the list.")
         }
         switch WholeNumber(argument) {
         case let .number(number):
@@ -212,9 +228,11 @@ public enum TerminalCommands {
         case .tooLarge:
             return .invalid(message: "There is no favorite number \(shortened(argument)): the number is too large.")
         case .tooSmall:
-            return .invalid(message: "There is no favorite number \(shortened(argument)): favorites are numbered from 1.")
+            return .invalid(
+                message: "There is no favorite number \(shortened(argument)): favorites are numbered from 1.")
         case .notANumber:
-            return .invalid(message: "Usage: \(spec.name) \(placeholder) (a number, as listed). \(mode.ask("help")) for the list.")
+            return .invalid(
+                message: "Usage: \(spec.name) \(placeholder) (a number, as listed). \(mode.ask("help")) for the list.")
         }
     }
 
@@ -225,7 +243,8 @@ public enum TerminalCommands {
     public static func parse(key: Character) -> ParsedInput {
         let lowered = Character(key.lowercased())
         guard let spec = table.first(where: { $0.key == lowered && $0.argument == nil }) else {
-            let shown = key.isLetter || key.isNumber || key.isPunctuation || key.isSymbol
+            let shown =
+                key.isLetter || key.isNumber || key.isPunctuation || key.isSymbol
                 ? String(key) : key.unicodeScalars.map { "\\u{\(String($0.value, radix: 16))}" }.joined()
             return .invalid(message: "Unknown key \"\(shown)\". Press \"h\" for help.")
         }
@@ -257,7 +276,8 @@ public enum TerminalCommands {
             let usage = spec.usage.padding(toLength: usageWidth, withPad: " ", startingAt: 0)
             let screens = "[\(spec.screens)]"
             if summaryWidth >= 24 {
-                let columns = "  \(usage)  " + screens.padding(toLength: screensWidth, withPad: " ", startingAt: 0) + "  "
+                let columns =
+                    "  \(usage)  " + screens.padding(toLength: screensWidth, withPad: " ", startingAt: 0) + "  "
                 return TerminalLayout.wrap(columns + spec.summary, width: width, indent: summaryColumn)
             }
             return TerminalLayout.wrap("  \(spec.usage)  \(screens)", width: width, indent: 4)
@@ -299,7 +319,8 @@ extension String {
     func trimmingWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
         guard let start = firstIndex(where: { !isSpace($0) }),
-              let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+            let end = lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return String(self[start...end])
     }
 }

@@ -77,10 +77,12 @@ public struct TerminalOptions: Equatable, Sendable {
                         options.latencyMilliseconds = milliseconds
                     case .number(1...), .tooLarge:
                         throw TerminalOptionsError(
-                            "--latency-ms \(TerminalCommands.shortened(text)) is too large: at most \(maximum) (ten minutes).")
+                            "--latency-ms \(TerminalCommands.shortened(text)) is too large: at most \(maximum) (ten minutes)."
+                        )
                     default:
                         throw TerminalOptionsError(
-                            "--latency-ms needs a number of milliseconds (0 or more), not \"\(TerminalCommands.shortened(text))\".")
+                            "--latency-ms needs a number of milliseconds (0 or more), not \"\(TerminalCommands.shortened(text))\"."
+                        )
                     }
                 case "--test-save-loop":
                     options.testMode = .saveLoop
@@ -88,7 +90,8 @@ public struct TerminalOptions: Equatable, Sendable {
                     let text = try value()
                     let primes = text.split(separator: ",").map { Int(String($0).trimmingWhitespace()) }
                     guard !primes.isEmpty, let primes = primes as? [Int] else {
-                        throw TerminalOptionsError("--test-add-favorites needs comma-separated numbers, not \"\(text)\".")
+                        throw TerminalOptionsError(
+                            "--test-add-favorites needs comma-separated numbers, not \"\(text)\".")
                     }
                     options.testMode = .addFavorites(primes)
                 default:

@@ -54,8 +54,10 @@ public enum TerminalScreen {
         case .favoritePrimes:
             lines.append("== Favorite primes ==")
             if state.favoritePrimes.isEmpty {
-                lines.append(mode == .line ? "(none yet: on the counter, \"prime\" then \"save\")"
-                                           : "(none yet: on the counter, press \"p\" then \"s\")")
+                lines.append(
+                    mode == .line
+                        ? "(none yet: on the counter, \"prime\" then \"save\")"
+                        : "(none yet: on the counter, press \"p\" then \"s\")")
             }
             let width = String(state.favoritePrimes.count).count
             for (offset, prime) in state.favoritePrimes.enumerated() {
@@ -156,8 +158,10 @@ public enum TerminalScreen {
             body = lines(state, notice: notice, time: time, mode: .interactive)
             bottom = TerminalLayout.wrap(":\(prompt)_    (Return runs it, Escape cancels)", width: width, indent: 1)
         } else if showsHelp {
-            body = TerminalLayout.wrap("Keys and commands (type \":\" first for a command; \"h\" hides this):",
-                                       width: width, indent: 2)
+            body =
+                TerminalLayout.wrap(
+                    "Keys and commands (type \":\" first for a command; \"h\" hides this):",
+                    width: width, indent: 2)
                 + TerminalCommands.helpLines(width: width)
             bottom = keyLines(state, width: width)
             return TerminalLayout.fit(body: body, bottom: bottom, size: size)

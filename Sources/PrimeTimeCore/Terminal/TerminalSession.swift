@@ -164,10 +164,11 @@ public final class TerminalSession {
     ///   - write: A closure that writes a line of output.
     /// - Returns: The exit status: 0, or 1 when a command was unknown or did not apply.
     public func runLines(_ lines: [String], write: (String) -> Void) async -> Int32 {
-        await runLines(AsyncStream { continuation in
-            for line in lines { continuation.yield(line) }
-            continuation.finish()
-        }, write: write)
+        await runLines(
+            AsyncStream { continuation in
+                for line in lines { continuation.yield(line) }
+                continuation.finish()
+            }, write: write)
     }
 
     private var exitStatus: Int32 { rejectedCount == 0 ? 0 : 1 }

@@ -435,7 +435,8 @@ final class AsyncIterationSubscriber<Input, Failure: Error>: Subscriber, Cancell
         }
         // Only a value that was asked for has a `next()` waiting for it; any other is dropped.
         guard case .subscribed = state, firstWaiting < slots.count,
-              case .waiting(let continuation) = slots[firstWaiting] else {
+            case .waiting(let continuation) = slots[firstWaiting]
+        else {
             lock.unlock()
             return .none
         }

@@ -87,7 +87,8 @@ extension AsyncSequencePublisher: Sendable {}
 /// (resumed with `true`, the unit taken for it) or a cancel (resumed with `false`). Whoever takes
 /// the waiter out under the lock resumes it, so it is resumed exactly once.
 @usableFromInline
-class AsyncSequenceIteration<Base: AsyncSequence & Sendable>: @unchecked Sendable {  // all mutable state guarded by `lock`
+// all mutable state guarded by `lock`
+class AsyncSequenceIteration<Base: AsyncSequence & Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     /// Handed to the task when it starts.
     @usableFromInline var base: Base?

@@ -165,8 +165,9 @@ extension Publishers {
         ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: BufferSubscription(
-                downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+            upstream.receive(
+                subscriber: BufferSubscription(
+                    downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
         }
     }
 }
@@ -396,7 +397,8 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
     /// Whether `completion` can go out now: a `.finished` once nothing is buffered and the
     /// downstream has demand, a failure at once.
     @inlinable
-    static func isDue(_ completion: Subscribers.Completion<Failure>, buffered: Int, demand: Subscribers.Demand) -> Bool {
+    static func isDue(_ completion: Subscribers.Completion<Failure>, buffered: Int, demand: Subscribers.Demand) -> Bool
+    {
         if case .finished = completion { return buffered == 0 && demand != .none }
         return true
     }

@@ -200,8 +200,10 @@ where Rules.Output == Downstream.Input {
     @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(combiner) }
 
     @inlinable
-    init(_ combiner: CombiningSubscription<Downstream?, Rules>, index: Int,
-         store: @escaping (inout Rules.Storage, Input) -> Void) {
+    init(
+        _ combiner: CombiningSubscription<Downstream?, Rules>, index: Int,
+        store: @escaping (inout Rules.Storage, Input) -> Void
+    ) {
         self.combiner = combiner
         self.index = index
         self.store = store

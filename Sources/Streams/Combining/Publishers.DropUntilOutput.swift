@@ -108,11 +108,11 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            UntilOutputSubscription.subscribe(subscriber, to: upstream, until: other, mode: .drop, name: "DropUntilOutput")
+            UntilOutputSubscription.subscribe(
+                subscriber, to: upstream, until: other, mode: .drop, name: "DropUntilOutput")
         }
     }
 }
 
 extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
 extension Publishers.DropUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
-

@@ -185,8 +185,9 @@ extension Publisher where Failure == Never {
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
-        Publishers.FlatMap(upstream: Publishers.SetFailureType(upstream: self), maxPublishers: maxPublishers,
-                           transform: transform)
+        Publishers.FlatMap(
+            upstream: Publishers.SetFailureType(upstream: self), maxPublishers: maxPublishers,
+            transform: transform)
     }
 
     /// Turns each value into a publisher and merges their values; nothing can fail.
@@ -251,8 +252,10 @@ extension Publishers {
         ///   - maxPublishers: The most inner publishers subscribed at once.
         ///   - transform: A closure that takes a value and returns the inner publisher for it.
         @inlinable
-        public init(upstream: Upstream, maxPublishers: Subscribers.Demand,
-                    transform: @escaping (Upstream.Output) -> NewPublisher) {
+        public init(
+            upstream: Upstream, maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform

@@ -80,8 +80,10 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher>(
         with b: B, _ c: C, _ d: D
     ) -> Publishers.Merge4<Self, B, C, D>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
-          D.Output == Output, D.Failure == Failure {
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+        D.Output == Output, D.Failure == Failure
+    {
         Publishers.Merge4(self, b, c, d)
     }
 
@@ -123,8 +125,10 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E
     ) -> Publishers.Merge5<Self, B, C, D, E>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
-          D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure {
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+        D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure
+    {
         Publishers.Merge5(self, b, c, d, e)
     }
 
@@ -168,9 +172,11 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F
     ) -> Publishers.Merge6<Self, B, C, D, E, F>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
-          D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
-          F.Output == Output, F.Failure == Failure {
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+        D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+        F.Output == Output, F.Failure == Failure
+    {
         Publishers.Merge6(self, b, c, d, e, f)
     }
 
@@ -217,9 +223,11 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
     ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
-          D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
-          F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure {
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+        D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+        F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure
+    {
         Publishers.Merge7(self, b, c, d, e, f, g)
     }
 
@@ -265,14 +273,18 @@ extension Publisher {
     /// - Combine compatibility: as Combine.
     /// - Complexity: O(1) per value.
     @inlinable
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher,
-                      H: Publisher>(
+    public func merge<
+        B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher,
+        H: Publisher
+    >(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
     ) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
-          D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
-          F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure,
-          H.Output == Output, H.Failure == Failure {
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+        D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+        F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure,
+        H.Output == Output, H.Failure == Failure
+    {
         Publishers.Merge8(self, b, c, d, e, f, g, h)
     }
 }
@@ -368,8 +380,10 @@ extension Publishers {
     /// The publisher of `merge(with:_:_:)`: the values of four publishers, in the order they
     /// arrive.
     public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure, B.Output == C.Output, B.Failure == C.Failure,
-          C.Output == D.Output, C.Failure == D.Failure {
+    where
+        A.Output == B.Output, A.Failure == B.Failure, B.Output == C.Output, B.Failure == C.Failure,
+        C.Output == D.Output, C.Failure == D.Failure
+    {
         /// The upstreams' output type.
         public typealias Output = A.Output
         /// The upstreams' failure type.
@@ -421,8 +435,10 @@ extension Publishers {
     /// The publisher of `merge(with:_:_:_:)`: the values of five publishers, in the order they
     /// arrive.
     public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure, B.Output == C.Output, B.Failure == C.Failure,
-          C.Output == D.Output, C.Failure == D.Failure, D.Output == E.Output, D.Failure == E.Failure {
+    where
+        A.Output == B.Output, A.Failure == B.Failure, B.Output == C.Output, B.Failure == C.Failure,
+        C.Output == D.Output, C.Failure == D.Failure, D.Output == E.Output, D.Failure == E.Failure
+    {
         /// The upstreams' output type.
         public typealias Output = A.Output
         /// The upstreams' failure type.
@@ -480,9 +496,11 @@ extension Publishers {
     /// The publisher of `merge(with:_:_:_:_:)`: the values of six publishers, in the order they
     /// arrive.
     public struct Merge6<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure, B.Output == C.Output, B.Failure == C.Failure,
-          C.Output == D.Output, C.Failure == D.Failure, D.Output == E.Output, D.Failure == E.Failure,
-          E.Output == F.Output, E.Failure == F.Failure {
+    where
+        A.Output == B.Output, A.Failure == B.Failure, B.Output == C.Output, B.Failure == C.Failure,
+        C.Output == D.Output, C.Failure == D.Failure, D.Output == E.Output, D.Failure == E.Failure,
+        E.Output == F.Output, E.Failure == F.Failure
+    {
         /// The upstreams' output type.
         public typealias Output = A.Output
         /// The upstreams' failure type.
@@ -545,11 +563,15 @@ extension Publishers {
 
     /// The publisher of `merge(with:_:_:_:_:_:)`: the values of seven publishers, in the order
     /// they arrive.
-    public struct Merge7<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,
-                         G: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure, B.Output == C.Output, B.Failure == C.Failure,
-          C.Output == D.Output, C.Failure == D.Failure, D.Output == E.Output, D.Failure == E.Failure,
-          E.Output == F.Output, E.Failure == F.Failure, F.Output == G.Output, F.Failure == G.Failure {
+    public struct Merge7<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,
+        G: Publisher
+    >: Publisher
+    where
+        A.Output == B.Output, A.Failure == B.Failure, B.Output == C.Output, B.Failure == C.Failure,
+        C.Output == D.Output, C.Failure == D.Failure, D.Output == E.Output, D.Failure == E.Failure,
+        E.Output == F.Output, E.Failure == F.Failure, F.Output == G.Output, F.Failure == G.Failure
+    {
         /// The upstreams' output type.
         public typealias Output = A.Output
         /// The upstreams' failure type.
@@ -618,12 +640,16 @@ extension Publishers {
 
     /// The publisher of `merge(with:_:_:_:_:_:_:)`: the values of eight publishers, in the order
     /// they arrive.
-    public struct Merge8<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,
-                         G: Publisher, H: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure, B.Output == C.Output, B.Failure == C.Failure,
-          C.Output == D.Output, C.Failure == D.Failure, D.Output == E.Output, D.Failure == E.Failure,
-          E.Output == F.Output, E.Failure == F.Failure, F.Output == G.Output, F.Failure == G.Failure,
-          G.Output == H.Output, G.Failure == H.Failure {
+    public struct Merge8<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,
+        G: Publisher, H: Publisher
+    >: Publisher
+    where
+        A.Output == B.Output, A.Failure == B.Failure, B.Output == C.Output, B.Failure == C.Failure,
+        C.Output == D.Output, C.Failure == D.Failure, D.Output == E.Output, D.Failure == E.Failure,
+        E.Output == F.Output, E.Failure == F.Failure, F.Output == G.Output, F.Failure == G.Failure,
+        G.Output == H.Output, G.Failure == H.Failure
+    {
         /// The upstreams' output type.
         public typealias Output = A.Output
         /// The upstreams' failure type.
@@ -709,11 +735,15 @@ where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable {}
 extension Publishers.Merge6: Equatable
 where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {}
 extension Publishers.Merge7: Equatable
-where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable,
-      G: Equatable {}
+where
+    A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable,
+    G: Equatable
+{}
 extension Publishers.Merge8: Equatable
-where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable,
-      G: Equatable, H: Equatable {}
+where
+    A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable,
+    G: Equatable, H: Equatable
+{}
 
 // MARK: - Merging more (Combine's overloads on the merge types)
 
@@ -753,8 +783,10 @@ extension Publishers.Merge {
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
         with z: Z, _ y: Y, _ x: X
     ) -> Publishers.Merge5<A, B, Z, Y, X>
-    where Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
-          X.Output == Output, X.Failure == Failure {
+    where
+        Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
+        X.Output == Output, X.Failure == Failure
+    {
         Publishers.Merge5(a, b, z, y, x)
     }
 
@@ -770,8 +802,10 @@ extension Publishers.Merge {
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W
     ) -> Publishers.Merge6<A, B, Z, Y, X, W>
-    where Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
-          X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure {
+    where
+        Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
+        X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure
+    {
         Publishers.Merge6(a, b, z, y, x, w)
     }
 
@@ -788,9 +822,11 @@ extension Publishers.Merge {
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V
     ) -> Publishers.Merge7<A, B, Z, Y, X, W, V>
-    where Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
-          X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure,
-          V.Output == Output, V.Failure == Failure {
+    where
+        Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
+        X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure,
+        V.Output == Output, V.Failure == Failure
+    {
         Publishers.Merge7(a, b, z, y, x, w, v)
     }
 
@@ -808,9 +844,11 @@ extension Publishers.Merge {
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher, U: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V, _ u: U
     ) -> Publishers.Merge8<A, B, Z, Y, X, W, V, U>
-    where Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
-          X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure,
-          V.Output == Output, V.Failure == Failure, U.Output == Output, U.Failure == Failure {
+    where
+        Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
+        X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure,
+        V.Output == Output, V.Failure == Failure, U.Output == Output, U.Failure == Failure
+    {
         Publishers.Merge8(a, b, z, y, x, w, v, u)
     }
 }
@@ -851,8 +889,10 @@ extension Publishers.Merge3 {
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
         with z: Z, _ y: Y, _ x: X
     ) -> Publishers.Merge6<A, B, C, Z, Y, X>
-    where Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
-          X.Output == Output, X.Failure == Failure {
+    where
+        Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
+        X.Output == Output, X.Failure == Failure
+    {
         Publishers.Merge6(a, b, c, z, y, x)
     }
 
@@ -868,8 +908,10 @@ extension Publishers.Merge3 {
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W
     ) -> Publishers.Merge7<A, B, C, Z, Y, X, W>
-    where Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
-          X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure {
+    where
+        Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
+        X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure
+    {
         Publishers.Merge7(a, b, c, z, y, x, w)
     }
 
@@ -886,9 +928,11 @@ extension Publishers.Merge3 {
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V
     ) -> Publishers.Merge8<A, B, C, Z, Y, X, W, V>
-    where Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
-          X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure,
-          V.Output == Output, V.Failure == Failure {
+    where
+        Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
+        X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure,
+        V.Output == Output, V.Failure == Failure
+    {
         Publishers.Merge8(a, b, c, z, y, x, w, v)
     }
 }
@@ -929,8 +973,10 @@ extension Publishers.Merge4 {
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
         with z: Z, _ y: Y, _ x: X
     ) -> Publishers.Merge7<A, B, C, D, Z, Y, X>
-    where Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
-          X.Output == Output, X.Failure == Failure {
+    where
+        Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
+        X.Output == Output, X.Failure == Failure
+    {
         Publishers.Merge7(a, b, c, d, z, y, x)
     }
 
@@ -946,8 +992,10 @@ extension Publishers.Merge4 {
     public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
         with z: Z, _ y: Y, _ x: X, _ w: W
     ) -> Publishers.Merge8<A, B, C, D, Z, Y, X, W>
-    where Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
-          X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure {
+    where
+        Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
+        X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure
+    {
         Publishers.Merge8(a, b, c, d, z, y, x, w)
     }
 }
@@ -988,8 +1036,10 @@ extension Publishers.Merge5 {
     public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
         with z: Z, _ y: Y, _ x: X
     ) -> Publishers.Merge8<A, B, C, D, E, Z, Y, X>
-    where Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
-          X.Output == Output, X.Failure == Failure {
+    where
+        Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure,
+        X.Output == Output, X.Failure == Failure
+    {
         Publishers.Merge8(a, b, c, d, e, z, y, x)
     }
 }

@@ -112,11 +112,11 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            UntilOutputSubscription.subscribe(subscriber, to: upstream, until: other, mode: .prefix, name: "PrefixUntilOutput")
+            UntilOutputSubscription.subscribe(
+                subscriber, to: upstream, until: other, mode: .prefix, name: "PrefixUntilOutput")
         }
     }
 }
 
 extension Publishers.PrefixUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
 extension Publishers.PrefixUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
-

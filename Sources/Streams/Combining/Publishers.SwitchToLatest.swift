@@ -167,8 +167,11 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// - Demand, Completion, Cancellation, Threading, Complexity: as for the general `switchToLatest()`.
     /// - Combine compatibility: as Combine.
     @inlinable
-    public func switchToLatest() -> Publishers.SwitchToLatest<Publishers.SetFailureType<Output, Failure>,
-        Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>>
+    public func switchToLatest()
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<Output, Failure>,
+            Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+        >
     {
         Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) })
     }

@@ -315,7 +315,9 @@ extension Just {
     ///
     /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
-    public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool)
+        -> Result<Output, any Error>.Publisher
+    {
         asResult.tryRemoveDuplicates(by: predicate)
     }
 
@@ -376,7 +378,9 @@ extension Just {
     ///     result.
     /// - Returns: A `Result.Publisher` of the result.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Result<T, Never>.Publisher {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Result<T, Never>.Publisher
+    {
         asResult.reduce(initialResult, nextPartialResult)
     }
 
@@ -410,7 +414,9 @@ extension Just {
     ///     result.
     /// - Returns: A `Result.Publisher` of the result.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Result<T, Never>.Publisher {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Result<T, Never>.Publisher
+    {
         asResult.scan(initialResult, nextPartialResult)
     }
 

@@ -257,7 +257,8 @@ extension Optional.Publisher {
     ///     result.
     /// - Returns: An `Optional.Publisher` of the result, empty for `nil`.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Wrapped) -> T) -> Optional<T>.Publisher {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Wrapped) -> T) -> Optional<T>.Publisher
+    {
         Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
     }
 

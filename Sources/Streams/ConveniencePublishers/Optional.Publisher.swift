@@ -56,7 +56,8 @@ extension Optional {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
-                subscriber.receive(subscription: OneValueSubscription(output, to: subscriber, name: "Optional.Publisher"))
+                subscriber.receive(
+                    subscription: OneValueSubscription(output, to: subscriber, name: "Optional.Publisher"))
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)

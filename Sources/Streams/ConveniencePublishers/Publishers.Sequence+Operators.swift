@@ -124,7 +124,9 @@ extension Publishers.Sequence {
     /// - Parameter isIncluded: A closure that takes an element and returns whether to keep it.
     /// - Returns: A `Publishers.Sequence` of the elements `isIncluded` kept, in order.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
+    public func filter(_ isIncluded: @escaping (Elements.Element) -> Bool)
+        -> Publishers.Sequence<[Elements.Element], Failure>
+    {
         Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter(isIncluded))
     }
 
@@ -139,7 +141,9 @@ extension Publishers.Sequence {
     ///     returns the new result.
     /// - Returns: A `Publishers.Sequence` of each new result, in order.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T)
+        -> Publishers.Sequence<[T], Failure>
+    {
         var accumulator = initialResult
         var results: [T] = []
         results.reserveCapacity(sequence.underestimatedCount)
@@ -241,7 +245,9 @@ extension Publishers.Sequence {
     ///
     /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
-    public func tryAllSatisfy(_ predicate: @escaping (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+    public func tryAllSatisfy(_ predicate: @escaping (Elements.Element) throws -> Bool)
+        -> Result<Bool, any Error>.Publisher
+    {
         Result<Bool, any Error>.Publisher(Result { try sequence.allSatisfy(predicate) })
     }
 
@@ -270,7 +276,9 @@ extension Publishers.Sequence {
     ///
     /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
-    public func tryContains(where predicate: @escaping (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+    public func tryContains(where predicate: @escaping (Elements.Element) throws -> Bool)
+        -> Result<Bool, any Error>.Publisher
+    {
         Result<Bool, any Error>.Publisher(Result { try sequence.contains(where: predicate) })
     }
 
@@ -294,7 +302,9 @@ extension Publishers.Sequence {
     ///     returns the new result.
     /// - Returns: A `Result.Publisher` of the final result.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T) -> Result<T, Failure>.Publisher {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T)
+        -> Result<T, Failure>.Publisher
+    {
         Result<T, Failure>.Publisher(.success(sequence.reduce(initialResult, nextPartialResult)))
     }
 

@@ -122,8 +122,9 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     /// - Parameter decoder: The decoder to read the recording from.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(output: try container.decode([Output].self, forKey: .output),
-                  completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
+        self.init(
+            output: try container.decode([Output].self, forKey: .output),
+            completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
     }
 
     /// Encodes the values and the completion in Combine's form (see ``init(from:)``).

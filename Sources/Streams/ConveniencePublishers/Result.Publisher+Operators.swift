@@ -136,7 +136,8 @@ extension Result.Publisher {
     ///   one value.
     /// - Returns: This publisher.
     @inlinable
-    public func min(by areInIncreasingOrder: @escaping (Success, Success) -> Bool) -> Result<Success, Failure>.Publisher {
+    public func min(by areInIncreasingOrder: @escaping (Success, Success) -> Bool) -> Result<Success, Failure>.Publisher
+    {
         self
     }
 
@@ -147,7 +148,8 @@ extension Result.Publisher {
     ///   one value.
     /// - Returns: This publisher.
     @inlinable
-    public func max(by areInIncreasingOrder: @escaping (Success, Success) -> Bool) -> Result<Success, Failure>.Publisher {
+    public func max(by areInIncreasingOrder: @escaping (Success, Success) -> Bool) -> Result<Success, Failure>.Publisher
+    {
         self
     }
 
@@ -162,11 +164,14 @@ extension Result.Publisher {
     ///
     /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
-    public func tryMin(by areInIncreasingOrder: @escaping (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
-        Result<Success, any Error>.Publisher(tryMapResult { value in
-            _ = try areInIncreasingOrder(value, value)
-            return value
-        })
+    public func tryMin(by areInIncreasingOrder: @escaping (Success, Success) throws -> Bool)
+        -> Result<Success, any Error>.Publisher
+    {
+        Result<Success, any Error>.Publisher(
+            tryMapResult { value in
+                _ = try areInIncreasingOrder(value, value)
+                return value
+            })
     }
 
     /// Calls `areInIncreasingOrder` now with the success value twice, as Combine does, and
@@ -180,11 +185,14 @@ extension Result.Publisher {
     ///
     /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
-    public func tryMax(by areInIncreasingOrder: @escaping (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
-        Result<Success, any Error>.Publisher(tryMapResult { value in
-            _ = try areInIncreasingOrder(value, value)
-            return value
-        })
+    public func tryMax(by areInIncreasingOrder: @escaping (Success, Success) throws -> Bool)
+        -> Result<Success, any Error>.Publisher
+    {
+        Result<Success, any Error>.Publisher(
+            tryMapResult { value in
+                _ = try areInIncreasingOrder(value, value)
+                return value
+            })
     }
 
     /// Returns this publisher, as Combine does: its value is the first.
@@ -221,7 +229,9 @@ extension Result.Publisher {
     ///   called, as there is only one value.
     /// - Returns: This publisher.
     @inlinable
-    public func removeDuplicates(by predicate: @escaping (Success, Success) -> Bool) -> Result<Success, Failure>.Publisher {
+    public func removeDuplicates(by predicate: @escaping (Success, Success) -> Bool)
+        -> Result<Success, Failure>.Publisher
+    {
         self
     }
 
@@ -236,11 +246,14 @@ extension Result.Publisher {
     ///
     /// [S14]: doc:/Contract/StreamContract#S14
     @inlinable
-    public func tryRemoveDuplicates(by predicate: @escaping (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
-        Result<Success, any Error>.Publisher(tryMapResult { value in
-            _ = try predicate(value, value)
-            return value
-        })
+    public func tryRemoveDuplicates(by predicate: @escaping (Success, Success) throws -> Bool)
+        -> Result<Success, any Error>.Publisher
+    {
+        Result<Success, any Error>.Publisher(
+            tryMapResult { value in
+                _ = try predicate(value, value)
+                return value
+            })
     }
 
     /// Returns a `Result.Publisher` that cannot fail: of the success value, or of `output` in
@@ -287,7 +300,9 @@ extension Result.Publisher {
     ///     returns the result.
     /// - Returns: A `Result.Publisher` of the result, or of this publisher's failure.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Success) -> T) -> Result<T, Failure>.Publisher {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Success) -> T)
+        -> Result<T, Failure>.Publisher
+    {
         Result<T, Failure>.Publisher(result.map { nextPartialResult(initialResult, $0) })
     }
 
@@ -322,7 +337,9 @@ extension Result.Publisher {
     ///     returns the result.
     /// - Returns: A `Result.Publisher` of the result, or of this publisher's failure.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Success) -> T) -> Result<T, Failure>.Publisher {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Success) -> T)
+        -> Result<T, Failure>.Publisher
+    {
         Result<T, Failure>.Publisher(result.map { nextPartialResult(initialResult, $0) })
     }
 

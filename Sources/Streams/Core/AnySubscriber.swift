@@ -103,7 +103,9 @@ final class SubscriberBox<S: Subscriber>: AnySubscriberBox<S.Input, S.Failure> {
     @inlinable init(_ subscriber: S) { self.subscriber = subscriber }
     @inlinable override func receive(subscription: Subscription) { subscriber.receive(subscription: subscription) }
     @inlinable override func receive(_ value: S.Input) -> Subscribers.Demand { subscriber.receive(value) }
-    @inlinable override func receive(completion: Subscribers.Completion<S.Failure>) { subscriber.receive(completion: completion) }
+    @inlinable override func receive(completion: Subscribers.Completion<S.Failure>) {
+        subscriber.receive(completion: completion)
+    }
 }
 
 @usableFromInline

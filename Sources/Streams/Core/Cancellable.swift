@@ -128,7 +128,8 @@ public final class AnyCancellable: Cancellable, Hashable {
     /// - Parameter collection: The collection, such as an array of ``AnyCancellable``, to append
     ///   to.
     @inlinable
-    public consuming func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
+    public consuming func store<C: RangeReplaceableCollection>(in collection: inout C)
+    where C.Element == AnyCancellable {
         // `consuming`: the caller's reference moves into the collection (no retain and release).
         collection.append(consume self)
     }

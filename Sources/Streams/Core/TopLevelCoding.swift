@@ -1,5 +1,5 @@
 #if canImport(Foundation)
-import Foundation
+    import Foundation
 #endif
 
 /// A type that encodes a whole value at once into some output: `JSONEncoder` into `Data`, for
@@ -45,12 +45,12 @@ public protocol TopLevelDecoder {
 }
 
 #if canImport(Foundation)
-/// `JSONEncoder` encodes into `Data`.
-extension JSONEncoder: TopLevelEncoder {}
-/// `JSONDecoder` decodes from `Data`.
-extension JSONDecoder: TopLevelDecoder {}
-/// `PropertyListEncoder` encodes into `Data`.
-extension PropertyListEncoder: TopLevelEncoder {}
-/// `PropertyListDecoder` decodes from `Data`.
-extension PropertyListDecoder: TopLevelDecoder {}
+    /// `JSONEncoder` encodes into `Data`.
+    extension JSONEncoder: TopLevelEncoder {}
+    /// `JSONDecoder` decodes from `Data`.
+    extension JSONDecoder: TopLevelDecoder {}
+    /// `PropertyListEncoder` encodes into `Data`.
+    extension PropertyListEncoder: TopLevelEncoder {}
+    /// `PropertyListDecoder` decodes from `Data`.
+    extension PropertyListDecoder: TopLevelDecoder {}
 #endif

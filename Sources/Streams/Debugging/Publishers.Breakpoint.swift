@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 // Engine: none. The whole operator is in this file.
@@ -136,9 +136,10 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: BreakpointSubscriber(
-                downstream: subscriber, receiveSubscription: receiveSubscription,
-                receiveOutput: receiveOutput, receiveCompletion: receiveCompletion))
+            upstream.receive(
+                subscriber: BreakpointSubscriber(
+                    downstream: subscriber, receiveSubscription: receiveSubscription,
+                    receiveOutput: receiveOutput, receiveCompletion: receiveCompletion))
         }
     }
 }

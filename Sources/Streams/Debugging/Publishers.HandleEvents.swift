@@ -146,7 +146,8 @@ extension Publishers {
             let hooks = EventHooks(
                 subscription: receiveSubscription, output: receiveOutput, returnedDemand: receiveRequest,
                 completion: receiveCompletion, cancel: receiveCancel, request: receiveRequest)
-            upstream.receive(subscriber: ObservingSubscription(downstream: subscriber, hooks: hooks, name: "HandleEvents"))
+            upstream.receive(
+                subscriber: ObservingSubscription(downstream: subscriber, hooks: hooks, name: "HandleEvents"))
         }
     }
 }

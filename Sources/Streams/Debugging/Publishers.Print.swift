@@ -144,7 +144,8 @@ extension Publishers {
 /// A caller that finds the writer idle becomes the writer: it writes its line and every line
 /// that others queue meanwhile (from other threads, or from inside the stream's `write`), then
 /// goes idle. Others only queue their line and return.
-final class PrintWriter: @unchecked Sendable {  // `pending`, `isWriting` guarded by `lock`; `stream` used only by the caller that set `isWriting`
+// `pending`, `isWriting` guarded by `lock`; `stream` used only by the caller that set `isWriting`
+final class PrintWriter: @unchecked Sendable {
     private let lock = Lock()
     private var pending: [String] = []
     private var isWriting = false

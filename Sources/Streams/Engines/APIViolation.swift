@@ -38,7 +38,9 @@ extension Subscribers.Demand {
         of publisher: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
     ) -> Bool {
         if rawValue != 0 { return true }
-        reportAPIViolation("S9", "\(publisher()) was asked for .none; a request must be for at least one value", file: file, line: line)
+        reportAPIViolation(
+            "S9", "\(publisher()) was asked for .none; a request must be for at least one value", file: file, line: line
+        )
         return false
     }
 }

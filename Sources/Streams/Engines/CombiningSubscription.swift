@@ -234,7 +234,8 @@ protocol CombiningRules {
     func initialDemand(for index: Int, requested: Subscribers.Demand) -> Subscribers.Demand
     /// The downstream's demand has grown by `added` (`core.demand` already includes it): send
     /// what waited for it (into `paid`), and gather the upstream requests it calls for.
-    mutating func demandDidGrow(by added: Subscribers.Demand, _ core: inout CombiningCore, paid: inout FIFOQueue<Output>)
+    mutating func demandDidGrow(
+        by added: Subscribers.Demand, _ core: inout CombiningCore, paid: inout FIFOQueue<Output>)
     /// Upstream `index` finished (its slot is already `.finished` and counted): end the stream
     /// if that is the rule.
     mutating func upstreamFinished(at index: Int, _ core: inout CombiningCore)
@@ -242,9 +243,9 @@ protocol CombiningRules {
 
 /// The subscription a combining operator's downstream receives (see the top of this file).
 @usableFromInline
+// `core`, `rules`, `serial` guarded by `lock`; `heldDownstream` owned by the drain-token holder
 final class CombiningSubscription<HeldDownstream: OptionalValue, Rules: CombiningRules>: Subscription,
-    CustomStringConvertible, SerialDelivery,
-    @unchecked Sendable  // `core`, `rules`, `serial` guarded by `lock`; `heldDownstream` owned by the drain-token holder
+    CustomStringConvertible, SerialDelivery, @unchecked Sendable
 where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped.Input {
     @usableFromInline typealias Downstream = HeldDownstream.Wrapped
     @usableFromInline typealias Output = Downstream.Input
@@ -592,8 +593,8 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
 @inlinable @inline(__always)
 func keepAlive<T>(_ value: borrowing T) {
     #if compiler(>=6.2)
-    extendLifetime(value)
+        extendLifetime(value)
     #else
-    withExtendedLifetime(value) {}
+        withExtendedLifetime(value) {}
     #endif
 }

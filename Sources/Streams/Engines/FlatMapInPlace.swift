@@ -1,11 +1,12 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 // The fast path of `flatMap`'s engine (FlatMapSubscription.swift, whose general path reads
 // without this file): inner publishers that answer while they are subscribed. Measured gain and
@@ -294,7 +295,8 @@ extension FlatMapSubscription {
         // The common case, first: the inner finished in place, and nothing else is to be done.
         if inPlaceEnded && !inPlaceFailed && isActive && pending.isEmpty
             && (maxPublishers == .unlimited || upstreamFinished) && !(upstreamFinished && liveInners == 1)
-            && withSlot(inPlaceSlot, { $0.isLive && !$0.isSubscribed && $0.generation == inPlaceGeneration }) {
+            && withSlot(inPlaceSlot, { $0.isLive && !$0.isSubscribed && $0.generation == inPlaceGeneration })
+        {
             liveInners -= 1
             if !otherSlots.isEmpty { freeSlots.append(inPlaceSlot) }
             withSlot(inPlaceSlot) {
@@ -390,8 +392,8 @@ extension FlatMapSubscription {
 @inlinable @inline(__always)
 func currentThreadID() -> UInt {
     #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
+        UInt(bitPattern: pthread_self())
     #else
-    UInt(pthread_self())
+        UInt(pthread_self())
     #endif
 }

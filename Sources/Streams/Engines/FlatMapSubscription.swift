@@ -52,7 +52,7 @@ import Synchronization
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // all mutable state, the inners' slots included, is guarded by `lock`
-    // (the `inPlace...` fields: by the thread named in `inPlaceThread`, see FlatMapInPlace.swift)
+// (the `inPlace...` fields: by the thread named in `inPlaceThread`, see FlatMapInPlace.swift)
 where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
     @usableFromInline typealias Input = UpstreamOutput
     @usableFromInline typealias Failure = NewPublisher.Failure
@@ -105,8 +105,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @exclusivity(unchecked) @usableFromInline var inPlaceCompletion: Subscribers.Completion<any Error>?
 
     @inlinable
-    init(downstream: Downstream, maxPublishers: Subscribers.Demand,
-         transform: @escaping (UpstreamOutput) -> NewPublisher) {
+    init(
+        downstream: Downstream, maxPublishers: Subscribers.Demand,
+        transform: @escaping (UpstreamOutput) -> NewPublisher
+    ) {
         self.downstream = downstream
         self.maxPublishers = maxPublishers
         self.transform = transform
@@ -415,8 +417,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// and the token holder delivers it: this thread if it holds the token (`tokenHeld`) or
     /// finds it free. Call with the lock held and `isActive`; returns with it released.
     @inlinable
-    func endLocked(with completion: Subscribers.Completion<Failure>, tokenHeld: Bool = false,
-                   cancelling: (any Subscription)? = nil) {
+    func endLocked(
+        with completion: Subscribers.Completion<Failure>, tokenHeld: Bool = false,
+        cancelling: (any Subscription)? = nil
+    ) {
         isActive = false
         var subscriptions = ContiguousArray<any Subscription>()
         if upstreamSubscribed && !upstreamFinished { subscriptions.append(NoSubscription.take(from: &upstream)) }
@@ -430,10 +434,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 owed -= 1
             }
         }
-        pendingCompletion = switch completion {
-        case .finished: .finished
-        case .failure(let failure): .failure(failure)
-        }
+        pendingCompletion =
+            switch completion {
+            case .finished: .finished
+            case .failure(let failure): .failure(failure)
+            }
         let transform = takeTransformLocked()
         defer { _ = (transform, dropped) }  // let go of after unlocking
         let mustDrain = tokenHeld || token.takeLocked()
@@ -493,11 +498,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             }
             returned = .none
             if let pending = pendingCompletion {
-                let completion: Subscribers.Completion<Failure>? = switch pending {
-                case .failure(let failure):  // stored from a `Failure`
-                    self.pending.isEmpty || demand == .none ? .failure(failure as! Failure) : nil
-                case .finished: self.pending.isEmpty ? .finished : nil
-                }
+                let completion: Subscribers.Completion<Failure>? =
+                    switch pending {
+                    case .failure(let failure):  // stored from a `Failure`
+                        self.pending.isEmpty || demand == .none ? .failure(failure as! Failure) : nil
+                    case .finished: self.pending.isEmpty ? .finished : nil
+                    }
                 if let completion {
                     pendingCompletion = nil
                     isTerminated = true

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The project's one mutual-exclusion lock: a `pthread_mutex_t` (an `os_unfair_lock` on Apple
@@ -23,9 +23,9 @@ import Musl
 @usableFromInline
 package struct Lock: ~Copyable, @unchecked Sendable {  // the state is the OS lock itself
     #if canImport(Darwin)
-    @usableFromInline typealias Primitive = os_unfair_lock
+        @usableFromInline typealias Primitive = os_unfair_lock
     #else
-    @usableFromInline typealias Primitive = pthread_mutex_t
+        @usableFromInline typealias Primitive = pthread_mutex_t
     #endif
 
     /// The OS lock, at an address that never changes.
@@ -45,15 +45,15 @@ package struct Lock: ~Copyable, @unchecked Sendable {  // the state is the OS lo
         guard let block = malloc(MemoryLayout<Primitive>.size) else { fatalError("Lock: out of memory") }
         primitive = block.initializeMemory(as: Primitive.self, repeating: Primitive(), count: 1)
         #if !canImport(Darwin) && !os(Linux)
-        let result = pthread_mutex_init(primitive, nil)
-        precondition(result == 0, "pthread_mutex_init failed: \(result)")
+            let result = pthread_mutex_init(primitive, nil)
+            precondition(result == 0, "pthread_mutex_init failed: \(result)")
         #endif
     }
 
     @inlinable
     deinit {
         #if !canImport(Darwin) && !os(Linux)
-        pthread_mutex_destroy(primitive)
+            pthread_mutex_destroy(primitive)
         #endif
         free(primitive)
     }
@@ -62,9 +62,9 @@ package struct Lock: ~Copyable, @unchecked Sendable {  // the state is the OS lo
     @inlinable
     package func lock() {
         #if canImport(Darwin)
-        os_unfair_lock_lock(primitive)
+            os_unfair_lock_lock(primitive)
         #else
-        pthread_mutex_lock(primitive)
+            pthread_mutex_lock(primitive)
         #endif
     }
 
@@ -72,9 +72,9 @@ package struct Lock: ~Copyable, @unchecked Sendable {  // the state is the OS lo
     @inlinable
     package func unlock() {
         #if canImport(Darwin)
-        os_unfair_lock_unlock(primitive)
+            os_unfair_lock_unlock(primitive)
         #else
-        pthread_mutex_unlock(primitive)
+            pthread_mutex_unlock(primitive)
         #endif
     }
 

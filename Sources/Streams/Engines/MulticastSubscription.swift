@@ -96,7 +96,6 @@ final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscript
     }
 }
 
-
 /// Feeds the upstream's values and completion into the shared subject, and is the connection
 /// that the last subscriber's departure cancels.
 ///

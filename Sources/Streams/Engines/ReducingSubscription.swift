@@ -115,7 +115,10 @@ struct SearchReduction<Input, Output>: Reduction {
     @usableFromInline let notFound: Output?
 
     @inlinable
-    init(predicate: @escaping (Input) throws -> Bool, stopsAt: Bool, found: @escaping (Input) -> Output, notFound: Output?) {
+    init(
+        predicate: @escaping (Input) throws -> Bool, stopsAt: Bool, found: @escaping (Input) -> Output,
+        notFound: Output?
+    ) {
         self.predicate = predicate
         self.stopsAt = stopsAt
         self.found = found
@@ -367,9 +370,12 @@ extension Publisher {
     /// Subscribes `subscriber` through a ``ReducingSubscription`` running `reduction`: the
     /// subscriber gets it as its subscription, named `name`.
     @inlinable
-    func subscribe<Reducing: Reduction, S: Subscriber>(_ subscriber: S, reducing reduction: Reducing, name: StaticString)
+    func subscribe<Reducing: Reduction, S: Subscriber>(
+        _ subscriber: S, reducing reduction: Reducing, name: StaticString
+    )
     where Reducing.Input == Output, S.Input == Reducing.Output {
-        receive(subscriber: ReducingSubscription<Reducing, Failure, S>(
-            downstream: subscriber, reduction: reduction, name: name))
+        receive(
+            subscriber: ReducingSubscription<Reducing, Failure, S>(
+                downstream: subscriber, reduction: reduction, name: name))
     }
 }

@@ -42,8 +42,9 @@ func publish<Elements: Sequence, S: Subscriber>(
         subscriber.receive(completion: completion)
         return
     }
-    subscriber.receive(subscription: SequenceSubscription(
-        downstream: subscriber, iterator: iterator, next: first, completion: completion, name: name))
+    subscriber.receive(
+        subscription: SequenceSubscription(
+            downstream: subscriber, iterator: iterator, next: first, completion: completion, name: name))
 }
 
 /// Delivers a sequence's elements on demand.
@@ -76,8 +77,10 @@ where Downstream.Input == Iterator.Element {
     @inlinable static var unlimitedTotal: UInt { UInt.max >> 2 }
 
     @inlinable
-    init(downstream: Downstream, iterator: Iterator, next: Iterator.Element,
-         completion: Subscribers.Completion<Downstream.Failure>, name: StaticString) {
+    init(
+        downstream: Downstream, iterator: Iterator, next: Iterator.Element,
+        completion: Subscribers.Completion<Downstream.Failure>, name: StaticString
+    ) {
         self.runDrain = { $0.drain() }
         self.downstream = downstream
         self.iterator = iterator

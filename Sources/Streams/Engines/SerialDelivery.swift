@@ -167,7 +167,8 @@ struct DrainToken: ~Copyable {
     /// owner closed meanwhile (`false`).
     @inlinable
     func giveBackIfIdle() -> Bool {
-        state.compareExchange(expected: DrainToken.held, desired: DrainToken.free, ordering: .acquiringAndReleasing).exchanged
+        state.compareExchange(expected: DrainToken.held, desired: DrainToken.free, ordering: .acquiringAndReleasing)
+            .exchanged
     }
 
     /// The holder, without the lock: whether nobody has left work for it since it took the

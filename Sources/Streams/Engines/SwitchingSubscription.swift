@@ -167,8 +167,9 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
     @inlinable
     final func subscribe<Source: Publisher>(_ publisher: Source, generation: Int)
     where Source.Output == Downstream.Input {
-        publisher.receive(subscriber: SwitchingSourceSubscriber<Downstream, Context, Source.Failure>(
-            parent: self, generation: generation))
+        publisher.receive(
+            subscriber: SwitchingSourceSubscriber<Downstream, Context, Source.Failure>(
+                parent: self, generation: generation))
     }
 
     /// Ends the stream: lets go of everything and sends `completion` downstream. Call without
@@ -195,7 +196,9 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
     final func request(_ demand: Subscribers.Demand) {
         if demand == .none {
             // S9: Combine's `catch` traps here; `append`/`prepend` and `retry` do nothing.
-            if reportsNoneRequest { reportAPIViolation("S9", "\(name) was asked for .none; a request must be for at least one value") }
+            if reportsNoneRequest {
+                reportAPIViolation("S9", "\(name) was asked for .none; a request must be for at least one value")
+            }
             return
         }
         lock.lock()

@@ -46,8 +46,7 @@
 @usableFromInline
 final class TimedSubscription<Machine: TimedStateMachine, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, TimedWorkTarget, @unchecked Sendable  // all mutable state is guarded by `lock`
-    where Downstream.Input == Machine.Input, Downstream.Failure == Machine.Failure
-{
+where Downstream.Input == Machine.Input, Downstream.Failure == Machine.Failure {
     @usableFromInline typealias Input = Machine.Input
     @usableFromInline typealias Failure = Machine.Failure
     @usableFromInline typealias Outbox = FIFOQueue<TimedEvent<Input, Failure>>
@@ -66,8 +65,10 @@ final class TimedSubscription<Machine: TimedStateMachine, Downstream: Subscriber
     @exclusivity(unchecked) @usableFromInline var isDelivering = false
 
     @inlinable
-    init(machine: Machine, downstream: Downstream, scheduler: Machine.Context,
-         options: Machine.Context.SchedulerOptions?) {
+    init(
+        machine: Machine, downstream: Downstream, scheduler: Machine.Context,
+        options: Machine.Context.SchedulerOptions?
+    ) {
         self.machine = machine
         self.downstream = downstream
         self.scheduler = scheduler
@@ -187,8 +188,9 @@ final class TimedSubscription<Machine: TimedStateMachine, Downstream: Subscriber
     @inlinable
     func startTimer(_ id: UInt64, after interval: Machine.Context.SchedulerTimeType.Stride) {
         let deadline = scheduler.now.advanced(by: interval)
-        let timer = scheduler.schedule(after: deadline, interval: interval, tolerance: scheduler.minimumTolerance,
-                                       options: options, closure(for: .timerFired(id: id)))
+        let timer = scheduler.schedule(
+            after: deadline, interval: interval, tolerance: scheduler.minimumTolerance,
+            options: options, closure(for: .timerFired(id: id)))
         lock.lock()
         let stale = machine.timerScheduled(timer, id: id)
         lock.unlock()
@@ -252,8 +254,10 @@ protocol TimedStateMachine {
     /// Timer number `id` (started with ``TimedSubscription/startTimer(_:after:)``) ran out.
     mutating func timerFired(_ id: UInt64, outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action
     /// Work scheduled with ``TimedWork/scheduled`` ran, at `now` if ``readsClock``.
-    mutating func workRan(now: Context.SchedulerTimeType?,
-                          outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action
+    mutating func workRan(
+        now: Context.SchedulerTimeType?,
+        outbox: inout FIFOQueue<TimedEvent<Input, Failure>>
+    ) -> Action
     /// Timer number `id` is scheduled: keep `timer` if it is the current one, or return it to
     /// be cancelled.
     mutating func timerScheduled(_ timer: any Cancellable, id: UInt64) -> (any Cancellable)?
@@ -262,7 +266,7 @@ protocol TimedStateMachine {
 
     /// Does `action`, with the lock released.
     static func perform<Downstream: Subscriber>(_ action: Action, in subscription: TimedSubscription<Self, Downstream>)
-        where Downstream.Input == Input, Downstream.Failure == Failure
+    where Downstream.Input == Input, Downstream.Failure == Failure
 }
 
 /// What work a ``TimedSubscription`` hands a scheduler says when it runs.

@@ -8,8 +8,9 @@
 /// publisher, no subscriber, no connection) stops by itself.
 ///
 /// [S1]: doc:/Contract/StreamContract#S1
+// `subscriptions`, `connection` guarded by `lock`; `currentValue` immutable
 @usableFromInline
-final class TimerCore<Value>: @unchecked Sendable {  // `subscriptions`, `connection` guarded by `lock`; `currentValue` immutable
+final class TimerCore<Value>: @unchecked Sendable {
     let lock = Lock()
     var subscriptions: [TimerSubscriptionBase<Value>] = []
     var connection: TimerConnection<Value>?

@@ -353,7 +353,9 @@ struct UntilOutputTrigger<Input, Failure: Error, Downstream: Subscriber>: Subscr
     @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(subscription) }
     @usableFromInline var description: String { subscription.description }
 
-    @inlinable func receive(subscription: any Subscription) { self.subscription.triggerReceive(subscription: subscription) }
+    @inlinable func receive(subscription: any Subscription) {
+        self.subscription.triggerReceive(subscription: subscription)
+    }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {

@@ -128,7 +128,9 @@ struct ZipUpstreams {
 
     /// Appends `make(subscription)` to `list` for every subscribed upstream.
     @inlinable
-    mutating func appendSubscribed<Element>(to list: inout ContiguousArray<Element>, _ make: (any Subscription) -> Element) {
+    mutating func appendSubscribed<Element>(
+        to list: inout ContiguousArray<Element>, _ make: (any Subscription) -> Element
+    ) {
         for index in 0..<4 where isSubscribed(index) {
             list.append(make(withSubscription(at: index) { $0 }))
         }

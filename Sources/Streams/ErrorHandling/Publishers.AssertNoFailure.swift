@@ -89,8 +89,9 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the values and `.finished`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.receive(subscriber: AssertNoFailureSubscriber<Upstream.Failure, S>(
-                downstream: subscriber, prefix: prefix, file: file, line: line))
+            upstream.receive(
+                subscriber: AssertNoFailureSubscriber<Upstream.Failure, S>(
+                    downstream: subscriber, prefix: prefix, file: file, line: line))
         }
     }
 }

@@ -92,7 +92,8 @@ extension Publishers {
         ///   upstream fails, and `.finished`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.receive(subscriber: ReplaceErrorSubscription<Upstream.Failure, S>(downstream: subscriber, output: output))
+            upstream.receive(
+                subscriber: ReplaceErrorSubscription<Upstream.Failure, S>(downstream: subscriber, output: output))
         }
     }
 }
@@ -103,8 +104,9 @@ extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Upstream.O
 // MARK: - Subscription
 
 @usableFromInline
+// `state`, `demand` and `cancelled` are guarded by `lock`
 final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable  // `state`, `demand` and `cancelled` are guarded by `lock`
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Failure == Never {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = UpstreamFailure

@@ -160,7 +160,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                subscriber, through: DropWhileStep(predicate: predicate), name: "TryDropWhile", reportsNoneRequests: true)
+                subscriber, through: DropWhileStep(predicate: predicate), name: "TryDropWhile",
+                reportsNoneRequests: true)
         }
     }
 }

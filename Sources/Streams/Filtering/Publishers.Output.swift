@@ -43,7 +43,8 @@ extension Publisher {
     @inlinable
     public func output(at index: Int) -> Publishers.Output<Self> {
         if index < 0 {
-            fatalError("output(at: \(index)): the index must not be negative; positions count the upstream's values from 0")
+            fatalError(
+                "output(at: \(index)): the index must not be negative; positions count the upstream's values from 0")
         }
         return Publishers.Output(upstream: self, range: index..<index + 1)
     }
@@ -97,7 +98,9 @@ extension Publisher {
         }
         let positions = range.relative(to: 0..<Int.max)
         if positions.lowerBound < 0 {
-            fatalError("output(in:): the range starts at position \(positions.lowerBound); positions count the upstream's values from 0 and must not be negative")
+            fatalError(
+                "output(in:): the range starts at position \(positions.lowerBound); positions count the upstream's values from 0 and must not be negative"
+            )
         }
         return Publishers.Output(upstream: self, range: positions)
     }
@@ -171,7 +174,9 @@ extension Publishers {
         @inlinable
         public init(upstream: Upstream, range: CountableRange<Int>) {
             if range.lowerBound < 0 {
-                fatalError("Publishers.Output: the range \(range) starts at a negative position; positions count the upstream's values from 0")
+                fatalError(
+                    "Publishers.Output: the range \(range) starts at a negative position; positions count the upstream's values from 0"
+                )
             }
             self.upstream = upstream
             self.range = range

@@ -203,8 +203,9 @@ extension Publishers {
         ///   and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: TryRemoveDuplicatesSubscriber<Upstream.Failure, S>(
-                downstream: subscriber, predicate: predicate))
+            upstream.receive(
+                subscriber: TryRemoveDuplicatesSubscriber<Upstream.Failure, S>(
+                    downstream: subscriber, predicate: predicate))
         }
     }
 }

@@ -232,7 +232,8 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the answer and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(subscriber, reducing: SearchReduction.contains(where: predicate), name: "TryContainsWhere")
+            upstream.subscribe(
+                subscriber, reducing: SearchReduction.contains(where: predicate), name: "TryContainsWhere")
         }
     }
 }

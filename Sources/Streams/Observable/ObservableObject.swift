@@ -42,7 +42,7 @@ public protocol ObservableObject: AnyObject {
     /// The type of ``objectWillChange``; ``ObservableObjectPublisher`` unless the class declares
     /// its own.
     associatedtype ObjectWillChangePublisher: Publisher = ObservableObjectPublisher
-        where ObjectWillChangePublisher.Failure == Never
+    where ObjectWillChangePublisher.Failure == Never
 
     /// A publisher that emits before the object changes.
     var objectWillChange: ObjectWillChangePublisher { get }

@@ -63,8 +63,7 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
 /// size) into an unlimited one, as Combine does.
 final class ObservableObjectSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable  // `downstream`, `upstream` and `requested` are guarded by `lock`
-    where Downstream.Input == Void, Downstream.Failure == Never
-{
+where Downstream.Input == Void, Downstream.Failure == Never {
     typealias Input = Void
     typealias Failure = Never
 

@@ -280,7 +280,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                subscriber, reducing: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder), name: "Comparison")
+                subscriber, reducing: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder),
+                name: "Comparison")
         }
     }
 
@@ -320,7 +321,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(
-                subscriber, reducing: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder), name: "TryComparison")
+                subscriber, reducing: ComparisonReduction(areInIncreasingOrder: areInIncreasingOrder),
+                name: "TryComparison")
         }
     }
 }

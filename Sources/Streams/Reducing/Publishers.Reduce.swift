@@ -143,7 +143,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                subscriber, reducing: ReduceReduction(initial: initial, nextPartialResult: nextPartialResult), name: "Reduce")
+                subscriber, reducing: ReduceReduction(initial: initial, nextPartialResult: nextPartialResult),
+                name: "Reduce")
         }
     }
 

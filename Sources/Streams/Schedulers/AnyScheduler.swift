@@ -19,16 +19,23 @@ import Foundation
 /// or `.main`), because it can be found again from any thread. `.main` and `.global(qos:)` are
 /// the erased main and global dispatch queues.
 public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, Sendable
-where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeType: Sendable,
+where
+    SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeType: Sendable,
     SchedulerTimeType.Stride: Sendable, SchedulerOptions: SendableMetatype
 {
     private let nowBody: @Sendable () -> SchedulerTimeType
     private let minimumToleranceBody: @Sendable () -> SchedulerTimeType.Stride
     private let scheduleBody: @Sendable (SchedulerOptions?, @escaping @Sendable () -> Void) -> Void
-    private let scheduleAfterBody: @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?,
-                                              @escaping @Sendable () -> Void) -> Void
-    private let scheduleRepeatingBody: @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride,
-                                                  SchedulerOptions?, @escaping @Sendable () -> Void) -> Cancellable
+    private let scheduleAfterBody:
+        @Sendable (
+            SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?,
+            @escaping @Sendable () -> Void
+        ) -> Void
+    private let scheduleRepeatingBody:
+        @Sendable (
+            SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride,
+            SchedulerOptions?, @escaping @Sendable () -> Void
+        ) -> Cancellable
 
     /// Wraps `scheduler`.
     ///
@@ -59,10 +66,16 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
         minimumTolerance: @escaping @Sendable () -> SchedulerTimeType.Stride,
         now: @escaping @Sendable () -> SchedulerTimeType,
         scheduleImmediately: @escaping @Sendable (SchedulerOptions?, @escaping @Sendable () -> Void) -> Void,
-        delayed: @escaping @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?,
-                                      @escaping @Sendable () -> Void) -> Void,
-        interval: @escaping @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride,
-                                       SchedulerOptions?, @escaping @Sendable () -> Void) -> Cancellable
+        delayed:
+            @escaping @Sendable (
+                SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?,
+                @escaping @Sendable () -> Void
+            ) -> Void,
+        interval:
+            @escaping @Sendable (
+                SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride,
+                SchedulerOptions?, @escaping @Sendable () -> Void
+            ) -> Cancellable
     ) {
         nowBody = now
         minimumToleranceBody = minimumTolerance
@@ -92,8 +105,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
     ///   - tolerance: How late the action may run.
     ///   - options: Options for the wrapped scheduler, or `nil`.
     ///   - action: The work to run.
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-                         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    ) {
         scheduleAfterBody(date, tolerance, options, action)
     }
 
@@ -106,9 +121,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
     ///   - options: Options for the wrapped scheduler, or `nil`.
     ///   - action: The work to run each time.
     /// - Returns: A cancellable that stops the runs.
-    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                         tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
-                         _ action: @escaping @Sendable () -> Void) -> Cancellable {
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Cancellable {
         scheduleRepeatingBody(date, interval, tolerance, options, action)
     }
 }
@@ -118,8 +135,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible, SchedulerTimeT
 public typealias AnySchedulerOf<S: Scheduler> = AnyScheduler<S.SchedulerTimeType, S.SchedulerOptions>
 
 extension Scheduler
-where Self: Sendable, SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sendable,
-      SchedulerOptions: SendableMetatype
+where
+    Self: Sendable, SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sendable,
+    SchedulerOptions: SendableMetatype
 {
     /// Wraps this scheduler in an ``AnyScheduler``.
     ///
@@ -211,8 +229,9 @@ extension RunLoop {
     /// - Returns: `AnySchedulerOf<RunLoop>.main`.
     public func eraseToAnyScheduler() -> AnySchedulerOf<RunLoop> {
         guard self === RunLoop.main else {
-            fatalError("eraseToAnyScheduler(): only RunLoop.main can be erased (a RunLoop is not Sendable, and only "
-                + "the main one can be found again from any thread); use a DispatchQueue for other threads")
+            fatalError(
+                "eraseToAnyScheduler(): only RunLoop.main can be erased (a RunLoop is not Sendable, and only "
+                    + "the main one can be found again from any thread); use a DispatchQueue for other threads")
         }
         return .main
     }

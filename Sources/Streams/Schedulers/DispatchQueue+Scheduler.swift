@@ -210,7 +210,9 @@ extension DispatchQueue: Scheduler {
             ///
             /// - Parameter s: The number of seconds.
             /// - Returns: A duration of `s` seconds.
-            public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: s.multipliedClamped(by: 1_000_000_000)) }
+            public static func seconds(_ s: Int) -> Stride {
+                Stride(nanoseconds: s.multipliedClamped(by: 1_000_000_000))
+            }
             /// `s` seconds.
             ///
             /// - Parameter s: The number of seconds, fractions allowed.
@@ -220,12 +222,16 @@ extension DispatchQueue: Scheduler {
             ///
             /// - Parameter ms: The number of milliseconds.
             /// - Returns: A duration of `ms` milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: ms.multipliedClamped(by: 1_000_000)) }
+            public static func milliseconds(_ ms: Int) -> Stride {
+                Stride(nanoseconds: ms.multipliedClamped(by: 1_000_000))
+            }
             /// `us` microseconds.
             ///
             /// - Parameter us: The number of microseconds.
             /// - Returns: A duration of `us` microseconds.
-            public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: us.multipliedClamped(by: 1_000)) }
+            public static func microseconds(_ us: Int) -> Stride {
+                Stride(nanoseconds: us.multipliedClamped(by: 1_000))
+            }
             /// `ns` nanoseconds.
             ///
             /// - Parameter ns: The number of nanoseconds.
@@ -281,8 +287,10 @@ extension DispatchQueue: Scheduler {
     ///   - options: The quality of service and flags to run `action` with, or `nil` for the
     ///     defaults.
     ///   - action: The work to run.
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-                         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    ) {
         let options = options ?? SchedulerOptions()
         asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags, execute: action)
     }
@@ -298,13 +306,16 @@ extension DispatchQueue: Scheduler {
     ///     defaults.
     ///   - action: The work to run each time.
     /// - Returns: A cancellable that stops the timer.
-    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                         tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
-                         _ action: @escaping @Sendable () -> Void) -> Cancellable {
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Cancellable {
         let timer = DispatchSource.makeTimerSource(queue: self)
         timer.setEventHandler(qos: options?.qos ?? .unspecified, flags: options?.flags ?? [], handler: action)
-        timer.schedule(deadline: date.dispatchTime, repeating: interval.timeInterval,
-                       leeway: max(tolerance, minimumTolerance).timeInterval)
+        timer.schedule(
+            deadline: date.dispatchTime, repeating: interval.timeInterval,
+            leeway: max(tolerance, minimumTolerance).timeInterval)
         timer.resume()
         return AnyCancellable { timer.cancel() }
     }

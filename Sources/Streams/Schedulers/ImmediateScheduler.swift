@@ -114,8 +114,6 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             public static func nanoseconds(_ ns: Int) -> Stride { 0 }
         }
 
-        init() {}
-
         /// Zero: every time is the same instant.
         ///
         /// - Parameter other: Another time; ignored.
@@ -155,8 +153,10 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     ///   - tolerance: How late the action may run; ignored.
     ///   - options: Always `nil`: the immediate scheduler has no options.
     ///   - action: The work to run.
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
-                         _ action: @escaping @Sendable () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+        _ action: @escaping @Sendable () -> Void
+    ) {
         action()
     }
 
@@ -169,9 +169,11 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     ///   - options: Always `nil`: the immediate scheduler has no options.
     ///   - action: The work to run, once.
     /// - Returns: A cancellable that does nothing: the action has already run.
-    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                         tolerance: SchedulerTimeType.Stride, options: Never?,
-                         _ action: @escaping @Sendable () -> Void) -> Cancellable {
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride, options: Never?,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Cancellable {
         action()
         return Subscriptions.empty
     }

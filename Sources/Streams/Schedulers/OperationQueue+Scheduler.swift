@@ -36,8 +36,10 @@ extension OperationQueue: Scheduler {
     ///   - tolerance: Unused: the operation becomes ready as close to `date` as dispatch allows.
     ///   - options: Options for the scheduler; unused.
     ///   - action: The work to run.
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-                         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    ) {
         let gate = BlockOperation {}
         let operation = BlockOperation(block: action)
         operation.addDependency(gate)
@@ -57,15 +59,18 @@ extension OperationQueue: Scheduler {
     ///   - options: Options for the scheduler; unused.
     ///   - action: The work to run each time.
     /// - Returns: A cancellable that stops the runs.
-    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                         tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
-                         _ action: @escaping @Sendable () -> Void) -> Cancellable {
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Cancellable {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.setEventHandler { [self] in addOperation(action) }
         // In clamped nanoseconds: dispatch traps on a `Double` interval it cannot represent.
-        timer.schedule(deadline: Self.dispatchTime(of: date),
-                       repeating: .nanoseconds(Int(clampingSeconds: interval.timeInterval)),
-                       leeway: .nanoseconds(Int(clampingSeconds: tolerance.timeInterval)))
+        timer.schedule(
+            deadline: Self.dispatchTime(of: date),
+            repeating: .nanoseconds(Int(clampingSeconds: interval.timeInterval)),
+            leeway: .nanoseconds(Int(clampingSeconds: tolerance.timeInterval)))
         timer.resume()
         return AnyCancellable { timer.cancel() }
     }

@@ -29,8 +29,10 @@ extension RunLoop: Scheduler {
     ///   - tolerance: How late the action may run (the timer's tolerance).
     ///   - options: Options for the scheduler; unused.
     ///   - action: The work to run.
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-                         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    ) {
         let timer = Timer(fire: date.date, interval: 0, repeats: false) { _ in action() }
         timer.tolerance = tolerance.timeInterval
         add(timer, forMode: .default)
@@ -46,9 +48,11 @@ extension RunLoop: Scheduler {
     ///   - options: Options for the scheduler; unused.
     ///   - action: The work to run each time.
     /// - Returns: A cancellable that invalidates the timer.
-    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                         tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
-                         _ action: @escaping @Sendable () -> Void) -> Cancellable {
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Cancellable {
         let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in action() }
         timer.tolerance = tolerance.timeInterval
         add(timer, forMode: .default)

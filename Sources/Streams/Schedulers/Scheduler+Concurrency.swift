@@ -39,8 +39,10 @@ extension Scheduler where SchedulerTimeType: SendableMetatype {
             await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, Never>) in
                 alarm.wait(continuation)
                 // A repeating schedule, for its cancellable: the alarm cancels it when it rings.
-                let schedule = schedule(after: now.advanced(by: duration), interval: duration, tolerance: tolerance,
-                                        options: options) { alarm.ring() }
+                let schedule = schedule(
+                    after: now.advanced(by: duration), interval: duration, tolerance: tolerance,
+                    options: options
+                ) { alarm.ring() }
                 alarm.hold(schedule)
             }
         } onCancel: {
@@ -115,7 +117,8 @@ extension Scheduler where SchedulerTimeType: SendableMetatype {
 
 /// The clock of one asynchronous ``Scheduler/timer(interval:tolerance:options:)``: the time of
 /// the next tick, and the repeating schedule to cancel when the iteration ends.
-final class TimerTicks<Time: Strideable & SendableMetatype>: @unchecked Sendable {  // `upcoming`, `schedule`, `cancelled` guarded by `lock`
+// `upcoming`, `schedule`, `cancelled` guarded by `lock`
+final class TimerTicks<Time: Strideable & SendableMetatype>: @unchecked Sendable {
     private let lock = Lock()
     private let continuation: AsyncStream<Time>.Continuation
     private var upcoming: Time

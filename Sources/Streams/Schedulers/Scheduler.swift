@@ -72,8 +72,9 @@ public protocol Scheduler<SchedulerTimeType> {
     ///   - tolerance: How late the action may run.
     ///   - options: Options for the scheduler, or `nil`.
     ///   - action: The work to run.
-    func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-                  options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void)
+    func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void)
 
     /// Runs `action` at `date` and then every `interval`, until the returned cancellable is
     /// cancelled.
@@ -85,9 +86,11 @@ public protocol Scheduler<SchedulerTimeType> {
     ///   - options: Options for the scheduler, or `nil`.
     ///   - action: The work to run each time.
     /// - Returns: A cancellable that stops the runs.
-    func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                  tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
-                  _ action: @escaping @Sendable () -> Void) -> Cancellable
+    func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Cancellable
 }
 
 extension Scheduler {
@@ -116,8 +119,10 @@ extension Scheduler {
     ///   - tolerance: How late the action may run.
     ///   - action: The work to run.
     @inlinable
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
-                         _ action: @escaping @Sendable () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+        _ action: @escaping @Sendable () -> Void
+    ) {
         schedule(after: date, tolerance: tolerance, options: nil, action)
     }
 
@@ -130,8 +135,10 @@ extension Scheduler {
     ///   - action: The work to run each time.
     /// - Returns: A cancellable that stops the runs.
     @inlinable
-    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                         tolerance: SchedulerTimeType.Stride, _ action: @escaping @Sendable () -> Void) -> Cancellable {
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride, _ action: @escaping @Sendable () -> Void
+    ) -> Cancellable {
         schedule(after: date, interval: interval, tolerance: tolerance, options: nil, action)
     }
 
@@ -144,8 +151,10 @@ extension Scheduler {
     ///   - action: The work to run each time.
     /// - Returns: A cancellable that stops the runs.
     @inlinable
-    public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
-                         _ action: @escaping @Sendable () -> Void) -> Cancellable {
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Cancellable {
         schedule(after: date, interval: interval, tolerance: minimumTolerance, options: nil, action)
     }
 }

@@ -115,8 +115,10 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let ticket = connection.join()
-            upstream.receive(subscriber: AutoconnectSubscription(downstream: subscriber, connection: connection,
-                                                                 ticket: ticket))
+            upstream.receive(
+                subscriber: AutoconnectSubscription(
+                    downstream: subscriber, connection: connection,
+                    ticket: ticket))
             if let ticket {
                 connection.connected(upstream.connect(), ticket: ticket)
             }

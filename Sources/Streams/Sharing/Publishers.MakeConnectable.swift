@@ -63,7 +63,8 @@ extension Publishers {
         public typealias Failure = Upstream.Failure
 
         /// The multicast that does the work; copies of this value share it.
-        @usableFromInline let inner: Publishers.Multicast<Upstream, PassthroughSubject<Upstream.Output, Upstream.Failure>>
+        @usableFromInline let inner:
+            Publishers.Multicast<Upstream, PassthroughSubject<Upstream.Output, Upstream.Failure>>
 
         /// Creates a connectable publisher of `upstream`.
         ///

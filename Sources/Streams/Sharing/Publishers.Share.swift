@@ -105,8 +105,10 @@ extension Publishers {
             let ticket = connection.join()
             // As Combine's multicast + autoconnect: the downstream's subscription is described as
             // "Multicast".
-            subject.receive(subscriber: MulticastSubscription(
-                downstream: AutoconnectSubscription(downstream: subscriber, connection: connection, ticket: ticket)))
+            subject.receive(
+                subscriber: MulticastSubscription(
+                    downstream: AutoconnectSubscription(downstream: subscriber, connection: connection, ticket: ticket))
+            )
             if let ticket {
                 connect(ticket: ticket)
             }

@@ -60,7 +60,8 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
     @usableFromInline var upstreams: [Subscription] = []
 
     /// Retained by hand (see `attach`/`detach`) so that delivering a value retains nothing.
-    @exclusivity(unchecked) @usableFromInline var conduits: ContiguousArray<Unmanaged<SubjectConduit<Output, Failure>>> = []
+    @exclusivity(unchecked) @usableFromInline var conduits:
+        ContiguousArray<Unmanaged<SubjectConduit<Output, Failure>>> = []
     /// Whether the completion has reached the attached conduits: a conduit attached later is
     /// finished at once.
     @usableFromInline var completionDelivered = false
@@ -225,7 +226,8 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
         // `receive(subscription:)`) asks the upstreams only now, so that what a synchronous
         // upstream sends at once reaches this subscriber.
         if conduit.attachState.exchange(SubjectConduit<Output, Failure>.attached, ordering: .acquiringAndReleasing)
-            == SubjectConduit<Output, Failure>.subscribingWithDemand {
+            == SubjectConduit<Output, Failure>.subscribingWithDemand
+        {
             acknowledgeDemand()
         }
     }
@@ -334,7 +336,8 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
                 }
             }
         case .detach(let conduit):
-            if let index = conduits.firstIndex(where: { $0.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() }) {
+            if let index = conduits.firstIndex(where: { $0.toOpaque() == Unmanaged.passUnretained(conduit).toOpaque() })
+            {
                 conduits.remove(at: index).release()
             }
             conduit.release()
@@ -390,8 +393,10 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
     @exclusivity(unchecked) @usableFromInline var owner: AnyObject?
 
     @inlinable
-    init(core: SubjectCore<Output, Failure>, owner: AnyObject,
-         offerValue: @escaping (SubjectConduit, Output) -> Void) {
+    init(
+        core: SubjectCore<Output, Failure>, owner: AnyObject,
+        offerValue: @escaping (SubjectConduit, Output) -> Void
+    ) {
         self.core = core
         self.owner = owner
         self.offerValue = offerValue
@@ -462,11 +467,12 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Do
     @inlinable
     init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream, owner: AnyObject) {
         self.downstream = downstream
-        super.init(core: core, owner: owner, offerValue: { conduit, value in
-            unsafeDowncast(conduit, to: Conduit<Downstream>.self).offer(value)
-        })
+        super.init(
+            core: core, owner: owner,
+            offerValue: { conduit, value in
+                unsafeDowncast(conduit, to: Conduit<Downstream>.self).offer(value)
+            })
     }
-
 
     @inlinable @inline(__always)
     func offer(_ value: Downstream.Input) {

@@ -128,8 +128,9 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the arrays and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: CollectByTimeSubscription<Upstream.Output, Failure, Context, S>(
-                downstream: subscriber, strategy: strategy, options: options))
+            upstream.receive(
+                subscriber: CollectByTimeSubscription<Upstream.Output, Failure, Context, S>(
+                    downstream: subscriber, strategy: strategy, options: options))
         }
     }
 }
@@ -140,7 +141,8 @@ extension Publishers {
 /// `@Sendable` closures given to the scheduler capture this, so that they carry no metatypes of
 /// non-Sendable types.
 @usableFromInline
-class CollectByTimeCallbacks: @unchecked Sendable {  // no state of its own; the subclass guards its state with its `lock`
+// no state of its own; the subclass guards its state with its `lock`
+class CollectByTimeCallbacks: @unchecked Sendable {
     @inlinable init() {}
     @usableFromInline func windowEnded(_ generation: UInt64) {}
     @usableFromInline func drain() {}
@@ -201,7 +203,8 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
     @usableFromInline var windowGeneration: UInt64 = 0
 
     @inlinable
-    init(downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+    init(downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?)
+    {
         self.downstream = downstream
         self.options = options
         switch strategy {

@@ -103,8 +103,10 @@ extension Publishers {
         ///   - scheduler: The scheduler that keeps time and delivers the values.
         ///   - options: Options for the scheduler, or `nil`.
         @inlinable
-        public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
-                    options: Context.SchedulerOptions?) {
+        public init(
+            upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?
+        ) {
             self.upstream = upstream
             self.dueTime = dueTime
             self.scheduler = scheduler
@@ -117,9 +119,10 @@ extension Publishers {
         ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: TimedSubscription(
-                machine: DebounceStateMachine(dueTime: dueTime), downstream: subscriber, scheduler: scheduler,
-                options: options))
+            upstream.receive(
+                subscriber: TimedSubscription(
+                    machine: DebounceStateMachine(dueTime: dueTime), downstream: subscriber, scheduler: scheduler,
+                    options: options))
         }
     }
 }
@@ -154,8 +157,9 @@ struct DebounceStateMachine<Input, Failure: Error, Context: Scheduler>: TimedSta
         /// Ask the upstream for everything: `debounce` keeps the downstream's demand itself.
         case requestUnlimited(from: any Subscription)
         /// Cancel the previous timer, let go of the value it was for, start timer number `id`.
-        case restartTimer(id: UInt64, after: Context.SchedulerTimeType.Stride, cancelling: (any Cancellable)?,
-                          replaced: Input?)
+        case restartTimer(
+            id: UInt64, after: Context.SchedulerTimeType.Stride, cancelling: (any Cancellable)?,
+            replaced: Input?)
         /// Cancel the timer that fired and deliver the outbox.
         case deliver(cancelling: (any Cancellable)?)
         /// Schedule the delivery of the completion (without the options, as in Combine), cancel
@@ -243,8 +247,10 @@ struct DebounceStateMachine<Input, Failure: Error, Context: Scheduler>: TimedSta
     }
 
     @inlinable
-    mutating func workRan(now _: Context.SchedulerTimeType?,
-                          outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action {
+    mutating func workRan(
+        now _: Context.SchedulerTimeType?,
+        outbox: inout FIFOQueue<TimedEvent<Input, Failure>>
+    ) -> Action {
         guard case .finishing(let completion) = state else { return .none }
         state = .done
         outbox.append(.completion(completion))
@@ -267,8 +273,7 @@ struct DebounceStateMachine<Input, Failure: Error, Context: Scheduler>: TimedSta
 
     @inlinable
     static func perform<Downstream: Subscriber>(_ action: Action, in subscription: TimedSubscription<Self, Downstream>)
-        where Downstream.Input == Input, Downstream.Failure == Failure
-    {
+    where Downstream.Input == Input, Downstream.Failure == Failure {
         switch action {
         case .none:
             break

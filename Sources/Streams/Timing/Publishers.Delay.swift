@@ -71,8 +71,9 @@ extension Publisher {
         scheduler: S,
         options: S.SchedulerOptions? = nil
     ) -> Publishers.Delay<Self, S> {
-        Publishers.Delay(upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance,
-                         scheduler: scheduler, options: options)
+        Publishers.Delay(
+            upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance,
+            scheduler: scheduler, options: options)
     }
 }
 
@@ -106,9 +107,11 @@ extension Publishers {
         ///   - scheduler: The scheduler that keeps time and delivers the events.
         ///   - options: Options for the scheduler, or `nil`.
         @inlinable
-        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride,
-                    tolerance: Context.SchedulerTimeType.Stride, scheduler: Context,
-                    options: Context.SchedulerOptions? = nil) {
+        public init(
+            upstream: Upstream, interval: Context.SchedulerTimeType.Stride,
+            tolerance: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions? = nil
+        ) {
             self.upstream = upstream
             self.interval = interval
             self.tolerance = tolerance
@@ -121,9 +124,10 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the delayed values and completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: TimedSubscription(
-                machine: DelayStateMachine(interval: interval, tolerance: tolerance), downstream: subscriber,
-                scheduler: scheduler, options: options))
+            upstream.receive(
+                subscriber: TimedSubscription(
+                    machine: DelayStateMachine(interval: interval, tolerance: tolerance), downstream: subscriber,
+                    scheduler: scheduler, options: options))
         }
     }
 }
@@ -155,8 +159,9 @@ struct DelayStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStateM
         case request(Subscribers.Demand, from: any Subscription)
         /// Schedule the work that sends the oldest waiting event, `interval` from now; let go of
         /// the upstream if it just finished.
-        case scheduleDelivery(after: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride,
-                              finished: (any Subscription)?)
+        case scheduleDelivery(
+            after: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride,
+            finished: (any Subscription)?)
         /// Deliver the outbox.
         case deliver
         /// Cancel the upstream (if given); let go of the events that will not be delivered.
@@ -213,8 +218,10 @@ struct DelayStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStateM
 
     /// The work scheduled for an event: the oldest waiting event is due.
     @inlinable
-    mutating func workRan(now _: Context.SchedulerTimeType?,
-                          outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action {
+    mutating func workRan(
+        now _: Context.SchedulerTimeType?,
+        outbox: inout FIFOQueue<TimedEvent<Input, Failure>>
+    ) -> Action {
         guard let event = waiting.popFirst() else { return .none }
         if case .completion = event { state = .done }
         outbox.append(event)
@@ -240,8 +247,7 @@ struct DelayStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStateM
 
     @inlinable
     static func perform<Downstream: Subscriber>(_ action: Action, in subscription: TimedSubscription<Self, Downstream>)
-        where Downstream.Input == Input, Downstream.Failure == Failure
-    {
+    where Downstream.Input == Input, Downstream.Failure == Failure {
         switch action {
         case .none:
             break
@@ -250,8 +256,9 @@ struct DelayStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStateM
         case .scheduleDelivery(let interval, let tolerance, let finished):
             _ = finished
             let scheduler = subscription.scheduler
-            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance,
-                               options: subscription.options, subscription.closure(for: .scheduled))
+            scheduler.schedule(
+                after: scheduler.now.advanced(by: interval), tolerance: tolerance,
+                options: subscription.options, subscription.closure(for: .scheduled))
         case .deliver:
             subscription.deliver()
         case .cancel(let upstream, let dropped):

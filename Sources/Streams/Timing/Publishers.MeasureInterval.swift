@@ -92,8 +92,9 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the intervals and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: MeasureIntervalSubscriber<Upstream.Output, Context, S>(
-                downstream: subscriber, scheduler: scheduler))
+            upstream.receive(
+                subscriber: MeasureIntervalSubscriber<Upstream.Output, Context, S>(
+                    downstream: subscriber, scheduler: scheduler))
         }
     }
 }

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 // Engine: Engines/SerialDelivery.swift (the one-at-a-time delivery loop run on the scheduler).
@@ -114,7 +114,9 @@ extension Publisher {
     /// [S9]: doc:/Contract/StreamContract#S9
     /// [S13]: doc:/Contract/StreamContract#S13
     @inlinable
-    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+        -> Publishers.ReceiveOn<Self, S>
+    {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
     }
 }
@@ -154,7 +156,8 @@ extension Publishers {
         ///   the scheduler.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReceiveOnSubscription(downstream: subscriber, scheduler: scheduler, options: options))
+            upstream.receive(
+                subscriber: ReceiveOnSubscription(downstream: subscriber, scheduler: scheduler, options: options))
         }
     }
 }

@@ -67,7 +67,9 @@ extension Publisher {
     /// [S7]: doc:/Contract/StreamContract#S7
     /// [S9]: doc:/Contract/StreamContract#S9
     @inlinable
-    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
+    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+        -> Publishers.SubscribeOn<Self, S>
+    {
         Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
     }
 }
@@ -94,8 +96,9 @@ extension Publishers {
         ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = SubscribeOnSubscription(upstream: upstream, downstream: subscriber,
-                                                       scheduler: scheduler, options: options)
+            let subscription = SubscribeOnSubscription(
+                upstream: upstream, downstream: subscriber,
+                scheduler: scheduler, options: options)
             let commands: any UpstreamCommands = subscription
             scheduler.schedule(options: options) { commands.subscribeUpstream() }
         }

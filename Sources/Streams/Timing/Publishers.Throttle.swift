@@ -110,8 +110,10 @@ extension Publishers {
         ///   - latest: `true` to send the latest of the values that arrived in between, `false` the
         ///     first.
         @inlinable
-        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
-                    latest: Bool) {
+        public init(
+            upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+            latest: Bool
+        ) {
             self.upstream = upstream
             self.interval = interval
             self.scheduler = scheduler
@@ -124,9 +126,10 @@ extension Publishers {
         ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: TimedSubscription(
-                machine: ThrottleStateMachine(interval: interval, latest: latest), downstream: subscriber,
-                scheduler: scheduler, options: nil))
+            upstream.receive(
+                subscriber: TimedSubscription(
+                    machine: ThrottleStateMachine(interval: interval, latest: latest), downstream: subscriber,
+                    scheduler: scheduler, options: nil))
         }
     }
 }
@@ -240,8 +243,10 @@ struct ThrottleStateMachine<Input, Failure: Error, Context: Scheduler>: TimedSta
 
     /// The scheduled emission.
     @inlinable
-    mutating func workRan(now: Context.SchedulerTimeType?,
-                          outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action {
+    mutating func workRan(
+        now: Context.SchedulerTimeType?,
+        outbox: inout FIFOQueue<TimedEvent<Input, Failure>>
+    ) -> Action {
         switch state {
         case .running:
             guard let value = waiting.take() else { return .none }
@@ -284,8 +289,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Context: Scheduler>: TimedSta
 
     @inlinable
     static func perform<Downstream: Subscriber>(_ action: Action, in subscription: TimedSubscription<Self, Downstream>)
-        where Downstream.Input == Input, Downstream.Failure == Failure
-    {
+    where Downstream.Input == Input, Downstream.Failure == Failure {
         let scheduler = subscription.scheduler
         switch action {
         case .none:
@@ -293,8 +297,9 @@ struct ThrottleStateMachine<Input, Failure: Error, Context: Scheduler>: TimedSta
         case .requestUnlimited(let upstream):
             upstream.request(.unlimited)
         case .scheduleEmission(let deadline?):
-            scheduler.schedule(after: deadline, tolerance: scheduler.minimumTolerance, options: nil,
-                               subscription.closure(for: .scheduled))
+            scheduler.schedule(
+                after: deadline, tolerance: scheduler.minimumTolerance, options: nil,
+                subscription.closure(for: .scheduled))
         case .scheduleEmission(nil):
             scheduler.schedule(options: nil, subscription.closure(for: .scheduled))
         case .finish(let finished, let scheduleEmission):

@@ -73,8 +73,9 @@ extension Publisher {
         options: S.SchedulerOptions? = nil,
         customError: (() -> Failure)? = nil
     ) -> Publishers.Timeout<Self, S> {
-        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options,
-                           customError: customError)
+        Publishers.Timeout(
+            upstream: self, interval: interval, scheduler: scheduler, options: options,
+            customError: customError)
     }
 }
 
@@ -108,8 +109,10 @@ extension Publishers {
         ///   - customError: A closure that returns the error to fail with on a timeout, or `nil` to
         ///     finish instead.
         @inlinable
-        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
-                    options: Context.SchedulerOptions?, customError: (() -> Upstream.Failure)?) {
+        public init(
+            upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?, customError: (() -> Upstream.Failure)?
+        ) {
             self.upstream = upstream
             self.interval = interval
             self.scheduler = scheduler
@@ -123,9 +126,10 @@ extension Publishers {
         ///   the timeout.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: TimedSubscription(
-                machine: TimeoutStateMachine(interval: interval, customError: customError), downstream: subscriber,
-                scheduler: scheduler, options: options))
+            upstream.receive(
+                subscriber: TimedSubscription(
+                    machine: TimeoutStateMachine(interval: interval, customError: customError), downstream: subscriber,
+                    scheduler: scheduler, options: options))
         }
     }
 }
@@ -161,8 +165,9 @@ struct TimeoutStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStat
         case request(Subscribers.Demand, from: any Subscription)
         /// Cancel the previous timer and start timer number `id`; then, if `scheduleDelivery`,
         /// schedule the work that sends the oldest waiting event, at once.
-        case restartTimer(id: UInt64, after: Context.SchedulerTimeType.Stride, cancelling: (any Cancellable)?,
-                          scheduleDelivery: Bool)
+        case restartTimer(
+            id: UInt64, after: Context.SchedulerTimeType.Stride, cancelling: (any Cancellable)?,
+            scheduleDelivery: Bool)
         /// Cancel the timer, let go of the finished upstream, schedule the work that sends the
         /// oldest waiting event (the completion's turn comes after the values').
         case finish(cancelling: (any Cancellable)?, finished: any Subscription)
@@ -172,8 +177,9 @@ struct TimeoutStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStat
         /// `customError` if given) and hand it to ``timedOut(_:outbox:)``.
         case timeOut(cancelling: (any Cancellable)?, upstream: any Subscription, customError: (() -> Failure)?)
         /// Cancel the upstream (if given) and the timer; let go of what will not be delivered.
-        case cancel(upstream: (any Subscription)?, timer: (any Cancellable)?,
-                    dropped: FIFOQueue<TimedEvent<Input, Failure>>, customError: (() -> Failure)?)
+        case cancel(
+            upstream: (any Subscription)?, timer: (any Cancellable)?,
+            dropped: FIFOQueue<TimedEvent<Input, Failure>>, customError: (() -> Failure)?)
     }
 
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
@@ -247,8 +253,10 @@ struct TimeoutStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStat
 
     /// The work scheduled for an event: the oldest waiting event is due.
     @inlinable
-    mutating func workRan(now _: Context.SchedulerTimeType?,
-                          outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action {
+    mutating func workRan(
+        now _: Context.SchedulerTimeType?,
+        outbox: inout FIFOQueue<TimedEvent<Input, Failure>>
+    ) -> Action {
         guard let event = waiting.popFirst() else { return .none }
         if case .completion = event { state = .done }
         outbox.append(event)
@@ -265,8 +273,10 @@ struct TimeoutStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStat
 
     /// The timeout's completion is made: everything waiting goes to the outbox, then it.
     @inlinable
-    mutating func timedOut(_ completion: Subscribers.Completion<Failure>,
-                           outbox: inout FIFOQueue<TimedEvent<Input, Failure>>) -> Action {
+    mutating func timedOut(
+        _ completion: Subscribers.Completion<Failure>,
+        outbox: inout FIFOQueue<TimedEvent<Input, Failure>>
+    ) -> Action {
         guard case .timingOut = state else { return .none }  // the downstream cancelled meanwhile
         state = .done
         while let event = waiting.popFirst() { outbox.append(event) }
@@ -278,14 +288,14 @@ struct TimeoutStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStat
     mutating func ended() -> Action {
         let upstream = if case .running(let upstream) = state { upstream } else { Optional<any Subscription>.none }
         state = .done
-        return .cancel(upstream: upstream, timer: timer.take(), dropped: waiting.takeAll(),
-                       customError: customError.take())
+        return .cancel(
+            upstream: upstream, timer: timer.take(), dropped: waiting.takeAll(),
+            customError: customError.take())
     }
 
     @inlinable
     static func perform<Downstream: Subscriber>(_ action: Action, in subscription: TimedSubscription<Self, Downstream>)
-        where Downstream.Input == Input, Downstream.Failure == Failure
-    {
+    where Downstream.Input == Input, Downstream.Failure == Failure {
         switch action {
         case .none:
             break

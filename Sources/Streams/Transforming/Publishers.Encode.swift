@@ -128,7 +128,8 @@ extension Publishers {
         ///   completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.subscribe(subscriber, through: EncodeStep<Upstream.Output, Coder>(encoder: encoder), name: "Encode")
+            upstream.subscribe(
+                subscriber, through: EncodeStep<Upstream.Output, Coder>(encoder: encoder), name: "Encode")
         }
     }
 

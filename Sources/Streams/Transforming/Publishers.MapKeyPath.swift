@@ -144,7 +144,9 @@ extension Publishers {
 
         // Internal, as in Combine: made by `map(_:_:)`.
         @inlinable
-        init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
+        init(
+            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>
+        ) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1
@@ -155,10 +157,12 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the pairs and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1
-            upstream.receive(subscriber: MapSubscriber(downstream: subscriber) {
-                ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
-            })
+            let keyPath0 = self.keyPath0
+            let keyPath1 = self.keyPath1
+            upstream.receive(
+                subscriber: MapSubscriber(downstream: subscriber) {
+                    ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
+                })
         }
     }
 
@@ -196,10 +200,13 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the triples and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1, keyPath2 = self.keyPath2
-            upstream.receive(subscriber: MapSubscriber(downstream: subscriber) {
-                ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
-            })
+            let keyPath0 = self.keyPath0
+            let keyPath1 = self.keyPath1
+            let keyPath2 = self.keyPath2
+            upstream.receive(
+                subscriber: MapSubscriber(downstream: subscriber) {
+                    ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
+                })
         }
     }
 }

@@ -136,8 +136,9 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber that receives the values and the completion.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ScanSubscriber(
-                downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+            upstream.receive(
+                subscriber: ScanSubscriber(
+                    downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
         }
     }
 
@@ -163,7 +164,8 @@ extension Publishers {
         ///   - nextPartialResult: Combines the result so far with the next value; may throw.
         @inlinable
         public init(
-            upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+            upstream: Upstream, initialResult: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
         ) {
             self.upstream = upstream
             self.initialResult = initialResult
