@@ -101,7 +101,7 @@ extension Subscribers {
             return lhs.rawValue > rhs.rawValue ? Demand(rawValue: lhs.rawValue - rhs.rawValue) : .none
         }
 
-        /// Subtracts `rhs` from `lhs` as ``Subscribers/Demand/-(_:_:)-(Subscribers.Demand,Subscribers.Demand)`` does.
+        /// Subtracts `rhs` from `lhs` as `lhs - rhs` does.
         ///
         /// - Parameters:
         ///   - lhs: The demand to subtract from.
@@ -149,7 +149,7 @@ extension Subscribers {
             return lhs - UInt(rhs)
         }
 
-        /// Subtracts a count from `lhs` as ``Subscribers/Demand/-(_:_:)-(Subscribers.Demand,Int)`` does.
+        /// Subtracts a count from `lhs` as `lhs - rhs` does.
         ///
         /// - Parameters:
         ///   - lhs: The demand to subtract from.
