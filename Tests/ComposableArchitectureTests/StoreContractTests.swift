@@ -11,7 +11,11 @@ struct StoreContractTests {
     // MARK: A1 — send is iterative
 
     @Test func a1_millionChainedSynchronousActionsDoNotGrowTheStack() {
-        struct State { var count = 0; var lowest = UInt.max; var highest = UInt.min }
+        struct State {
+            var count = 0
+            var lowest = UInt.max
+            var highest = UInt.min
+        }
         let reducer = Reducer<State, Int, Void> { state, n, _ in
             state.count += 1
             var marker = 0
@@ -127,7 +131,9 @@ struct StoreContractTests {
         let reducer = Reducer<Int, String, Void> { state, action, _ in
             switch action {
             case "start": return subject.map { _ in "tick" }.eraseToEffect()
-            default: state += 1; return .none
+            default:
+                state += 1
+                return .none
             }
         }
         let store = Store(initialState: 0, reducer: reducer, environment: ())
@@ -370,7 +376,9 @@ struct StoreContractTests {
                 switch action {
                 case "start": return subject.eraseToEffect().cancellable(id: ID.timer)
                 case "stop": return .cancel(id: ID.timer)
-                default: state.append(action); return .none
+                default:
+                    state.append(action)
+                    return .none
                 }
             }
         }
@@ -392,7 +400,9 @@ struct StoreContractTests {
             case "start": return subject.eraseToEffect().cancellable(id: 1)
             case "stop string": return .cancel(id: "1")
             case "stop int": return .cancel(id: 1)
-            default: state.append(action); return .none
+            default:
+                state.append(action)
+                return .none
             }
         }
         let store = Store(initialState: [], reducer: reducer, environment: ())
@@ -424,7 +434,9 @@ struct StoreContractTests {
             case "start": return subject.eraseToEffect().cancellable(id: id(registered))
             case "stop one": return .cancel(id: id(cancelledAs))
             case "stop all": return .cancel(ids: [id(cancelledAs)])
-            default: state.append(action); return .none
+            default:
+                state.append(action)
+                return .none
             }
         }
         for stop in ["stop one", "stop all"] {
@@ -462,7 +474,9 @@ struct StoreContractTests {
             case "throttle y": return throttled(id(cancelledAs), "y")
             case "throttle z": return throttled(id(cancelledAs), "z")
             case "stop": return .cancel(id: id(cancelledAs))
-            default: state.append(action); return .none
+            default:
+                state.append(action)
+                return .none
             }
         }
         let store = Store(initialState: [], reducer: reducer, environment: ())
@@ -497,7 +511,9 @@ struct StoreContractTests {
             case "start other": return subjects[1].eraseToEffect().cancellable(id: OtherID.self, cancelInFlight: true)
             case "stop search": return .cancel(id: SearchID.self)
             case "stop both": return .cancel(ids: [SearchID.self, OtherID.self])
-            default: state.append(action); return .none
+            default:
+                state.append(action)
+                return .none
             }
         }
         let store = Store(initialState: [], reducer: reducer, environment: ())
@@ -562,7 +578,9 @@ struct StoreContractTests {
             switch action {
             case "start": return subject.eraseToEffect().cancellable(id: ID.timer)
             case "stop": return .cancel(id: ID.timer)
-            default: state.append(action); return .none
+            default:
+                state.append(action)
+                return .none
             }
         }
         let app = Reducer<[String], AppAction, Void>.combine(
@@ -602,7 +620,10 @@ struct StoreContractTests {
     // MARK: A10 — scope
 
     @Test func a10_scopedStoreSendsToTheRootAndComputesStateOncePerSend() {
-        struct AppState { var count = 0; var name = "" }
+        struct AppState {
+            var count = 0
+            var name = ""
+        }
         enum AppAction { case increment, rename(String) }
         let reducer = Reducer<AppState, AppAction, Void> { state, action, _ in
             switch action {
@@ -633,7 +654,10 @@ struct StoreContractTests {
     }
 
     @Test func a10_scopeOfEquatableStateDoesNotRepublishWhenItDidNotChange() {
-        struct AppState { var count = 0; var name = "" }
+        struct AppState {
+            var count = 0
+            var name = ""
+        }
         let reducer = Reducer<AppState, String, Void> { state, action, _ in
             if action == "increment" { state.count += 1 } else { state.name = action }
             return .none
@@ -714,7 +738,10 @@ struct StoreContractTests {
 
     @Test func a12_pullbackIgnoresOtherActionsAndMapsEffectsBack() {
         enum AppAction: Equatable { case counter(Int), other }
-        struct AppState { var counter = 0; var others = 0 }
+        struct AppState {
+            var counter = 0
+            var others = 0
+        }
         let counter = Reducer<Int, Int, Void> { state, action, _ in
             state += action
             return action == 1 ? Effect(value: 10) : .none
