@@ -1,13 +1,18 @@
 import Dispatch
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 import Streams
 import StreamsTesting
 import Testing
 
-/// Real threads against the project's `Lock`, which keeps its mutex inside the object that
-/// stores it (on Linux, the mutex's static initializer, without `pthread_mutex_init`). Each round
-/// makes a new object, so locks are made where freed ones were. Bounded: a few thousand lock
-/// round trips per round; `.ci/run` runs this target again under ThreadSanitizer, which reports
-/// any increment the lock fails to order.
+/// Real threads against the project's `Lock` (off Apple platforms, one atomic word inside the
+/// object that stores it, and a shared parking lot where waiting threads sleep). Each round makes
+/// a new object, so locks are made where freed ones were. Bounded: a few thousand lock round trips
+/// per round; `.ci/run` runs this target again under ThreadSanitizer, which reports any increment
+/// the lock fails to order.
 @Suite("Lock under concurrency")
 struct LockStressTests {
     static let threads = 4
@@ -55,4 +60,70 @@ struct LockStressTests {
             }
         }
     }
+
+    #if !canImport(Darwin)
+        /// The sleeping path, forced: the lock is held until another thread has given up trying
+        /// and announced that it waits (the word says 2), so it sleeps, or is about to; the
+        /// unlock must wake it. A lost wakeup hangs this test.
+        @Test func aThreadThatSleepsForTheLockIsWokenByTheUnlock() async {
+            await onDedicatedThread {
+                for _ in 0..<20 {
+                    let counter = Counter()
+                    let finished = DispatchSemaphore(value: 0)
+                    counter.lock.lock()
+                    DispatchQueue.global().async {
+                        counter.increment()
+                        finished.signal()
+                    }
+                    #expect(Self.waitUntil { counter.lock.mayHaveSleepers })
+                    counter.value += 1
+                    counter.lock.unlock()
+                    #expect(finished.wait(timeout: .now() + 30) == .success, "the sleeper was not woken")
+                    #expect(counter.current == 2)
+                }
+            }
+        }
+
+        /// Locks made on one thread share a room of the parking lot, so an unlock wakes sleepers
+        /// that wait for other locks too: each must go back to sleep until its own lock is free,
+        /// and get it then. Four locks, a sleeper each, freed one at a time.
+        @Test func sleepersForLocksThatShareARoomEachGetTheirOwnLock() async {
+            await onDedicatedThread {
+                for _ in 0..<10 {
+                    let counters = (0..<4).map { _ in Counter() }
+                    let finished = DispatchSemaphore(value: 0)
+                    for counter in counters { counter.lock.lock() }
+                    for counter in counters {
+                        DispatchQueue.global().async {
+                            counter.increment()
+                            finished.signal()
+                        }
+                    }
+                    #expect(Self.waitUntil { counters.allSatisfy { $0.lock.mayHaveSleepers } })
+                    for (index, counter) in counters.enumerated() {
+                        counter.value += 1
+                        counter.lock.unlock()
+                        #expect(finished.wait(timeout: .now() + 30) == .success, "a sleeper was not woken")
+                        // The lock just freed was taken and its increment made; the others are
+                        // still held, so their sleepers are still waiting.
+                        #expect(counter.current == 2)
+                        for later in counters[(index + 1)...] {
+                            let stillWaiting = later.lock.mayHaveSleepers
+                            #expect(stillWaiting)
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Polls `condition` until it holds, giving the other threads the processor between
+        /// looks; false if it never held in a generous bound (the test then fails, not hangs).
+        static func waitUntil(_ condition: () -> Bool) -> Bool {
+            for _ in 0..<10_000_000 {
+                if condition() { return true }
+                sched_yield()
+            }
+            return false
+        }
+    #endif
 }
