@@ -115,7 +115,10 @@ enum LabRender {
         }
         if result.rows.filter({ $0.kind == .output }).count > 1 {
             lines.append(
-                "subscribers: each subscribes at its tick, before that tick's events; its row is blank before.")
+                """
+                subscribers: each subscribes at its tick, before that tick's events; its row is blank
+                before. "missed": what the others got before it subscribed, and it never did.
+                """)
         }
         if result.rows.contains(where: { $0.kind == .dropped }) {
             lines.append("dropped: values a row sent when no one had asked for one (rows are hot, like a subject).")

@@ -15,6 +15,7 @@ final class LabLog: @unchecked Sendable {  // every field is guarded by `lock`
     private var notes: [String] = []
     private var subscriptionCounts: [String: Int] = [:]
     private var currentTick = 0
+    private var replayEnd = 0
     private let subscriberCount: Int
 
     /// A log for a run with `subscriberCount` subscribers at the end of the chain.
@@ -49,6 +50,10 @@ final class LabLog: @unchecked Sendable {  // every field is guarded by `lock`
             if !notes.contains(text) { notes.append(text) }
         }
     }
+    /// A cold row plays its diagram until `tick`.
+    func replaying(until tick: Int) { lock.withLock { replayEnd = max(replayEnd, tick) } }
+    /// The tick at which the last replay of a cold row ends.
+    var lastReplayEnd: Int { lock.withLock { replayEnd } }
     /// The tick the run is at, for the notes.
     func setTick(_ tick: Int) { lock.withLock { currentTick = tick } }
 
@@ -95,6 +100,8 @@ final class LabRow: Publisher, @unchecked Sendable {  // every mutable field is 
     struct Replay {
         let ticks: [[Marbles.Event]]
         let scheduler: TestSchedulerOf<DispatchQueue>
+        /// The time of tick 0 of the run.
+        let origin: DispatchQueue.SchedulerTimeType
     }
 
     let name: String
@@ -124,6 +131,8 @@ final class LabRow: Publisher, @unchecked Sendable {  // every mutable field is 
         if let replay {
             // Tick 0 of the diagram is the tick of the subscription, after what it is doing now.
             let start = replay.scheduler.now
+            let tick = Int(replay.origin.distance(to: start).magnitude / 1_000_000_000)
+            log.replaying(until: tick + replay.ticks.count)
             for (offset, events) in replay.ticks.enumerated() where !events.isEmpty {
                 replay.scheduler.schedule(after: start.advanced(by: .seconds(offset))) {
                     subscription.play(events)

@@ -74,6 +74,24 @@ enum LabRunner {
     /// The longest diagram, and the latest tick of `--demand` and `--cancel-at`.
     static let longest = 1_000
 
+    /// The values the other subscribers got before `subscriber` subscribed that it never got:
+    /// what a late subscriber of a shared (or hot) publisher misses.
+    static func missed(by subscriber: Int, from output: [[[Marbles.Event]]], subscribeAt: [Int]) -> [String] {
+        let start = subscribeAt[subscriber]
+        var earlier: [String] = []
+        for (other, ticks) in output.enumerated() where other != subscriber {
+            for case .value(let value) in ticks.prefix(start).joined() where !earlier.contains(value) {
+                earlier.append(value)
+            }
+        }
+        let got = Set(
+            output[subscriber].joined().compactMap { event -> String? in
+                if case .value(let value) = event { return value }
+                return nil
+            })
+        return earlier.filter { !got.contains($0) }
+    }
+
     static func run(_ setup: LabSetup) throws(LabError) -> LabResult {
         let mainTicks: [[Marbles.Event]]
         do {
@@ -111,10 +129,11 @@ enum LabRunner {
         let subscribeAt = setup.subscribeAt.isEmpty ? [0] : setup.subscribeAt
         let log = LabLog(subscriberCount: subscribeAt.count)
         let scheduler = DispatchQueue.test
+        let origin = scheduler.now
         func makeRow(_ name: String, _ ticks: [[Marbles.Event]]) -> LabRow {
             LabRow(
                 name: name, log: log, respectsDemand: setup.respectsDemand,
-                replay: setup.isCold(name) ? LabRow.Replay(ticks: ticks, scheduler: scheduler) : nil)
+                replay: setup.isCold(name) ? LabRow.Replay(ticks: ticks, scheduler: scheduler, origin: origin) : nil)
         }
         let upstream = makeRow("upstream", mainTicks)
         var rows: [String: LabRow] = [:]
@@ -200,9 +219,12 @@ enum LabRunner {
         var subscriberRows: [[[Marbles.Event]]] = Array(repeating: [], count: subscribers.count)
         var index = 0
         while index < times.count {
-            if index >= length
+            // A cold row's replays go on after the diagrams' end; after the last, as after the
+            // diagrams, the run waits for scheduled work a while at most.
+            let end = max(length, log.lastReplayEnd)
+            if index >= end
                 && (subscribers.allSatisfy(\.isCompleted) || scheduler.pendingCount == 0
-                    || setup.cancelAt.map { $0 < index } == true)
+                    || setup.cancelAt.map { $0 < index } == true || index >= end + maximumExtraTicks)
             {
                 break
             }
@@ -230,10 +252,13 @@ enum LabRunner {
         let several = subscribers.count > 1
         for subscriber in subscribers.indices {
             let start = subscribeAt[subscriber]
+            var comment = start > 0 ? "subscribes at tick \(start)" : nil
+            let missed = Self.missed(by: subscriber, from: output, subscribeAt: subscribeAt)
+            if !missed.isEmpty { comment? += "; missed \(missed.joined(separator: ", "))" }
             resultRows.append(
                 LabResultRow(
                     label: several ? "subscriber \(subscriber + 1)" : "output", kind: .output,
-                    ticks: output[subscriber], start: start, comment: start > 0 ? "subscribes at tick \(start)" : nil))
+                    ticks: output[subscriber], start: start, comment: comment))
         }
         let counts = log.subscriptionCountsByRow
         if setup.showsDemand {

@@ -182,7 +182,8 @@ public enum MarblesCommand {
           --cancel-at TICK       the subscriber cancels at TICK (with several, every one)
           --subscribe-at TICKS   several subscribers, one per tick listed (0,4): one output row
                                  each, "subscriber N", blank before it subscribes (at its tick,
-                                 before that tick's events); for share and multicast
+                                 before that tick's events), and what it missed: the values the
+                                 others got before it and it never did; for share and multicast
           --connect-at TICK      when the lab calls connect() on a multicast (default 0, after
                                  the subscribers of that tick); multicast | autoconnect connects
                                  with the first subscriber instead

@@ -1,3 +1,4 @@
+import Foundation
 @testable import MarblesLab
 import StreamsTesting
 import Testing
@@ -19,9 +20,10 @@ struct SubscribersAndColdRowsTests {
             upstream:     -1-2-3-4-|
                           share
             subscriber 1: -1-2-3-4-|
-            subscriber 2:     -3-4-|   (subscribes at tick 4)
+            subscriber 2:     -3-4-|   (subscribes at tick 4; missed 1, 2)
 
-            subscribers: each subscribes at its tick, before that tick's events; its row is blank before.
+            subscribers: each subscribes at its tick, before that tick's events; its row is blank
+            before. "missed": what the others got before it subscribed, and it never did.
 
             """)
         // The same rows as the operator's doc diagram (its subscriber 2 comes "after 2").
@@ -39,7 +41,7 @@ struct SubscribersAndColdRowsTests {
             upstream:           -1-2-3-4-|
                                 share | map(x*10)
             subscriber 1:       -a-b-c----   (a = 10, b = 20, c = 30)
-            subscriber 2:           -c----   (subscribes at tick 4)
+            subscriber 2:           -c----   (subscribes at tick 4; missed 10, 20)
             subscriber 1 asked: ∞-----;---
             subscriber 2 asked:     ∞-;---
             asked of upstream:  ∞-----;---
@@ -59,7 +61,7 @@ struct SubscribersAndColdRowsTests {
             asked of upstream:  --∞-----
             """))
         let auto = Self.oneShot("multicast | autoconnect", "-1-2-3-4-|", "--subscribe-at", "0,4")
-        #expect(auto.output.contains("subscriber 1: -1-2-3-4-|\nsubscriber 2:     -3-4-|   (subscribes at tick 4)"))
+        #expect(auto.output.contains("subscriber 1: -1-2-3-4-|\nsubscriber 2:     -3-4-|   (subscribes at tick 4; missed 1, 2)"))
     }
 
     @Test func withoutShareEachSubscriberSubscribesOnItsOwn() {
@@ -133,6 +135,26 @@ struct SubscribersAndColdRowsTests {
         #expect(hot.output.contains("asked of upstream:      ∞----∞\nsubscribed to upstream: 1----2\n"))
     }
 
+    @Test func aColdRunWaitsForScheduledWorkAWhileAtMostAsAHotOneDoes() {
+        // collect(byTime:) schedules work for ever; the run stops 30 ticks after the last replay.
+        let run = Self.oneShot("collect(byTime: 3)", "-1-2-", "--cold")
+        #expect(run.output.contains("output:          ---a--b" + String(repeating: "-", count: 28) + "   (a = [1], b = [2])\n"))
+    }
+
+    @Test func thePictureOfSeveralSubscribersHasTheirRows() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("marbles-\(UUID().uuidString).svg")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = Self.oneShot("share", "-1-2-3-4-|", "--subscribe-at", "0,4", "--svg", file.path)
+        #expect(run.status == 0, "\(run.errors)")
+        let rows = """
+            upstream:     -1-2-3-4-|
+                          share
+            subscriber 1: -1-2-3-4-|
+            subscriber 2: -----3-4-|
+            """
+        #expect(try String(contentsOf: file, encoding: .utf8) == MarbleSVG.render(MarbleBlock(rows), title: "share"))
+    }
+
     @Test func onlyTheRowsNamedAreCold() {
         let run = Self.oneShot("flatMap", "-a--a---|", "--input", "a=-1-2|", "--cold=a")
         #expect(run.output == """
@@ -161,6 +183,6 @@ struct SubscribersAndColdRowsTests {
         #expect(session.setup.connectAt == nil)
         _ = session.handle("-1-2-3-4-|")
         _ = session.handle("share")
-        #expect(written.contains("subscriber 2:     -3-4-|   (subscribes at tick 4)"))
+        #expect(written.contains("subscriber 2:     -3-4-|   (subscribes at tick 4; missed 1, 2)"))
     }
 }
