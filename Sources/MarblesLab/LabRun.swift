@@ -14,6 +14,9 @@ struct LabSetup {
     var demand: [(tick: Int, demand: Subscribers.Demand)] = [(0, .unlimited)]
     /// The tick at which the subscriber cancels (every subscriber, with several), if any.
     var cancelAt: Int?
+    /// With several subscribers, the tick at which each cancels (`--cancel-at 5,7`), instead of
+    /// `cancelAt`.
+    var cancelEach: [Int]?
     /// The ticks at which subscribers subscribe, one subscriber each (`--subscribe-at 0,4`).
     var subscribeAt: [Int] = [0]
     /// Whether every input row is cold (`--cold`): each subscription plays it from its start.
@@ -164,6 +167,13 @@ enum LabRunner {
                 }
             }
         }
+        if let cancelEach = setup.cancelEach, cancelEach.count != subscribeAt.count {
+            throw LabError(
+                "--cancel-at: \(cancelEach.count) ticks for \(subscribeAt.count) subscriber\(subscribeAt.count == 1 ? "" : "s"): "
+                    + "give one tick for all, or one for each subscriber")
+        }
+        let cancelTicks =
+            setup.cancelEach ?? Array(repeating: setup.cancelAt, count: subscribeAt.count).compactMap { $0 }
         let cold = rowNames.contains(where: setup.isCold)
         let connectAt = context.connections.isEmpty ? nil : (setup.connectAt ?? 0)
         let connections = context.connections
@@ -171,7 +181,7 @@ enum LabRunner {
             mainTicks.count,
             inputTicks.map(\.ticks.count).max() ?? 0,
             (later.keys.max() ?? 0) + 1,
-            (setup.cancelAt ?? 0) + 1,
+            (cancelTicks.max() ?? 0) + 1,
             (subscribeAt.max() ?? 0) + 1,
             (connectAt ?? 0) + 1)
         let subscribers = subscribeAt.indices.map { LabSubscriber(log: log, initial: initial[$0], index: $0) }
@@ -197,9 +207,9 @@ enum LabRunner {
             for (subscriber, more) in later[index] ?? [] {
                 scheduler.schedule(after: times[index]) { subscribers[subscriber].request(more) }
             }
-            if setup.cancelAt == index {
-                scheduler.schedule(after: times[index]) {
-                    for subscriber in subscribers { subscriber.cancel() }
+            for subscriber in subscribers where cancelTicks.indices.contains(subscriber.index) {
+                if cancelTicks[subscriber.index] == index {
+                    scheduler.schedule(after: times[index]) { subscriber.cancel() }
                 }
             }
             for (row, ticks) in [(upstream, mainTicks)] + inputTicks.map({ (rows[$0.name]!, $0.ticks) })
@@ -224,7 +234,8 @@ enum LabRunner {
             let end = max(length, log.lastReplayEnd)
             if index >= end
                 && (subscribers.allSatisfy(\.isCompleted) || scheduler.pendingCount == 0
-                    || setup.cancelAt.map { $0 < index } == true || index >= end + maximumExtraTicks)
+                    || (cancelTicks.count == subscribers.count && cancelTicks.allSatisfy { $0 < index })
+                    || index >= end + maximumExtraTicks)
             {
                 break
             }

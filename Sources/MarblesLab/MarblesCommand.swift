@@ -102,7 +102,7 @@ public enum MarblesCommand {
                 let docArguments = LabDocs.arguments(doc, chain: item.example.chain)
             {
                 header += "\n\nThe docs' diagram (marble-\(docName), \(doc.file)):\n\n" + doc.text
-                arguments = docArguments
+                arguments = docArguments + item.example.options
             }
             guard case .run(let setup) = try LabOptions.parse(arguments).mode else { continue }
             let command = (["swift run Marbles"] + arguments.map(shellQuoted)).joined(separator: " ")
@@ -179,7 +179,8 @@ public enum MarblesCommand {
                                  for flatMap and switchToLatest, each upstream value names a row
           --demand DEMANDS       what the subscriber asks for, and when: unlimited (the default),
                                  none, max(1), or a list such as max(1)@0,max(2)@5
-          --cancel-at TICK       the subscriber cancels at TICK (with several, every one)
+          --cancel-at TICK       the subscriber cancels at TICK (with several, every one; or
+                                 one tick each: --cancel-at 5,7)
           --subscribe-at TICKS   several subscribers, one per tick listed (0,4): one output row
                                  each, "subscriber N", blank before it subscribes (at its tick,
                                  before that tick's events), and what it missed: the values the
@@ -234,6 +235,7 @@ struct LabOptions {
         var inputs: [(name: String, diagram: String)] = []
         var demand: [(tick: Int, demand: Subscribers.Demand)]?
         var cancelAt: Int?
+        var cancelEach: [Int]?
         var subscribeAt: [Int]?
         var connectAt: Int?
         var allRowsCold = false
@@ -266,11 +268,15 @@ struct LabOptions {
             case "--demand": demand = try LabDemandList.parse(try value(for: option, inline: inline))
             case "--cancel-at":
                 let text = try value(for: option, inline: inline)
-                guard let tick = Int(text), (0...LabRunner.longest).contains(tick) else {
-                    throw LabError(
-                        "--cancel-at \(text): expected a tick, a whole number from 0 to \(LabRunner.longest)")
+                if text.contains(",") {
+                    cancelEach = try LabTickList.parse(text, option: option)
+                } else {
+                    guard let tick = Int(text), (0...LabRunner.longest).contains(tick) else {
+                        throw LabError(
+                            "--cancel-at \(text): expected a tick, a whole number from 0 to \(LabRunner.longest)")
+                    }
+                    cancelAt = tick
                 }
-                cancelAt = tick
             case "--subscribe-at":
                 let text = try value(for: option, inline: inline)
                 let ticks = try LabTickList.parse(text, option: option)
@@ -320,11 +326,12 @@ struct LabOptions {
         }
         if let demand { setup.demand = demand }
         setup.cancelAt = cancelAt
+        setup.cancelEach = cancelEach
         if let subscribeAt { setup.subscribeAt = subscribeAt }
         setup.connectAt = connectAt
         setup.allRowsCold = allRowsCold
         setup.coldRows = coldRows
-        setup.showsDemand = demand != nil || cancelAt != nil
+        setup.showsDemand = demand != nil || cancelAt != nil || cancelEach != nil
         return LabOptions(mode: .run(setup), svgFile: svgFile)
     }
 }

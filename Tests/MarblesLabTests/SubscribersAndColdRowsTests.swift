@@ -48,7 +48,30 @@ struct SubscribersAndColdRowsTests {
             """))
     }
 
+    @Test func eachSubscriberMayCancelAtATickOfItsOwn() {
+        // The upstream is cancelled with the last subscriber, not the first.
+        let run = Self.oneShot("share", "-1-2-3-4-5-|", "--subscribe-at", "0,2", "--cancel-at", "5,8")
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.hasPrefix("""
+            upstream:           -1-2-3-4-5-|
+                                share
+            subscriber 1:       -1-2--------
+            subscriber 2:         -2-3-4----   (subscribes at tick 2; missed 1)
+            subscriber 1 asked: ∞----;------
+            subscriber 2 asked:   ∞-----;---
+            asked of upstream:  ∞-------;---
+            """))
+    }
+
     @Test func multicastConnectsWhenTold() {
+        // A cold row starts at connect(): both subscribers, attached before, get every value.
+        let cold = Self.oneShot("multicast", "-1-2-3-|", "--cold", "--subscribe-at", "0,2", "--connect-at", "2")
+        #expect(cold.output.hasPrefix("""
+            upstream (cold): -1-2-3-|
+                             multicast
+            subscriber 1:    ---1-2-3-|
+            subscriber 2:      -1-2-3-|   (subscribes at tick 2)
+            """))
         let run = Self.oneShot("multicast", "-1-2-3-|", "--subscribe-at", "0,2", "--connect-at", "2", "--demand", "unlimited")
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.hasPrefix("""
@@ -88,6 +111,8 @@ struct SubscribersAndColdRowsTests {
         (["share", "-1-2-|", "--subscribe-at", "0,x"], "error: --subscribe-at: expected a tick, a whole number from 0 to 1000; found 'x'\n  0,x\n    ^ column 3\n"),
         (["share", "-1-2-|", "--subscribe-at", "0,1,2,3,4,5,6,7,8,9"], "error: --subscribe-at: at most 9 subscribers, 10 given\n"),
         (["map(x)", "-1-|", "--connect-at", "3"], "error: --connect-at is for a multicast the lab connects: the operator has none (multicast)\n"),
+        (["share", "-1-|", "--subscribe-at", "0,2", "--cancel-at", "5,8,9"], "error: --cancel-at: 3 ticks for 2 subscribers: give one tick for all, or one for each subscriber\n"),
+        (["share", "-1-|", "--cancel-at", "5,x"], "error: --cancel-at: expected a tick, a whole number from 0 to 1000; found 'x'\n  5,x\n    ^ column 3\n"),
         (["map(x)", "-1-|", "--cold=q"], "error: --cold=q: there is no row named q (rows: upstream)\n"),
         (["map(x)", "-1-|", "--cold="], "error: --cold=: a row's name is missing (--cold alone makes every row cold)\n"),
         (["share | autoconnect", "-1-|"], "error: autoconnect connects a connectable publisher: write it right after multicast\n  share | autoconnect\n          ^ column 9\n"),
