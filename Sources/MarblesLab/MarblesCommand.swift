@@ -164,7 +164,8 @@ public enum MarblesCommand {
 
         OPERATORS
           A chain of operators separated by |: map(x*10) | debounce(2) | removeDuplicates
-          Arguments: numbers (ticks, counts), values (7, a, "text"), rows (b: see --input),
+          Arguments: numbers (ticks, counts), values (7, a, "text"), rows (b: see --input; merge
+          takes up to 7 besides the upstream, zip and combineLatest up to 3),
           predicates (even, odd, x>2, x%3==0, x!=1 && x<5), transforms (x*10, x+1, "a"+x),
           accumulators (+, *, acc*10+x), comparisons of two values (x==y, x<y, x%2==y%2, or an
           operator alone: <, ==), transforms of several rows' values (zip(b, x+y),
@@ -192,8 +193,9 @@ public enum MarblesCommand {
           --cold=ROWS            only these rows are cold (--cold=upstream,b)
           With --demand or --cancel-at, the output shows the demand rows: what you asked for,
           what the operator asked of each row (1 = .max(1), ∞ = .unlimited), and ; where a
-          cancel went; for a cold row, or one subscribed more than once, "subscribed to ROW"
-          counts its subscriptions (2 = the second).
+          cancel went (with several subscribers, a row's cancel shows in "asked of ROW" only);
+          for a cold row, or one subscribed more than once, "subscribed to ROW" counts its
+          subscriptions (2 = the second).
           --svg FILE             also writes the picture the docs use (an SVG file)
 
         Exit status: 0, or 2 for a diagram, an operator or an option it cannot read (the
