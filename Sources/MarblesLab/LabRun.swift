@@ -174,6 +174,11 @@ enum LabRunner {
         }
         let cancelTicks =
             setup.cancelEach ?? Array(repeating: setup.cancelAt, count: subscribeAt.count).compactMap { $0 }
+        for (subscriber, tick) in cancelTicks.enumerated() where tick < subscribeAt[subscriber] {
+            throw LabError(
+                "--cancel-at: subscriber \(subscriber + 1) would cancel at tick \(tick), before it subscribes at tick "
+                    + "\(subscribeAt[subscriber])")
+        }
         let cold = rowNames.contains(where: setup.isCold)
         let connectAt = context.connections.isEmpty ? nil : (setup.connectAt ?? 0)
         let connections = context.connections

@@ -112,6 +112,7 @@ struct SubscribersAndColdRowsTests {
         (["share", "-1-2-|", "--subscribe-at", "0,1,2,3,4,5,6,7,8,9"], "error: --subscribe-at: at most 9 subscribers, 10 given\n"),
         (["map(x)", "-1-|", "--connect-at", "3"], "error: --connect-at is for a multicast the lab connects: the operator has none (multicast)\n"),
         (["share", "-1-|", "--subscribe-at", "0,2", "--cancel-at", "5,8,9"], "error: --cancel-at: 3 ticks for 2 subscribers: give one tick for all, or one for each subscriber\n"),
+        (["share", "-1-|", "--subscribe-at", "0,4", "--cancel-at", "5,3"], "error: --cancel-at: subscriber 2 would cancel at tick 3, before it subscribes at tick 4\n"),
         (["share", "-1-|", "--cancel-at", "5,x"], "error: --cancel-at: expected a tick, a whole number from 0 to 1000; found 'x'\n  5,x\n    ^ column 3\n"),
         (["map(x)", "-1-|", "--cold=q"], "error: --cold=q: there is no row named q (rows: upstream)\n"),
         (["map(x)", "-1-|", "--cold="], "error: --cold=: a row's name is missing (--cold alone makes every row cold)\n"),
