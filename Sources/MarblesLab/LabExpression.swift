@@ -8,8 +8,13 @@
 /// step     := NAME ['(' [argument (',' argument)*] ')']
 /// argument := [LABEL ':'] term
 /// term     := an integer, a "string", a row name, a range (1...2), a predicate (even, odd, x>2,
-///             x%3==0), a transform (x*10, x+1, "a"+x), an accumulator (+, acc*x), max(1), unlimited
+///             x%3==0), a transform (x*10, x+1, "a"+x), an accumulator (+, acc*x), a comparison
+///             of two values (x==y, x<y, or an operator alone: <), a transform of several values
+///             (x+y, x*y+z), max(1), unlimited
 /// ```
+///
+/// In a formula of a closure that takes several values, `x` is the first (`$0`), `y` the second
+/// (`$1`), then `z` and `w` (``LabFormula/valueNames``).
 struct LabToken: Equatable {
     enum Kind: Equatable {
         case identifier(String)

@@ -23,8 +23,9 @@ struct LabEvaluationError: Error, CustomStringConvertible {
 }
 
 /// The small formulas arguments are written in: a predicate (`even`, `odd`, `x>2`, `x%3==0`), a
-/// transform (`x*10`, `x+1`, `"a"+x`), an accumulator (`+`, `acc*x`). `x` is the value, `acc`
-/// the accumulated value of `scan` and `reduce`.
+/// transform (`x*10`, `x+1`, `"a"+x`), an accumulator (`+`, `acc*x`), a comparison of two values
+/// (`x==y`, `x<y`), a transform of several (`x+y`). `x` is the value (the first of several, `y`
+/// the second, then `z`, `w`), `acc` the accumulated value of `scan` and `reduce`.
 indirect enum LabFormula: CustomStringConvertible {
     case constant(LabValue)
     case variable(String)  // "x" or "acc"
@@ -93,11 +94,41 @@ indirect enum LabFormula: CustomStringConvertible {
             // The shorthand is arithmetic: unary `+` makes `x` a number (`+` of two texts would join them).
             return .binary(op, .unary("+", .variable("acc")), .unary("+", .variable("x")))
         }
-        return try read(argument, variables: ["x", "acc"])
+        return try read(argument, variables: ["acc", "x"])
+    }
+
+    /// The names of the values of a closure that takes several: `x` is the first (`$0`), `y` the
+    /// second (`$1`), then `z` and `w`.
+    static let valueNames = ["x", "y", "z", "w"]
+
+    /// Reads a comparison of two values, `x` the first and `y` the second: `x==y`, `x<y`, `x%10==y%10`,
+    /// or an operator alone for `x OP y` (`<`, `>`, `<=`, `>=`, `==`, `!=`), as `min(by: <)`.
+    static func comparison(_ argument: LabArgument) throws(LabError) -> LabFormula {
+        let operators = ["<", ">", "<=", ">=", "==", "!="]
+        if argument.tokens.count == 1, case .symbol(let op) = argument.tokens[0].kind, operators.contains(op) {
+            return .binary(op, .variable("x"), .variable("y"))
+        }
+        let formula = try read(argument, variables: ["x", "y"])
+        guard formula.isCondition else {
+            throw argument.error(
+                "'\(argument.text)' is not a comparison of x and y: write x==y, x<y, or an operator alone such as <")
+        }
+        return formula
+    }
+
+    /// Reads a transform of `count` values (`x`, `y`, `z`, `w`, in order): `x+y`, `x*10+y`.
+    static func combination(_ argument: LabArgument, count: Int) throws(LabError) -> LabFormula {
+        let names = Array(valueNames.prefix(count))
+        let formula = try read(argument, variables: names)
+        guard names.contains(where: formula.uses) else {
+            let list = names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+            throw argument.error("'\(argument.text)' uses none of the values \(list): write a transform such as x+y")
+        }
+        return formula
     }
 
     /// Reads the term of `argument` as a formula over `variables`.
-    static func read(_ argument: LabArgument, variables: Set<String>) throws(LabError) -> LabFormula {
+    static func read(_ argument: LabArgument, variables: [String]) throws(LabError) -> LabFormula {
         var reader = Reader(tokens: argument.tokens, argument: argument, variables: variables)
         let formula = try reader.or()
         if reader.index < argument.tokens.count {
@@ -111,7 +142,7 @@ indirect enum LabFormula: CustomStringConvertible {
     private struct Reader {
         let tokens: [LabToken]
         let argument: LabArgument
-        let variables: Set<String>
+        let variables: [String]
         var index = 0
 
         func fail(_ message: String) -> LabError {
@@ -176,9 +207,11 @@ indirect enum LabFormula: CustomStringConvertible {
             case .identifier(let name) where variables.contains(name): return .variable(name)
             case .identifier(let name):
                 index -= 1
-                let known = variables.sorted().joined(separator: " and ")
-                throw fail(
-                    "unknown name '\(name)' in a formula: the value is \(known) (\"\(name)\" in quotes is a text)")
+                let known =
+                    variables.count == 1
+                    ? "the value is \(variables[0])"
+                    : "the values are \(variables.dropLast().joined(separator: ", ")) and \(variables.last ?? "")"
+                throw fail("unknown name '\(name)' in a formula: \(known) (\"\(name)\" in quotes is a text)")
             case .open:
                 let inner = try or()
                 guard index < tokens.count, tokens[index].kind == .close else { throw fail("')' expected") }
@@ -194,35 +227,46 @@ indirect enum LabFormula: CustomStringConvertible {
     // MARK: Evaluating
 
     func evaluate(x: LabValue, acc: LabValue? = nil) throws(LabEvaluationError) -> LabValue {
+        try evaluate(["x": x, "acc": acc ?? x])
+    }
+
+    /// The formula's value, its variables given by name.
+    func evaluate(_ values: [String: LabValue]) throws(LabEvaluationError) -> LabValue {
         switch self {
         case .constant(let value): return value
-        case .variable("acc"): return acc ?? x
-        case .variable: return x
+        case .variable(let name):
+            guard let value = values[name] else { throw LabEvaluationError(description: "\(name) has no value") }
+            return value
         case .unary("-", let operand):
-            let value = try operand.evaluate(x: x, acc: acc)
+            let value = try operand.evaluate(values)
             guard case .integer(let number) = value else {
                 throw LabEvaluationError(description: "'\(value)' is not a number")
             }
             return .integer(-number)
         case .unary("+", let operand):
-            let value = try operand.evaluate(x: x, acc: acc)
+            let value = try operand.evaluate(values)
             guard case .integer = value else { throw LabEvaluationError(description: "'\(value)' is not a number") }
             return value
         case .unary(_, let operand):
-            let value = try operand.evaluate(x: x, acc: acc)
+            let value = try operand.evaluate(values)
             guard case .boolean(let flag) = value else {
                 throw LabEvaluationError(description: "'\(value)' is not true or false")
             }
             return .boolean(!flag)
         case .binary(let op, let leftFormula, let rightFormula):
-            let left = try leftFormula.evaluate(x: x, acc: acc)
-            let right = try rightFormula.evaluate(x: x, acc: acc)
+            let left = try leftFormula.evaluate(values)
+            let right = try rightFormula.evaluate(values)
             return try Self.apply(op, left, right)
         }
     }
 
     func test(_ x: LabValue) throws(LabEvaluationError) -> Bool {
-        let result = try evaluate(x: x)
+        try test(["x": x])
+    }
+
+    /// Whether the condition holds, its variables given by name.
+    func test(_ values: [String: LabValue]) throws(LabEvaluationError) -> Bool {
+        let result = try evaluate(values)
         guard case .boolean(let flag) = result else {
             throw LabEvaluationError(description: "\(self) is not true or false")
         }

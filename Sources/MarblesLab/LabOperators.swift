@@ -10,6 +10,12 @@ struct LabContext {
     let scheduler: TestSchedulerOf<DispatchQueue>
     let rows: [String: LabRow]
     let log: LabLog
+    /// The `multicast`s of the chain, which the run connects.
+    let connections = LabConnections()
+    /// The index of the step being built, from 0.
+    var stepIndex = 0
+    /// The last `multicast` of the chain and its step's index, for an `autoconnect` right after it.
+    var multicast: (step: Int, publisher: Publishers.Multicast<LabStream, PassthroughSubject<String, MarbleFailure>>)?
     private(set) var used: Set<String> = []
 
     init(scheduler: TestSchedulerOf<DispatchQueue>, rows: [String: LabRow], log: LabLog) {
@@ -51,6 +57,46 @@ struct LabContext {
     func stride(_ ticks: Int) -> DispatchQueue.SchedulerTimeType.Stride { .seconds(ticks) }
 }
 
+/// A value behind the project's lock, to hand to scheduled work (an `AnyPublisher` is not `Sendable`).
+final class LabLocked<Value>: @unchecked Sendable {  // `stored` is guarded by `lock`
+    private let lock = Lock()
+    private let stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+}
+
+/// The connectable publishers of a chain (`multicast`), which the run connects at `--connect-at`,
+/// and their connections, which it cancels at its end.
+final class LabConnections: @unchecked Sendable {  // every field is guarded by `lock`
+    private let lock = Lock()
+    private var connectors: [() -> any Cancellable] = []
+    private var live: [any Cancellable] = []
+
+    var isEmpty: Bool { lock.withLock { connectors.isEmpty } }
+
+    func add(_ connector: @escaping () -> any Cancellable) { lock.withLock { connectors.append(connector) } }
+
+    func removeLast() { lock.withLock { _ = connectors.popLast() } }
+
+    /// Calls `connect()` on each.
+    func connect() {
+        let connectors = lock.withLock { self.connectors }
+        let connections = connectors.map { $0() }
+        lock.withLock { live += connections }
+    }
+
+    /// Cancels every connection.
+    func disconnect() {
+        let connections = lock.withLock {
+            defer { live = [] }
+            return live
+        }
+        for connection in connections { connection.cancel() }
+    }
+}
+
 /// One operator the lab can run.
 struct LabOperator: Sendable {
     enum Category: String, CaseIterable, Sendable {
@@ -59,6 +105,7 @@ struct LabOperator: Sendable {
         case reducing = "Reducing and matching"
         case combining = "Combining several rows"
         case failures = "Failures"
+        case sharing = "Sharing (several subscribers: --subscribe-at 0,4)"
         case timing = "Timing (one tick = one second)"
         case demand = "Demand"
     }
@@ -86,21 +133,25 @@ struct LabExample: Sendable {
     let demand: String?
     /// The doc diagram this example is (the `<!-- marble NAME ... -->` annotation's name), if any.
     let docMarble: String?
+    /// More options for the command line: `--cold`, `--subscribe-at 0,4`.
+    let options: [String]
 
     init(
         _ diagram: String, _ chain: String, inputs: [(name: String, diagram: String)] = [], demand: String? = nil,
-        doc docMarble: String? = nil
+        options: [String] = [], doc docMarble: String? = nil
     ) {
         self.diagram = diagram
         self.chain = chain
         self.inputs = inputs
         self.demand = demand
+        self.options = options
         self.docMarble = docMarble
     }
 
     /// The example's command line, for `Marbles`.
     var arguments: [String] {
         [chain, diagram] + inputs.map { "--input=\($0.name)=\($0.diagram)" } + (demand.map { ["--demand", $0] } ?? [])
+            + options
     }
 }
 
@@ -256,6 +307,41 @@ extension LabFormula {
         } catch {
             log.note("\(step): \(error.description) (the result is shown as ?; the try version fails instead)")
             return "?"
+        }
+    }
+}
+
+extension LabFormula {
+    /// The variables of a closure's values: `x` for the first, `y` for the second, and so on.
+    static func values(_ values: [String]) -> [String: LabValue] {
+        Dictionary(uniqueKeysWithValues: zip(valueNames, values.map(LabValue.init)))
+    }
+
+    /// Applies a transform of several values (`zip(b, x+y)`) in an operator that cannot fail: a
+    /// value it does not apply to becomes `?`, with a note.
+    func combining(_ values: [String], in step: String, log: LabLog) -> String {
+        do throws(LabEvaluationError) {
+            return try evaluate(Self.values(values)).description
+        } catch {
+            log.note("\(step): \(error.description) (the value is shown as ?)")
+            return "?"
+        }
+    }
+
+    /// Tests a comparison of two values (`removeDuplicates(by: x==y)`) in an operator that cannot
+    /// fail: values it does not apply to fail the test, with a note.
+    func comparing(_ first: String, _ second: String, in step: String, log: LabLog) -> Bool {
+        do throws(LabEvaluationError) {
+            return try test(Self.values([first, second]))
+        } catch {
+            log.note("\(step): \(error.description) (counted as false; the try version fails instead)")
+            return false
+        }
+    }
+
+    func throwingCompare(_ first: String, _ second: String) throws -> Bool {
+        do throws(LabEvaluationError) { return try test(Self.values([first, second])) } catch {
+            throw LabFormulaFailure()
         }
     }
 }

@@ -4,7 +4,7 @@ import StreamsTesting
 
 typealias LabBuild = @Sendable (LabStep, LabStream, inout LabContext) throws(LabError) -> LabStream
 
-private func op(
+func op(
     _ key: String, _ usage: String, _ summary: String, _ category: LabOperator.Category,
     _ example: LabExample, _ build: @escaping LabBuild
 ) -> LabOperator {
@@ -13,7 +13,8 @@ private func op(
 
 /// Every operator the lab runs, in the order `--list` shows them.
 enum LabOperators {
-    static let all: [LabOperator] = transforming + filtering + reducing + combining + failures + timing + demand
+    static let all: [LabOperator] =
+        transforming + filtering + reducing + combining + failures + sharing + timing + demand
 
     static let byKey: [String: LabOperator] = Dictionary(
         all.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
@@ -25,7 +26,7 @@ enum LabOperators {
     static func apply(_ step: LabStep, to upstream: LabStream, in context: inout LabContext) throws(LabError)
         -> LabStream
     {
-        if let found = byKey[step.key] { return try found.build(step, upstream, &context) }
+        if let found = byKey[key(of: step)] { return try found.build(step, upstream, &context) }
         let sameName = named(step.name)
         if !sameName.isEmpty {
             throw step.error("\(step.name) is written \(sameName.map(\.usage).joined(separator: " or "))")
@@ -33,6 +34,16 @@ enum LabOperators {
         var message = "unknown operator '\(step.name)'"
         if let near = nearest(step.name) { message += ": did you mean \(near)?" }
         throw step.error(message + " (:list or --list names them all)")
+    }
+
+    /// The registry key of `step`: its own, except for a `zip` or `combineLatest` whose last argument
+    /// is a formula rather than a row (`zip(b, x+y)`): `zip(_:transform:)`.
+    static func key(of step: LabStep) -> String {
+        guard ["zip", "combineLatest"].contains(step.name), step.arguments.count >= 2, let last = step.arguments.last,
+            last.label == nil
+        else { return step.key }
+        if let name = last.identifier, !LabFormula.valueNames.contains(name) { return step.key }
+        return "\(step.name)(_:transform:)"
     }
 
     /// The operator name closest to `name`, if one is close.
@@ -197,6 +208,25 @@ enum LabOperators {
         ) { step, up, _ throws(LabError) in
             try step.noArguments(usage: "removeDuplicates")
             return up.removeDuplicates().lab()
+        },
+        op(
+            "removeDuplicates(by:)", "removeDuplicates(by: COMPARISON)",
+            "each value the comparison of x (the last passed on) and y (the new) calls no duplicate", .filtering,
+            LabExample("-1-3-2-4-5-|", "removeDuplicates(by: x%2==y%2)")
+        ) { step, up, context throws(LabError) in
+            let usage = "removeDuplicates(by: COMPARISON), as removeDuplicates(by: x==y)"
+            let formula = try LabFormula.comparison(step.arguments(["by"], usage: usage)[0]!)
+            let log = context.log
+            return up.removeDuplicates { formula.comparing($0, $1, in: "removeDuplicates(by:)", log: log) }.lab()
+        },
+        op(
+            "tryRemoveDuplicates(by:)", "tryRemoveDuplicates(by: COMPARISON)",
+            "as removeDuplicates(by:); fails where the comparison does not apply", .filtering,
+            LabExample("-1-1-2-x-3-|", "tryRemoveDuplicates(by: x-y==0)", doc: "tryRemoveDuplicates")
+        ) { step, up, _ throws(LabError) in
+            let formula = try LabFormula.comparison(
+                step.arguments(["by"], usage: "tryRemoveDuplicates(by: COMPARISON)")[0]!)
+            return up.tryRemoveDuplicates { try formula.throwingCompare($0, $1) }.lab()
         },
         op(
             "dropFirst", "dropFirst", "all but the first value", .filtering,
@@ -378,6 +408,40 @@ enum LabOperators {
             return up.max(by: LabValues.ascending).lab()
         },
         op(
+            "min(by:)", "min(by: COMPARISON)",
+            "the smallest value, x<y meaning x comes first, when the upstream finishes",
+            .reducing, LabExample("-'25'-'13'-'41'-|", "min(by: x%10<y%10)")
+        ) { step, up, context throws(LabError) in
+            let formula = try LabFormula.comparison(
+                step.arguments(["by"], usage: "min(by: COMPARISON), as min(by: x<y) or min(by: <)")[0]!)
+            let log = context.log
+            return up.min { formula.comparing($0, $1, in: "min(by:)", log: log) }.lab()
+        },
+        op(
+            "max(by:)", "max(by: COMPARISON)",
+            "the largest value, x<y meaning x comes first, when the upstream finishes",
+            .reducing, LabExample("-'25'-'13'-'41'-|", "max(by: x%10<y%10)")
+        ) { step, up, context throws(LabError) in
+            let formula = try LabFormula.comparison(
+                step.arguments(["by"], usage: "max(by: COMPARISON), as max(by: x<y) or max(by: <)")[0]!)
+            let log = context.log
+            return up.max { formula.comparing($0, $1, in: "max(by:)", log: log) }.lab()
+        },
+        op(
+            "tryMin(by:)", "tryMin(by: COMPARISON)", "as min(by:); fails where the comparison does not apply",
+            .reducing, LabExample("-1-2-x-3-|", "tryMin(by: x<y)", doc: "tryMinBy")
+        ) { step, up, _ throws(LabError) in
+            let formula = try LabFormula.comparison(step.arguments(["by"], usage: "tryMin(by: COMPARISON)")[0]!)
+            return up.tryMin { try formula.throwingCompare($0, $1) }.lab()
+        },
+        op(
+            "tryMax(by:)", "tryMax(by: COMPARISON)", "as max(by:); fails where the comparison does not apply",
+            .reducing, LabExample("-1-2-x-3-|", "tryMax(by: x<y)", doc: "tryMaxBy")
+        ) { step, up, _ throws(LabError) in
+            let formula = try LabFormula.comparison(step.arguments(["by"], usage: "tryMax(by: COMPARISON)")[0]!)
+            return up.tryMax { try formula.throwingCompare($0, $1) }.lab()
+        },
+        op(
             "reduce(_:)", "reduce(INITIAL, ACCUMULATOR)", "the total, when the upstream finishes, as reduce(0, +)",
             .reducing,
             LabExample("-1-2-3-|", "reduce(0, +)", doc: "reduce")
@@ -438,253 +502,4 @@ enum LabOperators {
         },
     ]
 
-    // MARK: Combining
-
-    static func others(_ step: LabStep, _ context: inout LabContext, usage: String, label: String? = nil)
-        throws(LabError) -> [LabStream]
-    {
-        guard (1...3).contains(step.arguments.count) else {
-            throw step.error("\(step.name) takes 1 to 3 rows: \(usage)")
-        }
-        var rows: [LabStream] = []
-        for (index, argument) in step.arguments.enumerated() {
-            let expected = index == 0 ? label : nil
-            guard argument.label == expected else {
-                throw LabError(
-                    "expected \(expected.map { "'\($0):'" } ?? "no label") here: \(usage)", in: step.source,
-                    at: argument.column)
-            }
-            rows.append(try context.row(argument))
-        }
-        return rows
-    }
-
-    static func merge(_ step: LabStep, _ up: LabStream, _ context: inout LabContext, label: String?) throws(LabError)
-        -> LabStream
-    {
-        let rows = try others(step, &context, usage: "merge(ROW, ...), as merge(b) or merge(b, c)", label: label)
-        switch rows.count {
-        case 1: return up.merge(with: rows[0]).lab()
-        case 2: return up.merge(with: rows[0], rows[1]).lab()
-        default: return up.merge(with: rows[0], rows[1], rows[2]).lab()
-        }
-    }
-
-    static let combining: [LabOperator] = [
-        op(
-            "merge(_:)", "merge(ROW, ...)", "the values of every row, as they come", .combining,
-            LabExample("-1---3-|", "merge(other)", inputs: [("other", "---2---|")], doc: "merge")
-        ) { step, up, context throws(LabError) in
-            try merge(step, up, &context, label: nil)
-        },
-        op(
-            "merge(with:)", "merge(with: ROW, ...)", "the values of every row, as they come", .combining,
-            LabExample("-1---3-|", "merge(with: b)", inputs: [("b", "---2---|")])
-        ) { step, up, context throws(LabError) in
-            try merge(step, up, &context, label: "with")
-        },
-        op(
-            "zip(_:)", "zip(ROW, ...)", "a tuple of each row's next value, when every row has one", .combining,
-            LabExample("-1-2-----3-|", "zip(other)", inputs: [("other", "---a-b-c---|")], doc: "zip")
-        ) { step, up, context throws(LabError) in
-            let rows = try others(step, &context, usage: "zip(ROW, ...), as zip(b)")
-            switch rows.count {
-            case 1: return up.zip(rows[0]) { LabValues.tuple($0, $1) }.lab()
-            case 2: return up.zip(rows[0], rows[1]) { LabValues.tuple($0, $1, $2) }.lab()
-            default: return up.zip(rows[0], rows[1], rows[2]) { LabValues.tuple($0, $1, $2, $3) }.lab()
-            }
-        },
-        op(
-            "combineLatest(_:)", "combineLatest(ROW, ...)", "a tuple of each row's latest value, whenever one sends",
-            .combining,
-            LabExample("-1---2---|", "combineLatest(other)", inputs: [("other", "---a---b-|")], doc: "combineLatest")
-        ) { step, up, context throws(LabError) in
-            let rows = try others(step, &context, usage: "combineLatest(ROW, ...), as combineLatest(b)")
-            switch rows.count {
-            case 1: return up.combineLatest(rows[0]) { LabValues.tuple($0, $1) }.lab()
-            case 2: return up.combineLatest(rows[0], rows[1]) { LabValues.tuple($0, $1, $2) }.lab()
-            default: return up.combineLatest(rows[0], rows[1], rows[2]) { LabValues.tuple($0, $1, $2, $3) }.lab()
-            }
-        },
-        op(
-            "append(_:)", "append(VALUE, ...) or append(ROW)", "after the upstream finishes: the values, or the row",
-            .combining,
-            LabExample("-1-2-|", "append(3, 4)", doc: "append-values")
-        ) { step, up, context throws(LabError) in
-            if step.arguments.count == 1, let name = step.arguments[0].identifier, context.rows[name] != nil {
-                return up.append(try context.row(step.arguments[0])).lab()
-            }
-            var values: [String] = []
-            for argument in step.arguments {
-                guard argument.label == nil else {
-                    throw argument.error("append takes values or a row, without a label")
-                }
-                values.append(try argument.value())
-            }
-            return up.append(values).lab()
-        },
-        op(
-            "prepend(_:)", "prepend(VALUE, ...) or prepend(ROW)",
-            "the values, or the row until it finishes, then the upstream", .combining,
-            LabExample("---3-4-|", "prepend(1, 2)", doc: "prepend-values")
-        ) { step, up, context throws(LabError) in
-            if step.arguments.count == 1, let name = step.arguments[0].identifier, context.rows[name] != nil {
-                return up.prepend(try context.row(step.arguments[0])).lab()
-            }
-            var values: [String] = []
-            for argument in step.arguments {
-                guard argument.label == nil else {
-                    throw argument.error("prepend takes values or a row, without a label")
-                }
-                values.append(try argument.value())
-            }
-            return up.prepend(values).lab()
-        },
-        op(
-            "switchToLatest", "switchToLatest", "each value names a row: the latest named row's values", .combining,
-            LabExample(
-                "-a----b------|", "switchToLatest", inputs: [("a", "--1-2---3-|"), ("b", "-------7-8-|")],
-                doc: "switchToLatest")
-        ) { step, up, context throws(LabError) in
-            try step.noArguments(usage: "switchToLatest (the upstream's values name rows)")
-            context.useAllRows()
-            let rows = context
-            return up.map { rows.row(named: $0, by: "switchToLatest") }.switchToLatest().lab()
-        },
-        op(
-            "flatMap", "flatMap", "each value names a row: every named row's values, merged", .combining,
-            LabExample(
-                "-a---b-------|", "flatMap", inputs: [("a", "--1---2-|"), ("b", "------7---8-|")], doc: "flatMap")
-        ) { step, up, context throws(LabError) in
-            try step.noArguments(usage: "flatMap, or flatMap(maxPublishers: 1) (the upstream's values name rows)")
-            context.useAllRows()
-            let rows = context
-            return up.flatMap { rows.row(named: $0, by: "flatMap") }.lab()
-        },
-        op(
-            "flatMap(maxPublishers:)", "flatMap(maxPublishers: DEMAND)",
-            "as flatMap, with at most DEMAND rows at a time", .combining,
-            LabExample(
-                "-ab---------|", "flatMap(maxPublishers: 1)", inputs: [("a", "--1---2-|"), ("b", "------7---8-|")])
-        ) { step, up, context throws(LabError) in
-            let argument = try step.arguments(
-                ["maxPublishers"], usage: "flatMap(maxPublishers: DEMAND), as flatMap(maxPublishers: max(1))")[0]!
-            let demand = try argument.demand()
-            guard demand > .none else {
-                throw argument.error("flatMap needs room for one row at least: max(1) or more, or unlimited")
-            }
-            context.useAllRows()
-            let rows = context
-            return up.flatMap(maxPublishers: demand) { rows.row(named: $0, by: "flatMap") }.lab()
-        },
-    ]
-
-    // MARK: Failures
-
-    static let failures: [LabOperator] = [
-        op(
-            "replaceError(with:)", "replaceError(with: VALUE)", "VALUE and finished, instead of a failure", .failures,
-            LabExample("-1-2-#", "replaceError(with: 0)", doc: "replaceError")
-        ) { step, up, _ throws(LabError) in
-            let value = try step.arguments(["with"], usage: "replaceError(with: VALUE)")[0]!.value()
-            return up.replaceError(with: value).setFailureType(to: MarbleFailure.self).lab()
-        },
-        op(
-            "catch(_:)", "catch(ROW)", "the upstream, and on a failure the row instead", .failures,
-            LabExample("-1-2-#", "catch(replacement)", inputs: [("replacement", "------8-9-|")], doc: "catch")
-        ) { step, up, context throws(LabError) in
-            let other = try context.row(step.arguments([nil], usage: "catch(ROW)")[0]!)
-            return up.catch { _ in other }.lab()
-        },
-        op(
-            "retry(_:)", "retry(COUNT)",
-            "subscribes again after a failure, COUNT times; a hot row that failed fails again at once",
-            .failures, LabExample("-1-2-#", "retry(2)")
-        ) { step, up, _ throws(LabError) in
-            let count = try step.arguments([nil], usage: "retry(COUNT)")[0]!.integer()
-            return up.retry(count).lab()
-        },
-    ]
-
-    // MARK: Timing
-
-    static let timing: [LabOperator] = [
-        op(
-            "debounce(_:)", "debounce(TICKS)", "a value once TICKS pass without another", .timing,
-            LabExample("-a-b-----|", "debounce(2)", doc: "debounce")
-        ) { step, up, context throws(LabError) in
-            let ticks = try step.arguments([nil], usage: "debounce(TICKS)")[0]!.integer()
-            return up.debounce(for: context.stride(ticks), scheduler: context.scheduler).lab()
-        },
-        op(
-            "throttle(_:)", "throttle(TICKS, latest: BOOL)",
-            "at most one value per TICKS: the first, or with latest: true the last",
-            .timing, LabExample("-abcd-----f|", "throttle(3, latest: true)", doc: "throttle-latest")
-        ) { step, up, context throws(LabError) in
-            let arguments = try step.arguments([nil, "latest"], optional: 1, usage: "throttle(TICKS, latest: BOOL)")
-            let ticks = try arguments[0]!.integer(atLeast: 1)
-            let latest = try arguments[1]?.boolean() ?? false
-            return up.throttle(for: context.stride(ticks), scheduler: context.scheduler, latest: latest).lab()
-        },
-        op(
-            "delay(_:)", "delay(TICKS)", "every event, TICKS later", .timing,
-            LabExample("-a-b-|", "delay(2)", doc: "delay")
-        ) { step, up, context throws(LabError) in
-            let ticks = try step.arguments([nil], usage: "delay(TICKS)")[0]!.integer()
-            return up.delay(for: context.stride(ticks), scheduler: context.scheduler).lab()
-        },
-        op(
-            "timeout(_:)", "timeout(TICKS)", "finished if TICKS pass without an event", .timing,
-            LabExample("-a-b-----c-|", "timeout(3)", doc: "timeout")
-        ) { step, up, context throws(LabError) in
-            let ticks = try step.arguments([nil], usage: "timeout(TICKS)")[0]!.integer(atLeast: 1)
-            return up.timeout(context.stride(ticks), scheduler: context.scheduler).lab()
-        },
-        op(
-            "measureInterval", "measureInterval", "the ticks since the previous value", .timing,
-            LabExample("-a--b-c|", "measureInterval", doc: "measureInterval")
-        ) { step, up, context throws(LabError) in
-            try step.noArguments(usage: "measureInterval")
-            return up.measureInterval(using: context.scheduler).map { String($0.magnitude / 1_000_000_000) }.lab()
-        },
-        op(
-            "receive(on:)", "receive(on: scheduler)", "every event, delivered by the test scheduler", .timing,
-            LabExample("-a-b-|", "receive(on: scheduler)", doc: "receiveOn")
-        ) { step, up, context throws(LabError) in
-            _ = try step.arguments(["on"], usage: "receive(on: scheduler)")[0]!.word(["scheduler"])
-            return up.receive(on: context.scheduler).lab()
-        },
-        op(
-            "subscribe(on:)", "subscribe(on: scheduler)", "the subscription made by the test scheduler", .timing,
-            LabExample("-a-b-|", "subscribe(on: scheduler)", doc: "subscribeOn")
-        ) { step, up, context throws(LabError) in
-            _ = try step.arguments(["on"], usage: "subscribe(on: scheduler)")[0]!.word(["scheduler"])
-            return up.subscribe(on: context.scheduler).lab()
-        },
-    ]
-
-    // MARK: Demand
-
-    static let demand: [LabOperator] = [
-        op(
-            "buffer(size:)", "buffer(size: N, prefetch: keepFull|byRequest, whenFull: dropOldest|dropNewest|fail)",
-            "up to N values kept for a subscriber that has not asked yet", .demand,
-            LabExample(
-                "-1-2-3-4-|", "buffer(size: 2, prefetch: byRequest, whenFull: dropOldest)", demand: "max(1)",
-                doc: "buffer")
-        ) { step, up, _ throws(LabError) in
-            let usage = "buffer(size: N, prefetch: keepFull|byRequest, whenFull: dropOldest|dropNewest|fail)"
-            let arguments = try step.arguments(["size", "prefetch", "whenFull"], optional: 2, usage: usage)
-            let size = try arguments[0]!.integer(atLeast: 1)
-            let prefetch: Publishers.PrefetchStrategy =
-                try arguments[1]?.word(["keepFull", "byRequest"]) == "keepFull" ? .keepFull : .byRequest
-            let whenFull: Publishers.BufferingStrategy<MarbleFailure> =
-                switch try arguments[2]?.word(["dropOldest", "dropNewest", "fail"]) {
-                case "dropNewest": .dropNewest
-                case "fail": .customError { MarbleFailure() }
-                default: .dropOldest
-                }
-            return up.buffer(size: size, prefetch: prefetch, whenFull: whenFull).lab()
-        }
-    ]
 }

@@ -13,7 +13,7 @@ enum LabRender {
     /// character, letters no row uses as a value themselves.
     static func legend(_ result: LabResult) -> [(key: String, value: String)] {
         // Row names are not keys either: `b` in a row named b would read as that row.
-        var used = Set(result.rows.filter { $0.kind == .input }.map(\.label))
+        var used = Set(result.rows.filter { $0.kind == .input }.map { $0.name ?? $0.label })
         var long: [String] = []
         for row in result.rows where row.kind == .input || row.kind == .output || row.kind == .dropped {
             for tick in row.ticks {
@@ -40,7 +40,7 @@ enum LabRender {
         func token(_ event: Marbles.Event, in row: LabResultRow) -> String {
             guard case .value(let text) = event else { return event.description }
             switch row.kind {
-            case .subscriberDemand, .rowDemand:
+            case .subscriberDemand, .rowDemand, .rowSubscriptions:
                 return forPicture && !fits(text) ? "'\(text)'" : text
             default:
                 return keys[text] ?? (fits(text) ? text : "'\(text)'")
@@ -54,9 +54,14 @@ enum LabRender {
             }
         }
         let length = result.rows.map(\.ticks.count).max() ?? 0
+        // A late subscriber's row is blank before it subscribes (in a picture, where a row has no
+        // blanks, `-`).
         var cells: [[String]] = result.rows.map { row in
             (0..<length).map {
-                $0 < row.ticks.count ? tickText(row.ticks[$0], in: row) : (row.kind == .input ? " " : "-")
+                if $0 < row.start && row.ticks.indices.contains($0) && row.ticks[$0].isEmpty {
+                    return forPicture ? "-" : " "
+                }
+                return $0 < row.ticks.count ? tickText(row.ticks[$0], in: row) : (row.kind == .input ? " " : "-")
             }
         }
         // An input row shorter than the run is blank after its end. For the terminal every
@@ -75,8 +80,12 @@ enum LabRender {
         if !legend.isEmpty, let output = result.rows.firstIndex(where: { $0.kind == .output }) {
             comments[output] = "(" + legend.map { "\($0.key) = \($0.value)" }.joined(separator: ", ") + ")"
         }
+        for (index, row) in result.rows.enumerated() where !forPicture {
+            guard let comment = row.comment else { continue }
+            comments[index] = (comments[index].map { $0 + " " } ?? "") + "(\(comment))"
+        }
         for (index, row) in result.rows.enumerated() {
-            if row.kind == .output {
+            if row.kind == .output, !result.rows[..<index].contains(where: { $0.kind == .output }) {
                 lines.append(String(repeating: " ", count: labelWidth) + result.operatorLine)
             }
             var line = (row.label + ":").padding(labelWidth) + cells[index].joined()
@@ -95,6 +104,20 @@ enum LabRender {
                 """
                 demand: "you asked" is what the subscriber at the end asked for; "asked of ROW" is what
                 the operator asked that row for. 1 = .max(1), ∞ = .unlimited, ; = cancel.
+                """)
+        }
+        if result.rows.contains(where: { $0.kind == .rowSubscriptions }) {
+            lines.append(
+                """
+                subscribed: "subscribed to ROW" counts the subscriptions to that row (2 = the second); a
+                cold row plays its diagram again for each, from the tick of that subscription.
+                """)
+        }
+        if result.rows.filter({ $0.kind == .output }).count > 1 {
+            lines.append(
+                """
+                subscribers: each subscribes at its tick, before that tick's events; its row is blank
+                before. "missed": what the others got before it subscribed, and it never did.
                 """)
         }
         if result.rows.contains(where: { $0.kind == .dropped }) {

@@ -1,23 +1,48 @@
+import Foundation
 import Streams
 import StreamsTesting
 
-/// What happened during the current tick of a run, by whom: the subscriber's events, the
-/// requests and cancels each row was sent, the values a row could not send.
+/// What happened during the current tick of a run, by whom: each subscriber's events and
+/// requests, the requests, cancels and subscriptions each row was sent, the values a row could
+/// not send.
 final class LabLog: @unchecked Sendable {  // every field is guarded by `lock`
     private let lock = Lock()
-    private var output: [Marbles.Event] = []
+    private var output: [Int: [Marbles.Event]] = [:]
     private var asked: [String: [Marbles.Event]] = [:]
     private var dropped: [String: [Marbles.Event]] = [:]
-    private var subscriber: [Marbles.Event] = []
+    private var subscriber: [Int: [Marbles.Event]] = [:]
+    private var subscriptions: [String: [Marbles.Event]] = [:]
     private var notes: [String] = []
-    private var subscribed: Set<String> = []
+    private var subscriptionCounts: [String: Int] = [:]
     private var currentTick = 0
+    private var replayEnd = 0
+    private let subscriberCount: Int
 
-    func output(_ event: Marbles.Event) { lock.withLock { output.append(event) } }
+    /// A log for a run with `subscriberCount` subscribers at the end of the chain.
+    init(subscriberCount: Int = 1) { self.subscriberCount = subscriberCount }
+
+    func output(_ event: Marbles.Event, subscriber index: Int) {
+        lock.withLock { output[index, default: []].append(event) }
+    }
     func asked(_ row: String, _ event: Marbles.Event) { lock.withLock { asked[row, default: []].append(event) } }
-    func subscribed(_ row: String) { lock.withLock { _ = subscribed.insert(row) } }
+    /// A row was cancelled: in its demand row, and (with one subscriber) in the output row.
+    func cancelled(_ row: String) {
+        lock.withLock {
+            asked[row, default: []].append(.cancelled)
+            if subscriberCount == 1 { output[0, default: []].append(.cancelled) }
+        }
+    }
+    /// A row was subscribed to: the how-manieth time, in its subscriptions row.
+    func subscribed(_ row: String) {
+        lock.withLock {
+            subscriptionCounts[row, default: 0] += 1
+            subscriptions[row, default: []].append(.value(String(subscriptionCounts[row] ?? 0)))
+        }
+    }
     func dropped(_ row: String, _ value: String) { lock.withLock { dropped[row, default: []].append(.value(value)) } }
-    func subscriber(_ event: Marbles.Event) { lock.withLock { subscriber.append(event) } }
+    func subscriber(_ event: Marbles.Event, index: Int) {
+        lock.withLock { subscriber[index, default: []].append(event) }
+    }
     /// Records a problem met while running (a formula that does not apply to a value), once.
     func note(_ text: String) {
         lock.withLock {
@@ -25,52 +50,74 @@ final class LabLog: @unchecked Sendable {  // every field is guarded by `lock`
             if !notes.contains(text) { notes.append(text) }
         }
     }
+    /// A cold row plays its diagram until `tick`.
+    func replaying(until tick: Int) { lock.withLock { replayEnd = max(replayEnd, tick) } }
+    /// The tick at which the last replay of a cold row ends.
+    var lastReplayEnd: Int { lock.withLock { replayEnd } }
     /// The tick the run is at, for the notes.
     func setTick(_ tick: Int) { lock.withLock { currentTick = tick } }
 
     struct Tick {
-        var output: [Marbles.Event]
+        var output: [Int: [Marbles.Event]]
         var asked: [String: [Marbles.Event]]
         var dropped: [String: [Marbles.Event]]
-        var subscriber: [Marbles.Event]
+        var subscriber: [Int: [Marbles.Event]]
+        var subscriptions: [String: [Marbles.Event]]
     }
 
     /// The tick's events, and a fresh start for the next.
     func take() -> Tick {
         lock.withLock {
             defer {
-                output = []
+                output = [:]
                 asked = [:]
                 dropped = [:]
-                subscriber = []
+                subscriber = [:]
+                subscriptions = [:]
             }
-            return Tick(output: output, asked: asked, dropped: dropped, subscriber: subscriber)
+            return Tick(
+                output: output, asked: asked, dropped: dropped, subscriber: subscriber, subscriptions: subscriptions)
         }
     }
 
     var allNotes: [String] { lock.withLock { notes } }
-    var subscribedRows: Set<String> { lock.withLock { subscribed } }
+    /// How many times each row was subscribed to.
+    var subscriptionCountsByRow: [String: Int] { lock.withLock { subscriptionCounts } }
 }
 
-/// An input row: a hot publisher the run drives at the row's ticks, like a subject. Each
-/// subscriber gets what is sent after it subscribed; a value goes only to a subscription that
-/// asked for it (with `respectsDemand`; otherwise to every one, as the docs' `TestPublisher`
-/// does), and the log shows who asked for what, and what was dropped for want of demand.
+/// An input row. A hot row is a publisher the run drives at the row's ticks, like a subject:
+/// each subscriber gets what is sent after it subscribed, and a subscriber that comes after the
+/// end gets the end at once. A cold row plays its diagram again for each subscription, from the
+/// tick of that subscription, like a `Deferred` publisher (so `retry` sees it from the start). A
+/// value goes only to a subscription that asked for it (with `respectsDemand`; otherwise to every
+/// one, as the docs' `TestPublisher` does), and the log shows who asked for what, and what was
+/// dropped for want of demand.
 final class LabRow: Publisher, @unchecked Sendable {  // every mutable field is guarded by `lock`
     typealias Output = String
     typealias Failure = MarbleFailure
 
+    /// A cold row's diagram, and the clock it plays it on for each subscription.
+    struct Replay {
+        let ticks: [[Marbles.Event]]
+        let scheduler: TestSchedulerOf<DispatchQueue>
+        /// The time of tick 0 of the run.
+        let origin: DispatchQueue.SchedulerTimeType
+    }
+
     let name: String
     let log: LabLog
     let respectsDemand: Bool
+    /// For a cold row, what each subscription plays; `nil` for a hot row.
+    let replay: Replay?
     private let lock = Lock()
     private var subscriptions: [RowSubscription] = []
     private var completion: Subscribers.Completion<MarbleFailure>?
 
-    init(name: String, log: LabLog, respectsDemand: Bool) {
+    init(name: String, log: LabLog, respectsDemand: Bool, replay: Replay? = nil) {
         self.name = name
         self.log = log
         self.respectsDemand = respectsDemand
+        self.replay = replay
     }
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == String, S.Failure == MarbleFailure {
@@ -81,7 +128,19 @@ final class LabRow: Publisher, @unchecked Sendable {  // every mutable field is 
         }
         log.subscribed(name)
         subscriber.receive(subscription: subscription)
-        if let completion { subscription.finish(completion) }
+        if let replay {
+            // Tick 0 of the diagram is the tick of the subscription, after what it is doing now.
+            let start = replay.scheduler.now
+            let tick = Int(replay.origin.distance(to: start).magnitude / 1_000_000_000)
+            log.replaying(until: tick + replay.ticks.count)
+            for (offset, events) in replay.ticks.enumerated() where !events.isEmpty {
+                replay.scheduler.schedule(after: start.advanced(by: .seconds(offset))) {
+                    subscription.play(events)
+                }
+            }
+        } else if let completion {
+            subscription.finish(completion)
+        }
     }
 
     func play(_ events: [Marbles.Event]) {
@@ -138,8 +197,22 @@ final class LabRow: Publisher, @unchecked Sendable {  // every mutable field is 
                 return self.subscriber
             }
             guard subscriber != nil else { return }
-            row.log.asked(row.name, .cancelled)
-            row.log.output(.cancelled)
+            row.log.cancelled(row.name)
+        }
+
+        /// A cold row's events for this subscription alone.
+        func play(_ events: [Marbles.Event]) {
+            for event in events {
+                switch event {
+                case .value(let value):
+                    if isAttached, !deliver(value, evenUnasked: !row.respectsDemand) {
+                        row.log.dropped(row.name, value)
+                    }
+                case .finished: finish(.finished)
+                case .failure: finish(.failure(MarbleFailure()))
+                case .cancelled: cancel()
+                }
+            }
         }
 
         /// Sends `value` if it was asked for (or `evenUnasked`); `false` when it was not sent.
@@ -178,12 +251,15 @@ final class LabSubscriber: Subscriber, @unchecked Sendable {  // every mutable f
     private let lock = Lock()
     private let log: LabLog
     private let initial: Subscribers.Demand
+    /// Which subscriber it is, from 0, for the log.
+    let index: Int
     private var subscription: Subscription?
     private var completed = false
 
-    init(log: LabLog, initial: Subscribers.Demand) {
+    init(log: LabLog, initial: Subscribers.Demand, index: Int = 0) {
         self.log = log
         self.initial = initial
+        self.index = index
     }
 
     var isCompleted: Bool { lock.withLock { completed } }
@@ -191,18 +267,18 @@ final class LabSubscriber: Subscriber, @unchecked Sendable {  // every mutable f
     func receive(subscription: Subscription) {
         lock.withLock { self.subscription = subscription }
         if initial > .none {
-            log.subscriber(LabRender.demandEvent(initial))
+            log.subscriber(LabRender.demandEvent(initial), index: index)
             subscription.request(initial)
         }
     }
 
     func request(_ demand: Subscribers.Demand) {
-        log.subscriber(LabRender.demandEvent(demand))
+        log.subscriber(LabRender.demandEvent(demand), index: index)
         lock.withLock { subscription }?.request(demand)
     }
 
     func cancel() {
-        log.subscriber(.cancelled)
+        log.subscriber(.cancelled, index: index)
         let subscription = lock.withLock {
             defer { self.subscription = nil }
             return self.subscription
@@ -211,12 +287,12 @@ final class LabSubscriber: Subscriber, @unchecked Sendable {  // every mutable f
     }
 
     func receive(_ input: String) -> Subscribers.Demand {
-        log.output(.value(input))
+        log.output(.value(input), subscriber: index)
         return .none
     }
 
     func receive(completion: Subscribers.Completion<MarbleFailure>) {
         lock.withLock { completed = true }
-        log.output(completion == .finished ? .finished : .failure)
+        log.output(completion == .finished ? .finished : .failure, subscriber: index)
     }
 }

@@ -24,6 +24,9 @@ struct LabSession {
           :inputs                    forget the other rows
           :demand DEMANDS            what the subscriber asks for (max(1)@0,max(1)@5 or unlimited); shows the demand rows
           :cancel-at TICK            the subscriber cancels at TICK (:cancel-at off to stop)
+          :subscribe-at TICKS        several subscribers, one per tick (:subscribe-at 0,4), for share
+          :connect-at TICK           when a multicast is connected (:connect-at off: at 0)
+          :cold [ROWS|off]           every row cold, or these rows (:cold upstream,b), or none
           :rows                      shows the rows
           :list                      every operator
           :example NAME              the operator's own doc diagram, run here
@@ -128,6 +131,35 @@ struct LabSession {
                 setup.showsDemand = true
             }
             write(setup.cancelAt.map { "the subscriber cancels at tick \($0)\n" } ?? "no cancel\n")
+        case ":subscribe-at":
+            let ticks = try LabTickList.parse(argument.isEmpty ? "0" : argument, option: ":subscribe-at")
+            guard ticks.count <= LabOptions.mostSubscribers else {
+                throw LabError(":subscribe-at: at most \(LabOptions.mostSubscribers) subscribers")
+            }
+            setup.subscribeAt = ticks
+            write("subscribers at ticks \(ticks.map(String.init).joined(separator: ", "))\n")
+        case ":connect-at":
+            if argument == "off" {
+                setup.connectAt = nil
+            } else {
+                guard let tick = Int(argument), (0...LabRunner.longest).contains(tick) else {
+                    throw LabError(
+                        ":connect-at TICK (a whole number from 0 to \(LabRunner.longest)) or :connect-at off")
+                }
+                setup.connectAt = tick
+            }
+            write("a multicast is connected at tick \(setup.connectAt ?? 0)\n")
+        case ":cold":
+            setup.allRowsCold = argument.isEmpty
+            setup.coldRows = []
+            if argument == "off" {
+                write("every row is hot\n")
+            } else if argument.isEmpty {
+                write("every row is cold: each subscription plays it from its start\n")
+            } else {
+                setup.coldRows = Set(argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                write("cold: \(setup.coldRows.sorted().joined(separator: ", "))\n")
+            }
         case ":rows":
             write(
                 (["upstream: \(setup.diagram)"] + setup.inputs.map { "\($0.name): \($0.diagram)" }).joined(

@@ -102,7 +102,7 @@ public enum MarblesCommand {
                 let docArguments = LabDocs.arguments(doc, chain: item.example.chain)
             {
                 header += "\n\nThe docs' diagram (marble-\(docName), \(doc.file)):\n\n" + doc.text
-                arguments = docArguments
+                arguments = docArguments + item.example.options
             }
             guard case .run(let setup) = try LabOptions.parse(arguments).mode else { continue }
             let command = (["swift run Marbles"] + arguments.map(shellQuoted)).joined(separator: " ")
@@ -112,6 +112,7 @@ public enum MarblesCommand {
     }
 
     static func shellQuoted(_ text: String) -> String {
+        if LabOptions.names.contains(text) { return text }
         if text.allSatisfy({ $0.isLetter || $0.isNumber || "-_=.,@/".contains($0) }) && !text.hasPrefix("-") {
             return text
         }
@@ -130,7 +131,8 @@ public enum MarblesCommand {
 
         USAGE
           swift run Marbles OPERATOR DIAGRAM [--input NAME=DIAGRAM ...] [--demand DEMANDS]
-                                             [--cancel-at TICK] [--svg FILE]
+                                             [--cancel-at TICK] [--subscribe-at TICKS]
+                                             [--connect-at TICK] [--cold | --cold=ROWS] [--svg FILE]
           swift run Marbles --list             every operator it can run
           swift run Marbles --example NAME     an operator's own doc diagram, run here
           swift run Marbles --help             this text
@@ -142,6 +144,9 @@ public enum MarblesCommand {
           swift run Marbles 'map(x*10) | debounce(2) | removeDuplicates' '-1-2---3-3---|'
           swift run Marbles 'flatMap(maxPublishers: 1)' '-ab-------|' --input a='--1-2|' --input b='--7---8|' --demand unlimited
           swift run Marbles 'buffer(size: 2)' '-1-2-3-4-|' --demand 'max(1)@0,max(1)@6' --cancel-at 8
+          swift run Marbles 'zip(b, x+y)' '-1-2-3-|' --input b='---4-5--|'
+          swift run Marbles 'share' '-1-2-3-4-|' --subscribe-at 0,4
+          swift run Marbles 'retry(2)' '-1-2-#' --cold
 
         DIAGRAMS (the docs' grammar)
           -        a tick in which nothing happens
@@ -152,24 +157,45 @@ public enum MarblesCommand {
           [ab|]    several events in one tick, in order
           spaces are ignored
           A row is hot: it sends its events at their ticks to whoever is subscribed then, and a
-          value goes only to a subscription that asked for one (else it shows as dropped).
+          value goes only to a subscription that asked for one (else it shows as dropped). A row
+          that has ended sends its end at once to a later subscriber.
+          A cold row (--cold) plays its diagram again for each subscription, from the tick of that
+          subscription, as a Deferred publisher does: retry then starts it over.
 
         OPERATORS
           A chain of operators separated by |: map(x*10) | debounce(2) | removeDuplicates
-          Arguments: numbers (ticks, counts), values (7, a, "text"), rows (b: see --input),
+          Arguments: numbers (ticks, counts), values (7, a, "text"), rows (b: see --input; merge
+          takes up to 7 besides the upstream, zip and combineLatest up to 3),
           predicates (even, odd, x>2, x%3==0, x!=1 && x<5), transforms (x*10, x+1, "a"+x),
-          accumulators (+, *, acc*10+x), demands (max(1), unlimited).
-          In formulas x is the value; a value that reads as a whole number is a number.
+          accumulators (+, *, acc*10+x), comparisons of two values (x==y, x<y, x%2==y%2, or an
+          operator alone: <, ==), transforms of several rows' values (zip(b, x+y),
+          combineLatest(b, c, x*y+z)), demands (max(1), unlimited).
+          In formulas x is the value; a value that reads as a whole number is a number. Where a
+          closure takes several values, x is the first ($0), y the second ($1), then z and w:
+          removeDuplicates(by: x==y) (x the value passed on before, y the new one),
+          min(by: x<y) (x comes before y), zip(b, c, x+y+z) (x the upstream's, y b's, z c's).
 
         OPTIONS
           --input NAME=DIAGRAM   another row, named for the operator: merge(b), zip(b), catch(b);
                                  for flatMap and switchToLatest, each upstream value names a row
           --demand DEMANDS       what the subscriber asks for, and when: unlimited (the default),
                                  none, max(1), or a list such as max(1)@0,max(2)@5
-          --cancel-at TICK       the subscriber cancels at TICK
+          --cancel-at TICK       the subscriber cancels at TICK (with several, every one; or
+                                 one tick each: --cancel-at 5,7)
+          --subscribe-at TICKS   several subscribers, one per tick listed (0,4): one output row
+                                 each, "subscriber N", blank before it subscribes (at its tick,
+                                 before that tick's events), and what it missed: the values the
+                                 others got before it and it never did; for share and multicast
+          --connect-at TICK      when the lab calls connect() on a multicast (default 0, after
+                                 the subscribers of that tick); multicast | autoconnect connects
+                                 with the first subscriber instead
+          --cold                 every row is cold: each subscription plays it from its start
+          --cold=ROWS            only these rows are cold (--cold=upstream,b)
           With --demand or --cancel-at, the output shows the demand rows: what you asked for,
           what the operator asked of each row (1 = .max(1), ∞ = .unlimited), and ; where a
-          cancel went.
+          cancel went (with several subscribers, a row's cancel shows in "asked of ROW" only);
+          for a cold row, or one subscribed more than once, "subscribed to ROW" counts its
+          subscriptions (2 = the second).
           --svg FILE             also writes the picture the docs use (an SVG file)
 
         Exit status: 0, or 2 for a diagram, an operator or an option it cannot read (the
@@ -187,7 +213,13 @@ struct LabOptions {
     var mode: Mode
     var svgFile: String?
 
-    static let names = ["--help", "--list", "--example", "--input", "--demand", "--cancel-at", "--svg"]
+    static let names = [
+        "--help", "--list", "--example", "--input", "--demand", "--cancel-at", "--subscribe-at", "--connect-at",
+        "--cold", "--svg",
+    ]
+
+    /// The most subscribers `--subscribe-at` attaches.
+    static let mostSubscribers = 9
 
     /// Whether `argument` is an option: a known one (`--input`, `--input=b=...`), or `--` and a
     /// word of two letters or more that cannot be a diagram (`--a-|` is one).
@@ -205,6 +237,11 @@ struct LabOptions {
         var inputs: [(name: String, diagram: String)] = []
         var demand: [(tick: Int, demand: Subscribers.Demand)]?
         var cancelAt: Int?
+        var cancelEach: [Int]?
+        var subscribeAt: [Int]?
+        var connectAt: Int?
+        var allRowsCold = false
+        var coldRows: Set<String> = []
         var svgFile: String?
         var index = 0
         func value(for option: String, inline: String?) throws(LabError) -> String {
@@ -233,11 +270,43 @@ struct LabOptions {
             case "--demand": demand = try LabDemandList.parse(try value(for: option, inline: inline))
             case "--cancel-at":
                 let text = try value(for: option, inline: inline)
+                if text.contains(",") {
+                    cancelEach = try LabTickList.parse(text, option: option)
+                } else {
+                    guard let tick = Int(text), (0...LabRunner.longest).contains(tick) else {
+                        throw LabError(
+                            "--cancel-at \(text): expected a tick, a whole number from 0 to \(LabRunner.longest)")
+                    }
+                    cancelAt = tick
+                }
+            case "--subscribe-at":
+                let text = try value(for: option, inline: inline)
+                let ticks = try LabTickList.parse(text, option: option)
+                guard ticks.count <= mostSubscribers else {
+                    throw LabError("--subscribe-at: at most \(mostSubscribers) subscribers, \(ticks.count) given")
+                }
+                subscribeAt = ticks
+            case "--connect-at":
+                let text = try value(for: option, inline: inline)
                 guard let tick = Int(text), (0...LabRunner.longest).contains(tick) else {
                     throw LabError(
-                        "--cancel-at \(text): expected a tick, a whole number from 0 to \(LabRunner.longest)")
+                        "--connect-at \(text): expected a tick, a whole number from 0 to \(LabRunner.longest)")
                 }
-                cancelAt = tick
+                connectAt = tick
+            case "--cold":
+                // `--cold` alone: every row; `--cold=upstream,b`: those rows (never the next argument,
+                // which is a diagram or an operator).
+                if let inline {
+                    for name in inline.split(separator: ",", omittingEmptySubsequences: false) {
+                        let name = name.trimmingCharacters(in: .whitespaces)
+                        guard !name.isEmpty else { throw LabError("--cold=\(inline): a row's name is missing") }
+                        coldRows.insert(name)
+                    }
+                } else if argument.hasSuffix("=") {
+                    throw LabError("--cold=: a row's name is missing (--cold alone makes every row cold)")
+                } else {
+                    allRowsCold = true
+                }
             case "--svg": svgFile = try value(for: option, inline: inline)
             default:
                 if isOption { throw LabError("unknown option \(option) (--help shows them)") }
@@ -259,8 +328,33 @@ struct LabOptions {
         }
         if let demand { setup.demand = demand }
         setup.cancelAt = cancelAt
-        setup.showsDemand = demand != nil || cancelAt != nil
+        setup.cancelEach = cancelEach
+        if let subscribeAt { setup.subscribeAt = subscribeAt }
+        setup.connectAt = connectAt
+        setup.allRowsCold = allRowsCold
+        setup.coldRows = coldRows
+        setup.showsDemand = demand != nil || cancelAt != nil || cancelEach != nil
         return LabOptions(mode: .run(setup), svgFile: svgFile)
+    }
+}
+
+/// `--subscribe-at`: a list of ticks, such as `0,4`.
+enum LabTickList {
+    static func parse(_ text: String, option: String) throws(LabError) -> [Int] {
+        var ticks: [Int] = []
+        var offset = 0
+        for item in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            defer { offset += item.count + 1 }
+            let column = offset + 1 + item.prefix { $0 == " " }.count
+            guard let tick = Int(item.trimmingCharacters(in: .whitespaces)), (0...LabRunner.longest).contains(tick)
+            else {
+                throw LabError(
+                    "\(option): expected a tick, a whole number from 0 to \(LabRunner.longest); found '\(item)'",
+                    in: text, at: column)
+            }
+            ticks.append(tick)
+        }
+        return ticks
     }
 }
 

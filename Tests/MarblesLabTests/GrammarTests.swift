@@ -90,7 +90,13 @@ struct GrammarTests {
         ("flatMap(maxPublishers: lots)", 24, "expected a demand"),
         ("output(in: 3...1)", 12, "backwards"),
         ("collect(0)", 9, "at least 1"),
-        ("removeDuplicates(by: x)", 1, "removeDuplicates is written removeDuplicates"),
+        ("removeDuplicates(x==y)", 1, "removeDuplicates is written removeDuplicates"),
+        ("removeDuplicates(by: x)", 22, "is not a comparison of x and y"),
+        ("min(by: x<z)", 11, "unknown name 'z' in a formula: the values are x and y"),
+        ("zip(b, x+q)", 10, "unknown name 'q'"),
+        ("zip(b, 2)", 8, "uses none of the values x and y"),
+        ("merge(b, b, b, b, b, b, b, b)", 1, "merge takes 1 to 7 rows"),
+        ("autoconnect", 1, "write it right after multicast"),
         ("count(2)", 1, "count is written count"),
         ("buffer(size: 2, whenFull: dropOldest)", 17, "expected 'prefetch:'"),
         ("flatMap(maxPublishers: none)", 24, "room for one row at least"),
@@ -98,7 +104,7 @@ struct GrammarTests {
     ])
     func operatorErrors(chain: String, column: Int, message: String) {
         #expect {
-            try LabRunner.run(LabSetup(diagram: "-1-2-|", chain: chain, inputs: chain.hasPrefix("merge") ? [("b", "--x|")] : []))
+            try LabRunner.run(LabSetup(diagram: "-1-2-|", chain: chain, inputs: chain.contains("(b") ? [("b", "--x|")] : []))
         } throws: { error in
             guard let error = error as? LabError else { return false }
             return error.column == column && error.message.contains(message)

@@ -76,6 +76,29 @@ struct InteractiveTests {
         #expect(!output.contains("map(x+1)"), "after :quit nothing runs")
     }
 
+    @Test func theREPLRunsColdRowsAndSeveralSubscribersThroughAPipe() throws {
+        let run = try Self.run([], input: """
+            -1-2-#
+            :cold
+            retry(2)
+            :cold off
+            -1-2-3-4-|
+            :subscribe-at 0,4
+            share
+            :subscribe-at 0,x
+
+            """)
+        #expect(run.status == 0)
+        #expect(run.output.contains("""
+            upstream (cold): -1-2-^
+                             retry(2)
+            output:          -1-2--1-2--1-2-^
+            """))
+        #expect(run.output.contains("every row is hot"))
+        #expect(run.output.contains("subscriber 2:     -3-4-|   (subscribes at tick 4; missed 1, 2)"))
+        #expect(run.output.contains("error: :subscribe-at: expected a tick, a whole number from 0 to 1000; found 'x'"))
+    }
+
     @Test func theOneShotFormAndItsExitStatus() throws {
         let run = try Self.run(["filter(even)", "-1-2-3-4-|"])
         #expect(run.status == 0)

@@ -19,10 +19,20 @@ struct OperatorCoverageTests {
         return OneShot(status: status, output: output, errors: errors)
     }
 
-    /// The ticks of the printed `output:` row, its legend applied.
-    static func outputTicks(_ printed: String) throws -> [[Marbles.Event]] {
-        let line = try #require(printed.split(separator: "\n").first { $0.hasPrefix("output:") }, "no output row in:\n\(printed)")
-        var diagram = String(line.dropFirst("output:".count))
+    /// The ticks of the printed `output:` row (`subscriber N:` with several subscribers), its legend applied.
+    static func outputTicks(_ printed: String, label: String? = nil) throws -> [[Marbles.Event]] {
+        let lines = printed.split(separator: "\n")
+        let label = label ?? (lines.contains { $0.hasPrefix("output:") } ? "output:" : "subscriber 1:")
+        let line = try #require(lines.first { $0.hasPrefix(label) }, "no \(label) row in:\n\(printed)")
+        // The rows start where the first row's diagram does; a late subscriber's row is blank
+        // before it subscribes (no event there).
+        let width = lines.first.map { first in
+            let label = first.prefix { $0 != ":" }.count + 1
+            return label + first.dropFirst(label).prefix { $0 == " " }.count
+        }
+        var diagram = String(line.dropFirst(width ?? label.count))
+        let blanks = diagram.prefix { $0 == " " }.count
+        diagram = String(repeating: "-", count: blanks) + diagram.dropFirst(blanks)
         var comment = ""
         if let range = diagram.range(of: "   (") {
             comment = String(diagram[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
@@ -59,6 +69,16 @@ struct OperatorCoverageTests {
             ("switchToLatest-upstreamFails", "switchToLatest"),
             ("prepend-sequence", "prepend(1, 2)"),
             ("append-sequence", "append(3, 4)"),
+            ("zip3-transform", "zip(b, c, x+y+z)"),
+            ("zip4-transform", "zip(b, c, d, x+y+z+w)"),
+            ("combineLatest3-transform", "combineLatest(b, c, x+y+z)"),
+            ("combineLatest4-transform", "combineLatest(b, c, d, x+y+z+w)"),
+            ("merge3", "merge(with: b, c)"),
+            ("merge4", "merge(with: b, c, d)"),
+            ("merge5", "merge(with: b, c, d, e)"),
+            ("merge6", "merge(with: b, c, d, e, f)"),
+            ("merge7", "merge(with: b, c, d, e, f, g)"),
+            ("merge8", "merge(with: b, c, d, e, f, g, h)"),
         ]
 
     @Test("the one-shot form gives the doc diagram's output", arguments: docDiagrams.map { "\($0.doc): \($0.chain)" })
