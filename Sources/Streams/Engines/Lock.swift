@@ -108,7 +108,10 @@ import Synchronization
         /// Releases the lock, and wakes the threads asleep in its room if one may wait for it.
         @inlinable
         package func unlock() {
-            if word.exchange(0, ordering: .releasing) == 2 { wakeSleepers() }
+            // The room is read before the word is freed: once it is, another thread may take the
+            // lock, give it back and free the object that holds it.
+            let room = self.room
+            if word.exchange(0, ordering: .releasing) == 2 { Self.wakeSleepers(inRoom: room) }
         }
 
         /// `unlock()` when a thread may sleep waiting for the lock: wake its room.
@@ -117,7 +120,7 @@ import Synchronization
         /// `lock()`/`unlock()` the compiler inlines, which keeps those small enough not to change
         /// what the optimizer inlines and specializes around them.
         @inline(never) @usableFromInline
-        func wakeSleepers() { ParkingLot.shared.wakeAll(inRoom: room) }
+        static func wakeSleepers(inRoom room: Int) { ParkingLot.shared.wakeAll(inRoom: room) }
 
         /// `lock()` when the lock was held: try again for a short while, then sleep.
         @inline(never) @usableFromInline
