@@ -45,7 +45,7 @@ let package = Package(
         // The package-benchmark suite: every workload, every engine.
         .executableTarget(
             name: "SideBySide",
-            dependencies: ["Workloads", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: ["Workloads", "WorkloadSupport", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/SideBySide",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

@@ -8,6 +8,7 @@
 //
 // Every iteration checks its checksum against the plain loop's and stops the suite on a mismatch.
 import Benchmark
+import WorkloadSupport
 import Workloads
 
 /// Heap bytes per live pipeline (W3mem).

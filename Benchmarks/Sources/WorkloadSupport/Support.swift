@@ -12,9 +12,15 @@ import CHeapStats
 public func checksum(_ x: Int) -> UInt64 { UInt64(UInt(bitPattern: x)) }
 
 /// An identity function the optimizer cannot see through, so that a plain loop calls its
-/// closures through function values, as any library holding user closures must.
-@inline(never) @_optimize(none)
-public func opaque<T>(_ value: T) -> T { value }
+/// closures through function values, as any library holding user closures must. The value goes
+/// through memory that a C function, opaque to the optimizer, may have changed
+/// (`cheapstats_escape`), so the optimizer cannot know what comes back.
+@inline(never)
+public func opaque<T>(_ value: T) -> T {
+    var copy = value
+    withUnsafeMutablePointer(to: &copy) { cheapstats_escape($0) }
+    return copy
+}
 
 /// One object per subscription, holding the sink closure until cancelled: what a plain loop
 /// keeps for a subscription.

@@ -5,7 +5,7 @@ import AsyncWorkloads
 import LoopWorkloads
 import OpenCombineWorkloads
 import StreamsWorkloads
-@_exported import WorkloadSupport
+import WorkloadSupport
 
 /// Who runs a workload.
 public enum Engine: String, Sendable, CaseIterable {

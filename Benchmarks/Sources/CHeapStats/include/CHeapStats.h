@@ -10,4 +10,9 @@ size_t cheapstats_bytes_in_use(void);
 /// perf_event_open). Virtual machines often have none.
 int cheapstats_instruction_counter_works(void);
 
+/// Does nothing, in a function the optimizer cannot see into (compiled on its own, in C): a
+/// caller must assume it read or changed what `pointer` points at. WorkloadSupport's `opaque`
+/// passes a value through it so that the optimizer cannot know the value that comes back.
+void cheapstats_escape(void *pointer);
+
 #endif
