@@ -6,8 +6,8 @@
 2. Every operator file (Sources/Streams, outside Core/, Engines/, Schedulers/, Observable/,
    Subscribers/ and the DocC catalog) names its engine in a line `// Engine: ...` near its top
    (the engine file it runs on, or `none` and why).
-3. No underscored standard-library or runtime declaration is used anywhere in Sources: an
-   identifier that starts with `_` must be declared in Sources itself (a stored property, a
+3. No underscored standard-library or runtime declaration is used anywhere in Sources or in the
+   Benchmarks package's code: an identifier that starts with `_` must be declared there itself (a stored property, a
    property wrapper's storage), be a C constant (`_SC_PAGESIZE`), or be one of the language
    features below that have no public spelling in Swift 6.3, each allowed only where it is used
    and for the reason given (EXCEPTIONS).
@@ -21,6 +21,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAX_LINES = 600
 NO_ENGINE_LINE = ('Core', 'Engines', 'Schedulers', 'Observable', 'Subscribers', 'Streams.docc')
+# Where rule 3 looks: the library and its programs, and the benchmarks (the tests may spell
+# `#_sourceLocation` for their helpers, and quote Combine's `_nanoseconds` key in JSON).
+CHECKED = ('Sources', 'Benchmarks/Sources', 'Benchmarks/Benchmarks')
 ALLOWED = re.compile(r'^_SC_[A-Z_]+$')
 # (file, name): why. Nothing in Sources/Streams' engines is here.
 EXCEPTIONS = {
@@ -69,7 +72,7 @@ def main():
                 errors.append(f'{rel}: no `// Engine: ...` line near the top naming the engine it runs on (or `none`)')
 
     declared, used = set(), {}
-    for path in swift_files('Sources'):
+    for path in (p for folder in CHECKED for p in swift_files(folder)):
         rel = os.path.relpath(path, ROOT)
         code = code_only(open(path, encoding='utf-8').read())
         declared |= set(re.findall(r'\b(?:var|let|func|class|struct|enum|case|typealias|protocol)\s+(_\w+)', code))
@@ -85,7 +88,7 @@ def main():
                 continue
             if name == '_sourceLocation' and rel.split('/')[1] in ('StreamsTesting', 'ComposableArchitectureTesting'):
                 continue  # `#_sourceLocation`: Swift Testing's default source location for a test helper
-            errors.append(f'{rel}: uses `{name}`, an underscored declaration not declared in Sources (public API only)')
+            errors.append(f'{rel}: uses `{name}`, an underscored declaration not declared in this repository (public API only)')
 
     for error in errors:
         print(error)
