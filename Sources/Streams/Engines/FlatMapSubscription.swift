@@ -17,17 +17,15 @@ import Synchronization
 ///
 /// **Locking and delivery.** One lock guards everything and is never held while calling out.
 /// Only the holder of the drain token (`token`, a ``DrainToken``, taken and given back under the
-/// lock) calls the downstream, and owns `downstream` meanwhile: a thread that finds it taken
+/// lock) calls the downstream, and owns `downstream` meanwhile; a thread that finds it taken
 /// queues its value for the holder (``drainLocked()``, [S3]). A request from inside `receive(_:)`
-/// only adds to the count ([S8]). The stream's end (``endLocked(with:tokenHeld:cancelling:)``,
-/// `cancel()`) lets go of everything after unlocking ([S7]).
+/// only adds to the count ([S8]). The end lets go of everything after unlocking ([S7]).
 ///
 /// **The seam.** In ``receive(_:)``, a thread that finds the token free keeps it while it calls
 /// `transform` and subscribes the new inner *in place* (``subscribeInPlace(_:)``); what that
-/// inner sends on this thread before the call returns takes the fast path (``isInPlace(_:_:)``,
-/// first thing in the three inner signals). Two more meeting points, no-ops while no inner is
-/// subscribed in place: ``commitInPlaceLocked()``, first thing under the lock (someone else now
-/// looks at the slots: the inner in place becomes an ordinary live one), and
+/// inner sends on this thread meanwhile takes the fast path (``isInPlace(_:_:)``, first thing in
+/// the inner's signals). No-ops unless an inner is subscribed in place: ``commitInPlaceLocked()``,
+/// first thing under the lock (it makes that inner an ordinary live one), and
 /// ``takeTransformLocked()`` wherever `transform` is let go of.
 ///
 /// [S1]: doc:/Contract/StreamContract#S1
@@ -37,8 +35,7 @@ import Synchronization
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // all mutable state, the inners' slots included, is guarded by `lock`
-// (`inPlace`: partly by the thread named in `inPlaceThread`, see FlatMapInPlace.swift)
+    @unchecked Sendable  // every `var` is guarded by `lock` (parts of `inPlace`: see FlatMapInPlace.swift)
 where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
     @usableFromInline typealias Input = UpstreamOutput
     @usableFromInline typealias Failure = NewPublisher.Failure
@@ -82,8 +79,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     init(
-        downstream: Downstream, maxPublishers: Subscribers.Demand,
-        transform: @escaping (UpstreamOutput) -> NewPublisher
+        downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> NewPublisher
     ) {
         self.downstream = downstream
         self.maxPublishers = maxPublishers
@@ -118,8 +114,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return .none
         }
         commitInPlaceLocked()  // a call made from inside another inner's subscribe
-        // The seam: with the token free, this thread keeps it and subscribes the inner in
-        // place (FlatMapInPlace.swift); it returns with the lock released.
+        // The seam: with the token free, subscribe the inner in place (FlatMapInPlace.swift).
         if token.takeLocked() { return subscribeInPlace(input) }
         let slot = takeSlot()
         let generation = withSlot(slot) {
@@ -152,9 +147,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     // MARK: The inner publishers' signals
 
-    /// Takes the lock (committing an inner in place, see the seam) and returns `true` if the
-    /// stream is active and `slot` still belongs to the inner of `generation`, subscribed (or in
-    /// place): only then are its value and completion taken (S2). Else `false`, unlocked.
+    /// Takes the lock; returns `true` with it held if the stream is active and `slot` still holds
+    /// the subscribed (or in-place) inner of `generation` (S2), else `false` with it released.
     @inlinable @inline(__always)
     func lockIfLive(_ slot: Int, _ generation: Int) -> Bool {
         lock.lock()
@@ -194,8 +188,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func innerValue(_ value: Downstream.Input, slot: Int, generation: Int) -> Subscribers.Demand {
         if isInPlace(slot, generation) { return inPlaceValue(value, slot: slot, generation: generation) }
         guard lockIfLive(slot, generation) else { return .none }
-        // Nothing waits while the token is free and there is demand, so a value delivered here
-        // never overtakes a waiting one.
+        // Nothing waits while the token is free and there is demand: no value is overtaken.
         if demand == .none || !token.takeLocked() {
             pending.append((value, slot, generation))
             lock.unlock()
@@ -290,8 +283,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     // MARK: Bookkeeping (lock held)
 
-    /// Adds to the downstream's demand. When that makes it `.unlimited`, marks every live inner
-    /// unlimited and returns their subscriptions, to be asked for `.unlimited` after unlocking.
+    /// Adds to the downstream's demand; if it becomes `.unlimited`, marks every live inner so and
+    /// returns their subscriptions, to be asked for `.unlimited` after unlocking.
     @inlinable
     func addDemand(_ more: Subscribers.Demand) -> ContiguousArray<any Subscription>? {
         if demand == .unlimited { return nil }
@@ -332,10 +325,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         liveInners -= 1
         if !otherSlots.isEmpty { freeSlots.append(slot) }
         return withSlot(slot) {
-            $0.isLive = false
-            $0.isSubscribed = false
-            $0.isUnlimited = false
-            $0.isInPlace = false
+            ($0.isLive, $0.isSubscribed, $0.isUnlimited, $0.isInPlace) = (false, false, false, false)
             return NoSubscription.take(from: &$0.subscription)
         }
     }
@@ -375,8 +365,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// it free. Call with the lock held and `isActive`; returns with it released.
     @inlinable
     func endLocked(
-        with completion: Subscribers.Completion<Failure>, tokenHeld: Bool = false,
-        cancelling: (any Subscription)? = nil
+        with completion: Subscribers.Completion<Failure>, tokenHeld: Bool = false, cancelling: (any Subscription)? = nil
     ) {
         isActive = false
         var subscriptions = ContiguousArray<any Subscription>()
@@ -424,10 +413,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         return true
     }
 
-    /// The token holder's loop: delivers waiting values as demand allows (asking each inner for
-    /// its next once its value has gone), then the decided completion: `.finished` once nothing
-    /// waits, a failure once nothing more can go now. Call with the lock held and the token
-    /// taken; returns with the lock released, the token given back (kept after the completion).
+    /// The token holder's loop: delivers waiting values as demand allows (asking each inner for its
+    /// next once its value has gone), then the decided completion: `.finished` once nothing waits,
+    /// a failure once nothing more can go now. Lock held, token taken; returns with the lock
+    /// released and the token given back (kept for good after the completion).
     @inlinable
     func drainLocked() {
         var returned = Subscribers.Demand.none
