@@ -297,15 +297,16 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
             lock.unlock()
             return
         }
-        var finishedUpstream: any Subscription = NoSubscription()
-        if case .completion = event {
-            upstreamFinished = true
-            finishedUpstream = NoSubscription.take(from: &upstream)
-        }
         serial.pending.append(event)
         let mustSchedule = serial.takeToken()
-        lock.unlock()
-        _ = finishedUpstream  // let go of after unlocking (S7)
+        if case .completion = event {
+            upstreamFinished = true
+            let finished = NoSubscription.take(from: &upstream)
+            lock.unlock()
+            _ = finished  // let go of after unlocking (S7)
+        } else {
+            lock.unlock()
+        }
         if mustSchedule { scheduleDrain() }
     }
 
