@@ -45,8 +45,13 @@ import Synchronization
 // it closes the window. (So a value an upstream sends from inside `transform`, which breaks
 // [S3], finds `transform` out of its field and is ignored.)
 //
-// The window's state: `inPlaceThread` (the subscribing thread's id, 0 when no window is open)
-// and `inPlace` (a ``FlatMapInPlaceWindow``, at the end of this file), both stored in the class.
+// The window's fields, declared with the class: `inPlaceThread` (the subscribing thread's id,
+// 0 when no window is open), `inPlaceSlot` and `inPlaceGeneration` (the reserved slot),
+// `inPlaceUnlimited` (the inner was, or is to be, asked for `.unlimited`), all written under the
+// lock when the window opens; `inPlaceCommitted` (guarded by the lock); and, written only by the
+// subscribing thread, `inPlaceSubscribed`, `inPlaceEnded`, `inPlaceFailed` with the failure in
+// `inPlaceCompletion` (as `any Error`), and `inPlaceSubscription`, kept (`inPlaceKept`) only if
+// the inner had not completed when its first request returned.
 //
 // [S3]: doc:/Contract/StreamContract#S3
 
@@ -62,10 +67,10 @@ extension FlatMapSubscription {
             $0.generation &+= 1
             return $0.generation
         }
-        inPlace.slot = slot
-        inPlace.generation = generation
-        inPlace.unlimited = demand == .unlimited
-        inPlace.committed = false
+        inPlaceSlot = slot
+        inPlaceGeneration = generation
+        inPlaceUnlimited = demand == .unlimited
+        inPlaceCommitted = false
         inPlaceThread.store(currentThreadID(), ordering: .relaxed)
         lock.unlock()
         // While the window is open, `transform` is this thread's (``takeTransformLocked()``):
@@ -83,7 +88,7 @@ extension FlatMapSubscription {
     @inlinable @inline(__always)
     func isInPlace(_ slot: Int, _ generation: Int) -> Bool {
         inPlaceThread.load(ordering: .relaxed) == currentThreadID()
-            && inPlace.slot == slot && inPlace.generation == generation
+            && inPlaceSlot == slot && inPlaceGeneration == generation
     }
 
     /// A free slot for an inner subscribed in place, left free (and, once `otherSlots` is in
@@ -107,7 +112,7 @@ extension FlatMapSubscription {
     /// thread's own in-place path.
     @inlinable @inline(__always)
     func commitInPlaceLocked() {
-        guard inPlaceThread.load(ordering: .acquiring) != 0, !inPlace.committed else { return }
+        guard inPlaceThread.load(ordering: .acquiring) != 0, !inPlaceCommitted else { return }
         if token.takeLocked() {
             // The token was free: the window closed meanwhile (its thread closes it before it
             // gives the token back, and this load may not have seen that yet). Nothing to
@@ -123,15 +128,15 @@ extension FlatMapSubscription {
     /// lock held.
     @inlinable
     func makeInPlaceLiveLocked() {
-        guard !inPlace.committed, isActive else { return }
-        inPlace.committed = true
+        guard !inPlaceCommitted, isActive else { return }
+        inPlaceCommitted = true
         liveInners += 1
-        withSlot(inPlace.slot) {
+        withSlot(inPlaceSlot) {
             $0.isLive = true
             $0.isInPlace = true
         }
         // A reserved slot other than an only slot 0 is still among the free ones.
-        if !otherSlots.isEmpty, let index = freeSlots.lastIndex(of: inPlace.slot) {
+        if !otherSlots.isEmpty, let index = freeSlots.lastIndex(of: inPlaceSlot) {
             freeSlots.remove(at: index)
         }
     }
@@ -158,17 +163,17 @@ extension FlatMapSubscription {
     /// the lock when the window closes.
     @inlinable
     func inPlaceSubscribed<S: Subscription>(_ subscription: S) {
-        guard !inPlace.subscribed, !inPlace.ended else {
+        guard !inPlaceSubscribed, !inPlaceEnded else {
             subscription.cancel()
             return
         }
-        inPlace.subscribed = true
-        subscription.request(inPlace.unlimited ? .unlimited : .max(1))
+        inPlaceSubscribed = true
+        subscription.request(inPlaceUnlimited ? .unlimited : .max(1))
         // An inner that completed during the request (`Just`, a sequence...) needs its
         // subscription no more: it is not kept (no retain, no release).
-        if !inPlace.ended {
-            inPlace.kept = true
-            NoSubscription.hold(subscription, in: &inPlace.subscription)
+        if !inPlaceEnded {
+            inPlaceKept = true
+            NoSubscription.hold(subscription, in: &inPlaceSubscription)
         }
     }
 
@@ -177,12 +182,12 @@ extension FlatMapSubscription {
     @inlinable
     func inPlaceValue(_ value: Downstream.Input, slot: Int, generation: Int) -> Subscribers.Demand {
         // Before the inner's subscription, or after its completion, a value is ignored (S2).
-        guard inPlace.subscribed, !inPlace.ended else { return .none }
+        guard inPlaceSubscribed, !inPlaceEnded else { return .none }
         // Unlimited demand, and nobody has left work for the token holder (this thread) since
         // the window opened: nothing waits, the stream is not over, and no cancel came, so the
         // value goes down without the lock. (Whoever ends the stream, cancels it or queues a
         // value takes the token under the lock first, and so marks it.)
-        if inPlace.unlimited && token.isIdle {
+        if inPlaceUnlimited && token.isIdle {
             let downstream = self.downstream.take().unsafelyUnwrapped
             _ = downstream.receive(value)  // more demand than `.unlimited` changes nothing
             putBack(downstream)
@@ -190,14 +195,14 @@ extension FlatMapSubscription {
         }
         lock.lock()
         // Uncommitted, the inner is live unless the stream is over; committed, its slot says.
-        guard isActive, !inPlace.committed || withSlot(slot, { $0.isLive && $0.generation == generation }) else {
+        guard isActive, !inPlaceCommitted || withSlot(slot, { $0.isLive && $0.generation == generation }) else {
             lock.unlock()
             return .none
         }
         // The downstream's demand became `.unlimited` since the inner was asked: so is the inner.
-        let upgraded = !inPlace.unlimited && demand == .unlimited
-        if upgraded { inPlace.unlimited = true }
-        let next: Subscribers.Demand = upgraded ? .unlimited : inPlace.unlimited ? .none : .max(1)
+        let upgraded = !inPlaceUnlimited && demand == .unlimited
+        if upgraded { inPlaceUnlimited = true }
+        let next: Subscribers.Demand = upgraded ? .unlimited : inPlaceUnlimited ? .none : .max(1)
         // Queued behind what other threads sent meanwhile, or for demand.
         if !pending.isEmpty || demand == .none {
             pending.append((value, slot, generation))
@@ -210,7 +215,7 @@ extension FlatMapSubscription {
         let more = downstream.receive(value)
         // No lock to put it back: the token is this thread's until the window closes.
         putBack(downstream)
-        guard more != .none && !inPlace.unlimited else { return next }
+        guard more != .none && !inPlaceUnlimited else { return next }
         lock.lock()
         var unlimiting: ContiguousArray<any Subscription>?
         if !isTerminated { unlimiting = addDemand(more) }
@@ -218,7 +223,7 @@ extension FlatMapSubscription {
         lock.unlock()
         if let unlimiting { for subscription in unlimiting { subscription.request(.unlimited) } }
         if nowUnlimited {
-            inPlace.unlimited = true
+            inPlaceUnlimited = true
             return .unlimited
         }
         return next
@@ -228,17 +233,17 @@ extension FlatMapSubscription {
     /// closes.
     @inlinable
     func inPlaceCompleted(_ completion: Subscribers.Completion<Failure>) {
-        guard inPlace.subscribed, !inPlace.ended else { return }
-        inPlace.ended = true
-        // An ended inner's subscription is not kept (see `inPlaceSubscribed(_:)`): once ended,
-        // `inPlace.subscription` holds a `NoSubscription`.
-        if inPlace.kept {
-            inPlace.kept = false
-            _ = NoSubscription.take(from: &inPlace.subscription)
+        guard inPlaceSubscribed, !inPlaceEnded else { return }
+        inPlaceEnded = true
+        // An ended inner's subscription is not kept (see `inPlaceSubscribed`): once ended,
+        // `inPlaceSubscription` holds a `NoSubscription`.
+        if inPlaceKept {
+            inPlaceKept = false
+            _ = NoSubscription.take(from: &inPlaceSubscription)
         }
         if case .failure(let failure) = completion {
-            inPlace.failed = true
-            inPlace.completion = .failure(failure)
+            inPlaceFailed = true
+            inPlaceCompletion = .failure(failure)
         }
     }
 
@@ -268,12 +273,12 @@ extension FlatMapSubscription {
         // or left other work for the token holder (the token is unmarked), and the upstream
         // is not to be asked for more. Its slot was never made live: closing the window and
         // giving the token back is all there is to do.
-        if inPlace.ended && !inPlace.failed && maxPublishers == .unlimited {
+        if inPlaceEnded && !inPlaceFailed && maxPublishers == .unlimited {
             // Closed first: a thread that then takes the token sees the window closed.
             inPlaceThread.store(0, ordering: .releasing)
             if token.giveBackIfIdle() {
-                inPlace.subscribed = false
-                inPlace.ended = false
+                inPlaceSubscribed = false
+                inPlaceEnded = false
                 return
             }
             lock.lock()
@@ -288,18 +293,18 @@ extension FlatMapSubscription {
         makeInPlaceLiveLocked()
         inPlaceThread.store(0, ordering: .relaxed)
         // The common case, first: the inner finished in place, and nothing else is to be done.
-        if inPlace.ended && !inPlace.failed && isActive && pending.isEmpty
+        if inPlaceEnded && !inPlaceFailed && isActive && pending.isEmpty
             && (maxPublishers == .unlimited || upstreamFinished) && !(upstreamFinished && liveInners == 1)
-            && withSlot(inPlace.slot, { $0.isLive && !$0.isSubscribed && $0.generation == inPlace.generation })
+            && withSlot(inPlaceSlot, { $0.isLive && !$0.isSubscribed && $0.generation == inPlaceGeneration })
         {
             liveInners -= 1
-            if !otherSlots.isEmpty { freeSlots.append(inPlace.slot) }
-            withSlot(inPlace.slot) {
+            if !otherSlots.isEmpty { freeSlots.append(inPlaceSlot) }
+            withSlot(inPlaceSlot) {
                 $0.isLive = false
                 $0.isInPlace = false
             }
-            inPlace.subscribed = false
-            inPlace.ended = false
+            inPlaceSubscribed = false
+            inPlaceEnded = false
             token.giveBackLocked()
             lock.unlock()  // an ended inner's subscription was not kept: nothing to let go of
             return
@@ -310,16 +315,16 @@ extension FlatMapSubscription {
     /// ``closeInPlace()``'s general case. Call with the lock held; returns with it released.
     @inlinable
     func closeInPlaceInGeneral() {
-        let slot = inPlace.slot
-        let generation = inPlace.generation
-        let kept = inPlace.kept
-        let subscription = NoSubscription.take(from: &inPlace.subscription)
-        inPlace.kept = false
-        let ended = inPlace.ended
-        let failure = inPlace.failed ? inPlace.completion.take() : nil
-        inPlace.subscribed = false
-        inPlace.ended = false
-        inPlace.failed = false
+        let slot = inPlaceSlot
+        let generation = inPlaceGeneration
+        let kept = inPlaceKept
+        let subscription = NoSubscription.take(from: &inPlaceSubscription)
+        inPlaceKept = false
+        let ended = inPlaceEnded
+        let failure = inPlaceFailed ? inPlaceCompletion.take() : nil
+        inPlaceSubscribed = false
+        inPlaceEnded = false
+        inPlaceFailed = false
         var cancelling: (any Subscription)?
         var unlimiting: (any Subscription)?
         var askUpstream = false
@@ -346,8 +351,8 @@ extension FlatMapSubscription {
             if withSlot(slot, { $0.isSubscribed }) {
                 cancelling = subscription  // a second subscription: another thread's came first
             } else {
-                let unlimited = inPlace.unlimited || demand == .unlimited
-                if unlimited && !inPlace.unlimited { unlimiting = subscription }
+                let unlimited = inPlaceUnlimited || demand == .unlimited
+                if unlimited && !inPlaceUnlimited { unlimiting = subscription }
                 withSlot(slot) {
                     $0.isSubscribed = true
                     $0.subscription = subscription
@@ -391,31 +396,4 @@ func currentThreadID() -> UInt {
     #else
         UInt(pthread_self())
     #endif
-}
-
-/// The in-place window of a ``FlatMapSubscription`` (its `inPlace`; see the top of this file).
-@usableFromInline
-struct FlatMapInPlaceWindow {
-    /// The reserved slot and its generation; written under the lock when the window opens.
-    @usableFromInline var slot = 0
-    @usableFromInline var generation = 0
-    /// Whether the inner was made live (``FlatMapSubscription/makeInPlaceLiveLocked()``);
-    /// guarded by the lock.
-    @usableFromInline var committed = true
-    /// The inner was, or is to be, asked for `.unlimited`; written under the lock when the
-    /// window opens, then by the subscribing thread.
-    @usableFromInline var unlimited = false
-    // Written only by the subscribing thread:
-    /// The inner's subscription, kept (`kept`) only if the inner had not completed when its first
-    /// request returned; else a ``NoSubscription``.
-    @usableFromInline var subscription: any Subscription = NoSubscription()
-    @usableFromInline var kept = false
-    @usableFromInline var subscribed = false
-    @usableFromInline var ended = false
-    /// The inner failed, with `completion` (its `Failure`, kept as `any Error`).
-    @usableFromInline var failed = false
-    @usableFromInline var completion: Subscribers.Completion<any Error>?
-
-    @inlinable
-    init() {}
 }

@@ -35,7 +35,7 @@ import Synchronization
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // every `var` is guarded by `lock` (parts of `inPlace`: see FlatMapInPlace.swift)
+    @unchecked Sendable  // every `var` is guarded by `lock` (the `inPlace…` ones: see FlatMapInPlace.swift)
 where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
     @usableFromInline typealias Input = UpstreamOutput
     @usableFromInline typealias Failure = NewPublisher.Failure
@@ -72,10 +72,19 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// The completion was delivered or the downstream cancelled: nothing more goes out.
     @exclusivity(unchecked) @usableFromInline var isTerminated = false
 
-    // The fast path's state (FlatMapInPlace.swift): the subscribing thread's id while an
-    // in-place window is open, and the window.
+    // The in-place window: the fast path's state (FlatMapInPlace.swift). Not one struct: some are
+    // the lock's, some the subscribing thread's, and an access to a struct's field is to all of it.
     @usableFromInline let inPlaceThread = Atomic<UInt>(0)
-    @exclusivity(unchecked) @usableFromInline var inPlace = FlatMapInPlaceWindow()
+    @exclusivity(unchecked) @usableFromInline var inPlaceSlot = 0
+    @exclusivity(unchecked) @usableFromInline var inPlaceGeneration = 0
+    @exclusivity(unchecked) @usableFromInline var inPlaceCommitted = true
+    @exclusivity(unchecked) @usableFromInline var inPlaceUnlimited = false
+    @exclusivity(unchecked) @usableFromInline var inPlaceSubscription: any Subscription = NoSubscription()
+    @exclusivity(unchecked) @usableFromInline var inPlaceKept = false
+    @exclusivity(unchecked) @usableFromInline var inPlaceSubscribed = false
+    @exclusivity(unchecked) @usableFromInline var inPlaceEnded = false
+    @exclusivity(unchecked) @usableFromInline var inPlaceFailed = false
+    @exclusivity(unchecked) @usableFromInline var inPlaceCompletion: Subscribers.Completion<any Error>?
 
     @inlinable
     init(
@@ -512,7 +521,7 @@ struct FlatMapInnerSlot {
     @usableFromInline var isLive = false
     @usableFromInline var isSubscribed = false
     @usableFromInline var isUnlimited = false
-    /// Being subscribed in place: its subscription, if any, is in `inPlace` (FlatMapInPlace.swift).
+    /// Being subscribed in place: its subscription, if any, is in `inPlaceSubscription`.
     @usableFromInline var isInPlace = false
 
     @inlinable
