@@ -312,7 +312,10 @@ where Downstream.Failure == Never {
     private let lock = Lock()
     // Guarded by `lock`:
     private var downstream: Downstream?
-    private var upstream: Subscription?
+    /// The effect's subscription once `isSubscribed` and until `ended`, else a `NoSubscription`
+    /// (Streams' one idiom for a subscription that may not be there yet).
+    private var upstream: any Subscription = NoSubscription()
+    private var isSubscribed = false
     private var pendingDemand = Subscribers.Demand.none
     private var delivering = false
     private var finishAfterDelivery = false
@@ -336,12 +339,13 @@ where Downstream.Failure == Never {
 
     func receive(subscription: Subscription) {
         lock.lock()
-        guard !ended, upstream == nil else {
+        guard !ended, !isSubscribed else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        upstream = subscription
+        isSubscribed = true
+        NoSubscription.hold(subscription, in: &upstream)
         let demand = pendingDemand
         pendingDemand = .none
         lock.unlock()
@@ -376,8 +380,9 @@ where Downstream.Failure == Never {
             return
         }
         ended = true
-        upstream = nil
+        let finished = NoSubscription.take(from: &upstream)
         lock.unlock()
+        _ = finished  // let go of after unlocking
         registry.finish(self, id: id)
         downstream.receive(completion: completion)
     }
@@ -391,11 +396,12 @@ where Downstream.Failure == Never {
             lock.unlock()
             return
         }
-        guard let upstream else {
+        guard isSubscribed else {
             pendingDemand += demand
             lock.unlock()
             return
         }
+        let upstream = self.upstream
         lock.unlock()
         upstream.request(demand)
     }
@@ -407,11 +413,11 @@ where Downstream.Failure == Never {
             return
         }
         ended = true
-        let upstream = self.upstream.take()
+        let upstream = NoSubscription.take(from: &self.upstream)
         let downstream = self.downstream.take()
         lock.unlock()
         registry.finish(self, id: id)
-        upstream?.cancel()
+        upstream.cancel()
         _ = downstream
     }
 
@@ -424,7 +430,7 @@ where Downstream.Failure == Never {
             return
         }
         ended = true
-        let upstream = self.upstream.take()
+        let upstream = NoSubscription.take(from: &self.upstream)
         let downstream: Downstream?
         if delivering {
             finishAfterDelivery = true
@@ -433,7 +439,7 @@ where Downstream.Failure == Never {
             downstream = self.downstream.take()
         }
         lock.unlock()
-        upstream?.cancel()
+        upstream.cancel()
         downstream?.receive(completion: .finished)
     }
 }

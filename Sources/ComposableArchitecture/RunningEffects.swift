@@ -100,8 +100,11 @@ final class StoreEffectSubscriber<Action>: Subscriber, Cancellable, @unchecked S
     let inbox: ActionInbox<Action>
     weak let effects: RunningEffects?
     let lock = Lock()
-    /// The effect's subscription, until it ends.
-    private var subscription: (any Subscription)?
+    /// The effect's subscription once `isSubscribed` and until it ends (`isDone`), else a
+    /// `NoSubscription` (Streams' one idiom for a subscription that may not be there yet).
+    private var subscription: any Subscription = NoSubscription()
+    /// Whether the effect's subscription has arrived.
+    private var isSubscribed = false
     /// Whether the effect finished or was cancelled.
     private var isDone = false
     /// Whether it finished on the main queue: only then can it have finished while `start`
@@ -124,19 +127,20 @@ final class StoreEffectSubscriber<Action>: Subscriber, Cancellable, @unchecked S
     @usableFromInline
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard self.subscription == nil, !isDone else {
+        guard !isSubscribed, !isDone else {
             lock.unlock()
             subscription.cancel()  // S2: a second subscription, or one after the end
             return
         }
-        self.subscription = subscription
+        isSubscribed = true
+        NoSubscription.hold(subscription, in: &self.subscription)
         lock.unlock()
         subscription.request(.unlimited)
     }
 
     @usableFromInline
     func receive(_ input: Action) -> Subscribers.Demand {
-        let active = lock.withLock { subscription != nil && !isDone }
+        let active = lock.withLock { isSubscribed && !isDone }
         if active { inbox.deliver(input, from: id) }
         return .none
     }
@@ -145,14 +149,15 @@ final class StoreEffectSubscriber<Action>: Subscriber, Cancellable, @unchecked S
     func receive(completion: Subscribers.Completion<Never>) {
         let onMainQueue = MainQueue.isCurrent
         lock.lock()
-        guard subscription != nil, !isDone else {
+        guard isSubscribed, !isDone else {
             lock.unlock()
             return
         }
         isDone = true
         finishedOnMainQueue = onMainQueue
-        subscription = nil
+        let finished = NoSubscription.take(from: &subscription)
         lock.unlock()
+        _ = finished  // let go of after unlocking
         let id = self.id
         if onMainQueue {
             MainActor.assumeIsolated { effects?.finished(id) }
@@ -168,10 +173,9 @@ final class StoreEffectSubscriber<Action>: Subscriber, Cancellable, @unchecked S
     @usableFromInline
     func cancel() {
         lock.lock()
-        let subscription = self.subscription
-        self.subscription = nil
+        let subscription = NoSubscription.take(from: &self.subscription)
         isDone = true
         lock.unlock()
-        subscription?.cancel()
+        subscription.cancel()
     }
 }

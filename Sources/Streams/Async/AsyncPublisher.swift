@@ -288,6 +288,8 @@ final class AsyncIteration<Output, Failure: Error>: Sendable {
 final class AsyncIterationSubscriber<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     @unchecked Sendable  // all mutable state guarded by `lock`
 {
+    // An explicit state machine, the subscription in its `subscribed` case: it needs no
+    // `NoSubscription` placeholder (Engines/NoSubscription.swift).
     @usableFromInline
     enum State {
         /// The publisher has not sent its subscription yet; `demand` values were asked for

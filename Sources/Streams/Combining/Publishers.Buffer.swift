@@ -215,11 +215,13 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
     @exclusivity(unchecked) @usableFromInline var whenFull: Publishers.BufferingStrategy<Failure>?
     /// `nil` once the stream has ended.
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
-    /// `nil` before the subscription arrives and once the upstream is done.
-    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
+    /// The upstream's subscription while `holdsUpstream`, else a ``NoSubscription``
+    /// (NoSubscription.swift).
+    @exclusivity(unchecked) @usableFromInline var upstream: any Subscription = NoSubscription()
+    /// Whether the upstream's subscription has arrived (a second one is cancelled).
     @exclusivity(unchecked) @usableFromInline var hasUpstream = false
-    /// Whether `upstream` is set: tested per value instead of `upstream != nil`, which copies
-    /// the existential through the runtime (Docs/Performance.md, "Serialized delivery").
+    /// From the upstream's subscription until the upstream is done (finished, cancelled, or given
+    /// up by `customError`).
     @exclusivity(unchecked) @usableFromInline var holdsUpstream = false
     /// The buffered values and the drain token.
     @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Input>()
@@ -256,8 +258,8 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
             return
         }
         hasUpstream = true
-        upstream = subscription
         holdsUpstream = true
+        NoSubscription.hold(subscription, in: &upstream)
         // The drain token is held through the handover: what a synchronous upstream sends
         // inside the request below only fills the buffer, and the downstream's requests from
         // inside `receive(subscription:)` only add demand; the drain at the end delivers.
@@ -290,7 +292,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
                 // next drain, after the buffered values the downstream's demand allows.
                 let upstream = takeUpstreamLocked()
                 lock.unlock()
-                upstream?.cancel()
+                upstream.cancel()
                 let error = makeError()
                 lock.lock()
                 if !isDone, completion == nil { completion = .failure(error) }
@@ -347,15 +349,16 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         let buffered = serial.pending.takeAll()
         lock.unlock()
         _ = (downstream, whenFull, buffered)
-        upstream?.cancel()
+        upstream.cancel()
     }
 
     /// Takes the upstream subscription (finished, cancelled, or given up by `customError`), to
-    /// be cancelled or let go of after unlocking. Call with the lock held.
+    /// be cancelled or let go of after unlocking: a ``NoSubscription`` if there is none. Call with
+    /// the lock held.
     @inlinable
-    func takeUpstreamLocked() -> (any Subscription)? {
+    func takeUpstreamLocked() -> any Subscription {
         holdsUpstream = false
-        return upstream.take()
+        return NoSubscription.take(from: &upstream)
     }
 
     /// Asks the upstream for the refill a drain ended with, if any.
@@ -365,7 +368,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         lock.lock()
         let upstream = self.upstream
         lock.unlock()
-        upstream?.request(more)
+        upstream.request(more)
     }
 
     // MARK: SerialDelivery

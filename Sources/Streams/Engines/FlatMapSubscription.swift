@@ -5,44 +5,28 @@ import Synchronization
 /// inner publishers, each subscribed with an ``Inner`` that names its slot here. This file is
 /// the general path, whole; the fast path is FlatMapInPlace.swift, behind one seam (below).
 ///
-/// **State.** An inner's state is a slot (``FlatMapInnerSlot``). Slot 0 is `firstSlot`, inline;
-/// the others are in `otherSlots`, allocated only once two inners are live at once. A slot is
-/// reused once its inner is over, under a new generation, so a late signal of the inner that
-/// had it before is told apart. No object is allocated per inner publisher.
+/// **State.** An inner's state is a slot (``FlatMapInnerSlot``), reused once its inner is over
+/// under a new generation, so that a late signal of the inner that had it before is told apart.
+/// A subscription that may not be there yet (the upstream's, a slot's) is a ``NoSubscription``
+/// until it is, a flag saying which: every engine's idiom (NoSubscription.swift).
 ///
 /// **Demand.** The downstream's demand is counted here (requested plus returned, minus
 /// delivered). Each inner is asked for one value at a time (for `.unlimited` once the
-/// downstream's demand is): a value is delivered if there is demand, and the inner asked for the
-/// next; otherwise it waits in `pending`, and the inner is asked for the next once it has gone
-/// out. So at most one value per inner waits, and the downstream never gets more than it asked
-/// for ([S1]).
+/// downstream's demand is), and asked for the next once its value has gone down: at most one
+/// value per inner waits (in `pending`), and the downstream never gets more than it asked ([S1]).
 ///
 /// **Locking and delivery.** One lock guards everything and is never held while calling out.
-/// Only the holder of the drain token (`token`, a ``DrainToken``: taken and given back under the
-/// lock) calls the downstream, and owns `downstream` meanwhile. A thread that finds the token
-/// free (and demand, so nothing waits) delivers its value itself; one that finds it taken queues
-/// the value and returns, and the holder delivers it before giving the token back
-/// (``drainLocked()``, [S3]). A request from inside `receive(_:)` only adds to the count ([S8]).
-/// The completion goes through the token too: `.finished` after the waiting values; a failure
-/// after the values the subscriber had asked for, instead of the others (dropped, as in Combine).
+/// Only the holder of the drain token (`token`, a ``DrainToken``, taken and given back under the
+/// lock) calls the downstream, and owns `downstream` meanwhile; a thread that finds it taken
+/// queues its value for the holder (``drainLocked()``, [S3]). A request from inside `receive(_:)`
+/// only adds to the count ([S8]). The end lets go of everything after unlocking ([S7]).
 ///
 /// **The seam.** In ``receive(_:)``, a thread that finds the token free keeps it while it calls
-/// `transform` and subscribes the new inner *in place* (``subscribeInPlace(_:)``), and what that
-/// inner sends on this thread before the call returns takes the fast path (``isInPlace(_:_:)``,
-/// first thing in the three inner signals). The general path meets the fast path at two more
-/// points, no-ops while no inner is being subscribed in place: ``commitInPlaceLocked()``, first
-/// thing under the lock (someone else now looks at the slots: the inner in place becomes an
-/// ordinary live one), and ``takeTransformLocked()`` wherever `transform` is let go of.
-///
-/// **Subscriptions that may not be there** (the upstream's, a slot's) are `any Subscription`
-/// fields holding a ``NoSubscription`` while there is none, flags saying which
-/// (`upstreamSubscribed`, a slot's `isSubscribed`): every engine's idiom (NoSubscription.swift).
-///
-/// **Ending.** `cancel()` and the completion let go of the downstream, the subscriptions,
-/// `transform` and the waiting values after unlocking ([S7]); a cancel that comes while the
-/// token holder delivers leaves the downstream to the holder. A completion with nothing left
-/// before it goes down at once (``completeAtOnceLocked(_:)``). An inner holds this object
-/// through its subscriber until it completes or is cancelled.
+/// `transform` and subscribes the new inner *in place* (``subscribeInPlace(_:)``); what that
+/// inner sends on this thread meanwhile takes the fast path (``isInPlace(_:_:)``, first thing in
+/// the inner's signals). No-ops unless an inner is subscribed in place: ``commitInPlaceLocked()``,
+/// first thing under the lock (it makes that inner an ordinary live one), and
+/// ``takeTransformLocked()`` wherever `transform` is let go of.
 ///
 /// [S1]: doc:/Contract/StreamContract#S1
 /// [S3]: doc:/Contract/StreamContract#S3
@@ -51,19 +35,16 @@ import Synchronization
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // all mutable state, the inners' slots included, is guarded by `lock`
-// (the `inPlace...` fields: by the thread named in `inPlaceThread`, see FlatMapInPlace.swift)
+    @unchecked Sendable  // every `var` is guarded by `lock` (the `inPlace…` ones: see FlatMapInPlace.swift)
 where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
     @usableFromInline typealias Input = UpstreamOutput
     @usableFromInline typealias Failure = NewPublisher.Failure
-
     /// A value waiting to go down, and the inner that sent it.
     @usableFromInline typealias Waiting = (value: Downstream.Input, slot: Int, generation: Int)
 
     @usableFromInline let lock = Lock()
     @usableFromInline let maxPublishers: Subscribers.Demand
-    // `@exclusivity(unchecked)`: every access is under `lock` (or by the token holder, or the
-    // subscribing thread in place); the runtime's check would only add cost per value.
+    // `@exclusivity(unchecked)`: every access is under `lock` (or by the token holder, or in place).
     /// Owned by the token holder while the token is taken; `nil` once the stream is over.
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     @exclusivity(unchecked) @usableFromInline var transform: ((UpstreamOutput) -> NewPublisher)?
@@ -72,9 +53,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Whether the upstream has sent its subscription (a second one is cancelled).
     @exclusivity(unchecked) @usableFromInline var upstreamSubscribed = false
     @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
-    /// Slot 0, inline: a flatMap whose inners come one after another allocates no slot array.
+    /// Slot 0, inline; slots 1, 2, ... (slot `i` is `otherSlots[i - 1]`) are allocated only once
+    /// two inners are live at once.
     @exclusivity(unchecked) @usableFromInline var firstSlot = FlatMapInnerSlot()
-    /// Slots 1, 2, ...: slot `i` is `otherSlots[i - 1]`.
     @exclusivity(unchecked) @usableFromInline var otherSlots: ContiguousArray<FlatMapInnerSlot> = []
     /// Freed slots, last freed first; empty while `otherSlots` is (slot 0 is then free unless live).
     @exclusivity(unchecked) @usableFromInline var freeSlots: ContiguousArray<Int> = []
@@ -84,14 +65,15 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Values waiting for demand or for the token holder.
     @exclusivity(unchecked) @usableFromInline var pending = FIFOQueue<Waiting>()
     @usableFromInline let token = DrainToken(held: false)
-    /// The completion the token holder is to deliver; a `Failure` kept as `any Error` (cheaper).
+    /// The completion the token holder is to deliver (a `Failure`, kept as `any Error`).
     @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<any Error>?
     /// `false` once a completion is decided or the downstream cancelled: signals are ignored.
     @exclusivity(unchecked) @usableFromInline var isActive = true
     /// The completion was delivered or the downstream cancelled: nothing more goes out.
     @exclusivity(unchecked) @usableFromInline var isTerminated = false
 
-    // The in-place window: the fast path's state, described in FlatMapInPlace.swift.
+    // The in-place window: the fast path's state (FlatMapInPlace.swift). Not one struct: some are
+    // the lock's, some the subscribing thread's, and an access to a struct's field is to all of it.
     @usableFromInline let inPlaceThread = Atomic<UInt>(0)
     @exclusivity(unchecked) @usableFromInline var inPlaceSlot = 0
     @exclusivity(unchecked) @usableFromInline var inPlaceGeneration = 0
@@ -106,8 +88,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     init(
-        downstream: Downstream, maxPublishers: Subscribers.Demand,
-        transform: @escaping (UpstreamOutput) -> NewPublisher
+        downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> NewPublisher
     ) {
         self.downstream = downstream
         self.maxPublishers = maxPublishers
@@ -135,17 +116,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         lock.lock()
-        // Before the upstream's subscription, or after its end, a value is ignored (S2); so is
-        // one an upstream sends from inside `transform`, nested in the call that delivers the
-        // value before it (it breaks S3; `transform` is then out of its field, see
-        // FlatMapInPlace.swift).
+        // Ignored (S2) before the upstream's subscription, after its end, and from inside
+        // `transform` (which breaks S3: `transform` is then out of its field, FlatMapInPlace.swift).
         guard isActive, upstreamSubscribed, transform != nil else {
             lock.unlock()
             return .none
         }
         commitInPlaceLocked()  // a call made from inside another inner's subscribe
-        // The seam: with the token free, this thread keeps it and subscribes the inner in
-        // place (FlatMapInPlace.swift); it returns with the lock released.
+        // The seam: with the token free, subscribe the inner in place (FlatMapInPlace.swift).
         if token.takeLocked() { return subscribeInPlace(input) }
         let slot = takeSlot()
         let generation = withSlot(slot) {
@@ -172,34 +150,28 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         upstreamFinished = true
         let upstream = NoSubscription.take(from: &self.upstream)
         let transform = takeTransformLocked()
-        if completeAtOnceLocked(completion) { return }
-        switch completion {
-        case .finished:
-            if liveInners == 0 {
-                endLocked(with: .finished)
-            } else {
-                lock.unlock()
-            }
-        case .failure(let failure):
-            endLocked(with: .failure(failure))
-        }
+        endIfOverLocked(after: completion)
         _ = (upstream, transform)
     }
 
     // MARK: The inner publishers' signals
 
-    /// Whether `slot` still belongs to the inner of `generation`, and that inner has sent its
-    /// subscription (or is being subscribed in place): only then are its value and completion
-    /// taken ([S2]). Call with the lock held.
-    ///
-    /// [S2]: doc:/Contract/StreamContract#S2
+    /// Takes the lock; returns `true` with it held if the stream is active and `slot` still holds
+    /// the subscribed (or in-place) inner of `generation` (S2), else `false` with it released.
     @inlinable @inline(__always)
-    func isLive(_ slot: Int, _ generation: Int) -> Bool {
-        withSlot(slot) { $0.isLive && ($0.isSubscribed || $0.isInPlace) && $0.generation == generation }
+    func lockIfLive(_ slot: Int, _ generation: Int) -> Bool {
+        lock.lock()
+        commitInPlaceLocked()
+        guard isActive,
+            withSlot(slot, { $0.isLive && ($0.isSubscribed || $0.isInPlace) && $0.generation == generation })
+        else {
+            lock.unlock()
+            return false
+        }
+        return true
     }
 
-    /// The inner of `slot` and `generation` sent its subscription. Generic over the
-    /// subscription's type, so that it is boxed into an existential (a retain) only where kept.
+    /// The inner of `slot` and `generation` sent its subscription.
     @inlinable
     func innerSubscribed<S: Subscription>(_ subscription: S, slot: Int, generation: Int) {
         if isInPlace(slot, generation) { return inPlaceSubscribed(subscription) }
@@ -224,22 +196,15 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func innerValue(_ value: Downstream.Input, slot: Int, generation: Int) -> Subscribers.Demand {
         if isInPlace(slot, generation) { return inPlaceValue(value, slot: slot, generation: generation) }
-        lock.lock()
-        commitInPlaceLocked()
-        guard isActive, isLive(slot, generation) else {
-            lock.unlock()
-            return .none
-        }
-        // Nothing waits while the token is free and there is demand, so a value delivered in
-        // place never overtakes a waiting one.
+        guard lockIfLive(slot, generation) else { return .none }
+        // Nothing waits while the token is free and there is demand: no value is overtaken.
         if demand == .none || !token.takeLocked() {
             pending.append((value, slot, generation))
             lock.unlock()
             return .none
         }
         demand -= 1
-        // Moved out for the call and back in after it (the token holder owns it).
-        let downstream = self.downstream.take().unsafelyUnwrapped
+        let downstream = self.downstream.take().unsafelyUnwrapped  // the token holder's, for the call
         lock.unlock()
         let more = downstream.receive(value)
         lock.lock()
@@ -266,31 +231,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func innerCompleted(_ completion: Subscribers.Completion<Failure>, slot: Int, generation: Int) {
         if isInPlace(slot, generation) { return inPlaceCompleted(completion) }
-        lock.lock()
-        commitInPlaceLocked()
-        guard isActive, isLive(slot, generation) else {
-            lock.unlock()
-            return
-        }
+        guard lockIfLive(slot, generation) else { return }
         let ended = release(slot)
-        if upstreamFinished && completeAtOnceLocked(completion) {
-            _ = ended
-            return
-        }
-        switch completion {
-        case .finished:
-            // Room for one more inner: ask the upstream for it (after unlocking).
-            let asksUpstream = !upstreamFinished && maxPublishers != .unlimited
-            let upstream: any Subscription = asksUpstream ? self.upstream : NoSubscription()
-            if upstreamFinished && liveInners == 0 {
-                endLocked(with: .finished)
-            } else {
-                lock.unlock()
-            }
-            upstream.request(.max(1))
-        case .failure(let failure):
-            endLocked(with: .failure(failure))
-        }
+        // Finished, with room for one more inner: the upstream is asked for it after unlocking.
+        let finished = if case .finished = completion { true } else { false }
+        let asksUpstream = finished && !upstreamFinished && maxPublishers != .unlimited
+        let upstream: any Subscription = asksUpstream ? self.upstream : NoSubscription()
+        endIfOverLocked(after: completion)
+        upstream.request(.max(1))
         _ = ended
     }
 
@@ -344,9 +292,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     // MARK: Bookkeeping (lock held)
 
-    /// Adds to the downstream's demand. When that makes it `.unlimited` and inners are live,
-    /// marks each of them unlimited and returns their subscriptions, to be asked for
-    /// `.unlimited` after unlocking.
+    /// Adds to the downstream's demand; if it becomes `.unlimited`, marks every live inner so and
+    /// returns their subscriptions, to be asked for `.unlimited` after unlocking.
     @inlinable
     func addDemand(_ more: Subscribers.Demand) -> ContiguousArray<any Subscription>? {
         if demand == .unlimited { return nil }
@@ -365,23 +312,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         return subscriptions
     }
 
-    /// Frees the slot of an inner that is over; returns its subscription (a ``NoSubscription``
-    /// if it had none), to be let go of after unlocking.
-    @inlinable
-    func release(_ slot: Int) -> any Subscription {
-        liveInners -= 1
-        if !otherSlots.isEmpty { freeSlots.append(slot) }
-        return withSlot(slot) {
-            $0.isLive = false
-            $0.isSubscribed = false
-            $0.isUnlimited = false
-            $0.isInPlace = false
-            return NoSubscription.take(from: &$0.subscription)
-        }
-    }
-
-    /// Runs `body` on slot `slot`: `firstSlot` or one of `otherSlots`. (Not a `_modify`
-    /// subscript: its coroutine frame was allocated on the heap.)
+    /// Runs `body` on slot `slot`: `firstSlot` or one of `otherSlots`.
     @inlinable
     func withSlot<Result>(_ slot: Int, _ body: (inout FlatMapInnerSlot) -> Result) -> Result {
         slot == 0 ? body(&firstSlot) : body(&otherSlots[slot - 1])
@@ -396,6 +327,18 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         return otherSlots.count
     }
 
+    /// Frees the slot of an inner that is over; returns its subscription (a ``NoSubscription``
+    /// if it had none), to be let go of after unlocking.
+    @inlinable
+    func release(_ slot: Int) -> any Subscription {
+        liveInners -= 1
+        if !otherSlots.isEmpty { freeSlots.append(slot) }
+        return withSlot(slot) {
+            ($0.isLive, $0.isSubscribed, $0.isUnlimited, $0.isInPlace) = (false, false, false, false)
+            return NoSubscription.take(from: &$0.subscription)
+        }
+    }
+
     /// Frees every live inner's slot; adds the subscriptions of those subscribed to
     /// `subscriptions`, to be cancelled after unlocking.
     @inlinable
@@ -403,23 +346,35 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         guard liveInners > 0 else { return }
         for slot in 0...otherSlots.count where withSlot(slot, { $0.isLive }) {
             let subscribed = withSlot(slot) { $0.isSubscribed }
-            let subscription = release(slot)
+            let subscription = release(slot)  // a `NoSubscription` if not `subscribed`
             if subscribed { subscriptions.append(subscription) }
         }
     }
 
     // MARK: Ending and delivering
 
-    /// Ends the stream with `completion`: stops taking signals, takes the upstream and every
-    /// live inner, and on a failure drops the values waiting for demand (those the subscriber
-    /// asked for, held only because it was being called, stay). Then, after unlocking, cancels
-    /// those subscriptions (and `cancelling`) before the completion goes down, as Combine does,
-    /// and the token holder delivers it: this thread if it holds the token (`tokenHeld`) or
-    /// finds it free. Call with the lock held and `isActive`; returns with it released.
+    /// After the upstream's or an inner's `completion`: a failure ends the stream, and so does
+    /// `.finished` once the upstream and every inner are over; at once if nothing is left to do
+    /// before it (``completeAtOnceLocked(_:)``). Call with the lock held and `isActive`; returns
+    /// with it released.
+    @inlinable
+    func endIfOverLocked(after completion: Subscribers.Completion<Failure>) {
+        if completeAtOnceLocked(completion) { return }
+        switch completion {
+        case .finished where upstreamFinished && liveInners == 0: endLocked(with: .finished)
+        case .finished: lock.unlock()
+        case .failure(let failure): endLocked(with: .failure(failure))
+        }
+    }
+
+    /// Ends the stream with `completion`: stops taking signals, takes the upstream and every live
+    /// inner, and on a failure drops the values waiting for demand (those the subscriber asked for
+    /// stay). After unlocking, cancels those subscriptions (and `cancelling`), then the token
+    /// holder delivers the completion: this thread if it holds the token (`tokenHeld`) or finds
+    /// it free. Call with the lock held and `isActive`; returns with it released.
     @inlinable
     func endLocked(
-        with completion: Subscribers.Completion<Failure>, tokenHeld: Bool = false,
-        cancelling: (any Subscription)? = nil
+        with completion: Subscribers.Completion<Failure>, tokenHeld: Bool = false, cancelling: (any Subscription)? = nil
     ) {
         isActive = false
         var subscriptions = ContiguousArray<any Subscription>()
@@ -434,11 +389,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 owed -= 1
             }
         }
-        pendingCompletion =
-            switch completion {
-            case .finished: .finished
-            case .failure(let failure): .failure(failure)
-            }
+        pendingCompletion = completion.mapError { $0 }
         let transform = takeTransformLocked()
         defer { _ = (transform, dropped) }  // let go of after unlocking
         let mustDrain = tokenHeld || token.takeLocked()
@@ -455,11 +406,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
     }
 
-    /// Delivers `completion` at once if nothing is left to do before it: no inner is live,
-    /// no value waits, the upstream is over (it sent its completion) and nobody holds the
-    /// token. The token is then taken for good (nothing follows a completion), and the
-    /// completion goes down without the drain loop. Call with the lock held;
-    /// returns `true` with it released, or `false` with it still held.
+    /// Delivers `completion` at once, without the drain loop, if nothing is left to do before it:
+    /// no inner live, no value waiting, the upstream over, the token free (then taken for good).
+    /// Call with the lock held; returns `true` with it released, `false` with it still held.
     @inlinable
     func completeAtOnceLocked(_ completion: Subscribers.Completion<Failure>) -> Bool {
         guard liveInners == 0, upstreamFinished, pending.isEmpty, token.takeLocked() else { return false }
@@ -473,11 +422,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         return true
     }
 
-    /// The token holder's loop: delivers waiting values as demand allows (each inner is asked
-    /// for its next value once its waiting one has gone out), then the decided completion:
-    /// `.finished` once nothing waits, a failure once nothing more can go now. Call with the
-    /// lock held and the token taken; returns with the lock released, and the token given back
-    /// (kept for good once the completion went out).
+    /// The token holder's loop: delivers waiting values as demand allows (asking each inner for its
+    /// next once its value has gone), then the decided completion: `.finished` once nothing waits,
+    /// a failure once nothing more can go now. Lock held, token taken; returns with the lock
+    /// released and the token given back (kept for good after the completion).
     @inlinable
     func drainLocked() {
         var returned = Subscribers.Demand.none
@@ -497,20 +445,15 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 continue
             }
             returned = .none
-            if let pending = pendingCompletion {
-                let completion: Subscribers.Completion<Failure>? =
-                    switch pending {
-                    case .failure(let failure):  // stored from a `Failure`
-                        self.pending.isEmpty || demand == .none ? .failure(failure as! Failure) : nil
-                    case .finished: self.pending.isEmpty ? .finished : nil
-                    }
-                if let completion {
+            if let ending = pendingCompletion {
+                let isDue = if case .failure = ending { pending.isEmpty || demand == .none } else { pending.isEmpty }
+                if isDue {
                     pendingCompletion = nil
                     isTerminated = true
                     let downstream = self.downstream.take()
-                    let dropped = self.pending.takeAll()
+                    let dropped = pending.takeAll()
                     lock.unlock()
-                    downstream?.receive(completion: completion)
+                    downstream?.receive(completion: ending.mapError { $0 as! Failure })  // stored from a `Failure`
                     _ = dropped
                     return  // nothing follows the completion: the token stays taken
                 }
@@ -533,13 +476,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     }
 
     /// The subscriber of one inner publisher: a struct naming the inner's slot and generation,
-    /// so nothing is allocated per inner and a late signal of an inner that is over (its slot
-    /// reused under a new generation) is told apart and ignored ([S2], [S4]). It holds this
-    /// object strongly until the inner completes or is cancelled ([S7]).
-    ///
-    /// [S2]: doc:/Contract/StreamContract#S2
-    /// [S4]: doc:/Contract/StreamContract#S4
-    /// [S7]: doc:/Contract/StreamContract#S7
+    /// so that nothing is allocated per inner, and a late signal of an inner that is over (its
+    /// slot reused under a new generation) is told apart and ignored (S2, S4). It holds this
+    /// object strongly until the inner completes or is cancelled (S7).
     @usableFromInline
     struct Inner: Subscriber, CustomStringConvertible {
         @usableFromInline typealias Input = NewPublisher.Output
@@ -560,18 +499,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
         @usableFromInline var description: String { parent.description }
 
-        @inlinable
-        func receive(subscription: any Subscription) {
+        @inlinable func receive(subscription: any Subscription) {
             parent.innerSubscribed(subscription, slot: slot, generation: generation)
         }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
             parent.innerValue(input, slot: slot, generation: generation)
         }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
             parent.innerCompleted(completion, slot: slot, generation: generation)
         }
     }
@@ -587,8 +521,7 @@ struct FlatMapInnerSlot {
     @usableFromInline var isLive = false
     @usableFromInline var isSubscribed = false
     @usableFromInline var isUnlimited = false
-    /// Being subscribed in place: its subscription, if any, is in `inPlaceSubscription`
-    /// (FlatMapInPlace.swift).
+    /// Being subscribed in place: its subscription, if any, is in `inPlaceSubscription`.
     @usableFromInline var isInPlace = false
 
     @inlinable

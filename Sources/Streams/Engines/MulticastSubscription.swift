@@ -29,15 +29,18 @@ import Synchronization
 /// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // `subjectSubscription` is guarded by `lock`; `isDone` is atomic
+    @unchecked Sendable  // `subjectSubscription` and `isSubscribed` are guarded by `lock`; `isDone` is atomic
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let downstream: Downstream
     @usableFromInline let lock = Lock()
-    /// The subject's subscription; `nil` before it comes and after the end.
-    @usableFromInline var subjectSubscription: (any Subscription)?
+    /// The subject's subscription once `isSubscribed` and until the end (`isDone`), else a
+    /// ``NoSubscription`` (NoSubscription.swift).
+    @usableFromInline var subjectSubscription: any Subscription = NoSubscription()
+    /// Whether the subject's subscription has arrived (a second one is cancelled).
+    @usableFromInline var isSubscribed = false
     /// Completed or cancelled: nothing more goes downstream.
     @usableFromInline let isDone = Atomic<Bool>(false)
 
@@ -51,12 +54,13 @@ final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard subjectSubscription == nil, !isDone.load(ordering: .relaxed) else {
+        guard !isSubscribed, !isDone.load(ordering: .relaxed) else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        subjectSubscription = subscription
+        isSubscribed = true
+        NoSubscription.hold(subscription, in: &subjectSubscription)
         lock.unlock()
         downstream.receive(subscription: self)
     }
@@ -71,7 +75,7 @@ final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscript
     func receive(completion: Subscribers.Completion<Failure>) {
         if isDone.exchange(true, ordering: .acquiringAndReleasing) { return }
         lock.lock()
-        let finished = subjectSubscription.take()
+        let finished = NoSubscription.take(from: &subjectSubscription)
         lock.unlock()
         _ = finished
         downstream.receive(completion: completion)
@@ -83,16 +87,16 @@ final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscript
         let subscription = subjectSubscription
         lock.unlock()
         // The subject's rules apply, `request(.none)` included (S9).
-        subscription?.request(demand)
+        subscription.request(demand)
     }
 
     @inlinable
     func cancel() {
         if isDone.exchange(true, ordering: .acquiringAndReleasing) { return }
         lock.lock()
-        let subscription = subjectSubscription.take()
+        let subscription = NoSubscription.take(from: &subjectSubscription)
         lock.unlock()
-        subscription?.cancel()
+        subscription.cancel()
     }
 }
 
@@ -110,11 +114,16 @@ final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscript
 /// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 final class ShareFeed<Input, Failure: Error>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // `subject` and `upstream` are guarded by `lock`
+    @unchecked Sendable  // every `var` is guarded by `lock`
 {
     @usableFromInline let lock = Lock()
+    /// `nil` once completed or cancelled.
     @usableFromInline var subject: PassthroughSubject<Input, Failure>?
-    @usableFromInline var upstream: (any Subscription)?
+    /// The upstream's subscription once `isSubscribed` and until the end (`subject` is `nil`),
+    /// else a ``NoSubscription`` (NoSubscription.swift).
+    @usableFromInline var upstream: any Subscription = NoSubscription()
+    /// Whether the upstream's subscription has arrived (a second one is cancelled).
+    @usableFromInline var isSubscribed = false
 
     @usableFromInline
     init(_ subject: PassthroughSubject<Input, Failure>) {
@@ -126,12 +135,13 @@ final class ShareFeed<Input, Failure: Error>: Subscriber, Subscription, CustomSt
     @usableFromInline
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard subject != nil, upstream == nil else {
+        guard subject != nil, !isSubscribed else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        upstream = subscription
+        isSubscribed = true
+        NoSubscription.hold(subscription, in: &upstream)
         let subject = self.subject
         lock.unlock()
         // The subject asks through `request(_:)` once one of its subscribers has demand.
@@ -142,7 +152,7 @@ final class ShareFeed<Input, Failure: Error>: Subscriber, Subscription, CustomSt
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         // S2: nothing before the upstream's subscription or after the end.
-        guard upstream != nil, let subject = self.subject else {
+        guard isSubscribed, let subject = self.subject else {
             lock.unlock()
             return .none
         }
@@ -154,15 +164,14 @@ final class ShareFeed<Input, Failure: Error>: Subscriber, Subscription, CustomSt
     @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard upstream != nil else {
+        guard isSubscribed, let subject = self.subject.take() else {
             lock.unlock()
             return
         }
-        let subject = self.subject.take()
-        let finished = upstream.take()
+        let finished = NoSubscription.take(from: &upstream)
         lock.unlock()
         _ = finished
-        subject?.send(completion: completion)
+        subject.send(completion: completion)
     }
 
     /// The subject's request, passed to the upstream.
@@ -171,17 +180,18 @@ final class ShareFeed<Input, Failure: Error>: Subscriber, Subscription, CustomSt
         lock.lock()
         let upstream = self.upstream
         lock.unlock()
-        upstream?.request(demand)
+        upstream.request(demand)
     }
 
     @usableFromInline
     func cancel() {
         lock.lock()
         let subject = self.subject.take()
-        let upstream = self.upstream.take()
+        let upstream = NoSubscription.take(from: &self.upstream)
+        let wasSubscribed = isSubscribed
         lock.unlock()
-        guard let upstream else { return }
+        guard wasSubscribed, let subject else { return }
         upstream.cancel()
-        subject?.core.forgetUpstream(self)
+        subject.core.forgetUpstream(self)
     }
 }

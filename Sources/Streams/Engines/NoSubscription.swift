@@ -13,28 +13,32 @@
 // instructions more per `sink` or combining subscription than this placeholder. Storing a
 // subscription writes over the placeholder without destroying it (``NoSubscription/hold(_:in:)``);
 // taking it out leaves a new placeholder (``NoSubscription/take(from:)``). Plain assignment and
-// copying work too, for paths that are not per subscription.
+// copying work too, for paths that are not per subscription. `package`, so that the modules of
+// this package that hold subscriptions (the store's effect subscriber) use the same idiom.
 
 /// The subscription an engine holds while it has none: does nothing.
 @usableFromInline
-struct NoSubscription: Subscription {
-    @inlinable init() {}
-    @usableFromInline var combineIdentifier: CombineIdentifier { CombineIdentifier() }
-    @inlinable func request(_ demand: Subscribers.Demand) {}
-    @inlinable func cancel() {}
+package struct NoSubscription: Subscription {
+    /// A placeholder.
+    @inlinable package init() {}
+    @usableFromInline package var combineIdentifier: CombineIdentifier { CombineIdentifier() }
+    /// Does nothing.
+    @inlinable package func request(_ demand: Subscribers.Demand) {}
+    /// Does nothing.
+    @inlinable package func cancel() {}
 
     /// Stores `subscription` in `field`, which must hold a `NoSubscription`. Generic, so that
     /// where the subscription's type is known it is boxed once, directly; and written over the
     /// placeholder rather than assigned, which would first destroy it through the existential's
     /// witnesses (about 30 instructions, for an empty struct that has nothing to destroy).
     @inlinable
-    static func hold(_ subscription: some Subscription, in field: inout any Subscription) {
+    package static func hold(_ subscription: some Subscription, in field: inout any Subscription) {
         withUnsafeMutablePointer(to: &field) { $0.initialize(to: subscription) }
     }
 
     /// Moves the subscription out of `field` (not copied), leaving a `NoSubscription`.
     @inlinable
-    static func take(from field: inout any Subscription) -> any Subscription {
+    package static func take(from field: inout any Subscription) -> any Subscription {
         withUnsafeMutablePointer(to: &field) {
             let taken = $0.move()
             $0.initialize(to: NoSubscription())

@@ -52,7 +52,7 @@ final class EventHooks<Input, Failure: Error> {
 /// [S9]: doc:/Contract/StreamContract#S9
 @usableFromInline
 final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // `downstream`, `hooks` and `upstream` are guarded by `lock`
+    @unchecked Sendable  // every `var` is guarded by `lock`
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
@@ -62,8 +62,11 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @usableFromInline var downstream: Downstream?
     /// `nil` once completed or cancelled.
     @usableFromInline var hooks: EventHooks<Input, Failure>?
-    /// `nil` before the subscription arrives and once completed or cancelled.
-    @usableFromInline var upstream: (any Subscription)?
+    /// The upstream's subscription while `holdsUpstream`, else a ``NoSubscription``
+    /// (NoSubscription.swift).
+    @usableFromInline var upstream: any Subscription = NoSubscription()
+    /// From the upstream's subscription until the completion or `cancel()`.
+    @usableFromInline var holdsUpstream = false
     @usableFromInline let name: StaticString
 
     @inlinable
@@ -80,12 +83,14 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard upstream == nil, let downstream, let hooks else {
+        // Once over, `downstream` is `nil`: a late subscription is cancelled too (S2).
+        guard !holdsUpstream, let downstream, let hooks else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        upstream = subscription
+        holdsUpstream = true
+        NoSubscription.hold(subscription, in: &upstream)
         lock.unlock()
         hooks.subscription?(subscription)
         downstream.receive(subscription: self)
@@ -95,7 +100,7 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         // Before the subscription, or once over, a value is ignored and runs no hook (S2).
-        guard upstream != nil, let downstream, let hooks else {
+        guard holdsUpstream, let downstream, let hooks else {
             lock.unlock()
             return .none
         }
@@ -116,14 +121,16 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
         // Before the subscription, or once over, a completion is ignored and runs no hook (S2).
-        guard upstream != nil else {
+        guard holdsUpstream else {
             lock.unlock()
             return
         }
+        holdsUpstream = false
         let downstream = self.downstream.take()
         let hooks = self.hooks.take()
-        upstream = nil
+        let finished = NoSubscription.take(from: &upstream)
         lock.unlock()
+        _ = finished  // let go of after unlocking (S7)
         guard let downstream else { return }
         hooks?.completion?(completion)
         downstream.receive(completion: completion)
@@ -134,10 +141,11 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        guard let upstream, let hooks else {
+        guard holdsUpstream, let hooks else {
             lock.unlock()
             return
         }
+        let upstream = self.upstream
         lock.unlock()
         hooks.request?(demand)
         upstream.request(demand)
@@ -146,11 +154,13 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func cancel() {
         lock.lock()
-        let upstream = self.upstream.take()
+        let heldUpstream = holdsUpstream
+        holdsUpstream = false
+        let upstream = NoSubscription.take(from: &self.upstream)
         let hooks = self.hooks.take()
         let downstream = self.downstream.take()
         lock.unlock()
-        guard let upstream else { return }
+        guard heldUpstream else { return }
         hooks?.cancel?()
         upstream.cancel()
         _ = downstream  // let go of here, after unlocking (S7)

@@ -88,8 +88,9 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @usableFromInline let lock = Lock()
     @usableFromInline var phase = Phase.awaitingSubscription
-    /// The upstream's subscription, from `handingOver` until the end.
-    @usableFromInline var upstream: (any Subscription)?
+    /// The upstream's subscription from `handingOver` (or, handed over first, `live`) until the
+    /// end, else a ``NoSubscription``: `phase` says which (NoSubscription.swift).
+    @usableFromInline var upstream: any Subscription = NoSubscription()
     /// What the downstream asked for while receiving this subscription.
     @usableFromInline var pending = Subscribers.Demand.none
     /// `true` exactly while the phase is `live`: what the per-value path reads.
@@ -127,9 +128,9 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
             pending += demand
             lock.unlock()
         case .live:
-            let upstream = upFrontDemand == .unlimited ? nil : self.upstream
+            let upstream: any Subscription = upFrontDemand == .unlimited ? NoSubscription() : self.upstream
             lock.unlock()
-            upstream?.request(demand)
+            upstream.request(demand)
         case .awaitingSubscription, .ended:
             lock.unlock()
         }
@@ -147,16 +148,16 @@ final class RelaySubscription<Downstream: Subscriber>: Subscription, CustomStrin
         }
         let upstream = endLocked()
         lock.unlock()
-        upstream?.cancel()
+        upstream.cancel()
     }
 
     /// Ends the stream with the lock held: the caller unlocks, then cancels or lets go of the
-    /// returned upstream subscription.
+    /// returned upstream subscription (a ``NoSubscription`` if there was none).
     @inlinable
-    func endLocked() -> (any Subscription)? {
+    func endLocked() -> any Subscription {
         phase = .ended
         live.store(false, ordering: .releasing)
-        return upstream.take()
+        return NoSubscription.take(from: &upstream)
     }
 }
 
@@ -215,7 +216,7 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
         if case .awaitingUpstream = subscription.phase {
             // Handed over first: the downstream has its subscription and may have asked.
             subscription.phase = .live
-            subscription.upstream = upstream
+            NoSubscription.hold(upstream, in: &subscription.upstream)
             subscription.live.store(true, ordering: .releasing)
             let demand = subscription.pending + subscription.upFrontDemand
             subscription.pending = .none
@@ -233,7 +234,7 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
             return
         }
         subscription.phase = .handingOver
-        subscription.upstream = upstream
+        NoSubscription.hold(upstream, in: &subscription.upstream)
         subscription.lock.unlock()
         willHandOver()
         downstream.receive(subscription: subscription)
@@ -364,7 +365,7 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
         }
         let upstream = subscription.endLocked()
         subscription.lock.unlock()
-        upstream?.cancel()
+        upstream.cancel()
         sendCompletion(completion)
     }
 

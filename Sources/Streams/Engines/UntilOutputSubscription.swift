@@ -65,10 +65,16 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     ///
     /// [S3]: doc:/Contract/StreamContract#S3
     @usableFromInline var isHandingOver = false
-    /// `nil` before the upstream's subscription arrives and once the stream has ended.
-    @usableFromInline var upstream: (any Subscription)?
-    /// The trigger's subscription; `nil` before it arrives and once the trigger is done with.
-    @usableFromInline var trigger: (any Subscription)?
+    /// The upstream's subscription once `hasUpstream` and until the stream has ended, else a
+    /// ``NoSubscription`` (NoSubscription.swift).
+    @usableFromInline var upstream: any Subscription = NoSubscription()
+    /// Whether the upstream's subscription has arrived (a second one is cancelled, [S2]).
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    @usableFromInline var hasUpstream = false
+    /// The trigger's subscription once `hasTrigger` and until the trigger is done with, else a
+    /// ``NoSubscription``.
+    @usableFromInline var trigger: any Subscription = NoSubscription()
     /// Whether the trigger's subscription has arrived (a second one is cancelled, [S2]).
     ///
     /// [S2]: doc:/Contract/StreamContract#S2
@@ -126,12 +132,13 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard !isDone, upstream == nil else {
+        guard !isDone, !hasUpstream else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        upstream = subscription
+        hasUpstream = true
+        NoSubscription.hold(subscription, in: &upstream)
         if !isHandedOver, let downstream {
             // `prefix`: the downstream gets this subscription now, as in Combine.
             isHandedOver = true
@@ -166,7 +173,7 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         // `drop` before the trigger: the value is dropped and its demand is spent, as in Combine.
         // A value before the upstream's subscription, or during the handover (nothing was asked
         // for yet), is ignored (S1, S2).
-        guard !isDone, isOpen, upstream != nil, !isHandingOver, let downstream else {
+        guard !isDone, isOpen, hasUpstream, !isHandingOver, let downstream else {
             lock.unlock()
             return .none
         }
@@ -192,13 +199,13 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
         // A completion before the upstream's subscription is ignored (S2).
-        guard !isDone, upstream != nil else {
+        guard !isDone, hasUpstream else {
             lock.unlock()
             return
         }
         isDone = true
-        let finished = upstream.take()
-        let trigger = self.trigger.take()
+        let finished = NoSubscription.take(from: &upstream)
+        let trigger = NoSubscription.take(from: &self.trigger)
         var downstream: Downstream?
         if isCalling {
             deferredCompletion = completion
@@ -208,7 +215,7 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         lock.unlock()
         _ = finished
         // The stream ends: the trigger is cancelled, also one that has fired (`drop`), S7.
-        trigger?.cancel()
+        trigger.cancel()
         downstream?.receive(completion: completion)
     }
 
@@ -223,7 +230,7 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
             return
         }
         hasTrigger = true
-        trigger = subscription
+        NoSubscription.hold(subscription, in: &trigger)
         lock.unlock()
         subscription.request(.max(1))
     }
@@ -259,7 +266,7 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         }
         hasTriggerCompleted = true
         // The trigger is over: let go of it, nothing to cancel.
-        let finished = trigger.take()
+        let finished = NoSubscription.take(from: &trigger)
         guard let completion, !hasTriggerFired, !isOpen else {
             lock.unlock()
             _ = finished
@@ -285,8 +292,8 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         }
         isDone = true
         pendingDemand = .none
-        let upstream = self.upstream.take()
-        let trigger = self.trigger.take()
+        let upstream = NoSubscription.take(from: &self.upstream)
+        let trigger = NoSubscription.take(from: &self.trigger)
         let handsOver = !isHandedOver
         isHandedOver = true
         var downstream: Downstream?
@@ -296,8 +303,8 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
             downstream = self.downstream.take()
         }
         lock.unlock()
-        upstream?.cancel()
-        trigger?.cancel()
+        upstream.cancel()
+        trigger.cancel()
         if handsOver { downstream?.receive(subscription: self) }
         downstream?.receive(completion: completion)
     }
@@ -313,11 +320,12 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
             lock.unlock()
             return
         }
-        guard let upstream, !isHandingOver else {
+        guard hasUpstream, !isHandingOver else {
             pendingDemand += demand
             lock.unlock()
             return
         }
+        let upstream = self.upstream
         lock.unlock()
         upstream.request(demand)
     }
@@ -327,13 +335,13 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         lock.lock()
         isDone = true
         deferredCompletion = nil
-        let upstream = self.upstream.take()
-        let trigger = self.trigger.take()
+        let upstream = NoSubscription.take(from: &self.upstream)
+        let trigger = NoSubscription.take(from: &self.trigger)
         let downstream = self.downstream.take()
         lock.unlock()
         _ = downstream
-        upstream?.cancel()
-        trigger?.cancel()
+        upstream.cancel()
+        trigger.cancel()
     }
 }
 

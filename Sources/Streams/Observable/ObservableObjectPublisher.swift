@@ -62,7 +62,7 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
 /// publisher's subject engine and the subscriber, turning the subscriber's first request (of any
 /// size) into an unlimited one, as Combine does.
 final class ObservableObjectSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // `downstream`, `upstream` and `requested` are guarded by `lock`
+    @unchecked Sendable  // every `var` is guarded by `lock`
 where Downstream.Input == Void, Downstream.Failure == Never {
     typealias Input = Void
     typealias Failure = Never
@@ -73,7 +73,11 @@ where Downstream.Input == Void, Downstream.Failure == Never {
     ///
     /// [S7]: doc:/Contract/StreamContract#S7
     private var downstream: Downstream?
-    private var upstream: Subscription?
+    /// The subject engine's subscription while `holdsUpstream`, else a `NoSubscription`
+    /// (Engines/NoSubscription.swift).
+    private var upstream: any Subscription = NoSubscription()
+    /// From the subject engine's subscription until `cancel()`.
+    private var holdsUpstream = false
     private var requested = false
 
     init(downstream: Downstream) {
@@ -85,6 +89,7 @@ where Downstream.Input == Void, Downstream.Failure == Never {
     func receive(subscription: Subscription) {
         let downstream = lock.withLock {
             upstream = subscription
+            holdsUpstream = true
             return self.downstream
         }
         downstream?.receive(subscription: self)
@@ -107,23 +112,24 @@ where Downstream.Input == Void, Downstream.Failure == Never {
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { return }
         lock.lock()
-        guard !requested, let upstream else {
+        guard !requested, holdsUpstream else {
             lock.unlock()
             return
         }
         requested = true
+        let upstream = self.upstream
         lock.unlock()
         upstream.request(.unlimited)
     }
 
     func cancel() {
         lock.lock()
-        let upstream = self.upstream
+        holdsUpstream = false
+        let upstream = NoSubscription.take(from: &self.upstream)
         let downstream = self.downstream
-        self.upstream = nil
         self.downstream = nil
         lock.unlock()
-        upstream?.cancel()
+        upstream.cancel()
         _ = downstream  // released here, after unlocking
     }
 }

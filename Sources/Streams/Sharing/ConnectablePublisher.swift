@@ -234,7 +234,7 @@ final class AutoconnectConnection: @unchecked Sendable {  // every field guarded
 /// [S7]: doc:/Contract/StreamContract#S7
 @usableFromInline
 final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // `downstream`, `upstream` guarded by `lock`
+    @unchecked Sendable  // `downstream`, `upstream`, `holdsUpstream` guarded by `lock`
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
@@ -244,7 +244,11 @@ final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @usableFromInline let ticket: UInt64?
     @usableFromInline let lock = Lock()
     @usableFromInline var downstream: Downstream?
-    @usableFromInline var upstream: Subscription?
+    /// The upstream's subscription while `holdsUpstream`, else a ``NoSubscription``
+    /// (NoSubscription.swift).
+    @usableFromInline var upstream: any Subscription = NoSubscription()
+    /// From the upstream's subscription until the completion or `cancel()`.
+    @usableFromInline var holdsUpstream = false
     /// Set by whoever leaves first: `cancel()` or the completion.
     @usableFromInline let left = Atomic<Bool>(false)
 
@@ -257,19 +261,21 @@ final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscri
 
     /// As Combine's: the description of the subscription it wraps (its upstream's).
     @usableFromInline var description: String {
-        let upstream = lock.withLock { self.upstream }
+        let upstream: (any Subscription)? = lock.withLock { holdsUpstream ? self.upstream : nil }
         return upstream.map { String(describing: $0) } ?? "Autoconnect"
     }
 
     @inlinable
     func receive(subscription: Subscription) {
         lock.lock()
-        guard upstream == nil, let downstream else {
+        // Once over, `downstream` is `nil`: a late subscription is cancelled too (S2).
+        guard !holdsUpstream, let downstream else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        upstream = subscription
+        holdsUpstream = true
+        NoSubscription.hold(subscription, in: &upstream)
         lock.unlock()
         downstream.receive(subscription: self)
     }
@@ -286,8 +292,10 @@ final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscri
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
         let downstream = self.downstream.take()
-        upstream = nil
+        holdsUpstream = false
+        let finished = NoSubscription.take(from: &upstream)
         lock.unlock()
+        _ = finished  // let go of after unlocking
         guard let downstream else { return }
         downstream.receive(completion: completion)
     }
@@ -297,18 +305,19 @@ final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscri
         lock.lock()
         let upstream = self.upstream
         lock.unlock()
-        upstream?.request(demand)
+        upstream.request(demand)
     }
 
     @inlinable
     func cancel() {
         lock.lock()
-        let upstream = self.upstream.take()
+        holdsUpstream = false
+        let upstream = NoSubscription.take(from: &self.upstream)
         let downstream = self.downstream.take()
         lock.unlock()
         _ = downstream
         leave()
-        upstream?.cancel()
+        upstream.cancel()
     }
 
     @inlinable

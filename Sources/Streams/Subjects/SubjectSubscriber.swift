@@ -16,7 +16,7 @@
 ///
 /// [S2]: doc:/Contract/StreamContract#S2
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable  // subject and upstream are guarded by `lock`
+    @unchecked Sendable  // every `var` is guarded by `lock`
 {
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
@@ -25,8 +25,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     /// `nil` once the stream has ended (completed or cancelled), or once nothing else holds the
     /// subject.
     private weak var subject: Downstream?
-    /// `nil` before the upstream's subscription and after the end.
-    private var upstream: Subscription?
+    /// The upstream's subscription while `holdsUpstream`, else a `NoSubscription`
+    /// (Engines/NoSubscription.swift).
+    private var upstream: any Subscription = NoSubscription()
+    /// From the upstream's subscription until the end (completion or cancel).
+    private var holdsUpstream = false
 
     init(_ subject: Downstream) {
         self.subject = subject
@@ -36,19 +39,21 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     func receive(subscription: Subscription) {
         lock.lock()
-        guard let subject, upstream == nil else {
+        // Once over, `subject` is `nil`: a late subscription is cancelled too (S2).
+        guard let subject, !holdsUpstream else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        upstream = subscription
+        holdsUpstream = true
+        NoSubscription.hold(subscription, in: &upstream)
         lock.unlock()
         subject.send(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard upstream != nil, let subject = self.subject else {
+        guard holdsUpstream, let subject = self.subject else {
             lock.unlock()
             return .none
         }
@@ -59,13 +64,15 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard upstream != nil, let subject = self.subject else {
+        guard holdsUpstream, let subject = self.subject else {
             lock.unlock()
             return
         }
         self.subject = nil
-        upstream = nil
+        holdsUpstream = false
+        let finished = NoSubscription.take(from: &upstream)
         lock.unlock()
+        _ = finished  // let go of after unlocking
         subject.send(completion: completion)
     }
 
@@ -74,17 +81,18 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         lock.lock()
         let upstream = self.upstream
         lock.unlock()
-        upstream?.request(demand)
+        upstream.request(demand)
     }
 
     func cancel() {
         lock.lock()
-        let upstream = self.upstream
+        let heldUpstream = holdsUpstream
+        holdsUpstream = false
+        let upstream = NoSubscription.take(from: &self.upstream)
         let subject = self.subject
         self.subject = nil
-        self.upstream = nil
         lock.unlock()
-        guard let upstream else { return }
+        guard heldUpstream else { return }
         upstream.cancel()
         (subject as? any UpstreamForgetting)?.forgetUpstream(self)
     }

@@ -43,14 +43,18 @@ extension Subscribers {
     /// [S2]: doc:/Contract/StreamContract#S2
     /// [S7]: doc:/Contract/StreamContract#S7
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
-        @unchecked Sendable  // object and upstream are guarded by `lock`
+        @unchecked Sendable  // every `var` is guarded by `lock`
     {
         /// Assign cannot fail.
         public typealias Failure = Never
 
         private let lock = Lock()
         private var _object: Root?
-        private var upstream: Subscription?
+        /// The subscription once `isSubscribed` and until `finished`, else a `NoSubscription`
+        /// (Engines/NoSubscription.swift).
+        private var upstream: any Subscription = NoSubscription()
+        private var isSubscribed = false
+        /// Completed or cancelled.
         private var finished = false
 
         /// The object written to; `nil` after completion or cancellation.
@@ -75,12 +79,13 @@ extension Subscribers {
         /// [S2]: doc:/Contract/StreamContract#S2
         public func receive(subscription: Subscription) {
             lock.lock()
-            guard upstream == nil, !finished else {
+            guard !isSubscribed, !finished else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            upstream = subscription
+            isSubscribed = true
+            NoSubscription.hold(subscription, in: &upstream)
             lock.unlock()
             subscription.request(.unlimited)
         }
@@ -92,7 +97,7 @@ extension Subscribers {
         public func receive(_ value: Input) -> Subscribers.Demand {
             lock.lock()
             // S2: nothing before the subscription or after the end.
-            let object = upstream == nil ? nil : _object
+            let object = isSubscribed && !finished ? _object : nil
             lock.unlock()
             if let object { object[keyPath: keyPath] = value }
             return .none
@@ -105,28 +110,27 @@ extension Subscribers {
         public func receive(completion: Subscribers.Completion<Never>) {
             lock.lock()
             // S2: a completion before the subscription or after the end is ignored.
-            guard upstream != nil else {
+            guard isSubscribed, !finished else {
                 lock.unlock()
                 return
             }
             finished = true
             let object = _object
             _object = nil
-            upstream = nil
+            let upstream = NoSubscription.take(from: &self.upstream)
             lock.unlock()
-            _ = object  // released here, outside the lock
+            _ = (object, upstream)  // released here, outside the lock
         }
 
         /// Cancels the subscription and releases the object.
         public func cancel() {
             lock.lock()
             finished = true
-            let upstream = self.upstream
+            let upstream = NoSubscription.take(from: &self.upstream)
             let object = _object
-            self.upstream = nil
             _object = nil
             lock.unlock()
-            upstream?.cancel()
+            upstream.cancel()
             _ = object
         }
 

@@ -191,7 +191,9 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
 
     @usableFromInline var status = Status.awaitingSubscription
     @usableFromInline var downstream: Downstream?
-    @usableFromInline var upstream: Subscription?
+    /// The upstream's subscription while `active` and before its `completion`, else a
+    /// ``NoSubscription`` (NoSubscription.swift).
+    @usableFromInline var upstream: any Subscription = NoSubscription()
     /// The open window's values.
     @usableFromInline var buffer: [Input] = []
     /// The closed windows' arrays waiting to be sent, and the drain token.
@@ -233,12 +235,12 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
             return
         }
         status = .active
-        upstream = subscription
+        NoSubscription.hold(subscription, in: &upstream)
         lock.unlock()
         startWindow()
         downstream.receive(subscription: self)
         lock.lock()
-        let stillSubscribed = upstream != nil
+        let stillSubscribed = if case .active = status { completion == nil } else { false }
         lock.unlock()
         // After the downstream has the subscription: a synchronous upstream may finish inside.
         if stillSubscribed { subscription.request(.unlimited) }
@@ -271,7 +273,7 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
             lock.unlock()
             return
         }
-        upstream = nil
+        let finished = NoSubscription.take(from: &upstream)
         var dropped = FIFOQueue<[Input]>()
         switch completion {
         case .finished:
@@ -285,7 +287,7 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
         let window = self.window.take()
         lock.unlock()
         window?.cancel()
-        _ = dropped
+        _ = (dropped, finished)
         scheduleDrain()
     }
 
@@ -315,7 +317,7 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
             return
         }
         status = .done
-        let upstream = self.upstream.take()
+        let upstream = NoSubscription.take(from: &self.upstream)
         let downstream = self.downstream.take()
         let window = self.window.take()
         windowGeneration &+= 1
@@ -326,7 +328,7 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
         // Released after unlocking: the downstream and the values.
         _ = (downstream, dropped)
         window?.cancel()
-        upstream?.cancel()
+        upstream.cancel()
     }
 
     // MARK: Windows

@@ -229,8 +229,9 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
     // (Docs/Performance.md, "`@exclusivity(unchecked)`").
     /// `nil` once cancelled or once the completion has been taken out for delivery.
     @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
-    /// From `receive(subscription:)` until the upstream's completion or `cancel()`.
-    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
+    /// The upstream's subscription from `receive(subscription:)` until its completion or
+    /// `cancel()`, else a ``NoSubscription`` (NoSubscription.swift).
+    @exclusivity(unchecked) @usableFromInline var upstream: any Subscription = NoSubscription()
     /// The queued events; the token is held while a pass is scheduled or running.
     @exclusivity(unchecked) @usableFromInline var serial = SerialQueue<Event>()
     /// Events the running pass has delivered since it started or last handed off.
@@ -266,7 +267,7 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
             return
         }
         isSubscribed = true
-        upstream = subscription
+        NoSubscription.hold(subscription, in: &upstream)
         handoverThread = pthread_self()
         lock.unlock()
         downstream.receive(subscription: self)
@@ -296,15 +297,16 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
             lock.unlock()
             return
         }
-        var finishedUpstream: (any Subscription)?
-        if case .completion = event {
-            upstreamFinished = true
-            finishedUpstream = upstream.take()
-        }
         serial.pending.append(event)
         let mustSchedule = serial.takeToken()
-        lock.unlock()
-        _ = finishedUpstream  // let go of after unlocking (S7)
+        if case .completion = event {
+            upstreamFinished = true
+            let finished = NoSubscription.take(from: &upstream)
+            lock.unlock()
+            _ = finished  // let go of after unlocking (S7)
+        } else {
+            lock.unlock()
+        }
         if mustSchedule { scheduleDrain() }
     }
 
@@ -367,9 +369,9 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
             let more = downstream.receive(value)
             if more != .none {
                 lock.lock()
-                let upstream = self.upstream  // `nil` once cancelled or finished
+                let upstream = self.upstream  // a `NoSubscription` once cancelled or finished
                 lock.unlock()
-                upstream?.request(more)
+                upstream.request(more)
             }
             return .returned(.none)
         case .end(let completion, let downstream):
@@ -394,17 +396,17 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
         lock.lock()
         let upstream = self.upstream
         lock.unlock()
-        upstream?.request(demand)
+        upstream.request(demand)
     }
 
     @inlinable
     func cancel() {
         lock.lock()
-        let upstream = self.upstream.take()
+        let upstream = NoSubscription.take(from: &self.upstream)
         let downstream = self.downstream.take()
         let dropped = serial.pending.takeAll()
         lock.unlock()
-        upstream?.cancel()
+        upstream.cancel()
         // Let go of the downstream and the queued values after unlocking (S7).
         _ = downstream
         _ = dropped

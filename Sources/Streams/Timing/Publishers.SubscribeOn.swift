@@ -140,10 +140,15 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline var publisher: Upstream?
     /// `nil` once completed or cancelled.
     @usableFromInline var downstream: Downstream?
+    /// The upstream's subscription while `holdsUpstream`, else a ``NoSubscription``
+    /// (NoSubscription.swift).
+    @usableFromInline var upstream: any Subscription = NoSubscription()
     /// From `receive(subscription:)` until the completion or `cancel()`.
-    @usableFromInline var upstream: (any Subscription)?
-    /// The upstream subscription between `cancel()` and the scheduled cancel.
-    @usableFromInline var cancelling: (any Subscription)?
+    @usableFromInline var holdsUpstream = false
+    /// The upstream subscription between `cancel()` and the scheduled cancel, else a
+    /// ``NoSubscription``.
+    @usableFromInline var cancelling: any Subscription = NoSubscription()
+    /// Whether the upstream's subscription has arrived (a second one is cancelled).
     @usableFromInline var isSubscribed = false
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
@@ -178,7 +183,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             return
         }
         isSubscribed = true
-        upstream = subscription
+        holdsUpstream = true
+        NoSubscription.hold(subscription, in: &upstream)
         lock.unlock()
         downstream.receive(subscription: self)
     }
@@ -204,7 +210,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             return
         }
         let downstream = self.downstream.take()
-        let upstream = self.upstream.take()
+        holdsUpstream = false
+        let upstream = NoSubscription.take(from: &self.upstream)
         lock.unlock()
         _ = upstream  // let go of after unlocking (S7)
         downstream?.receive(completion: completion)
@@ -217,7 +224,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         // S9: asking for `.none` is accepted and does nothing, as in Combine (it is not passed on).
         guard demand != .none else { return }
         lock.lock()
-        let isActive = upstream != nil
+        let isActive = holdsUpstream
         lock.unlock()
         guard isActive else { return }
         let commands: any UpstreamCommands = self
@@ -228,12 +235,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func cancel() {
         lock.lock()
         let downstream = self.downstream.take()
-        guard let upstream = self.upstream.take() else {
+        guard holdsUpstream else {
             lock.unlock()
             _ = downstream  // let go of after unlocking (S7)
             return
         }
-        cancelling = upstream
+        holdsUpstream = false
+        swap(&upstream, &cancelling)  // `cancelling` held a `NoSubscription`: now `upstream` does
         lock.unlock()
         _ = downstream
         let commands: any UpstreamCommands = self
@@ -248,16 +256,16 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         lock.lock()
         let upstream = self.upstream
         lock.unlock()
-        upstream?.request(demand)
+        upstream.request(demand)
     }
 
     /// Runs on the scheduler: cancels the upstream and lets go of it.
     @inlinable
     func cancelUpstream() {
         lock.lock()
-        let upstream = cancelling.take()
+        let upstream = NoSubscription.take(from: &cancelling)
         lock.unlock()
-        upstream?.cancel()
+        upstream.cancel()
     }
 }
 
