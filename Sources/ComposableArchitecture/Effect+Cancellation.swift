@@ -382,7 +382,7 @@ where Downstream.Failure == Never {
         ended = true
         let finished = NoSubscription.take(from: &upstream)
         lock.unlock()
-        _ = finished  // let go of after unlocking
+        keepAlive(finished)  // let go of after unlocking
         registry.finish(self, id: id)
         downstream.receive(completion: completion)
     }

@@ -157,7 +157,7 @@ final class StoreEffectSubscriber<Action>: Subscriber, Cancellable, @unchecked S
         finishedOnMainQueue = onMainQueue
         let finished = NoSubscription.take(from: &subscription)
         lock.unlock()
-        _ = finished  // let go of after unlocking
+        keepAlive(finished)  // let go of after unlocking
         let id = self.id
         if onMainQueue {
             MainActor.assumeIsolated { effects?.finished(id) }

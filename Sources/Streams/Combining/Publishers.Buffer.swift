@@ -316,7 +316,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         self.completion = completion
         let finished = takeUpstreamLocked()
         unlockOrDrainLocked()
-        _ = finished  // released after unlocking
+        keepAlive(finished)  // released after unlocking
     }
 
     // MARK: Subscription

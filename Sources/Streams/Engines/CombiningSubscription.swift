@@ -587,14 +587,3 @@ where HeldDownstream.Wrapped: Subscriber, Rules.Output == HeldDownstream.Wrapped
         for request in requests where request.demand != .none { request.subscription.request(request.demand) }
     }
 }
-
-/// Keeps `value` alive up to this call, so that it is let go of after what comes before (an
-/// unlock), not earlier (`withExtendedLifetime` was not inlined in the engine's hot paths).
-@inlinable @inline(__always)
-func keepAlive<T>(_ value: borrowing T) {
-    #if compiler(>=6.2)
-        extendLifetime(value)
-    #else
-        withExtendedLifetime(value) {}
-    #endif
-}

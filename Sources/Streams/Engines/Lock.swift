@@ -217,3 +217,20 @@ extension Lock {
         return try body()
     }
 }
+
+/// Keeps `value` alive up to this call: how an engine lets go of what it took out under the lock
+/// (a finished subscription, a subscriber, closures) after unlocking.
+///
+/// Swift may end a local's lifetime at its last use, so `let finished = take(); unlock()` may
+/// release `finished` before the unlock, under the lock, where a deinit that calls back into the
+/// same object deadlocks (found in a release build: `aFinishedUpstreamsSubscriptionIsLetGoOfAfterUnlocking`
+/// in the combineLatest tests). `_ = finished` after the unlock does not prevent that; this does.
+/// (`withExtendedLifetime` was not inlined in the engines' hot paths.)
+@inlinable @inline(__always)
+package func keepAlive<T>(_ value: borrowing T) {
+    #if compiler(>=6.2)
+        extendLifetime(value)
+    #else
+        withExtendedLifetime(value) {}
+    #endif
+}

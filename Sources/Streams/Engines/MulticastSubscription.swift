@@ -77,7 +77,7 @@ final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscript
         lock.lock()
         let finished = NoSubscription.take(from: &subjectSubscription)
         lock.unlock()
-        _ = finished
+        keepAlive(finished)
         downstream.receive(completion: completion)
     }
 
@@ -170,7 +170,7 @@ final class ShareFeed<Input, Failure: Error>: Subscriber, Subscription, CustomSt
         }
         let finished = NoSubscription.take(from: &upstream)
         lock.unlock()
-        _ = finished
+        keepAlive(finished)
         subject.send(completion: completion)
     }
 

@@ -130,7 +130,7 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
         let hooks = self.hooks.take()
         let finished = NoSubscription.take(from: &upstream)
         lock.unlock()
-        _ = finished  // let go of after unlocking (S7)
+        keepAlive(finished)  // let go of after unlocking (S7)
         guard let downstream else { return }
         hooks?.completion?(completion)
         downstream.receive(completion: completion)

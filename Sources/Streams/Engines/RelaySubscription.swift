@@ -312,7 +312,7 @@ class RelaySubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
         }
         let upstream = subscription.endLocked()
         subscription.lock.unlock()
-        _ = upstream  // let go of after unlocking
+        keepAlive(upstream)  // let go of after unlocking
         complete(completion)
     }
 

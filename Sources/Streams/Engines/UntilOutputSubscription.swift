@@ -213,7 +213,7 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
             downstream = self.downstream.take()
         }
         lock.unlock()
-        _ = finished
+        keepAlive(finished)
         // The stream ends: the trigger is cancelled, also one that has fired (`drop`), S7.
         trigger.cancel()
         downstream?.receive(completion: completion)
@@ -269,11 +269,11 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         let finished = NoSubscription.take(from: &trigger)
         guard let completion, !hasTriggerFired, !isOpen else {
             lock.unlock()
-            _ = finished
+            keepAlive(finished)
             return
         }
         lock.unlock()
-        _ = finished
+        keepAlive(finished)
         end(with: completion)
     }
 

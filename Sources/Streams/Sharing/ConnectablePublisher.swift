@@ -295,7 +295,7 @@ final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscri
         holdsUpstream = false
         let finished = NoSubscription.take(from: &upstream)
         lock.unlock()
-        _ = finished  // let go of after unlocking
+        keepAlive(finished)  // let go of after unlocking
         guard let downstream else { return }
         downstream.receive(completion: completion)
     }

@@ -72,7 +72,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         holdsUpstream = false
         let finished = NoSubscription.take(from: &upstream)
         lock.unlock()
-        _ = finished  // let go of after unlocking
+        keepAlive(finished)  // let go of after unlocking
         subject.send(completion: completion)
     }
 

@@ -254,7 +254,7 @@ struct DelayStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStateM
         case .request(let demand, let upstream):
             upstream.request(demand)
         case .scheduleDelivery(let interval, let tolerance, let finished):
-            _ = finished
+            keepAlive(finished)
             let scheduler = subscription.scheduler
             scheduler.schedule(
                 after: scheduler.now.advanced(by: interval), tolerance: tolerance,

@@ -303,7 +303,7 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
             upstreamFinished = true
             let finished = NoSubscription.take(from: &upstream)
             lock.unlock()
-            _ = finished  // let go of after unlocking (S7)
+            keepAlive(finished)  // let go of after unlocking (S7)
         } else {
             lock.unlock()
         }

@@ -213,7 +213,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         holdsUpstream = false
         let upstream = NoSubscription.take(from: &self.upstream)
         lock.unlock()
-        _ = upstream  // let go of after unlocking (S7)
+        keepAlive(upstream)  // let go of after unlocking (S7)
         downstream?.receive(completion: completion)
     }
 

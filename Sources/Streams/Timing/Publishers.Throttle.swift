@@ -303,7 +303,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Context: Scheduler>: TimedSta
         case .scheduleEmission(nil):
             scheduler.schedule(options: nil, subscription.closure(for: .scheduled))
         case .finish(let finished, let scheduleEmission):
-            _ = finished
+            keepAlive(finished)
             if scheduleEmission { scheduler.schedule(options: nil, subscription.closure(for: .scheduled)) }
         case .deliver:
             subscription.deliver()

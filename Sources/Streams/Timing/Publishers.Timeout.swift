@@ -309,7 +309,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Context: Scheduler>: TimedStat
             }
         case .finish(let timer, let finished):
             timer?.cancel()
-            _ = finished
+            keepAlive(finished)
             subscription.scheduler.schedule(options: subscription.options, subscription.closure(for: .scheduled))
         case .deliver:
             subscription.deliver()
