@@ -223,9 +223,9 @@ extension Lock {
 ///
 /// Swift may end a local's lifetime at its last use, so `let finished = take(); unlock()` may
 /// release `finished` before the unlock, under the lock, where a deinit that calls back into the
-/// same object deadlocks (found in a release build: `aFinishedUpstreamsSubscriptionIsLetGoOfAfterUnlocking`
-/// in the combineLatest tests). `_ = finished` after the unlock does not prevent that; this does.
-/// (`withExtendedLifetime` was not inlined in the engines' hot paths.)
+/// same object deadlocks (seen once in a release build; `aFinishedUpstreamsSubscriptionIsLetGoOfAfterUnlocking`
+/// in the combineLatest tests pins it). `_ = finished` after the unlock promises nothing; this
+/// does. (`withExtendedLifetime` was not inlined in the engines' hot paths.)
 @inlinable @inline(__always)
 package func keepAlive<T>(_ value: borrowing T) {
     #if compiler(>=6.2)
