@@ -157,7 +157,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     // MARK: The inner publishers' signals
 
     /// Takes the lock; returns `true` with it held if the stream is active and `slot` still holds
-    /// the subscribed (or in-place) inner of `generation` (S2), else `false` with it released.
+    /// the subscribed (or in-place) inner of `generation` ([S2]), else `false` with it released.
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
     @inlinable @inline(__always)
     func lockIfLive(_ slot: Int, _ generation: Int) -> Bool {
         lock.lock()
@@ -477,8 +479,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     /// The subscriber of one inner publisher: a struct naming the inner's slot and generation,
     /// so that nothing is allocated per inner, and a late signal of an inner that is over (its
-    /// slot reused under a new generation) is told apart and ignored (S2, S4). It holds this
-    /// object strongly until the inner completes or is cancelled (S7).
+    /// slot reused under a new generation) is told apart and ignored ([S2], [S4]). It holds this
+    /// object strongly until the inner completes or is cancelled ([S7]).
+    ///
+    /// [S2]: doc:/Contract/StreamContract#S2
+    /// [S4]: doc:/Contract/StreamContract#S4
+    /// [S7]: doc:/Contract/StreamContract#S7
     @usableFromInline
     struct Inner: Subscriber, CustomStringConvertible {
         @usableFromInline typealias Input = NewPublisher.Output
