@@ -25,23 +25,31 @@ let package = Package(
         .target(name: "CHeapStats"),
         .target(name: "WorkloadSupport", dependencies: ["CHeapStats"]),
         .target(name: "LoopWorkloads", dependencies: ["WorkloadSupport"]),
-        .target(name: "StreamsWorkloads", dependencies: [
-            "WorkloadSupport",
-            .product(name: "Streams", package: library),
-            .product(name: "ComposableArchitecture", package: library),
-        ]),
-        .target(name: "OpenCombineWorkloads", dependencies: [
-            "WorkloadSupport",
-            .product(name: "OpenCombine", package: "OpenCombine"),
-        ]),
-        .target(name: "AsyncWorkloads", dependencies: [
-            "WorkloadSupport",
-            .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-        ]),
+        .target(
+            name: "StreamsWorkloads",
+            dependencies: [
+                "WorkloadSupport",
+                .product(name: "Streams", package: library),
+                .product(name: "ComposableArchitecture", package: library),
+            ]),
+        .target(
+            name: "OpenCombineWorkloads",
+            dependencies: [
+                "WorkloadSupport",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]),
+        .target(
+            name: "AsyncWorkloads",
+            dependencies: [
+                "WorkloadSupport",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ]),
         // The table of workloads: ids, units, and each engine's version.
-        .target(name: "Workloads", dependencies: [
-            "WorkloadSupport", "LoopWorkloads", "StreamsWorkloads", "OpenCombineWorkloads", "AsyncWorkloads",
-        ]),
+        .target(
+            name: "Workloads",
+            dependencies: [
+                "WorkloadSupport", "LoopWorkloads", "StreamsWorkloads", "OpenCombineWorkloads", "AsyncWorkloads",
+            ]),
         // The package-benchmark suite: every workload, every engine.
         .executableTarget(
             name: "SideBySide",

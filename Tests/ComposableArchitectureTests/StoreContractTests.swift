@@ -190,8 +190,9 @@ struct StoreContractTests {
         let reducer = Reducer<[String], String, Void> { state, action, _ in
             switch action {
             case "start":
-                return .merge(a.eraseToEffect().cancellable(id: ID.timer),
-                              b.eraseToEffect().cancellable(id: ID.timer))
+                return .merge(
+                    a.eraseToEffect().cancellable(id: ID.timer),
+                    b.eraseToEffect().cancellable(id: ID.timer))
             case "stop":
                 return .cancel(id: ID.timer)
             default:
@@ -572,7 +573,10 @@ struct StoreContractTests {
     }
 
     @Test func a7_idsWorkThroughPullbackAndCombine() {
-        enum AppAction { case child(String), other }
+        enum AppAction {
+            case child(String)
+            case other
+        }
         let subject = PassthroughSubject<String, Never>()
         let child = Reducer<[String], String, Void> { state, action, _ in
             switch action {
@@ -624,7 +628,10 @@ struct StoreContractTests {
             var count = 0
             var name = ""
         }
-        enum AppAction { case increment, rename(String) }
+        enum AppAction {
+            case increment
+            case rename(String)
+        }
         let reducer = Reducer<AppState, AppAction, Void> { state, action, _ in
             switch action {
             case .increment: state.count += 1
@@ -635,10 +642,11 @@ struct StoreContractTests {
         let store = Store(initialState: AppState(), reducer: reducer, environment: ())
         final class Counter { var transforms = 0 }
         let counter = Counter()
-        let child = store.scope(state: { (state: AppState) -> Int in
-            counter.transforms += 1
-            return state.count
-        }, action: { (_: Void) in AppAction.increment })
+        let child = store.scope(
+            state: { (state: AppState) -> Int in
+                counter.transforms += 1
+                return state.count
+            }, action: { (_: Void) in AppAction.increment })
         // A scope nobody observes computes nothing; reading its state starts observing it.
         child.send(())
         #expect(counter.transforms == 0)
@@ -667,8 +675,10 @@ struct StoreContractTests {
         let grandchild = child.scope(state: { $0 * 10 })
         var counts: [Int] = []
         var tens: [Int] = []
-        let observations = [child.publisher.sink { counts.append($0) },
-                            grandchild.publisher.sink { tens.append($0) }]
+        let observations = [
+            child.publisher.sink { counts.append($0) },
+            grandchild.publisher.sink { tens.append($0) },
+        ]
         store.send("renamed")
         store.send("renamed again")
         store.send("increment")
@@ -729,15 +739,19 @@ struct StoreContractTests {
         }
         let store = Store(initialState: [], reducer: .combine(first, second), environment: ())
         store.send("go")
-        #expect(store.state == [
-            "first:go", "second:go",
-            "first:from first", "second:from first",
-            "first:from second", "second:from second",
-        ])
+        #expect(
+            store.state == [
+                "first:go", "second:go",
+                "first:from first", "second:from first",
+                "first:from second", "second:from second",
+            ])
     }
 
     @Test func a12_pullbackIgnoresOtherActionsAndMapsEffectsBack() {
-        enum AppAction: Equatable { case counter(Int), other }
+        enum AppAction: Equatable {
+            case counter(Int)
+            case other
+        }
         struct AppState {
             var counter = 0
             var others = 0

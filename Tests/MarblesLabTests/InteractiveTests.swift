@@ -1,7 +1,8 @@
 import Foundation
-@testable import MarblesLab
 import StreamsTesting
 import Testing
+
+@testable import MarblesLab
 
 /// The interactive lab, driven line by line, and the built `Marbles` executable driven through
 /// a pipe.
@@ -12,9 +13,13 @@ struct InteractiveTests {
         var candidates: [URL] = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
         if let path = CommandLine.arguments.first {
             let runner = URL(fileURLWithPath: path).resolvingSymlinksInPath()
-            candidates += [runner.deletingLastPathComponent(), runner.deletingLastPathComponent().deletingLastPathComponent()]
+            candidates += [
+                runner.deletingLastPathComponent(), runner.deletingLastPathComponent().deletingLastPathComponent(),
+            ]
         }
-        return candidates.map { $0.appendingPathComponent("Marbles") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return candidates.map { $0.appendingPathComponent("Marbles") }.first {
+            FileManager.default.isExecutableFile(atPath: $0.path)
+        }
     }
 
     struct Run {
@@ -29,7 +34,9 @@ struct InteractiveTests {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
@@ -39,34 +46,39 @@ struct InteractiveTests {
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         let errors = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                   errors: String(decoding: errors, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+            errors: String(decoding: errors, as: UTF8.self))
     }
 
     @Test func theREPLThroughAPipe() throws {
-        let run = try Self.run([], input: """
-            -1-2-3-4-|
-            filter(even)
-            :input b=---a-b-|
-            zip(b)
-            :demand max(1)@0,max(1)@4
-            map(x*10)
-            filter(
-            :example removeDuplicates
-            :nonsense
-            :quit
-            map(x+1)
+        let run = try Self.run(
+            [],
+            input: """
+                -1-2-3-4-|
+                filter(even)
+                :input b=---a-b-|
+                zip(b)
+                :demand max(1)@0,max(1)@4
+                map(x*10)
+                filter(
+                :example removeDuplicates
+                :nonsense
+                :quit
+                map(x+1)
 
-            """)
+                """)
         #expect(run.status == 0)
         #expect(run.errors == "")
         let output = run.output
         #expect(output.contains("upstream: -1-2-3-4-|   (now type an operator, such as filter(even))"))
-        #expect(output.contains("""
-            upstream: -1-2-3-4-|
-                      filter(even)
-            output:   ---2---4-|
-            """))
+        #expect(
+            output.contains(
+                """
+                upstream: -1-2-3-4-|
+                          filter(even)
+                output:   ---2---4-|
+                """))
         #expect(output.contains("output:   ---c-d-[;|]--   (c = (1, a), d = (2, b))"))
         #expect(output.contains("you asked:         1---1-----"))
         #expect(output.contains("asked of upstream: 1---1-----"))
@@ -77,23 +89,27 @@ struct InteractiveTests {
     }
 
     @Test func theREPLRunsColdRowsAndSeveralSubscribersThroughAPipe() throws {
-        let run = try Self.run([], input: """
-            -1-2-#
-            :cold
-            retry(2)
-            :cold off
-            -1-2-3-4-|
-            :subscribe-at 0,4
-            share
-            :subscribe-at 0,x
+        let run = try Self.run(
+            [],
+            input: """
+                -1-2-#
+                :cold
+                retry(2)
+                :cold off
+                -1-2-3-4-|
+                :subscribe-at 0,4
+                share
+                :subscribe-at 0,x
 
-            """)
+                """)
         #expect(run.status == 0)
-        #expect(run.output.contains("""
-            upstream (cold): -1-2-^
-                             retry(2)
-            output:          -1-2--1-2--1-2-^
-            """))
+        #expect(
+            run.output.contains(
+                """
+                upstream (cold): -1-2-^
+                                 retry(2)
+                output:          -1-2--1-2--1-2-^
+                """))
         #expect(run.output.contains("every row is hot"))
         #expect(run.output.contains("subscriber 2:     -3-4-|   (subscribes at tick 4; missed 1, 2)"))
         #expect(run.output.contains("error: :subscribe-at: expected a tick, a whole number from 0 to 1000; found 'x'"))
@@ -102,21 +118,23 @@ struct InteractiveTests {
     @Test func theOneShotFormAndItsExitStatus() throws {
         let run = try Self.run(["filter(even)", "-1-2-3-4-|"])
         #expect(run.status == 0)
-        #expect(run.output == """
-            upstream: -1-2-3-4-|
-                      filter(even)
-            output:   ---2---4-|
+        #expect(
+            run.output == """
+                upstream: -1-2-3-4-|
+                          filter(even)
+                output:   ---2---4-|
 
-            """)
+                """)
         let bad = try Self.run(["filter(even)", "-1-2-?-|"])
         #expect(bad.status == 2)
         #expect(bad.output == "")
-        #expect(bad.errors == """
-            error: in the diagram: unexpected '?' in the diagram (a value is a letter or a digit; 'text' is a longer one)
-              -1-2-?-|
-                   ^ column 6
+        #expect(
+            bad.errors == """
+                error: in the diagram: unexpected '?' in the diagram (a value is a letter or a digit; 'text' is a longer one)
+                  -1-2-?-|
+                       ^ column 6
 
-            """)
+                """)
         let unknown = try Self.run(["--frobnicate", "x"])
         #expect(unknown.status == 2)
         #expect(unknown.errors.contains("unknown option --frobnicate"))
@@ -152,7 +170,8 @@ struct PictureTests {
     @Test func svgWritesTheDocsPictureOfTheRows() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("marbles-\(UUID().uuidString).svg")
         defer { try? FileManager.default.removeItem(at: file) }
-        var output = "", errors = ""
+        var output = ""
+        var errors = ""
         let status = MarblesCommand.run(
             ["map(x*10)", "-1-2-|", "--demand", "max(1)@0,unlimited@3", "--svg", file.path],
             readLine: { nil }, write: { output += $0 }, writeError: { errors += $0 })

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MarblesLab
 import StreamsTesting
 import Testing
+
+@testable import MarblesLab
 
 /// Every operator of `--list`, run through the one-shot form (as `swift run Marbles` runs it), and
 /// compared with the operator's own doc diagram where it has one.
@@ -14,8 +15,10 @@ struct OperatorCoverageTests {
     }
 
     static func oneShot(_ arguments: [String]) -> OneShot {
-        var output = "", errors = ""
-        let status = MarblesCommand.run(arguments, readLine: { nil }, write: { output += $0 }, writeError: { errors += $0 })
+        var output = ""
+        var errors = ""
+        let status = MarblesCommand.run(
+            arguments, readLine: { nil }, write: { output += $0 }, writeError: { errors += $0 })
         return OneShot(status: status, output: output, errors: errors)
     }
 
@@ -83,7 +86,8 @@ struct OperatorCoverageTests {
 
     @Test("the one-shot form gives the doc diagram's output", arguments: docDiagrams.map { "\($0.doc): \($0.chain)" })
     func matchesTheDocs(_ entry: String) throws {
-        let name = String(entry.prefix { $0 != ":" }), chain = String(entry.dropFirst(name.count + 2))
+        let name = String(entry.prefix { $0 != ":" })
+        let chain = String(entry.dropFirst(name.count + 2))
         let doc = try #require(LabDocs.diagram(named: name), "no doc diagram marble-\(name)")
         let (_, output) = try #require(doc.rows())
         let arguments = try #require(LabDocs.arguments(doc, chain: chain))
@@ -91,8 +95,10 @@ struct OperatorCoverageTests {
         #expect(run.status == 0, "\(run.errors)")
         let expected = try doc.block.ticks(of: output)
         let actual = try Self.outputTicks(run.output)
-        #expect(Self.trimmed(actual) == Self.trimmed(expected),
-                "\(name) (\(doc.file)):\n\(doc.text)\n\nswift run Marbles \(arguments.map(MarblesCommand.shellQuoted).joined(separator: " ")):\n\(run.output)")
+        #expect(
+            Self.trimmed(actual) == Self.trimmed(expected),
+            "\(name) (\(doc.file)):\n\(doc.text)\n\nswift run Marbles \(arguments.map(MarblesCommand.shellQuoted).joined(separator: " ")):\n\(run.output)"
+        )
     }
 
     @Test func listNamesEveryOperator() {

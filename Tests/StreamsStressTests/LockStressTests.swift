@@ -1,12 +1,13 @@
 import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-import Streams
-import StreamsTesting
-import Testing
 
 /// Real threads against the project's `Lock` (off Apple platforms, one atomic word inside the
 /// object that stores it, and a shared parking lot where waiting threads sleep). Each round makes

@@ -12,8 +12,9 @@ import WorkloadSupport
 import Workloads
 
 /// Heap bytes per live pipeline (W3mem).
-let bytesPerLivePipeline = BenchmarkMetric.custom("Heap bytes per live pipeline", polarity: .prefersSmaller,
-                                                  useScalingFactor: false)
+let bytesPerLivePipeline = BenchmarkMetric.custom(
+    "Heap bytes per live pipeline", polarity: .prefersSmaller,
+    useScalingFactor: false)
 
 /// What each benchmark reports, per operation: wall-clock time, mallocs, and instructions where
 /// the machine has a counter for them. (CPU time is left out: the system counts it in steps of

@@ -58,11 +58,12 @@ public func streamSendsToTen(_ n: Int) async -> UInt64 {
     for _ in 0..<10 {
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         continuations.append(continuation)
-        consumers.append(Task {
-            var sum = 0
-            for await value in stream { sum &+= value }
-            return sum
-        })
+        consumers.append(
+            Task {
+                var sum = 0
+                for await value in stream { sum &+= value }
+                return sum
+            })
     }
     for i in 0..<n {
         for continuation in continuations { continuation.yield(i) }
@@ -105,14 +106,15 @@ public func liveMemory(_ n: Int) async -> MemoryReading {
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         continuation.yield(i)
         continuations.append(continuation)
-        consumers.append(Task {
-            var total = 0
-            for await value in stream.map({ $0 + 1 }) {
-                total &+= value
-                received.count.add(1, ordering: .releasing)
-            }
-            return total
-        })
+        consumers.append(
+            Task {
+                var total = 0
+                for await value in stream.map({ $0 + 1 }) {
+                    total &+= value
+                    received.count.add(1, ordering: .releasing)
+                }
+                return total
+            })
     }
     while received.count.load(ordering: .acquiring) < n { await Task.yield() }
     let bytes = Double(heapBytesInUse() - start) / Double(max(1, n))

@@ -95,7 +95,10 @@ public func currentValue(_ n: Int) -> UInt64 {
 public func demand(_ n: Int) -> UInt64 {
     var sum = 0
     let map = opaque { (x: Int) -> Int in x &* 3 }
-    let receive = opaque { (x: Int) -> Int in sum &+= x; return 1 }
+    let receive = opaque { (x: Int) -> Int in
+        sum &+= x
+        return 1
+    }
     var demand = 1
     var i = 0
     while i < n && demand > 0 {

@@ -19,9 +19,11 @@ public func pipeline(_ n: Int) -> UInt64 {
     pipeline(over: (0..<n).publisher)
 }
 
-func pipeline<Upstream: Publisher>(over upstream: Upstream) -> UInt64 where Upstream.Output == Int, Upstream.Failure == Never {
+func pipeline<Upstream: Publisher>(over upstream: Upstream) -> UInt64
+where Upstream.Output == Int, Upstream.Failure == Never {
     var sum = 0
-    let cancellable = upstream
+    let cancellable =
+        upstream
         .map { $0 &* 3 }
         .compactMap { $0 % 2 == 0 ? $0 : nil }
         .filter { $0 % 3 == 0 }
@@ -29,7 +31,6 @@ func pipeline<Upstream: Publisher>(over upstream: Upstream) -> UInt64 where Upst
     cancellable.cancel()
     return checksum(sum)
 }
-
 
 // MARK: W2
 
@@ -48,7 +49,6 @@ public func fanOut(_ n: Int, sinks: Int) -> UInt64 {
     bag.removeAll()
     return checksum(sum)
 }
-
 
 // MARK: W3
 
@@ -69,8 +69,6 @@ public func churn(_ n: Int) -> UInt64 {
     for cancellable in bag { cancellable.cancel() }
     return checksum(total)
 }
-
-
 
 // MARK: W3mem
 
@@ -97,7 +95,6 @@ public func currentValue(_ n: Int) -> UInt64 {
     cancellable.cancel()
     return checksum(sum)
 }
-
 
 // MARK: W5
 
@@ -173,10 +170,10 @@ public func demandFromOutside(_ n: Int) -> UInt64 {
 }
 
 @inline(__always)
-func tripled<Upstream: Publisher>(over upstream: Upstream) -> Publishers.Map<Upstream, Int> where Upstream.Output == Int, Upstream.Failure == Never {
+func tripled<Upstream: Publisher>(over upstream: Upstream) -> Publishers.Map<Upstream, Int>
+where Upstream.Output == Int, Upstream.Failure == Never {
     upstream.map { $0 &* 3 }
 }
-
 
 // MARK: W7
 
@@ -196,9 +193,6 @@ public func flatMapInners(_ n: Int) -> UInt64 {
     return checksum(sum)
 }
 
-
-
-
 public func flatMapChurn(_ n: Int) -> UInt64 {
     var sum = 0
     for i in 0..<n {
@@ -206,8 +200,6 @@ public func flatMapChurn(_ n: Int) -> UInt64 {
     }
     return checksum(sum)
 }
-
-
 
 // MARK: B1, R1 (serialized delivery)
 
@@ -253,7 +245,8 @@ public func catchChurn(_ n: Int) -> UInt64 {
 }
 
 @inline(__always)
-func caught<Upstream: Publisher>(over upstream: Upstream, _ i: Int) -> Publishers.Catch<Upstream, Just<Int>> where Upstream.Output == Int, Upstream.Failure == Boom {
+func caught<Upstream: Publisher>(over upstream: Upstream, _ i: Int) -> Publishers.Catch<Upstream, Just<Int>>
+where Upstream.Output == Int, Upstream.Failure == Boom {
     upstream.catch { _ in Just(i) }
 }
 
@@ -266,7 +259,9 @@ public func appendChurn(_ n: Int) -> UInt64 {
 }
 
 @inline(__always)
-func appended<Upstream: Publisher>(over upstream: Upstream, _ suffix: Upstream) -> Publishers.Concatenate<Upstream, Upstream> where Upstream.Output == Int, Upstream.Failure == Never {
+func appended<Upstream: Publisher>(over upstream: Upstream, _ suffix: Upstream)
+    -> Publishers.Concatenate<Upstream, Upstream> where Upstream.Output == Int, Upstream.Failure == Never
+{
     upstream.append(suffix)
 }
 
@@ -279,6 +274,7 @@ public func retryChurn(_ n: Int) -> UInt64 {
 }
 
 @inline(__always)
-func retried<Upstream: Publisher>(over upstream: Upstream) -> Publishers.Retry<Upstream> where Upstream.Output == Int, Upstream.Failure == Boom {
+func retried<Upstream: Publisher>(over upstream: Upstream) -> Publishers.Retry<Upstream>
+where Upstream.Output == Int, Upstream.Failure == Boom {
     upstream.retry(2)
 }

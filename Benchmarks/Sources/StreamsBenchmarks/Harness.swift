@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Workloads
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 struct Measurement {
     var streams: Double
@@ -30,8 +31,9 @@ func measure(_ streams: Body, against baseline: Body, n: Int) -> Measurement {
         // next one allocates.
         let loop = baselineMemory(n)
         let reading = streamsMemory(n)
-        return Measurement(streams: reading.bytesPerPipeline, baseline: loop.bytesPerPipeline,
-                           streamsChecksum: reading.checksum, baselineChecksum: loop.checksum)
+        return Measurement(
+            streams: reading.bytesPerPipeline, baseline: loop.bytesPerPipeline,
+            streamsChecksum: reading.checksum, baselineChecksum: loop.checksum)
     }
     return timed(n, streams: { run(streams, $0) }, baseline: { run(baseline, $0) })
 }

@@ -1,3 +1,5 @@
+import Workloads
+
 // StreamsBenchmarks: the quick front end to the workloads. It times Streams against the plain
 // loop doing the same work, in thread CPU time, best of several passes: what an engineer changing
 // the library's engines runs before and after a change (Docs/Performance.md). The whole
@@ -14,11 +16,10 @@
 // The last line sums everything up for scripts:
 //   bench: W1 ns=6.61 baseline_ns=8.02 ratio=0.82; W2x1 ...
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import Workloads
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var baseN = 1_000_000
@@ -53,10 +54,12 @@ for workload in allWorkloads where selected.isEmpty || selected.contains(workloa
         exit(1)
     }
     let ratio = result.streams / result.baseline
-    print(pad(workload.id, 8) + pad(workload.unit, 21) + pad("\(n)", 11)
-          + pad(format(result.streams), 11) + pad(format(result.baseline), 11)
-          + pad(format(ratio) + "x", 8) + workload.what)
-    summary.append("\(workload.id) ns=\(format(result.streams)) baseline_ns=\(format(result.baseline)) ratio=\(format(ratio))")
+    print(
+        pad(workload.id, 8) + pad(workload.unit, 21) + pad("\(n)", 11)
+            + pad(format(result.streams), 11) + pad(format(result.baseline), 11)
+            + pad(format(ratio) + "x", 8) + workload.what)
+    summary.append(
+        "\(workload.id) ns=\(format(result.streams)) baseline_ns=\(format(result.baseline)) ratio=\(format(ratio))")
 }
 print("bench: " + summary.joined(separator: "; "))
 

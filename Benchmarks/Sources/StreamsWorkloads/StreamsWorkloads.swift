@@ -19,7 +19,8 @@ public func pipeline(_ n: Int) -> UInt64 {
 
 func pipeline<Upstream: Publisher<Int, Never>>(over upstream: Upstream) -> UInt64 {
     var sum = 0
-    let cancellable = upstream
+    let cancellable =
+        upstream
         .map { $0 &* 3 }
         .compactMap { $0 % 2 == 0 ? $0 : nil }
         .filter { $0 % 3 == 0 }
@@ -27,7 +28,6 @@ func pipeline<Upstream: Publisher<Int, Never>>(over upstream: Upstream) -> UInt6
     cancellable.cancel()
     return checksum(sum)
 }
-
 
 // MARK: W2
 
@@ -46,7 +46,6 @@ public func fanOut(_ n: Int, sinks: Int) -> UInt64 {
     bag.removeAll()
     return checksum(sum)
 }
-
 
 // MARK: W3
 
@@ -67,8 +66,6 @@ public func churn(_ n: Int) -> UInt64 {
     for cancellable in bag { cancellable.cancel() }
     return checksum(total)
 }
-
-
 
 // MARK: W3mem
 
@@ -95,7 +92,6 @@ public func currentValue(_ n: Int) -> UInt64 {
     cancellable.cancel()
     return checksum(sum)
 }
-
 
 // MARK: W5
 
@@ -175,7 +171,6 @@ func tripled<Upstream: Publisher<Int, Never>>(over upstream: Upstream) -> Publis
     upstream.map { $0 &* 3 }
 }
 
-
 // MARK: W7
 
 public func zip(_ n: Int) -> UInt64 {
@@ -194,7 +189,6 @@ public func flatMapInners(_ n: Int) -> UInt64 {
     return checksum(sum)
 }
 
-
 public func mergeElements(_ n: Int) -> UInt64 {
     var sum = 0
     let half = n / 2
@@ -202,7 +196,6 @@ public func mergeElements(_ n: Int) -> UInt64 {
     cancellable.cancel()
     return checksum(sum)
 }
-
 
 public func mergeChurn(_ n: Int) -> UInt64 {
     var sum = 0
@@ -212,7 +205,6 @@ public func mergeChurn(_ n: Int) -> UInt64 {
     return checksum(sum)
 }
 
-
 public func flatMapChurn(_ n: Int) -> UInt64 {
     var sum = 0
     for i in 0..<n {
@@ -220,7 +212,6 @@ public func flatMapChurn(_ n: Int) -> UInt64 {
     }
     return checksum(sum)
 }
-
 
 public func combineLatestSends(_ n: Int) -> UInt64 {
     let a = PassthroughSubject<Int, Never>()
@@ -233,7 +224,6 @@ public func combineLatestSends(_ n: Int) -> UInt64 {
     cancellable.cancel()
     return checksum(sum)
 }
-
 
 public func combineLatestChurn(_ n: Int) -> UInt64 {
     var sum = 0
@@ -287,7 +277,8 @@ public func catchChurn(_ n: Int) -> UInt64 {
 }
 
 @inline(__always)
-func caught<Upstream: Publisher<Int, Boom>>(over upstream: Upstream, _ i: Int) -> Publishers.Catch<Upstream, Just<Int>> {
+func caught<Upstream: Publisher<Int, Boom>>(over upstream: Upstream, _ i: Int) -> Publishers.Catch<Upstream, Just<Int>>
+{
     upstream.catch { _ in Just(i) }
 }
 
@@ -300,7 +291,9 @@ public func appendChurn(_ n: Int) -> UInt64 {
 }
 
 @inline(__always)
-func appended<Upstream: Publisher<Int, Never>>(over upstream: Upstream, _ suffix: Upstream) -> Publishers.Concatenate<Upstream, Upstream> {
+func appended<Upstream: Publisher<Int, Never>>(over upstream: Upstream, _ suffix: Upstream)
+    -> Publishers.Concatenate<Upstream, Upstream>
+{
     upstream.append(suffix)
 }
 

@@ -1,11 +1,12 @@
+import CHeapStats
+
 // What every engine's workloads share: the checksum, the opaque identity the plain loops call
 // their closures through, and the heap count that W3mem reads.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import CHeapStats
 
 /// A workload's result as a number all engines must agree on.
 @inline(__always)
@@ -40,17 +41,17 @@ public let instructionCounterWorks = cheapstats_instruction_counter_works() != 0
 /// Resident memory now, in bytes (Linux: /proc/self/statm), or 0.
 public func residentBytes() -> Int {
     #if os(Linux)
-    let fd = open("/proc/self/statm", O_RDONLY)
-    if fd < 0 { return 0 }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 128)
-    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 127) }
-    guard count > 0 else { return 0 }
-    let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        let fd = open("/proc/self/statm", O_RDONLY)
+        if fd < 0 { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 127) }
+        guard count > 0 else { return 0 }
+        let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     #else
-    return 0
+        return 0
     #endif
 }
 

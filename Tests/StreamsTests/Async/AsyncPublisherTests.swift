@@ -1,9 +1,10 @@
 import Dispatch
-// @testable: one test looks at how many `next()` calls wait, to act while they do.
-@testable import Streams
 import StreamsTesting
 import Synchronization
 import Testing
+
+// @testable: one test looks at how many `next()` calls wait, to act while they do.
+@testable import Streams
 
 @Suite("values: AsyncPublisher, AsyncThrowingPublisher", .timeLimit(.minutes(1)))
 struct AsyncPublisherTests {
@@ -214,9 +215,15 @@ struct AsyncPublisherTests {
         // As Combine: each waiting next() asks for one value, and they are served in order.
         let upstream = TestPublisher<Int, Never>()
         let shared = SharedIterator(upstream.values.makeAsyncIterator())
-        let first = Task { var iterator = shared.iterator; return await iterator.next() }
+        let first = Task {
+            var iterator = shared.iterator
+            return await iterator.next()
+        }
         #expect(await pollUntil { upstream.history == [.requested(.max(1))] })
-        let second = Task { var iterator = shared.iterator; return await iterator.next() }
+        let second = Task {
+            var iterator = shared.iterator
+            return await iterator.next()
+        }
         #expect(await pollUntil { upstream.history == [.requested(.max(1)), .requested(.max(1))] })
         upstream.send(1)
         upstream.send(2)
@@ -230,9 +237,15 @@ struct AsyncPublisherTests {
     @Test func aFailureGoesToTheFirstWaitingNextAndTheOthersEnd() async throws {
         let upstream = TestPublisher<Int, Boom>()
         let shared = SharedThrowingIterator(upstream.values.makeAsyncIterator())
-        let first = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
+        let first = Task { () throws -> Int? in
+            var iterator = shared.iterator
+            return try await iterator.next()
+        }
         #expect(await pollUntil { upstream.history.count == 1 })
-        let second = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
+        let second = Task { () throws -> Int? in
+            var iterator = shared.iterator
+            return try await iterator.next()
+        }
         #expect(await pollUntil { upstream.history.count == 2 })
         upstream.send(completion: .failure(Boom()))
         await #expect(throws: Boom.self) { try await first.value }
@@ -242,8 +255,14 @@ struct AsyncPublisherTests {
     @Test func cancellingOneWaitingTaskEndsEveryWaitingNext_S16() async {
         let upstream = TestPublisher<Int, Never>()
         let shared = SharedIterator(upstream.values.makeAsyncIterator())
-        let first = Task { var iterator = shared.iterator; return await iterator.next() }
-        let second = Task { var iterator = shared.iterator; return await iterator.next() }
+        let first = Task {
+            var iterator = shared.iterator
+            return await iterator.next()
+        }
+        let second = Task {
+            var iterator = shared.iterator
+            return await iterator.next()
+        }
         #expect(await pollUntil { upstream.history.count == 2 })
         first.cancel()
         #expect(await first.value == nil)
@@ -257,7 +276,10 @@ struct AsyncPublisherTests {
         // A value before the subscription: ignored; the iteration goes on with the subscription.
         let early = MisbehavingPublisher<Int, Boom>([.value(9), .subscription])
         let shared = SharedThrowingIterator(early.values.makeAsyncIterator())
-        let task = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
+        let task = Task { () throws -> Int? in
+            var iterator = shared.iterator
+            return try await iterator.next()
+        }
         #expect(await pollUntil { early.subscriptions.first?.history == [.requested(.max(1))] })
         task.cancel()
         #expect(try await task.value == nil)
@@ -274,8 +296,10 @@ struct AsyncPublisherTests {
         #expect(finishedEarly.subscriptions.first?.history == [.cancelled])
 
         // After the end: ignored; a second subscription is cancelled.
-        let late = MisbehavingPublisher<Int, Boom>([.subscription, .completion(.finished), .value(1),
-                                                    .completion(.failure(Boom())), .subscription])
+        let late = MisbehavingPublisher<Int, Boom>([
+            .subscription, .completion(.finished), .value(1),
+            .completion(.failure(Boom())), .subscription,
+        ])
         var iterator = late.values.makeAsyncIterator()
         #expect(try await iterator.next() == nil)
         #expect(late.subscriptions.last?.history == [.cancelled])
@@ -283,7 +307,8 @@ struct AsyncPublisherTests {
 
     /// A publisher that keeps its subscriber for the test to drive by hand, sending nothing
     /// itself — not even the subscription.
-    final class HeldSubscriber<Output, Failure: Error>: Publisher, @unchecked Sendable {  // `subscriber` guarded by `lock`
+    // `@unchecked Sendable`: `held` is guarded by `lock`.
+    final class HeldSubscriber<Output, Failure: Error>: Publisher, @unchecked Sendable {
         private let lock = Lock()
         private var held: AnySubscriber<Output, Failure>?
         var subscriber: AnySubscriber<Output, Failure>? { lock.withLock { held } }
@@ -294,7 +319,8 @@ struct AsyncPublisherTests {
     }
 
     /// Whether `count` `next()` calls of `iterator` wait for a subscription that has not come.
-    static func waitingForSubscription<Output, Failure>(_ iterator: AsyncIteration<Output, Failure>, count: Int) -> Bool {
+    static func waitingForSubscription<Output, Failure>(_ iterator: AsyncIteration<Output, Failure>, count: Int) -> Bool
+    {
         let subscriber = iterator.subscriber
         return subscriber.lock.withLock {
             if case .awaitingSubscription(let demand) = subscriber.state { demand == count } else { false }
@@ -305,8 +331,14 @@ struct AsyncPublisherTests {
     func twoWaitingCallsReturnWhenAValueOrCompletionComesBeforeTheSubscription(_ early: String) async throws {
         let upstream = HeldSubscriber<Int, Boom>()
         let shared = SharedThrowingIterator(upstream.values.makeAsyncIterator())
-        let first = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
-        let second = Task { () throws -> Int? in var iterator = shared.iterator; return try await iterator.next() }
+        let first = Task { () throws -> Int? in
+            var iterator = shared.iterator
+            return try await iterator.next()
+        }
+        let second = Task { () throws -> Int? in
+            var iterator = shared.iterator
+            return try await iterator.next()
+        }
         // If a call never returns (the bug this test is about), cancelling it ends the test with a
         // failure instead of a hang.
         let guardTask = Task {

@@ -43,10 +43,12 @@ struct SequenceTests {
     @Test func requestsFromInsideReceiveAddToReturnedDemand_S1() {
         final class Box: @unchecked Sendable { var subscriber: RecordingSubscriber<Int, Never>? }
         let box = Box()
-        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1), onValue: { value in
-            if value == 1 { box.subscriber?.request(.max(2)) }
-            return value == 3 ? .max(1) : .none
-        })
+        let subscriber = RecordingSubscriber<Int, Never>(
+            demand: .max(1),
+            onValue: { value in
+                if value == 1 { box.subscriber?.request(.max(2)) }
+                return value == 3 ? .max(1) : .none
+            })
         box.subscriber = subscriber
         (1...6).publisher.subscribe(subscriber)
         #expect(subscriber.values == [1, 2, 3, 4])
