@@ -9,24 +9,14 @@ import Testing
 /// deadline; ThreadSanitizer runs them in CI.
 @Suite("Async bridge under concurrency", .timeLimit(.minutes(2)))
 struct AsyncBridgeStressTests {
-    /// Waits until `condition` holds, for at most `timeout`.
-    static func pollUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while !condition() {
-            if clock.now >= deadline { return false }
-            await Task.yield()
-            try? await Task.sleep(for: .microseconds(100))
-        }
-        return true
-    }
-
     @Test func concurrentNextCallsOnCopiesOfOneIteratorEachGetADistinctValue() async {
         // Several tasks call next() on copies of one iterator at once: no crash, every value is
         // handed out exactly once, and each task sees its values in order.
         final class Shared: @unchecked Sendable {  // `iterator` never changes
             let iterator: AsyncPublisher<Publishers.Sequence<Range<Int>, Never>>.Iterator
-            init(_ iterator: AsyncPublisher<Publishers.Sequence<Range<Int>, Never>>.Iterator) { self.iterator = iterator }
+            init(_ iterator: AsyncPublisher<Publishers.Sequence<Range<Int>, Never>>.Iterator) {
+                self.iterator = iterator
+            }
         }
         for _ in 0..<20 {
             let shared = Shared((0..<400).publisher.values.makeAsyncIterator())
@@ -86,14 +76,14 @@ struct AsyncBridgeStressTests {
                     var iterator = values.makeAsyncIterator()
                     return await iterator.next()
                 }
-                #expect(await Self.pollUntil { upstream.history.first == .requested(.max(1)) })
+                #expect(await pollUntil { upstream.history.first == .requested(.max(1)) })
                 DispatchQueue.concurrentPerform(iterations: 2) { index in
                     if index == 0 { upstream.send(round) } else { task.cancel() }
                 }
                 // Either the value won or the cancel did; the task ends either way.
                 let result = await task.value
                 #expect(result == nil || result == round)
-                #expect(await Self.pollUntil { upstream.history.last == .cancelled })
+                #expect(await pollUntil { upstream.history.last == .cancelled })
             }
         }
     }
@@ -112,7 +102,7 @@ struct AsyncBridgeStressTests {
                         return "thrown"
                     }
                 }
-                #expect(await Self.pollUntil { upstream.history.first == .requested(.max(1)) })
+                #expect(await pollUntil { upstream.history.first == .requested(.max(1)) })
                 DispatchQueue.concurrentPerform(iterations: 2) { index in
                     if index == 0 { upstream.send(completion: .failure(Boom())) } else { task.cancel() }
                 }
@@ -158,7 +148,7 @@ struct AsyncBridgeStressTests {
                 subscribers.append(subscriber)
             }
             // Every iterating task ends after its cancel.
-            #expect(await Self.pollUntil { iterations.live.load(ordering: .sequentiallyConsistent) == 0 })
+            #expect(await pollUntil { iterations.live.load(ordering: .sequentiallyConsistent) == 0 })
             for subscriber in subscribers {
                 #expect(subscriber.violations.isEmpty)
                 let received = subscriber.values

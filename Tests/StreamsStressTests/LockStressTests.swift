@@ -3,12 +3,6 @@ import Streams
 import StreamsTesting
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Real threads against the project's `Lock` (off Apple platforms, one atomic word inside the
 /// object that stores it, and a shared parking lot where waiting threads sleep). Each round makes
 /// a new object, so locks are made where freed ones were. Bounded: a few thousand lock round trips
@@ -76,7 +70,7 @@ struct LockStressTests {
                         counter.increment()
                         finished.signal()
                     }
-                    #expect(Self.waitUntil { counter.lock.mayHaveSleepers })
+                    #expect(await pollUntil { counter.lock.mayHaveSleepers })
                     counter.value += 1
                     counter.lock.unlock()
                     #expect(finished.wait(timeout: .now() + 30) == .success, "the sleeper was not woken")
@@ -100,7 +94,7 @@ struct LockStressTests {
                             finished.signal()
                         }
                     }
-                    #expect(Self.waitUntil { counters.allSatisfy { $0.lock.mayHaveSleepers } })
+                    #expect(await pollUntil { counters.allSatisfy { $0.lock.mayHaveSleepers } })
                     for (index, counter) in counters.enumerated() {
                         counter.value += 1
                         counter.lock.unlock()
@@ -115,16 +109,6 @@ struct LockStressTests {
                     }
                 }
             }
-        }
-
-        /// Polls `condition` until it holds, giving the other threads the processor between
-        /// looks; false if it never held in a generous bound (the test then fails, not hangs).
-        static func waitUntil(_ condition: () -> Bool) -> Bool {
-            for _ in 0..<10_000_000 {
-                if condition() { return true }
-                sched_yield()
-            }
-            return false
         }
     #endif
 }
