@@ -142,7 +142,7 @@ import Synchronization
         }
 
         /// How many times `lockContended` looks at the word before it sleeps.
-        @usableFromInline static var triesBeforeSleeping: Int { 100 }
+        static var triesBeforeSleeping: Int { 100 }
 
         /// Whether a thread has announced that it waits for this lock (the word is 2): for tests.
         package var mayHaveSleepers: Bool { word.load(ordering: .relaxed) == 2 }
@@ -160,7 +160,7 @@ import Synchronization
     @usableFromInline
     final class ParkingLot: @unchecked Sendable {  // the rooms' state is their own mutexes
         /// The one parking lot.
-        @usableFromInline static let shared = ParkingLot()
+        static let shared = ParkingLot()
 
         /// How many rooms there are.
         @usableFromInline static var roomCount: Int { 64 }
@@ -190,7 +190,6 @@ import Synchronization
 
         /// Sleeps in `room` if `stillWaiting()`, checked with the room's mutex held, is true;
         /// returns when the room is woken (or spuriously, as a condition may).
-        @usableFromInline
         func sleep(inRoom room: Int, if stillWaiting: () -> Bool) {
             pthread_mutex_lock(mutexes + room)
             if stillWaiting() { pthread_cond_wait(conditions + room, mutexes + room) }
@@ -198,7 +197,6 @@ import Synchronization
         }
 
         /// Wakes every thread asleep in `room`.
-        @usableFromInline
         func wakeAll(inRoom room: Int) {
             pthread_mutex_lock(mutexes + room)
             pthread_cond_broadcast(conditions + room)
