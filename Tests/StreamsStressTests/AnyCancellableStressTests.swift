@@ -128,4 +128,41 @@ struct AnyCancellableStressTests {
             }
         }
     }
+
+    /// `Just` hands a sink its value with no subscription object (`sendOneValue`): a `cancel()` on
+    /// another thread races that delivery. The completion comes only after the value, at most
+    /// once, and both closures are released either way (S6, S7).
+    @Test func justDeliveringToASinkRacingCancel_S6_S7() async {
+        final class Token: Sendable {}
+        /// A sink handed to another thread on purpose, to race its delivery with its cancel.
+        final class SharedSink: @unchecked Sendable {  // immutable; the sink is thread-safe
+            let sink: Subscribers.Sink<Int, Never>
+            init(_ sink: Subscribers.Sink<Int, Never>) { self.sink = sink }
+        }
+        await onDedicatedThread {
+            for _ in 0..<1_000 {
+                let values = Atomic<Int>(0)
+                let completions = Atomic<Int>(0)
+                weak var weakToken: Token?
+                do {
+                    let token = Token()
+                    weakToken = token
+                    let sink = SharedSink(Subscribers.Sink(
+                        receiveCompletion: { _ in
+                            _ = token
+                            // Counts 1 only if the value came first.
+                            completions.add(values.load(ordering: .relaxed) == 1 ? 1 : 2, ordering: .relaxed)
+                        },
+                        receiveValue: { _ in values.add(1, ordering: .relaxed) }))
+                    let shared = SharedCancellable(AnyCancellable(sink.sink))
+                    DispatchQueue.concurrentPerform(iterations: 2) { index in
+                        if index == 0 { Just(1).subscribe(sink.sink) } else { shared.cancellable.cancel() }
+                    }
+                }
+                #expect(values.load(ordering: .relaxed) <= 1)
+                #expect(completions.load(ordering: .relaxed) <= values.load(ordering: .relaxed))
+                #expect(weakToken == nil)
+            }
+        }
+    }
 }

@@ -46,7 +46,7 @@ public struct Just<Output>: Publisher {
     /// - Parameter subscriber: The subscriber that receives the value and `.finished`.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: OneValueSubscription(output, to: subscriber, name: "Just"))
+        sendOneValue(output, to: subscriber, name: "Just")
     }
 }
 

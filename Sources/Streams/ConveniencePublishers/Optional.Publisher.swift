@@ -56,8 +56,7 @@ extension Optional {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
-                subscriber.receive(
-                    subscription: OneValueSubscription(output, to: subscriber, name: "Optional.Publisher"))
+                sendOneValue(output, to: subscriber, name: "Optional.Publisher")
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)

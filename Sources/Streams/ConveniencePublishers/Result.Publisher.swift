@@ -72,7 +72,7 @@ extension Result {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let value):
-                subscriber.receive(subscription: OneValueSubscription(value, to: subscriber, name: "Result.Publisher"))
+                sendOneValue(value, to: subscriber, name: "Result.Publisher")
             case .failure(let error):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(error))

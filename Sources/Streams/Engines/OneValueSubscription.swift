@@ -1,7 +1,8 @@
 import Synchronization
 
 // The subscription of every publisher with at most one value: `Just`, `Optional.Publisher`,
-// `Result.Publisher`. One object per subscriber, no lock: an atomic byte of flags decides who
+// `Result.Publisher` (and `sendOneValue`, which spares a `Subscribers.Sink` the subscription).
+// One object per subscriber, no lock: an atomic byte of flags decides who
 // takes the downstream and the value (the first valid request delivers them, a cancel drops
 // them), and the pair is kept in raw words inside the object so that its deinit has nothing to
 // destroy once the value has gone (Docs/Performance.md, "A one-value subscription that holds its
@@ -117,6 +118,25 @@ extension OneValueSubscription {
     convenience init<Downstream: Subscriber>(_ value: Downstream.Input, to downstream: Downstream, name: StaticString)
     where Pending == OneValuePending<Downstream> {
         self.init(pending: OneValuePending(downstream: downstream, value: value), name: name)
+    }
+}
+
+/// Subscribes `downstream` to `value` followed by `.finished`: what `Just`, `Optional.Publisher`
+/// and `Result.Publisher` do with a value.
+///
+/// Any subscriber gets a `OneValueSubscription` that delivers on its first request. A
+/// `Subscribers.Sink` gets the two at once, without a subscription object: a sink asks for
+/// unlimited values inside `receive(subscription:)`, so the subscription would have delivered both
+/// before that call returned anyway, and nothing can observe the difference. That is one heap
+/// object fewer for `Just(x).sink { … }` (Docs/Performance.md, "A sink needs no subscription from a
+/// one-value publisher").
+@inlinable
+func sendOneValue<Downstream: Subscriber>(_ value: Downstream.Input, to downstream: Downstream, name: StaticString) {
+    // A constant wherever `Downstream` is known; otherwise a comparison of two metadata pointers.
+    if Downstream.self == Subscribers.Sink<Downstream.Input, Downstream.Failure>.self {
+        (downstream as! Subscribers.Sink<Downstream.Input, Downstream.Failure>).receiveWithoutSubscription(value)
+    } else {
+        downstream.receive(subscription: OneValueSubscription(value, to: downstream, name: name))
     }
 }
 

@@ -158,6 +158,29 @@ extension Subscribers {
             }
         }
 
+        /// Receives `value` and then `.finished` from a publisher with one value, with no
+        /// subscription object (`sendOneValue`, Engines/OneValueSubscription.swift): the same calls,
+        /// in the same order, as a subscription that delivers on the sink's request. Nothing if the
+        /// sink already has a subscription or was cancelled ([S2]); no completion if
+        /// `receiveValue` cancels the sink ([S6]).
+        ///
+        /// - Parameter value: The one value.
+        ///
+        /// [S2]: doc:/Contract/StreamContract#S2
+        /// [S6]: doc:/Contract/StreamContract#S6
+        @inlinable
+        func receiveWithoutSubscription(_ value: Input) {
+            // As `receive(subscription:)`, with the core's `NoSubscription` left in place: a
+            // `cancel()` from here on takes and cancels that, and sets `ended`.
+            let bits = state.load(ordering: .acquiring)
+            guard bits & (Self.subscribed | Self.ended) == 0 else { return }
+            let (stored, _) = state.compareExchange(
+                expected: bits, desired: bits | Self.subscribed, ordering: .acquiringAndReleasing)
+            guard stored else { return }  // cancelled meanwhile
+            _ = receive(value)
+            receive(completion: .finished)
+        }
+
         /// Calls `receiveValue`, unless the sink is finished or cancelled.
         ///
         /// - Parameter value: The value to hand to `receiveValue`.

@@ -36,6 +36,75 @@ struct JustTests {
         #expect(mapped.output == "42")
     }
 
+    // A `Subscribers.Sink` gets Just's value and completion without a subscription object
+    // (`sendOneValue`, Engines/OneValueSubscription.swift). These tests pin that it sees exactly
+    // what a subscription would have delivered.
+
+    final class Log: @unchecked Sendable { var entries: [String] = [] }
+
+    static func loggingSink(_ log: Log) -> Subscribers.Sink<Int, Never> {
+        Subscribers.Sink(receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
+    }
+
+    @Test func aSinkGetsTheValueThenFinished() {
+        let log = Log()
+        let sink = Self.loggingSink(log)
+        Just(4).subscribe(sink)
+        #expect(log.entries == ["4", "finished"])
+        // Finished: a later subscription is cancelled, as after any completion (S2).
+        let later = TestPublisher<Int, Never>()
+        later.subscribe(sink)
+        #expect(later.history == [.cancelled])
+        Just(5).subscribe(sink)
+        #expect(log.entries == ["4", "finished"])
+    }
+
+    @Test func aSinkThatAlreadyHasASubscriptionGetsNothing_S2() {
+        let log = Log()
+        let sink = Self.loggingSink(log)
+        let first = TestPublisher<Int, Never>()
+        first.subscribe(sink)
+        Just(1).subscribe(sink)
+        Just(2).eraseToAnyPublisher().subscribe(sink)  // the unspecialized path
+        #expect(log.entries.isEmpty)
+        first.send(3)
+        #expect(log.entries == ["3"])
+        #expect(first.history == [.requested(.unlimited)])
+        sink.cancel()
+    }
+
+    @Test func aCancelledSinkGetsNothing_S6() {
+        let log = Log()
+        let sink = Self.loggingSink(log)
+        sink.cancel()
+        Just(1).subscribe(sink)
+        #expect(log.entries.isEmpty)
+    }
+
+    @Test func aSinkReachedThroughAnyPublisherGetsTheValueThenFinished() {
+        let log = Log()
+        let cancellable = Just(6).eraseToAnyPublisher().sink(
+            receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
+        #expect(log.entries == ["6", "finished"])
+        _ = cancellable
+    }
+
+    @Test func aSinkCancelledByItsValueGetsNoCompletion_S6() {
+        final class Holder { var cancellable: AnyCancellable? }
+        let log = Log()
+        let holder = Holder()
+        let sink = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { log.entries.append("\($0)") },
+            receiveValue: {
+                log.entries.append("\($0)")
+                holder.cancellable?.cancel()
+            })
+        holder.cancellable = AnyCancellable(sink)
+        Just(7).subscribe(sink)
+        #expect(log.entries == ["7"])
+        holder.cancellable = nil
+    }
+
     @Test func cancelBeforeRequestDeliversNothing_S6() {
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         Just(1).subscribe(subscriber)

@@ -39,6 +39,24 @@ struct ResultPublisherTests {
         #expect(subscriber.completion == .failure(Oops()))
     }
 
+    // A `Subscribers.Sink` gets the value without a subscription object (`sendOneValue`,
+    // Engines/OneValueSubscription.swift), and exactly what a subscription would deliver.
+    @Test func aSinkGetsTheValueThenFinishedUnlessItHasASubscriptionAlready_S2() {
+        final class Log: @unchecked Sendable { var entries: [String] = [] }
+        let log = Log()
+        let first = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
+        Result<Int, Never>.Publisher(1).subscribe(first)
+        #expect(log.entries == ["1", "finished"])
+        let second = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
+        let upstream = TestPublisher<Int, Never>()
+        upstream.subscribe(second)
+        Result<Int, Never>.Publisher(1).subscribe(second)
+        #expect(log.entries == ["1", "finished"])
+        second.cancel()
+    }
+
     @Test func contract() {
         checkContract { Result<Int, Oops>.success(1).publisher }
         checkContract { Result<Int, Oops>.failure(Oops()).publisher }
