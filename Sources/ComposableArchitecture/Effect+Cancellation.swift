@@ -418,7 +418,7 @@ where Downstream.Failure == Never {
         lock.unlock()
         registry.finish(self, id: id)
         upstream.cancel()
-        _ = downstream
+        keepAlive(downstream)
     }
 
     // MARK: Registry

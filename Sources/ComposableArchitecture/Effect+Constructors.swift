@@ -703,8 +703,8 @@ final class EffectEmitter<Output>: Subscription, CustomStringConvertible,
         head = 0
         lock.unlock()
         teardown?()
-        _ = downstream
-        _ = dropped
+        keepAlive(downstream)
+        keepAlive(dropped)
     }
 
     // MARK: Draining

@@ -368,12 +368,12 @@ final class ThrottleGate<Time: Strideable>: @unchecked Sendable {  // all mutabl
         }
         guard waiter == nil, let lastSent else {
             lock.unlock()
-            _ = replaced
+            keepAlive(replaced)
             return .held
         }
         waiter = token
         lock.unlock()
-        _ = replaced
+        keepAlive(replaced)
         return .holdUntil(lastSent.advanced(by: interval))
     }
 
@@ -401,6 +401,6 @@ final class ThrottleGate<Time: Strideable>: @unchecked Sendable {  // all mutabl
         waiter = nil
         let value = heldValue.take()
         lock.unlock()
-        _ = value
+        keepAlive(value)
     }
 }

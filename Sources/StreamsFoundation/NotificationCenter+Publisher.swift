@@ -194,7 +194,7 @@
             self.queued = []
             lock.unlock()
             if let center, let observer { center.removeObserver(observer) }
-            _ = downstream  // released here, after unlocking
+            keepAlive(downstream)  // released here, after unlocking
         }
     }
 #endif

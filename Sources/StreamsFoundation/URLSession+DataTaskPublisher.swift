@@ -166,7 +166,7 @@
             self.downstream = nil
             lock.unlock()
             task?.cancel()
-            _ = downstream  // released here, after unlocking
+            keepAlive(downstream)  // released here, after unlocking
         }
 
         func finish(data: Data?, response: URLResponse?, error: (any Error)?) {

@@ -142,7 +142,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         let subscription = _subscription
         _subscription = nil
         lock.unlock()
-        _ = subscription
+        keepAlive(subscription)
     }
 
     // MARK: Subscriber

@@ -168,7 +168,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher,
             let subscriber = self.subscriber
             self.subscriber = nil
             lock.unlock()
-            _ = subscriber
+            keepAlive(subscriber)
             onCancel?()
         }
 

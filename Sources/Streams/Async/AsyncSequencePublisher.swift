@@ -135,7 +135,7 @@ class AsyncSequenceIteration<Base: AsyncSequence & Sendable>: @unchecked Sendabl
         let waiter = demandWaiter.take()
         let base = self.base.take()
         lock.unlock()
-        _ = base
+        keepAlive(base)
         task?.cancel()
         waiter?.resume(returning: false)
         return true
@@ -251,7 +251,7 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     func cancel() {
         guard stop() else { return }
         let downstream = lock.withLock { self.downstream.take() }
-        _ = downstream
+        keepAlive(downstream)
     }
 
     @usableFromInline

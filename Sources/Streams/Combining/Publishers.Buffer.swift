@@ -301,7 +301,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
             }
         }
         let last = submitLocked(input)
-        _ = dropped  // released after unlocking
+        keepAlive(dropped)  // released after unlocking
         if case .refill(let more)? = last { return more }
         return .none
     }
@@ -348,7 +348,9 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         let whenFull = self.whenFull.take()
         let buffered = serial.pending.takeAll()
         lock.unlock()
-        _ = (downstream, whenFull, buffered)
+        keepAlive(downstream)
+        keepAlive(whenFull)
+        keepAlive(buffered)
         upstream.cancel()
     }
 
@@ -417,7 +419,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
             lock.lock()
             let leftovers = (whenFull.take(), serial.pending.takeAll())
             lock.unlock()
-            _ = leftovers
+            keepAlive(leftovers)
             downstream?.receive(completion: completion)
             return .leave  // the token stays taken: nothing follows the completion
         case .refill:

@@ -151,7 +151,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let upstream = NoSubscription.take(from: &self.upstream)
         let transform = takeTransformLocked()
         endIfOverLocked(after: completion)
-        _ = (upstream, transform)
+        keepAlive(upstream)
+        keepAlive(transform)
     }
 
     // MARK: The inner publishers' signals
@@ -241,7 +242,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let upstream: any Subscription = asksUpstream ? self.upstream : NoSubscription()
         endIfOverLocked(after: completion)
         upstream.request(.max(1))
-        _ = ended
+        keepAlive(ended)
     }
 
     // MARK: Subscription (the downstream's calls)
@@ -289,7 +290,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         lock.unlock()
         upstream.cancel()
         for subscription in subscriptions { subscription.cancel() }
-        _ = (transform, waiting, downstream)
+        keepAlive(transform)
+        keepAlive(waiting)
+        keepAlive(downstream)
     }
 
     // MARK: Bookkeeping (lock held)
@@ -420,7 +423,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let transform = takeTransformLocked()
         lock.unlock()
         downstream.receive(completion: completion)
-        _ = transform
+        keepAlive(transform)
         return true
     }
 
@@ -436,7 +439,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 let downstream = self.downstream.take()
                 token.giveBackLocked()
                 lock.unlock()
-                _ = downstream
+                keepAlive(downstream)
                 return
             }
             if returned != .none, let unlimiting = addDemand(returned) {
@@ -456,7 +459,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                     let dropped = pending.takeAll()
                     lock.unlock()
                     downstream?.receive(completion: ending.mapError { $0 as! Failure })  // stored from a `Failure`
-                    _ = dropped
+                    keepAlive(dropped)
                     return  // nothing follows the completion: the token stays taken
                 }
             }

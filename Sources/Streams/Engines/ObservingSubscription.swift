@@ -163,6 +163,6 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
         guard heldUpstream else { return }
         hooks?.cancel?()
         upstream.cancel()
-        _ = downstream  // let go of here, after unlocking (S7)
+        keepAlive(downstream)  // let go of here, after unlocking (S7)
     }
 }

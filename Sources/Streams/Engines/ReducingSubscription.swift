@@ -313,7 +313,7 @@ where Downstream.Input == Reducing.Output {
         // `previous` (the upstream, or a waiting answer) and the downstream are released here,
         // after unlocking.
         if case .reducing(let upstream) = previous { upstream.cancel() }
-        _ = downstream
+        keepAlive(downstream)
     }
 
     // MARK: Ending

@@ -128,7 +128,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         case .failure:
             end(with: completion)
         }
-        _ = upstream
+        keepAlive(upstream)
     }
 
     // MARK: The inner publishers' signals
@@ -217,7 +217,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         case .failure:
             end(with: completion)
         }
-        _ = ended
+        keepAlive(ended)
     }
 
     // MARK: Subscription (the downstream's calls)
@@ -255,7 +255,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         lock.unlock()
         upstream.cancel()
         inner.cancel()
-        _ = (queued, downstream)
+        keepAlive(queued)
+        keepAlive(downstream)
     }
 
     // MARK: Ending and delivering
@@ -297,7 +298,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 let downstream = self.downstream.take()
                 isDraining = false
                 lock.unlock()
-                _ = downstream
+                keepAlive(downstream)
                 return
             }
             if returned != .none {

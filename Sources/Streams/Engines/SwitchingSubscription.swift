@@ -133,7 +133,9 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
         sourceAttached = false
         let ended = NoSubscription.take(from: &source)
         lock.unlock()
-        _ = ended
+        // Released here, after unlocking. (`consume` rather than `keepAlive`, which here made
+        // `catch` and `retry` run their sources unspecialized: K1 +64% instructions.)
+        _ = consume ended
         switch completion {
         case .finished: sourceFinished(generation: generation)
         case .failure(let error): sourceFailed(error, generation: generation)
@@ -186,7 +188,8 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
         let context = self.context.take()
         let source = NoSubscription.take(from: &self.source)
         lock.unlock()
-        _ = (context, source)
+        keepAlive(context)
+        keepAlive(source)
         downstream?.receive(completion: completion)
     }
 
@@ -226,7 +229,8 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
         let context = self.context.take()
         lock.unlock()
         source.cancel()
-        _ = (downstream, context)
+        keepAlive(downstream)
+        keepAlive(context)
     }
 }
 

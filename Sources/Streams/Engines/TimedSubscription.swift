@@ -134,7 +134,8 @@ where Downstream.Input == Machine.Input, Downstream.Failure == Machine.Failure {
         let action = machine.ended()
         lock.unlock()
         Machine.perform(action, in: self)
-        _ = (downstream, undelivered)  // let go of after unlocking
+        keepAlive(downstream)
+        keepAlive(undelivered)  // let go of after unlocking
     }
 
     // MARK: For the machines' actions
@@ -165,7 +166,7 @@ where Downstream.Input == Machine.Input, Downstream.Failure == Machine.Failure {
                 lock.unlock()
                 Machine.perform(action, in: self)
                 downstream.receive(completion: completion)
-                _ = undelivered  // let go of after unlocking
+                keepAlive(undelivered)  // let go of after unlocking
                 return
             }
         }

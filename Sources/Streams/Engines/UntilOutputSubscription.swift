@@ -339,7 +339,7 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         let trigger = NoSubscription.take(from: &self.trigger)
         let downstream = self.downstream.take()
         lock.unlock()
-        _ = downstream
+        keepAlive(downstream)
         upstream.cancel()
         trigger.cancel()
     }

@@ -130,6 +130,6 @@ where Downstream.Input == Void, Downstream.Failure == Never {
         self.downstream = nil
         lock.unlock()
         upstream.cancel()
-        _ = downstream  // released here, after unlocking
+        keepAlive(downstream)  // released here, after unlocking
     }
 }

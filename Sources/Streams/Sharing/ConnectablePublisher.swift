@@ -315,7 +315,7 @@ final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscri
         let upstream = NoSubscription.take(from: &self.upstream)
         let downstream = self.downstream.take()
         lock.unlock()
-        _ = downstream
+        keepAlive(downstream)
         leave()
         upstream.cancel()
     }

@@ -167,7 +167,7 @@ final class SubjectCore<Output, Failure: Error>: SerialDelivery, @unchecked Send
         let released = upstreams
         upstreams = []
         lock.unlock()
-        _ = released  // let go of after unlocking
+        keepAlive(released)  // let go of after unlocking
         submit(.complete(completion))
     }
 

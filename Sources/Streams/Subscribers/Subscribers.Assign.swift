@@ -119,7 +119,8 @@ extension Subscribers {
             _object = nil
             let upstream = NoSubscription.take(from: &self.upstream)
             lock.unlock()
-            keepAlive((object, upstream))  // released here, outside the lock
+            keepAlive(object)
+            keepAlive(upstream)  // released here, outside the lock
         }
 
         /// Cancels the subscription and releases the object.
@@ -131,7 +132,7 @@ extension Subscribers {
             _object = nil
             lock.unlock()
             upstream.cancel()
-            _ = object
+            keepAlive(object)
         }
 
         /// "Assign" and the type of the object.

@@ -287,7 +287,8 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
         let window = self.window.take()
         lock.unlock()
         window?.cancel()
-        _ = (dropped, finished)
+        keepAlive(dropped)
+        keepAlive(finished)
         scheduleDrain()
     }
 
@@ -326,7 +327,8 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
         completion = nil
         lock.unlock()
         // Released after unlocking: the downstream and the values.
-        _ = (downstream, dropped)
+        keepAlive(downstream)
+        keepAlive(dropped)
         window?.cancel()
         upstream.cancel()
     }

@@ -408,8 +408,8 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
         lock.unlock()
         upstream.cancel()
         // Let go of the downstream and the queued values after unlocking (S7).
-        _ = downstream
-        _ = dropped
+        keepAlive(downstream)
+        keepAlive(dropped)
     }
 }
 

@@ -237,13 +237,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         let downstream = self.downstream.take()
         guard holdsUpstream else {
             lock.unlock()
-            _ = downstream  // let go of after unlocking (S7)
+            keepAlive(downstream)  // let go of after unlocking (S7)
             return
         }
         holdsUpstream = false
         swap(&upstream, &cancelling)  // `cancelling` held a `NoSubscription`: now `upstream` does
         lock.unlock()
-        _ = downstream
+        keepAlive(downstream)
         let commands: any UpstreamCommands = self
         scheduler.schedule(options: options) { commands.cancelUpstream() }
     }
