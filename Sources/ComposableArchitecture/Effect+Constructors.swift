@@ -703,8 +703,7 @@ final class EffectEmitter<Output>: Subscription, CustomStringConvertible,
         head = 0
         lock.unlock()
         teardown?()
-        keepAlive(downstream)
-        keepAlive(dropped)
+        keepAlive(downstream, dropped)
     }
 
     // MARK: Draining

@@ -348,9 +348,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         let whenFull = self.whenFull.take()
         let buffered = serial.pending.takeAll()
         lock.unlock()
-        keepAlive(downstream)
-        keepAlive(whenFull)
-        keepAlive(buffered)
+        keepAlive(downstream, whenFull, buffered)
         upstream.cancel()
     }
 

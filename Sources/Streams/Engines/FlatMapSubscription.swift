@@ -151,8 +151,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let upstream = NoSubscription.take(from: &self.upstream)
         let transform = takeTransformLocked()
         endIfOverLocked(after: completion)
-        keepAlive(upstream)
-        keepAlive(transform)
+        keepAlive(upstream, transform)
     }
 
     // MARK: The inner publishers' signals
@@ -290,9 +289,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         lock.unlock()
         upstream.cancel()
         for subscription in subscriptions { subscription.cancel() }
-        keepAlive(transform)
-        keepAlive(waiting)
-        keepAlive(downstream)
+        keepAlive(transform, waiting, downstream)
     }
 
     // MARK: Bookkeeping (lock held)

@@ -232,3 +232,19 @@ package func keepAlive<T>(_ value: borrowing T) {
         withExtendedLifetime(value) {}
     #endif
 }
+
+/// Keeps two values alive up to this call (see ``keepAlive(_:)``). Not `keepAlive((a, b))`: a
+/// tuple copies both first, a retain and a release each.
+@inlinable @inline(__always)
+package func keepAlive<A, B>(_ a: borrowing A, _ b: borrowing B) {
+    keepAlive(a)
+    keepAlive(b)
+}
+
+/// Keeps three values alive up to this call (see ``keepAlive(_:)``).
+@inlinable @inline(__always)
+package func keepAlive<A, B, C>(_ a: borrowing A, _ b: borrowing B, _ c: borrowing C) {
+    keepAlive(a)
+    keepAlive(b)
+    keepAlive(c)
+}

@@ -255,8 +255,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         lock.unlock()
         upstream.cancel()
         inner.cancel()
-        keepAlive(queued)
-        keepAlive(downstream)
+        keepAlive(queued, downstream)
     }
 
     // MARK: Ending and delivering

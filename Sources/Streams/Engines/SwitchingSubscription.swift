@@ -188,8 +188,7 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
         let context = self.context.take()
         let source = NoSubscription.take(from: &self.source)
         lock.unlock()
-        keepAlive(context)
-        keepAlive(source)
+        keepAlive(context, source)
         downstream?.receive(completion: completion)
     }
 
@@ -229,8 +228,7 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
         let context = self.context.take()
         lock.unlock()
         source.cancel()
-        keepAlive(downstream)
-        keepAlive(context)
+        keepAlive(downstream, context)
     }
 }
 

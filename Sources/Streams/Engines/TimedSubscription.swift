@@ -134,8 +134,7 @@ where Downstream.Input == Machine.Input, Downstream.Failure == Machine.Failure {
         let action = machine.ended()
         lock.unlock()
         Machine.perform(action, in: self)
-        keepAlive(downstream)
-        keepAlive(undelivered)  // let go of after unlocking
+        keepAlive(downstream, undelivered)  // let go of after unlocking
     }
 
     // MARK: For the machines' actions

@@ -119,8 +119,7 @@ extension Subscribers {
             _object = nil
             let upstream = NoSubscription.take(from: &self.upstream)
             lock.unlock()
-            keepAlive(object)
-            keepAlive(upstream)  // released here, outside the lock
+            keepAlive(object, upstream)  // released here, outside the lock
         }
 
         /// Cancels the subscription and releases the object.

@@ -287,8 +287,7 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
         let window = self.window.take()
         lock.unlock()
         window?.cancel()
-        keepAlive(dropped)
-        keepAlive(finished)
+        keepAlive(dropped, finished)
         scheduleDrain()
     }
 
@@ -327,8 +326,7 @@ where Downstream.Input == [Input], Downstream.Failure == UpstreamFailure {
         completion = nil
         lock.unlock()
         // Released after unlocking: the downstream and the values.
-        keepAlive(downstream)
-        keepAlive(dropped)
+        keepAlive(downstream, dropped)
         window?.cancel()
         upstream.cancel()
     }

@@ -408,8 +408,7 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
         lock.unlock()
         upstream.cancel()
         // Let go of the downstream and the queued values after unlocking (S7).
-        keepAlive(downstream)
-        keepAlive(dropped)
+        keepAlive(downstream, dropped)
     }
 }
 
