@@ -51,8 +51,9 @@ struct AnyCancellableStressTests {
             for _ in 0..<500 {
                 let subject = PassthroughSubject<Int, Never>()
                 let completions = Atomic<Int>(0)
-                let shared = SharedCancellable(subject.sink(
-                    receiveCompletion: { _ in completions.add(1, ordering: .relaxed) }, receiveValue: { _ in }))
+                let shared = SharedCancellable(
+                    subject.sink(
+                        receiveCompletion: { _ in completions.add(1, ordering: .relaxed) }, receiveValue: { _ in }))
                 DispatchQueue.concurrentPerform(iterations: 2) { index in
                     if index == 0 {
                         shared.cancellable.cancel()
@@ -115,8 +116,10 @@ struct AnyCancellableStressTests {
                 do {
                     let token = Token()
                     weakToken = token
-                    Publishers.Map(upstream: Just(Large(token: token, numbers: (1, 2, 3, 4, 5, 6, 7))), transform: \.numbers.6)
-                        .subscribe(subscriber)
+                    Publishers.Map(
+                        upstream: Just(Large(token: token, numbers: (1, 2, 3, 4, 5, 6, 7))), transform: \.numbers.6
+                    )
+                    .subscribe(subscriber)
                 }
                 DispatchQueue.concurrentPerform(iterations: 2) { index in
                     if index == 0 { subscriber.request(.max(1)) } else { subscriber.cancel() }
@@ -147,13 +150,14 @@ struct AnyCancellableStressTests {
                 do {
                     let token = Token()
                     weakToken = token
-                    let sink = SharedSink(Subscribers.Sink(
-                        receiveCompletion: { _ in
-                            _ = token
-                            // Counts 1 only if the value came first.
-                            completions.add(values.load(ordering: .relaxed) == 1 ? 1 : 2, ordering: .relaxed)
-                        },
-                        receiveValue: { _ in values.add(1, ordering: .relaxed) }))
+                    let sink = SharedSink(
+                        Subscribers.Sink(
+                            receiveCompletion: { _ in
+                                _ = token
+                                // Counts 1 only if the value came first.
+                                completions.add(values.load(ordering: .relaxed) == 1 ? 1 : 2, ordering: .relaxed)
+                            },
+                            receiveValue: { _ in values.add(1, ordering: .relaxed) }))
                     let shared = SharedCancellable(AnyCancellable(sink.sink))
                     DispatchQueue.concurrentPerform(iterations: 2) { index in
                         if index == 0 { Just(1).subscribe(sink.sink) } else { shared.cancellable.cancel() }

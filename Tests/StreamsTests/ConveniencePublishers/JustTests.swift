@@ -43,7 +43,8 @@ struct JustTests {
     final class Log: @unchecked Sendable { var entries: [String] = [] }
 
     static func loggingSink(_ log: Log) -> Subscribers.Sink<Int, Never> {
-        Subscribers.Sink(receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
+        Subscribers.Sink(
+            receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
     }
 
     @Test func aSinkGetsTheValueThenFinished() {

@@ -23,7 +23,10 @@ struct OptionalPublisherTests {
         let subscriber = RecordingSubscriber<Int, Never>(demand: nil)
         Optional(1).publisher.subscribe(subscriber)
         let messages = recordingAPIViolations { subscriber.subscription?.request(.none) }
-        #expect(messages == ["API violation (S9): Optional.Publisher was asked for .none; a request must be for at least one value"])
+        #expect(
+            messages == [
+                "API violation (S9): Optional.Publisher was asked for .none; a request must be for at least one value"
+            ])
         #expect(subscriber.values.isEmpty)
         subscriber.request(.max(1))
         #expect(subscriber.values == [1])
