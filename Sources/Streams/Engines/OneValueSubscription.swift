@@ -2,11 +2,10 @@ import Synchronization
 
 // The subscription of every publisher with at most one value: `Just`, `Optional.Publisher`,
 // `Result.Publisher` (and `sendOneValue`, which spares a `Subscribers.Sink` the subscription).
-// One object per subscriber, no lock: an atomic byte of flags decides who
-// takes the downstream and the value (the first valid request delivers them, a cancel drops
-// them), and the pair is kept in raw words inside the object so that its deinit has nothing to
-// destroy once the value has gone (Docs/Performance.md, "A one-value subscription that holds its
-// pair in raw words").
+// One object per subscriber, no lock: an atomic byte of flags decides who takes the downstream
+// and the value (the first valid request delivers them, a cancel drops them), and the pair is
+// kept in raw words inside the object so that its deinit has nothing to destroy once the value
+// has gone (Docs/Performance.md, "A one-value subscription that holds its pair in raw words").
 
 /// The subscription of publishers with at most one value (`Just`, `Result.Publisher`,
 /// `Optional.Publisher`): the value and `.finished` go out on the first request.
