@@ -33,31 +33,31 @@
 class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, CustomStringConvertible,
     @unchecked Sendable  // all mutable state is guarded by `lock`
 {
-    @usableFromInline let lock = Lock()
+    @usableFromInline final let lock = Lock()
     // `@exclusivity(unchecked)`: every access is under `lock`; the runtime's dynamic check
     // would only add cost per value.
     /// `nil` once the stream has ended.
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    @exclusivity(unchecked) @usableFromInline final var downstream: Downstream?
     /// What the operator needs to reach its next source; `nil` once the stream has ended.
-    @exclusivity(unchecked) @usableFromInline var context: Context?
+    @exclusivity(unchecked) @usableFromInline final var context: Context?
     /// The live source's subscription while `sourceAttached`, else a ``NoSubscription`` (the one
     /// idiom of the engines for a subscription that may not be there: NoSubscription.swift).
-    @exclusivity(unchecked) @usableFromInline var source: any Subscription = NoSubscription()
+    @exclusivity(unchecked) @usableFromInline final var source: any Subscription = NoSubscription()
     /// Whether the current generation's source has sent its subscription.
-    @exclusivity(unchecked) @usableFromInline var sourceAttached = false
+    @exclusivity(unchecked) @usableFromInline final var sourceAttached = false
     /// The generation of the live (or next) source; signals stamped otherwise are ignored.
-    @exclusivity(unchecked) @usableFromInline var generation = 0
+    @exclusivity(unchecked) @usableFromInline final var generation = 0
     /// The downstream's outstanding demand.
-    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline final var demand = Subscribers.Demand.none
     /// Whether the downstream has been given this subscription.
-    @exclusivity(unchecked) @usableFromInline var downstreamSubscribed = false
+    @exclusivity(unchecked) @usableFromInline final var downstreamSubscribed = false
     /// Completed or cancelled.
-    @exclusivity(unchecked) @usableFromInline var isDone = false
-    @usableFromInline let name: StaticString
+    @exclusivity(unchecked) @usableFromInline final var isDone = false
+    @usableFromInline final let name: StaticString
     /// Whether `request(.none)` is reported as an API violation ([S9]) rather than ignored.
     ///
     /// [S9]: doc:/Contract/StreamContract#S9
-    @usableFromInline let reportsNoneRequest: Bool
+    @usableFromInline final let reportsNoneRequest: Bool
 
     @inlinable
     init(downstream: Downstream, context: Context, name: StaticString, reportsNoneRequest: Bool = false) {

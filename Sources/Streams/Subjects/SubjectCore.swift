@@ -372,10 +372,10 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
     @usableFromInline let cancelled = Atomic<Bool>(false)
     /// CurrentValueSubject: the subscriber missed the latest value for lack of demand (or has not
     /// had it yet) and gets it as soon as it asks.
-    @exclusivity(unchecked) @usableFromInline var owesValue = false
+    @exclusivity(unchecked) @usableFromInline final var owesValue = false
     /// CurrentValueSubject: the subject's `deliveredCount` when this subscriber was given the
     /// value before it was attached.
-    @exclusivity(unchecked) @usableFromInline var seenCount: UInt = 0
+    @exclusivity(unchecked) @usableFromInline final var seenCount: UInt = 0
     /// PassthroughSubject: whether the subject is still handing this subscription over
     /// (`subscribing`), was asked for a value meanwhile (`subscribingWithDemand`: the subject
     /// asks its upstreams once the conduit is attached), or is attached.
@@ -390,7 +390,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable 
     /// (a subject reached only through `publisher.subscribe(subject)`, which holds it weakly,
     /// still delivers to its subscribers). Let go of with the downstream, by the drain-token
     /// holder.
-    @exclusivity(unchecked) @usableFromInline var owner: AnyObject?
+    @exclusivity(unchecked) @usableFromInline final var owner: AnyObject?
 
     @inlinable
     init(
