@@ -274,14 +274,8 @@ extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Senda
 final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>:
     SwitchingSubscription<Downstream, Suffix>, @unchecked Sendable  // state guarded by the base's `lock`
 where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
-    /// Subscribes the suffix as source 1: a closure made in `init`, where the concrete types are
-    /// known, because ``sourceFinished(generation:)`` is reached through the base class and runs
-    /// unspecialized (workload `A1`: 1.32× faster; Docs/Performance.md, "Specialization closures").
-    @usableFromInline let subscribeSuffix: (ConcatenateSubscription, Suffix) -> Void
-
     @inlinable
     init(downstream: Downstream, suffix: Suffix) {
-        subscribeSuffix = { $0.subscribe($1, generation: 1) }
         super.init(downstream: downstream, context: suffix, name: "Concatenate")
     }
 
@@ -295,7 +289,7 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
         let suffix = context.take()
         lock.unlock()
         // `nil`: cancelled meanwhile.
-        if let suffix { subscribeSuffix(self, suffix) }
+        if let suffix { subscribe(suffix, generation: 1) }
     }
 
     @inlinable

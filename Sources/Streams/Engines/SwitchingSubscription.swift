@@ -18,9 +18,10 @@
 /// live source's signals, which never overlap ([S3]); `request` and `cancel` touch only the lock
 /// and the live source's subscription, so they never call the downstream.
 ///
-/// Subclasses decide what comes next in ``sourceFinished(generation:)`` and
-/// ``sourceFailed(_:generation:)``: subscribe the next source with ``subscribe(_:generation:)``,
-/// or end with ``finish(_:)``. What they need for that (the suffix, the handler, the publisher
+/// Subclasses (final) decide what comes next in ``sourceFinished(generation:)`` and
+/// ``sourceFailed(_:generation:)``: subscribe the next source with `subscribe(_:generation:)`,
+/// or end with ``finish(_:)``. A source's subscriber calls those directly on the subclass (it is
+/// generic over it: ``SwitchingSourceParent``), after ``endSource(generation:)``. What they need for that (the suffix, the handler, the publisher
 /// to retry) is the `context`, guarded by the lock and let go, after unlocking, when the
 /// stream ends ([S7]).
 ///
@@ -119,27 +120,23 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
         return more
     }
 
+    /// The source of `generation` completed: if it is the live one, moves on to the next
+    /// generation and lets go of its subscription, and returns `true`; the source's subscriber
+    /// then calls ``sourceFinished(generation:)`` or ``sourceFailed(_:generation:)``.
     @inlinable
-    final func sourceCompleted<SourceFailure: Error>(
-        _ completion: Subscribers.Completion<SourceFailure>, generation: Int
-    ) {
+    final func endSource(generation: Int) -> Bool {
         lock.lock()
         // A completion before the source's subscription is ignored, like one after it (S2).
         guard !isDone, generation == self.generation, sourceAttached else {
             lock.unlock()
-            return
+            return false
         }
         self.generation += 1
         sourceAttached = false
         let ended = NoSubscription.take(from: &source)
         lock.unlock()
-        // Released here, after unlocking. (`consume` rather than `keepAlive`, which here made
-        // `catch` and `retry` run their sources unspecialized: K1 +64% instructions.)
-        _ = consume ended
-        switch completion {
-        case .finished: sourceFinished(generation: generation)
-        case .failure(let error): sourceFailed(error, generation: generation)
-        }
+        keepAlive(ended)
+        return true
     }
 
     // MARK: For subclasses
@@ -154,24 +151,6 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
     @inlinable
     func sourceFailed<SourceFailure: Error>(_ error: SourceFailure, generation: Int) {
         fatalError("abstract")
-    }
-
-    /// The subscriber for the first source, which fails with `failureType`: the operator's
-    /// `receive(subscriber:)` hands it to its upstream.
-    @inlinable
-    final func firstSourceSubscriber<SourceFailure: Error>(
-        failing failureType: SourceFailure.Type
-    ) -> SwitchingSourceSubscriber<Downstream, Context, SourceFailure> {
-        SwitchingSourceSubscriber(parent: self, generation: 0)
-    }
-
-    /// Subscribes `publisher` as the source of `generation`. Call without the lock held.
-    @inlinable
-    final func subscribe<Source: Publisher>(_ publisher: Source, generation: Int)
-    where Source.Output == Downstream.Input {
-        publisher.receive(
-            subscriber: SwitchingSourceSubscriber<Downstream, Context, Source.Failure>(
-                parent: self, generation: generation))
     }
 
     /// Ends the stream: lets go of everything and sends `completion` downstream. Call without
@@ -232,18 +211,56 @@ class SwitchingSubscription<Downstream: Subscriber, Context>: Subscription, Cust
     }
 }
 
+/// What a ``SwitchingSourceSubscriber`` calls: the operator's own subscription class, a final
+/// subclass of ``SwitchingSubscription``. The subscriber is generic over that class rather than
+/// over the base, so that a source's completion reaches the operator's
+/// ``SwitchingSubscription/sourceFinished(generation:)`` or
+/// ``SwitchingSubscription/sourceFailed(_:generation:)`` by a direct call, specialized for the
+/// operator's types, not through the base class's table, which runs the unspecialized body
+/// (Docs/Performance.md, "The switching engine's sources call the operator directly").
+@usableFromInline
+protocol SwitchingSourceParent: AnyObject, CustomStringConvertible {
+    associatedtype Downstream: Subscriber
+    func attach(_ subscription: any Subscription, generation: Int)
+    func deliver(_ value: Downstream.Input, generation: Int) -> Subscribers.Demand
+    func endSource(generation: Int) -> Bool
+    func sourceFinished(generation: Int)
+    func sourceFailed<SourceFailure: Error>(_ error: SourceFailure, generation: Int)
+}
+
+extension SwitchingSubscription: SwitchingSourceParent {}
+
+extension SwitchingSourceParent {
+    /// The subscriber for the first source, which fails with `failureType`: the operator's
+    /// `receive(subscriber:)` hands it to its upstream.
+    @inlinable
+    func firstSourceSubscriber<SourceFailure: Error>(
+        failing failureType: SourceFailure.Type
+    ) -> SwitchingSourceSubscriber<Self, SourceFailure> {
+        SwitchingSourceSubscriber(parent: self, generation: 0)
+    }
+
+    /// Subscribes `publisher` as the source of `generation`. Call without the lock held.
+    @inlinable
+    func subscribe<Source: Publisher>(_ publisher: Source, generation: Int)
+    where Source.Output == Downstream.Input {
+        publisher.receive(
+            subscriber: SwitchingSourceSubscriber<Self, Source.Failure>(parent: self, generation: generation))
+    }
+}
+
 /// The subscriber a ``SwitchingSubscription`` subscribes each source with: it passes the
 /// source's signals on, stamped with the source's generation. A struct: nothing is allocated
 /// per source.
 @usableFromInline
-struct SwitchingSourceSubscriber<Downstream: Subscriber, Context, Failure: Error>: Subscriber, CustomStringConvertible {
-    @usableFromInline typealias Input = Downstream.Input
+struct SwitchingSourceSubscriber<Parent: SwitchingSourceParent, Failure: Error>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Input = Parent.Downstream.Input
 
-    @usableFromInline let parent: SwitchingSubscription<Downstream, Context>
+    @usableFromInline let parent: Parent
     @usableFromInline let generation: Int
 
     @inlinable
-    init(parent: SwitchingSubscription<Downstream, Context>, generation: Int) {
+    init(parent: Parent, generation: Int) {
         self.parent = parent
         self.generation = generation
     }
@@ -263,6 +280,10 @@ struct SwitchingSourceSubscriber<Downstream: Subscriber, Context, Failure: Error
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        parent.sourceCompleted(completion, generation: generation)
+        guard parent.endSource(generation: generation) else { return }
+        switch completion {
+        case .finished: parent.sourceFinished(generation: generation)
+        case .failure(let error): parent.sourceFailed(error, generation: generation)
+        }
     }
 }
