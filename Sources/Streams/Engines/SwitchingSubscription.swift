@@ -20,10 +20,10 @@
 ///
 /// Subclasses (final) decide what comes next in ``sourceFinished(generation:)`` and
 /// ``sourceFailed(_:generation:)``: subscribe the next source with `subscribe(_:generation:)`,
-/// or end with ``finish(_:)``. A source's subscriber calls those directly on the subclass (it is
-/// generic over it: ``SwitchingSourceParent``), after ``endSource(generation:)``. What they need for that (the suffix, the handler, the publisher
+/// or end with ``finish(_:)``. What they need for that (the suffix, the handler, the publisher
 /// to retry) is the `context`, guarded by the lock and let go, after unlocking, when the
-/// stream ends ([S7]).
+/// stream ends ([S7]). A source's subscriber calls those two methods directly on the subclass,
+/// after ``endSource(generation:)``: it is generic over the subclass (``SwitchingSourceParent``).
 ///
 /// [S1]: doc:/Contract/StreamContract#S1
 /// [S2]: doc:/Contract/StreamContract#S2

@@ -40,16 +40,9 @@ struct JustTests {
     // (`sendOneValue`, Engines/OneValueSubscription.swift). These tests pin that it sees exactly
     // what a subscription would have delivered.
 
-    final class Log: @unchecked Sendable { var entries: [String] = [] }
-
-    static func loggingSink(_ log: Log) -> Subscribers.Sink<Int, Never> {
-        Subscribers.Sink(
-            receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
-    }
-
     @Test func aSinkGetsTheValueThenFinished() {
-        let log = Log()
-        let sink = Self.loggingSink(log)
+        let log = LockedLog()
+        let sink = loggingSink(log)
         Just(4).subscribe(sink)
         #expect(log.entries == ["4", "finished"])
         // Finished: a later subscription is cancelled, as after any completion (S2).
@@ -61,8 +54,8 @@ struct JustTests {
     }
 
     @Test func aSinkThatAlreadyHasASubscriptionGetsNothing_S2() {
-        let log = Log()
-        let sink = Self.loggingSink(log)
+        let log = LockedLog()
+        let sink = loggingSink(log)
         let first = TestPublisher<Int, Never>()
         first.subscribe(sink)
         Just(1).subscribe(sink)
@@ -75,29 +68,29 @@ struct JustTests {
     }
 
     @Test func aCancelledSinkGetsNothing_S6() {
-        let log = Log()
-        let sink = Self.loggingSink(log)
+        let log = LockedLog()
+        let sink = loggingSink(log)
         sink.cancel()
         Just(1).subscribe(sink)
         #expect(log.entries.isEmpty)
     }
 
     @Test func aSinkReachedThroughAnyPublisherGetsTheValueThenFinished() {
-        let log = Log()
+        let log = LockedLog()
         let cancellable = Just(6).eraseToAnyPublisher().sink(
-            receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
+            receiveCompletion: { log.append("\($0)") }, receiveValue: { log.append("\($0)") })
         #expect(log.entries == ["6", "finished"])
         _ = cancellable
     }
 
     @Test func aSinkCancelledByItsValueGetsNoCompletion_S6() {
         final class Holder { var cancellable: AnyCancellable? }
-        let log = Log()
+        let log = LockedLog()
         let holder = Holder()
         let sink = Subscribers.Sink<Int, Never>(
-            receiveCompletion: { log.entries.append("\($0)") },
+            receiveCompletion: { log.append("\($0)") },
             receiveValue: {
-                log.entries.append("\($0)")
+                log.append("\($0)")
                 holder.cancellable?.cancel()
             })
         holder.cancellable = AnyCancellable(sink)
@@ -284,4 +277,10 @@ private final class SubscriptionHolder<Input>: Subscriber {
         return .none
     }
     func receive(completion: Subscribers.Completion<Never>) { finished = true }
+}
+
+/// A sink of `Int`s that logs each value and the completion as text: the one-value publishers'
+/// tests (Just, Optional.Publisher, Result.Publisher) subscribe it directly.
+func loggingSink(_ log: LockedLog) -> Subscribers.Sink<Int, Never> {
+    Subscribers.Sink(receiveCompletion: { log.append("\($0)") }, receiveValue: { log.append("\($0)") })
 }

@@ -44,14 +44,11 @@ struct OptionalPublisherTests {
     // A `Subscribers.Sink` gets the value without a subscription object (`sendOneValue`,
     // Engines/OneValueSubscription.swift), and exactly what a subscription would deliver.
     @Test func aSinkGetsTheValueThenFinishedUnlessItHasASubscriptionAlready_S2() {
-        final class Log: @unchecked Sendable { var entries: [String] = [] }
-        let log = Log()
-        let first = Subscribers.Sink<Int, Never>(
-            receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
+        let log = LockedLog()
+        let first = loggingSink(log)
         Optional(1).publisher.subscribe(first)
         #expect(log.entries == ["1", "finished"])
-        let second = Subscribers.Sink<Int, Never>(
-            receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
+        let second = loggingSink(log)
         let upstream = TestPublisher<Int, Never>()
         upstream.subscribe(second)
         Optional(1).publisher.subscribe(second)

@@ -42,14 +42,11 @@ struct ResultPublisherTests {
     // A `Subscribers.Sink` gets the value without a subscription object (`sendOneValue`,
     // Engines/OneValueSubscription.swift), and exactly what a subscription would deliver.
     @Test func aSinkGetsTheValueThenFinishedUnlessItHasASubscriptionAlready_S2() {
-        final class Log: @unchecked Sendable { var entries: [String] = [] }
-        let log = Log()
-        let first = Subscribers.Sink<Int, Never>(
-            receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
+        let log = LockedLog()
+        let first = loggingSink(log)
         Result<Int, Never>.Publisher(1).subscribe(first)
         #expect(log.entries == ["1", "finished"])
-        let second = Subscribers.Sink<Int, Never>(
-            receiveCompletion: { log.entries.append("\($0)") }, receiveValue: { log.entries.append("\($0)") })
+        let second = loggingSink(log)
         let upstream = TestPublisher<Int, Never>()
         upstream.subscribe(second)
         Result<Int, Never>.Publisher(1).subscribe(second)
